@@ -1,0 +1,40 @@
+import { Schema } from "effect"
+import { ActivityLogId, OrganizationId, ProjectId, UserId } from "../shared/ids.ts"
+import { Json } from "../shared/fields.ts"
+import { Timestamp } from "../shared/time.ts"
+
+/** One field's before/after in an activity entry. */
+export const ActivityChange = Schema.Struct({
+  type: Schema.String,
+  action: Schema.Literals(["changed", "created", "deleted", "restored"]),
+  field: Schema.NullOr(Schema.String),
+  before: Json,
+  after: Json
+})
+export type ActivityChange = typeof ActivityChange.Type
+
+export const ActivityDetail = Schema.Struct({
+  id: Schema.String,
+  changes: Schema.NullOr(Schema.Array(ActivityChange)),
+  merge: Json,
+  trigger: Json,
+  name: Schema.NullOr(Schema.String),
+  short_id: Schema.NullOr(Schema.String),
+  type: Schema.NullOr(Schema.String)
+})
+export type ActivityDetail = typeof ActivityDetail.Type
+
+/** A stored activity entry, written in the same transaction as the change it records. */
+export const ActivityLogEntry = Schema.Struct({
+  id: ActivityLogId,
+  organization_id: OrganizationId,
+  project_id: Schema.NullOr(ProjectId),
+  user_id: Schema.NullOr(UserId),
+  is_system: Schema.Boolean,
+  activity: Schema.Literals(["created", "updated", "deleted", "restored"]),
+  scope: Schema.String,
+  item_id: Schema.String,
+  detail: ActivityDetail,
+  created_at: Timestamp
+})
+export type ActivityLogEntry = typeof ActivityLogEntry.Type

@@ -1,0 +1,40 @@
+import { Schema } from "effect"
+import { Text } from "../shared/fields.ts"
+import { OrganizationId } from "../shared/ids.ts"
+import { Timestamp } from "../shared/time.ts"
+
+export const MembershipLevel = Schema.Literals([1, 8, 15])
+export type MembershipLevel = typeof MembershipLevel.Type
+export const Level = { member: 1, admin: 8, owner: 15 } as const satisfies Record<string, MembershipLevel>
+
+export const Organization = Schema.Struct({
+  id: OrganizationId,
+  name: Schema.String,
+  slug: Schema.String,
+  created_at: Timestamp,
+  updated_at: Timestamp
+})
+export type Organization = typeof Organization.Type
+
+/** An organization as its member sees it (discovery endpoints). */
+export const OrganizationView = Schema.Struct({
+  id: OrganizationId,
+  name: Schema.String,
+  slug: Schema.String,
+  created_at: Timestamp,
+  membership_level: Schema.NullOr(MembershipLevel)
+})
+export type OrganizationView = typeof OrganizationView.Type
+
+export const OrganizationCreate = Schema.Struct({ name: Text({ max: 64 }) })
+export type OrganizationCreate = typeof OrganizationCreate.Type
+
+/** A URL-safe slug derived from the name; uniqueness is settled by the repository. */
+export const slugify = (name: string): string =>
+  name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 48) || "organization"

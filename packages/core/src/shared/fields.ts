@@ -1,0 +1,54 @@
+import { Schema } from "effect"
+
+/**
+ * Field schemas with DRF's messages attached, for request input. Output schemas use plain Schema types;
+ * these exist so that a rule's message is written once, next to the rule.
+ */
+
+/** A check that fails with DRF's `code` and a message computed from the value. */
+export const rule = <T>(code: string, message: (value: T) => string | undefined) =>
+  Schema.makeFilter<T>((value) => message(value), { code })
+
+export const maxLength = (max: number) =>
+  rule<string>("max_length", (s) => (s.length > max ? `Ensure this field has no more than ${max} characters.` : undefined))
+
+export const minLength = (min: number, detail = `Ensure this field has at least ${min} characters.`) =>
+  rule<string>("min_length", (s) => (s.length < min ? detail : undefined))
+
+export const notBlank = rule<string>("blank", (s) => (s.trim() === "" ? "This field may not be blank." : undefined))
+
+/** DRF CharField: `allowBlank` defaults to false, like DRF. */
+export const Text = (options: { readonly max?: number; readonly allowBlank?: boolean } = {}) => {
+  const checks = [
+    ...(options.allowBlank === true ? [] : [notBlank]),
+    ...(options.max === undefined ? [] : [maxLength(options.max)])
+  ]
+  return checks.length === 0 ? Schema.String : Schema.String.check(...(checks as [typeof notBlank]))
+}
+
+/** DRF IntegerField. */
+export const Integer = Schema.Number.annotate({
+  invalidType: () => ({ code: "invalid_input", detail: "A valid integer is required." })
+}).check(rule<number>("invalid_input", (n) => (Number.isInteger(n) ? undefined : "A valid integer is required.")))
+
+export const IntegerBetween = (min: number, max: number) =>
+  Integer.check(
+    rule<number>("min_value", (n) => (n < min ? `Ensure this value is greater than or equal to ${min}.` : undefined)),
+    rule<number>("max_value", (n) => (n > max ? `Ensure this value is less than or equal to ${max}.` : undefined))
+  )
+
+/** DRF ChoiceField over string or number values. */
+export const Choice = <const L extends ReadonlyArray<string | number>>(values: L) =>
+  Schema.Literals(values).annotate({
+    invalidType: (value: unknown) => ({ code: "invalid_choice", detail: `"${String(value)}" is not a valid choice.` })
+  })
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+export const Email = Schema.String.check(
+  rule<string>("invalid_input", (s) => (EMAIL.test(s) ? undefined : "Enter a valid email address.")),
+  maxLength(254)
+)
+
+/** Arbitrary JSON object (DRF JSONField holding a dict). */
+export const JsonObject = Schema.Record(Schema.String, Schema.Unknown)
+export const Json = Schema.Unknown

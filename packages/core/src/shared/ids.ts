@@ -1,0 +1,42 @@
+import { Schema } from "effect"
+
+/** Branded identifiers, so that a project id can never be passed where a flag id is expected. */
+const Uuid = Schema.String.check(Schema.isUUID())
+const Serial = Schema.Int.check(Schema.isGreaterThan(0))
+
+export const OrganizationId = Uuid.pipe(Schema.brand("OrganizationId"))
+export type OrganizationId = typeof OrganizationId.Type
+export const UserId = Serial.pipe(Schema.brand("UserId"))
+export type UserId = typeof UserId.Type
+export const UserUuid = Uuid.pipe(Schema.brand("UserUuid"))
+export type UserUuid = typeof UserUuid.Type
+export const MembershipId = Uuid.pipe(Schema.brand("MembershipId"))
+export type MembershipId = typeof MembershipId.Type
+export const PersonalApiKeyId = Uuid.pipe(Schema.brand("PersonalApiKeyId"))
+export type PersonalApiKeyId = typeof PersonalApiKeyId.Type
+export const ProjectId = Serial.pipe(Schema.brand("ProjectId"))
+export type ProjectId = typeof ProjectId.Type
+export const FeatureFlagId = Serial.pipe(Schema.brand("FeatureFlagId"))
+export type FeatureFlagId = typeof FeatureFlagId.Type
+export const RoleId = Uuid.pipe(Schema.brand("RoleId"))
+export type RoleId = typeof RoleId.Type
+export const RoleAccessId = Serial.pipe(Schema.brand("RoleAccessId"))
+export type RoleAccessId = typeof RoleAccessId.Type
+export const DomainId = Uuid.pipe(Schema.brand("DomainId"))
+export type DomainId = typeof DomainId.Type
+export const InviteId = Uuid.pipe(Schema.brand("InviteId"))
+export type InviteId = typeof InviteId.Type
+export const BatchExportId = Uuid.pipe(Schema.brand("BatchExportId"))
+export type BatchExportId = typeof BatchExportId.Type
+export const DashboardId = Serial.pipe(Schema.brand("DashboardId"))
+export type DashboardId = typeof DashboardId.Type
+export const CohortId = Serial.pipe(Schema.brand("CohortId"))
+export type CohortId = typeof CohortId.Type
+export const ActivityLogId = Uuid.pipe(Schema.brand("ActivityLogId"))
+export type ActivityLogId = typeof ActivityLogId.Type
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** Path segments arrive as text; anything that cannot be an id of the kind is simply not found. */
+export const isUuid = (text: string): boolean => UUID_PATTERN.test(text)
+export const parseSerial = (text: string): number | undefined =>
+  /^[1-9][0-9]{0,14}$/.test(text) ? Number(text) : undefined

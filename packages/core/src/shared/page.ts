@@ -1,0 +1,70 @@
+import { Schema } from "effect"
+
+/** DRF LimitOffsetPagination (D3): default 100, at most 1000, lenient about bad values. */
+export const DEFAULT_LIMIT = 100
+export const MAX_LIMIT = 1000
+
+export interface PageRequest {
+  readonly limit: number
+  readonly offset: number
+}
+
+/** List query parameters as they arrive, before the lenient parsing below. */
+export const PageQuery = {
+  limit: Schema.optionalKey(Schema.String),
+  offset: Schema.optionalKey(Schema.String)
+}
+
+const positiveInt = (text: string | undefined): number | undefined => {
+  if (text === undefined || !/^\s*\d+\s*$/.test(text)) return undefined
+  const n = Number(text)
+  return Number.isSafeInteger(n) ? n : undefined
+}
+
+export const pageRequest = (query: { readonly limit?: string | undefined; readonly offset?: string | undefined }): PageRequest => {
+  const limit = positiveInt(query.limit)
+  return {
+    limit: limit === undefined || limit === 0 ? DEFAULT_LIMIT : Math.min(limit, MAX_LIMIT),
+    offset: positiveInt(query.offset) ?? 0
+  }
+}
+
+export interface Page<A> {
+  readonly count: number
+  readonly results: ReadonlyArray<A>
+  readonly request: PageRequest
+}
+
+/** The wire envelope; `next`/`previous` are absolute URLs built from the request URL. */
+export interface PageEnvelope<A> {
+  readonly count: number
+  readonly next: string | null
+  readonly previous: string | null
+  readonly results: ReadonlyArray<A>
+}
+
+/** DRF's link rules: `next` keeps every other parameter; `previous` drops `offset` when it would be 0. */
+export const toEnvelope = <A>(page: Page<A>, requestUrl: string): PageEnvelope<A> => {
+  const { limit, offset } = page.request
+  const link = (nextOffset: number | null) => {
+    const url = new URL(requestUrl)
+    url.searchParams.set("limit", String(limit))
+    if (nextOffset === null) url.searchParams.delete("offset")
+    else url.searchParams.set("offset", String(nextOffset))
+    return url.toString()
+  }
+  return {
+    count: page.count,
+    next: offset + limit < page.count ? link(offset + limit) : null,
+    previous: offset <= 0 ? null : link(offset - limit > 0 ? offset - limit : null),
+    results: page.results
+  }
+}
+
+export const PageEnvelopeOf = <S extends Schema.Top>(item: S) =>
+  Schema.Struct({
+    count: Schema.Int,
+    next: Schema.NullOr(Schema.String),
+    previous: Schema.NullOr(Schema.String),
+    results: Schema.Array(item)
+  })

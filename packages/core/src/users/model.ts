@@ -1,0 +1,61 @@
+import { Schema } from "effect"
+import { Email, JsonObject, Text } from "../shared/fields.ts"
+import { OrganizationId, ProjectId, UserId, UserUuid } from "../shared/ids.ts"
+import { Timestamp } from "../shared/time.ts"
+
+/** A person who can hold memberships and personal API keys. */
+export const User = Schema.Struct({
+  id: UserId,
+  uuid: UserUuid,
+  distinct_id: Schema.String,
+  first_name: Schema.String,
+  last_name: Schema.String,
+  email: Schema.String,
+  is_email_verified: Schema.Boolean,
+  hedgehog_config: Schema.NullOr(JsonObject),
+  role_at_organization: Schema.NullOr(Schema.String),
+  current_organization_id: Schema.NullOr(OrganizationId),
+  current_project_id: Schema.NullOr(ProjectId),
+  is_active: Schema.Boolean,
+  last_login: Schema.NullOr(Timestamp),
+  created_at: Timestamp
+})
+export type User = typeof User.Type
+
+/** PostHog's `UserBasic`: how a user is embedded in other resources. */
+export const UserSummary = Schema.Struct({
+  id: UserId,
+  uuid: UserUuid,
+  distinct_id: Schema.String,
+  first_name: Schema.String,
+  last_name: Schema.String,
+  email: Schema.String,
+  is_email_verified: Schema.Boolean,
+  hedgehog_config: Schema.NullOr(JsonObject),
+  role_at_organization: Schema.NullOr(Schema.String)
+})
+export type UserSummary = typeof UserSummary.Type
+
+export const toUserSummary = (user: User): UserSummary => ({
+  id: user.id,
+  uuid: user.uuid,
+  distinct_id: user.distinct_id,
+  first_name: user.first_name,
+  last_name: user.last_name,
+  email: user.email,
+  is_email_verified: user.is_email_verified,
+  hedgehog_config: user.hedgehog_config,
+  role_at_organization: user.role_at_organization
+})
+
+export const ROLES_AT_ORGANIZATION = [
+  "engineering", "data", "product", "founder", "leadership", "marketing", "sales", "other", ""
+] as const
+
+/** What the admin CLI (or an embedding app) supplies to create a user. */
+export const UserCreate = Schema.Struct({
+  email: Email,
+  first_name: Schema.optionalKey(Text({ max: 150, allowBlank: true })),
+  last_name: Schema.optionalKey(Text({ max: 150, allowBlank: true }))
+})
+export type UserCreate = typeof UserCreate.Type

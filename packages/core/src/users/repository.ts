@@ -1,0 +1,23 @@
+import { Context, type Effect, type Option } from "effect"
+import type { User } from "./model.ts"
+import type { OrganizationId, ProjectId, UserId } from "../shared/ids.ts"
+
+export class EmailTaken {
+  readonly _tag = "EmailTaken"
+}
+
+export class UserRepository extends Context.Service<UserRepository, {
+  readonly insert: (input: {
+    readonly email: string
+    readonly first_name: string
+    readonly last_name: string
+  }) => Effect.Effect<User, EmailTaken>
+  readonly findById: (id: UserId) => Effect.Effect<Option.Option<User>>
+  readonly findManyById: (ids: ReadonlyArray<UserId>) => Effect.Effect<ReadonlyArray<User>>
+  /** E-mail addresses compare case-insensitively. */
+  readonly findByEmail: (email: string) => Effect.Effect<Option.Option<User>>
+  readonly setCurrent: (
+    id: UserId,
+    current: { readonly organization_id: OrganizationId | null; readonly project_id: ProjectId | null }
+  ) => Effect.Effect<void>
+}>()("hedgerow/UserRepository") {}

@@ -1,0 +1,160 @@
+import { PGlite, type QueryOptions, type Results } from "@electric-sql/pglite"
+import { PgClient, PgTypes } from "@effect/sql-pg"
+import { Effect, Layer, Scope, Semaphore, Stream } from "effect"
+import { Reactivity } from "effect/reactivity"
+import { SqlClient, SqlConnection, SqlError } from "effect/sql"
+
+type Transform = (<A extends object>(rows: ReadonlyArray<A>) => ReadonlyArray<A>) | undefined
+
+// Mirrors the SQLSTATE classes @effect/sql-pg uses for its own driver (its
+// classifier is internal, not exported), so repositories can match on
+// `error.reason._tag` the same way whichever backend they run on.
+const classify = (db: PGlite, cause: unknown, operation: string): SqlError.SqlError => {
+  const fields = (typeof cause === "object" && cause !== null ? cause : {}) as {
+    code?: unknown
+    constraint?: unknown
+    message?: unknown
+  }
+  const code = typeof fields.code === "string" ? fields.code : undefined
+  const message = typeof fields.message === "string" ? fields.message : "PGlite query failed"
+  const props = { cause, message, operation }
+  const constraint = typeof fields.constraint === "string" && fields.constraint.trim() !== ""
+    ? fields.constraint.trim()
+    : "unknown"
+  const reason = code === undefined
+    ? db.closed ? new SqlError.ConnectionError(props) : new SqlError.UnknownError(props)
+    : code === "23505"
+    ? new SqlError.UniqueViolation({ ...props, constraint })
+    : code === "42501"
+    ? new SqlError.AuthorizationError(props)
+    : code === "40P01"
+    ? new SqlError.DeadlockError(props)
+    : code === "40001"
+    ? new SqlError.SerializationError(props)
+    : code === "55P03"
+    ? new SqlError.LockTimeoutError(props)
+    : code === "57014"
+    ? new SqlError.StatementTimeoutError(props)
+    : code.startsWith("08")
+    ? new SqlError.ConnectionError(props)
+    : code.startsWith("28")
+    ? new SqlError.AuthenticationError(props)
+    : code.startsWith("42")
+    ? new SqlError.SqlSyntaxError(props)
+    : code.startsWith("23")
+    ? new SqlError.ConstraintError(props)
+    : new SqlError.UnknownError(props)
+  return new SqlError.SqlError({ reason })
+}
+
+// A hand-made `PgTypes.jsonb(...)` (or sql-pg's `sql.json`) arrives as a typed
+// wrapper meant for sql-pg's wire encoder. PGlite wants the bare value plus the OID
+// as a type hint; plain values keep OID 0 so the server infers their type.
+const unwrap = (p: PgTypes.Parameter): unknown =>
+  // PGlite passes strings to json columns verbatim, so a JSON string scalar would
+  // arrive unquoted; encoding here keeps sql-pg's meaning of "this is a JSON value".
+  (p.oid === PgTypes.OID.json || p.oid === PgTypes.OID.jsonb) && p.value !== null
+    ? JSON.stringify(p.value)
+    : p.value
+const bindParams = (params: ReadonlyArray<unknown>): [Array<unknown>, QueryOptions] => {
+  if (!params.some(PgTypes.isParameter)) return [params as Array<unknown>, {}]
+  return [
+    params.map((p) => PgTypes.isParameter(p) ? unwrap(p) : p),
+    { paramTypes: params.map((p) => PgTypes.isParameter(p) ? p.oid : 0) }
+  ]
+}
+
+const makeConnection = (db: PGlite): SqlConnection.Connection => {
+  const run = <A>(operation: string, f: () => Promise<A>) =>
+    Effect.tryPromise({ try: f, catch: (cause) => classify(db, cause, operation) })
+  const query = (sql: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => {
+    const [values, options] = bindParams(params)
+    return run("execute", () => db.query<any>(sql, values, { ...options, rowMode }))
+  }
+  const rows = (sql: string, params: ReadonlyArray<unknown>, transform: Transform) =>
+    Effect.map(query(sql, params, "object"), (r) => transform ? transform(r.rows) : r.rows)
+  // The extended protocol behind `query` accepts one statement only; the simple
+  // protocol behind `exec` is what lets a migration file hold several.
+  const unprepared = (sql: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") =>
+    params.length > 0
+      ? Effect.map(query(sql, params, rowMode), (r) => r.rows)
+      : Effect.map(run("exec", () => db.exec(sql, { rowMode })), (rs) => rs.at(-1)?.rows ?? [])
+  return {
+    execute: rows,
+    executeRaw: (sql, params) => query(sql, params, "object"),
+    // PGlite hands back whole result sets (no cursor API), so a stream is just the buffered rows.
+    executeStream: (sql, params, transform) => Stream.fromIterableEffect(rows(sql, params, transform)),
+    executeValues: (sql, params) => Effect.map(query(sql, params, "array"), (r) => r.rows),
+    executeValuesUnprepared: (sql, params) => unprepared(sql, params, "array"),
+    executeUnprepared: (sql, params, transform) =>
+      Effect.map(unprepared(sql, params, "object"), (r) => transform ? transform(r) : r)
+  }
+}
+
+// Postgres answers COMMIT of an aborted transaction with a ROLLBACK tag instead of
+// an error; without this check the caller would believe its writes were saved.
+const commit = (conn: SqlConnection.Connection) =>
+  Effect.flatMap(conn.executeRaw("COMMIT", []), (result) =>
+    (result as Results).command === "ROLLBACK"
+      ? Effect.fail(
+        new SqlError.SqlError({
+          reason: new SqlError.UnknownError({
+            cause: new Error("COMMIT rolled back an aborted transaction"),
+            message: "COMMIT rolled back an aborted transaction",
+            operation: "commit"
+          })
+        })
+      )
+      : Effect.void)
+
+/** Builds a `SqlClient` over an already open PGlite instance (which the caller owns). */
+export const makePgliteClient = (db: PGlite): Effect.Effect<SqlClient.SqlClient, never, Reactivity.Reactivity> =>
+  Effect.gen(function*() {
+    // PGlite is one backend session. Each query is atomic on its own, but BEGIN
+    // ... COMMIT spans many, so every lease holds this permit until its scope
+    // closes; otherwise another fiber's statement would land inside (and be
+    // rolled back with) a transaction it never joined.
+    const semaphore = yield* Semaphore.make(1)
+    const { acquirer, borrower, transactionAcquirer } = SqlClient.makeSqliteAcquirers({
+      connection: Effect.succeed(makeConnection(db)),
+      semaphore
+    })
+    // `onCommitFailure` is left out on purpose: unlike SQLite, a failed COMMIT in
+    // Postgres always ends the transaction, so there is nothing to clean up.
+    return yield* SqlClient.make({
+      acquirer,
+      borrower,
+      transactionAcquirer,
+      driver: "pglite",
+      compiler: PgClient.makeCompiler(),
+      commit,
+      releaseSavepoint: (name) => `RELEASE SAVEPOINT ${name}`,
+      spanAttributes: [["db.system.name", "postgresql"], ["db.namespace", db.dataDir ?? "memory://"]]
+    })
+  })
+
+/** Opens PGlite (in memory when `dataDir` is undefined) for the lifetime of the current scope. */
+export const openPglite = (dataDir: string | undefined): Effect.Effect<PGlite, SqlError.SqlError, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () => PGlite.create(dataDir === undefined ? {} : { dataDir }),
+      catch: (cause) =>
+        new SqlError.SqlError({
+          reason: new SqlError.ConnectionError({
+            cause,
+            message: `Could not open PGlite${dataDir === undefined ? "" : ` at ${dataDir}`}: ${String(cause)}`,
+            operation: "connect"
+          })
+        })
+    }),
+    (db) => Effect.ignore(Effect.tryPromise(() => db.close()), { log: "Warn" })
+  )
+
+/** A `SqlClient` over a PGlite owned by the layer: opened when built, closed with the layer's scope. */
+export const layerPglite = (options: { readonly dataDir?: string | undefined } = {}): Layer.Layer<
+  SqlClient.SqlClient,
+  SqlError.SqlError
+> =>
+  Layer.effect(SqlClient.SqlClient)(
+    Effect.flatMap(openPglite(options.dataDir), makePgliteClient)
+  ).pipe(Layer.provide(Reactivity.layer))
