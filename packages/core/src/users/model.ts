@@ -59,3 +59,24 @@ export const UserCreate = Schema.Struct({
   last_name: Schema.optionalKey(Text({ max: 150, allowBlank: true }))
 })
 export type UserCreate = typeof UserCreate.Type
+
+/** `GET /api/users/@me/`: the caller with its organizations and current project (D7). */
+export const OrganizationBrief = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  slug: Schema.String,
+  membership_level: Schema.NullOr(Schema.Int)
+})
+export const Me = Schema.Struct({
+  ...UserSummary.fields,
+  organization: Schema.NullOr(OrganizationBrief),
+  organizations: Schema.Array(OrganizationBrief),
+  team: Schema.NullOr(Schema.Struct({
+    id: Schema.Int,
+    uuid: Schema.String,
+    organization: Schema.String,
+    name: Schema.String,
+    api_token: Schema.String
+  }))
+})
+export type Me = typeof Me.Type

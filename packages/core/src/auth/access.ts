@@ -1,0 +1,136 @@
+import { Context, Effect, Layer, Option } from "effect"
+import type { Actor } from "./actor.ts"
+import { type MembershipLevel, Level } from "../organizations/model.ts"
+import { OrganizationRepository } from "../organizations/repository.ts"
+import type { Organization } from "../organizations/model.ts"
+import type { Project } from "../projects/model.ts"
+import { ProjectRepository } from "../projects/repository.ts"
+import { NotFound, PermissionDenied } from "../shared/errors.ts"
+import { isUuid, type OrganizationId, parseSerial, type ProjectId } from "../shared/ids.ts"
+import { grants, type Scope } from "../shared/scope.ts"
+
+/** `@current` stands for the caller's current organization or project (D2). */
+export const CURRENT = "@current"
+
+export interface OrganizationAccess {
+  readonly organization: Organization
+  /** The caller's level there; owner for the system actor. */
+  readonly level: MembershipLevel
+}
+
+export interface ProjectAccess extends OrganizationAccess {
+  readonly project: Project
+}
+
+const orgRestricted = (id: string) =>
+  new PermissionDenied({ detail: `API key does not have access to the requested organization: ID ${id}.` })
+const projectRestricted = (id: string | number) =>
+  new PermissionDenied({ detail: `API key does not have access to the requested project: ID ${id}.` })
+
+/**
+ * Who may touch what: key restrictions, then scope, then tenancy, in PostHog's order. Tenancy failures
+ * are always 404 so that other tenants' ids cannot be probed; restriction checks that would need a
+ * foreign object's details run only after tenancy.
+ */
+export class Access extends Context.Service<Access, {
+  readonly requireScope: (actor: Actor, scope: Scope) => Effect.Effect<void, PermissionDenied>
+  readonly organization: (
+    actor: Actor,
+    ref: string,
+    scope: Scope
+  ) => Effect.Effect<OrganizationAccess, PermissionDenied | NotFound>
+  readonly project: (actor: Actor, ref: string, scope: Scope) => Effect.Effect<ProjectAccess, PermissionDenied | NotFound>
+  /** Project visible under a given organization (`/api/organizations/{org}/projects/{id}/`). */
+  readonly projectIn: (access: OrganizationAccess, ref: string) => Effect.Effect<Project, NotFound>
+  /** Organizations the caller may list, after the key's restrictions. */
+  readonly visibleOrganizations: (actor: Actor) => ReadonlyArray<OrganizationId>
+}>()("hedgerow/Access") {
+  static readonly layer = Layer.effect(
+    Access,
+    Effect.gen(function*() {
+      const organizations = yield* OrganizationRepository
+      const projects = yield* ProjectRepository
+
+      const requireScope = (actor: Actor, scope: Scope) =>
+        actor._tag === "System" || grants(actor.key.scopes, scope)
+          ? Effect.void
+          : Effect.fail(PermissionDenied.missingScope(scope))
+
+      const levelIn = (actor: Actor, id: OrganizationId): MembershipLevel | undefined =>
+        actor._tag === "System" ? Level.owner : actor.memberships.get(id)
+
+      const findOrganization = (actor: Actor, id: OrganizationId) =>
+        levelIn(actor, id) === undefined
+          ? Effect.fail(NotFound.default())
+          : organizations.findById(id).pipe(
+            Effect.flatMap(Option.match({
+              onNone: () => Effect.fail(NotFound.default()),
+              onSome: (organization) => Effect.succeed({ organization, level: levelIn(actor, id)! })
+            }))
+          )
+
+      const organization = Effect.fn("Access.organization")(function*(actor: Actor, ref: string, scope: Scope) {
+        const id = ref === CURRENT && actor._tag === "User" ? actor.user.current_organization_id ?? "" : ref
+        if (actor._tag === "User") {
+          const { scoped_organizations, scoped_teams } = actor.key
+          if (scoped_teams !== null && scoped_teams.length > 0) {
+            return yield* new PermissionDenied({
+              detail: "API keys with scoped projects are only supported on project-based endpoints."
+            })
+          }
+          if (scoped_organizations !== null && scoped_organizations.length > 0 && !scoped_organizations.includes(id as OrganizationId)) {
+            return yield* orgRestricted(id)
+          }
+        }
+        yield* requireScope(actor, scope)
+        if (!isUuid(id)) return yield* NotFound.default()
+        return yield* findOrganization(actor, id as OrganizationId)
+      })
+
+      const findProject = (ref: string) => {
+        const id = parseSerial(ref)
+        return id === undefined
+          ? Effect.fail(NotFound.default())
+          : projects.findById(id as ProjectId).pipe(
+            Effect.flatMap(Option.match({ onNone: () => Effect.fail(NotFound.default()), onSome: Effect.succeed }))
+          )
+      }
+
+      const project = Effect.fn("Access.project")(function*(actor: Actor, ref: string, scope: Scope) {
+        const id = ref === CURRENT && actor._tag === "User" ? String(actor.user.current_project_id ?? "") : ref
+        if (actor._tag === "User") {
+          const { scoped_teams } = actor.key
+          if (scoped_teams !== null && scoped_teams.length > 0 && !scoped_teams.includes(Number(id) as ProjectId)) {
+            return yield* projectRestricted(id)
+          }
+        }
+        yield* requireScope(actor, scope)
+        const found = yield* findProject(id)
+        const level = levelIn(actor, found.organization_id)
+        if (level === undefined) return yield* NotFound.default()
+        if (actor._tag === "User") {
+          const { scoped_organizations } = actor.key
+          if (scoped_organizations !== null && scoped_organizations.length > 0 && !scoped_organizations.includes(found.organization_id)) {
+            return yield* orgRestricted(found.organization_id)
+          }
+        }
+        const { organization } = yield* findOrganization(actor, found.organization_id)
+        return { organization, level, project: found }
+      })
+
+      const projectIn = (access: OrganizationAccess, ref: string) =>
+        findProject(ref).pipe(
+          Effect.filterOrFail((found) => found.organization_id === access.organization.id, () => NotFound.default())
+        )
+
+      const visibleOrganizations = (actor: Actor): ReadonlyArray<OrganizationId> => {
+        if (actor._tag === "System") return []
+        const scoped = actor.key.scoped_organizations
+        const mine = [...actor.memberships.keys()]
+        return scoped !== null && scoped.length > 0 ? mine.filter((id) => scoped.includes(id)) : mine
+      }
+
+      return Access.of({ requireScope, organization, project, projectIn, visibleOrganizations })
+    })
+  )
+}

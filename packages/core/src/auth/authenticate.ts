@@ -1,0 +1,42 @@
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import type { UserActor } from "./actor.ts"
+import { AuthenticationError } from "../shared/errors.ts"
+import { sameSecret, secureValueOf } from "../shared/secrets.ts"
+import { millisOf, timestampFromDate } from "../shared/time.ts"
+import { PersonalApiKeyRepository } from "../personal-api-keys/repository.ts"
+
+/** PostHog records `last_used_at` at most once an hour, so reads stay reads. */
+const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000
+
+/** Turns a bearer credential into the calling user, or a 401. */
+export class Authentication extends Context.Service<Authentication, {
+  readonly authenticate: (credential: string | undefined) => Effect.Effect<UserActor, AuthenticationError>
+}>()("hedgerow/Authentication") {
+  static readonly layer = Layer.effect(
+    Authentication,
+    Effect.gen(function*() {
+      const keys = yield* PersonalApiKeyRepository
+      const authenticate = Effect.fn("Authentication.authenticate")(function*(credential: string | undefined) {
+        const token = credential?.trim() ?? ""
+        if (token === "") return yield* AuthenticationError.missing()
+        const secureValue = secureValueOf(token)
+        const holder = yield* keys.findHolder(secureValue).pipe(
+          Effect.map(Option.filter((found) => sameSecret(found.key.secure_value, secureValue) && found.user.is_active))
+        )
+        if (Option.isNone(holder)) return yield* AuthenticationError.invalidKey()
+        const { key, user, memberships } = holder.value
+        const now = yield* Clock.currentTimeMillis
+        if (key.last_used_at === null || now - millisOf(key.last_used_at) > LAST_USED_RESOLUTION_MS) {
+          yield* keys.touch(key.id, timestampFromDate(new Date(now)))
+        }
+        return {
+          _tag: "User",
+          user,
+          key,
+          memberships: new Map(memberships.map((m) => [m.organization_id, m.level]))
+        } satisfies UserActor
+      })
+      return Authentication.of({ authenticate })
+    })
+  )
+}

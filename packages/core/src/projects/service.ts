@@ -1,0 +1,118 @@
+import { Context, Effect, Layer } from "effect"
+import type { Actor } from "../auth/actor.ts"
+import { Access } from "../auth/access.ts"
+import { Level } from "../organizations/model.ts"
+import { NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
+import type { ProjectId } from "../shared/ids.ts"
+import { type Page, pageRequest } from "../shared/page.ts"
+import { newProjectToken } from "../shared/secrets.ts"
+import { Transactions } from "../shared/transactions.ts"
+import { decodeInput } from "../shared/validation.ts"
+import { UserRepository } from "../users/repository.ts"
+import { DEFAULT_PROJECT_NAME, DEFAULT_SETTINGS, ProjectCreate, type ProjectListItem, type ProjectSettings, type ProjectView } from "./model.ts"
+import { ProjectRepository } from "./repository.ts"
+import { toProjectListItem, toProjectView } from "./views.ts"
+
+export interface ListQuery {
+  readonly limit?: string | undefined
+  readonly offset?: string | undefined
+}
+
+const decodeCreate = decodeInput(ProjectCreate)
+
+/** DRF renders DecimalField(decimal_places=2) as fixed two-decimal text. */
+const sampleRateText = (value: string | number | null | undefined) =>
+  value === null || value === undefined ? null : Number(value).toFixed(2)
+
+export class ProjectService extends Context.Service<ProjectService, {
+  readonly list: (actor: Actor, organization: string, query: ListQuery) => Effect.Effect<Page<ProjectListItem>, PermissionDenied | NotFound>
+  readonly create: (
+    actor: Actor,
+    organization: string,
+    body: unknown
+  ) => Effect.Effect<ProjectView, PermissionDenied | NotFound | ValidationError>
+  readonly retrieve: (actor: Actor, organization: string, id: string) => Effect.Effect<ProjectView, PermissionDenied | NotFound>
+  /** `/api/projects/`: projects of every organization the caller may see. */
+  readonly listVisible: (actor: Actor, query: ListQuery) => Effect.Effect<Page<ProjectListItem>, PermissionDenied>
+  readonly retrieveVisible: (actor: Actor, id: string) => Effect.Effect<ProjectView, PermissionDenied | NotFound>
+}>()("hedgerow/ProjectService") {
+  static readonly layer = Layer.effect(
+    ProjectService,
+    Effect.gen(function*() {
+      const access = yield* Access
+      const projects = yield* ProjectRepository
+      const users = yield* UserRepository
+      const transactions = yield* Transactions
+
+      const list = Effect.fn("ProjectService.list")(function*(actor: Actor, organization: string, query: ListQuery) {
+        const { organization: org } = yield* access.organization(actor, organization, "project:read")
+        const page = yield* projects.list({ organizations: [org.id], ids: null }, pageRequest(query))
+        return { ...page, results: page.results.map(toProjectListItem) }
+      })
+
+      const create = Effect.fn("ProjectService.create")(function*(actor: Actor, organization: string, body: unknown) {
+        const { organization: org, level } = yield* access.organization(actor, organization, "project:write")
+        // PostHog lets any member create a demo project; real ones need an administrator. Like PostHog's
+        // permission class, this looks at the raw flag before the body is validated.
+        const isDemo = typeof body === "object" && body !== null && (body as { is_demo?: unknown }).is_demo === true
+        if (!isDemo && level < Level.admin) {
+          return yield* new PermissionDenied({ detail: "Your organization access level is insufficient." })
+        }
+        const input = yield* decodeCreate(body)
+        // A brand-new project has no dashboards, so any primary dashboard is unknown to it.
+        if (input.primary_dashboard !== undefined && input.primary_dashboard !== null) {
+          return yield* new ValidationError({
+            code: "does_not_exist",
+            detail: `Invalid pk "${input.primary_dashboard}" - object does not exist.`,
+            attr: "primary_dashboard"
+          })
+        }
+        const { name, session_recording_sample_rate, ...given } = input
+        const settings: ProjectSettings = {
+          ...DEFAULT_SETTINGS,
+          ...given,
+          session_recording_sample_rate: sampleRateText(session_recording_sample_rate)
+        }
+        const project = yield* transactions.run(Effect.gen(function*() {
+          const created = yield* projects.insert({
+            organization_id: org.id,
+            name: name ?? DEFAULT_PROJECT_NAME,
+            api_token: newProjectToken(),
+            settings
+          })
+          // The creator starts working in the project they just made, as in PostHog.
+          if (actor._tag === "User") {
+            yield* users.setCurrent(actor.user.id, { organization_id: org.id, project_id: created.id })
+          }
+          return created
+        }))
+        return toProjectView(project, level)
+      })
+
+      const retrieve = Effect.fn("ProjectService.retrieve")(function*(actor: Actor, organization: string, id: string) {
+        const orgAccess = yield* access.organization(actor, organization, "project:read")
+        const project = yield* access.projectIn(orgAccess, id)
+        return toProjectView(project, orgAccess.level)
+      })
+
+      const listVisible = Effect.fn("ProjectService.listVisible")(function*(actor: Actor, query: ListQuery) {
+        yield* access.requireScope(actor, "project:read")
+        const teams = actor._tag === "User" && actor.key.scoped_teams !== null && actor.key.scoped_teams.length > 0
+          ? actor.key.scoped_teams
+          : null
+        const page = yield* projects.list(
+          { organizations: access.visibleOrganizations(actor), ids: teams as ReadonlyArray<ProjectId> | null },
+          pageRequest(query)
+        )
+        return { ...page, results: page.results.map(toProjectListItem) }
+      })
+
+      const retrieveVisible = Effect.fn("ProjectService.retrieveVisible")(function*(actor: Actor, id: string) {
+        const { project, level } = yield* access.project(actor, id, "project:read")
+        return toProjectView(project, level)
+      })
+
+      return ProjectService.of({ list, create, retrieve, listVisible, retrieveVisible })
+    })
+  )
+}

@@ -1,0 +1,71 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import type { Actor } from "../auth/actor.ts"
+import { OrganizationRepository } from "../organizations/repository.ts"
+import { MembershipRepository } from "../members/repository.ts"
+import { Choice, Email, Text } from "../shared/fields.ts"
+import { NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
+import { isUuid, type OrganizationId, type RoleId } from "../shared/ids.ts"
+import { requireSystem } from "../shared/system.ts"
+import { decodeInput } from "../shared/validation.ts"
+import { UserRepository } from "../users/repository.ts"
+import { AccessLevel, type RoleRecord } from "./model.ts"
+import { RoleRepository } from "./repository.ts"
+
+const decodeCreate = decodeInput(Schema.Struct({
+  name: Text({ max: 200 }),
+  feature_flags_access_level: Schema.optionalKey(Choice([AccessLevel.canOnlyView, AccessLevel.canAlwaysEdit]))
+}))
+const decodeAddMember = decodeInput(Schema.Struct({ email: Email }))
+
+const orNotFound = <A>(found: Option.Option<A>) =>
+  Option.match(found, { onNone: () => Effect.fail(NotFound.default()), onSome: Effect.succeed })
+
+export class RoleService extends Context.Service<RoleService, {
+  readonly create: (actor: Actor, organization: string, body: unknown) => Effect.Effect<RoleRecord, PermissionDenied | NotFound | ValidationError>
+  readonly addMember: (actor: Actor, role: string, body: unknown) => Effect.Effect<void, PermissionDenied | NotFound | ValidationError>
+}>()("hedgerow/RoleService") {
+  static readonly layer = Layer.effect(
+    RoleService,
+    Effect.gen(function*() {
+      const roles = yield* RoleRepository
+      const organizations = yield* OrganizationRepository
+      const memberships = yield* MembershipRepository
+      const users = yield* UserRepository
+
+      const create = Effect.fn("RoleService.create")(function*(actor: Actor, organization: string, body: unknown) {
+        yield* requireSystem(actor)
+        if (!isUuid(organization)) return yield* NotFound.default()
+        const org = yield* organizations.findById(organization as OrganizationId).pipe(Effect.flatMap(orNotFound))
+        const input = yield* decodeCreate(body)
+        return yield* roles.insert({
+          organization_id: org.id,
+          name: input.name,
+          feature_flags_access_level: input.feature_flags_access_level ?? AccessLevel.canAlwaysEdit,
+          created_by_id: null
+        }).pipe(
+          Effect.catchTag("RoleNameTaken", () =>
+            Effect.fail(ValidationError.field("name", "There is already a role with this name.", "unique")))
+        )
+      })
+
+      const addMember = Effect.fn("RoleService.addMember")(function*(actor: Actor, role: string, body: unknown) {
+        yield* requireSystem(actor)
+        if (!isUuid(role)) return yield* NotFound.default()
+        const found = yield* roles.findById(role as RoleId).pipe(Effect.flatMap(orNotFound))
+        const input = yield* decodeAddMember(body)
+        const user = yield* users.findByEmail(input.email).pipe(Effect.map(Option.getOrUndefined))
+        // Roles hold members of their organization only.
+        const membership = user === undefined ? Option.none() : yield* memberships.find(found.organization_id, user.id)
+        if (user === undefined || Option.isNone(membership)) {
+          return yield* ValidationError.field("email", "This user is not a member of the role's organization.", "does_not_exist")
+        }
+        yield* roles.addMember(found.id, user.id).pipe(
+          Effect.catchTag("AlreadyRoleMember", () =>
+            Effect.fail(ValidationError.field("email", "This user is already a member of the role.", "unique")))
+        )
+      })
+
+      return RoleService.of({ create, addMember })
+    })
+  )
+}

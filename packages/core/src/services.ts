@@ -1,0 +1,23 @@
+import { Layer } from "effect"
+import { Access } from "./auth/access.ts"
+import { Authentication } from "./auth/authenticate.ts"
+import { BatchExportService } from "./batch-exports/service.ts"
+import { MemberService } from "./members/service.ts"
+import { OrganizationService } from "./organizations/service.ts"
+import { PersonalApiKeyService } from "./personal-api-keys/service.ts"
+import { ProjectService } from "./projects/service.ts"
+import { RoleService } from "./roles/service.ts"
+import { Bootstrap } from "./setup/bootstrap.ts"
+import { UserService } from "./users/service.ts"
+
+/** Every core service, wired to each other; needs the repositories and Transactions from a store. */
+export const CoreServices = Layer.mergeAll(
+  Authentication.layer,
+  OrganizationService.layer,
+  ProjectService.layer,
+  UserService.layer,
+  MemberService.layer,
+  RoleService.layer,
+  BatchExportService.layer,
+  Layer.provideMerge(Bootstrap.layer, PersonalApiKeyService.layer)
+).pipe(Layer.provideMerge(Access.layer))

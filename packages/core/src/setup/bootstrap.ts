@@ -1,0 +1,79 @@
+import { Context, Data, Effect, Layer } from "effect"
+import { systemActor } from "../auth/actor.ts"
+import { MembershipRepository } from "../members/repository.ts"
+import { Level } from "../organizations/model.ts"
+import { OrganizationRepository } from "../organizations/repository.ts"
+import { slugify } from "../organizations/model.ts"
+import { PersonalApiKeyService } from "../personal-api-keys/service.ts"
+import { DEFAULT_SETTINGS } from "../projects/model.ts"
+import { ProjectRepository } from "../projects/repository.ts"
+import type { ValidationError, PermissionDenied } from "../shared/errors.ts"
+import type { OrganizationId, ProjectId, UserId, UserUuid } from "../shared/ids.ts"
+import { newProjectToken } from "../shared/secrets.ts"
+import { Transactions } from "../shared/transactions.ts"
+import { UserRepository } from "../users/repository.ts"
+
+export class AlreadyBootstrapped extends Data.TaggedError("AlreadyBootstrapped")<{ readonly organizations: number }> {
+  override get message() {
+    return `This store is already bootstrapped (it holds ${this.organizations} organization(s)); ` +
+      "use the other `hedgerow admin` commands to add organizations, users and keys."
+  }
+}
+
+export interface BootstrapOptions {
+  readonly email?: string | undefined
+  readonly organizationName?: string | undefined
+  readonly projectName?: string | undefined
+}
+
+export interface Bootstrapped {
+  readonly organization_id: OrganizationId
+  readonly project_id: ProjectId
+  readonly user: { readonly id: UserId; readonly uuid: UserUuid; readonly email: string }
+  readonly personal_api_key: string
+}
+
+/** First start: one organization, its owner, a project and an all-scopes key, in one transaction. */
+export class Bootstrap extends Context.Service<Bootstrap, {
+  readonly run: (options: BootstrapOptions) => Effect.Effect<Bootstrapped, AlreadyBootstrapped | ValidationError | PermissionDenied>
+  readonly isBootstrapped: Effect.Effect<boolean>
+}>()("hedgerow/Bootstrap") {
+  static readonly layer = Layer.effect(
+    Bootstrap,
+    Effect.gen(function*() {
+      const organizations = yield* OrganizationRepository
+      const users = yield* UserRepository
+      const memberships = yield* MembershipRepository
+      const projects = yield* ProjectRepository
+      const keys = yield* PersonalApiKeyService
+      const transactions = yield* Transactions
+
+      const run = (options: BootstrapOptions) =>
+        transactions.run(Effect.gen(function*() {
+          const existing = yield* organizations.count
+          if (existing > 0) return yield* new AlreadyBootstrapped({ organizations: existing })
+          const name = options.organizationName ?? "Hedgerow"
+          const organization = yield* organizations.insert({ name, slug: slugify(name) })
+          const email = options.email ?? "admin@hedgerow.local"
+          const user = yield* users.insert({ email, first_name: "Admin", last_name: "" }).pipe(Effect.orDie)
+          yield* memberships.insert({ organization_id: organization.id, user_id: user.id, level: Level.owner }).pipe(Effect.orDie)
+          const project = yield* projects.insert({
+            organization_id: organization.id,
+            name: options.projectName ?? "Default project",
+            api_token: newProjectToken(),
+            settings: DEFAULT_SETTINGS
+          })
+          yield* users.setCurrent(user.id, { organization_id: organization.id, project_id: project.id })
+          const key = yield* keys.create(systemActor, { email, label: "bootstrap", scopes: ["*"] })
+          return {
+            organization_id: organization.id,
+            project_id: project.id,
+            user: { id: user.id, uuid: user.uuid, email: user.email },
+            personal_api_key: key.personal_api_key
+          }
+        }))
+
+      return Bootstrap.of({ run, isBootstrapped: Effect.map(organizations.count, (n) => n > 0) })
+    })
+  )
+}

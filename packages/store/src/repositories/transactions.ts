@@ -1,0 +1,17 @@
+import { Transactions } from "@hedgerow/core"
+import { Effect, Layer } from "effect"
+import { SqlClient, SqlError } from "effect/sql"
+
+/** One SQL transaction per use case; a failure of the database itself is a defect (500), not a domain error. */
+export const TransactionsLive = Layer.effect(
+  Transactions,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return Transactions.of({
+      run: (effect) =>
+        sql.withTransaction(effect).pipe(
+          Effect.catchIf(SqlError.isSqlError, (error) => Effect.die(error))
+        ) as typeof effect
+    })
+  })
+)
