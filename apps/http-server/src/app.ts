@@ -1,0 +1,28 @@
+import { HedgerowApi } from "@hedgerow/api"
+import { CoreServices } from "@hedgerow/core"
+import { StoreLive, type StoreOptions } from "@hedgerow/store"
+import { Layer } from "effect"
+import { HttpRouter } from "effect/http"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { HandlersLive } from "./handlers/groups.ts"
+import { AuthorizationLive } from "./middleware/authorization.ts"
+import { ErrorEnvelopeLive } from "./middleware/error-envelope.ts"
+
+/** The routes of the contract, the OpenAPI document and its rendered docs, over core. */
+export const ApiRoutes = Layer.mergeAll(
+  HttpApiBuilder.layer(HedgerowApi, { openapiPath: "/api/schema/" }).pipe(
+    Layer.provide(HandlersLive),
+    Layer.provide(AuthorizationLive)
+  ),
+  HttpApiScalar.layer(HedgerowApi, { path: "/api/docs/" }),
+  ErrorEnvelopeLive
+)
+
+/** Core services over a store: what the routes need, and what the CLI runs in-process. */
+export const ServicesLive = (store: StoreOptions) => CoreServices.pipe(Layer.provideMerge(StoreLive(store)))
+
+/** PostHog's router accepts paths with and without their trailing slash (D7). */
+export const routerConfig = { ignoreTrailingSlash: true } as const
+
+/** The HTTP app on any HttpServer, given core services. */
+export const serveApi = HttpRouter.serve(ApiRoutes, { routerConfig, disableLogger: true, disableListenLog: true })

@@ -1,0 +1,42 @@
+import { ParseError, PayloadTooLarge, UnsupportedMediaType } from "@hedgerow/core"
+import { ByteSize, Effect } from "effect"
+import { HttpServerRequest } from "effect/http"
+
+/** Bodies over 1 MiB are refused (D1). */
+export const MAX_BODY_BYTES = 1024 * 1024
+
+const tooLarge = () => new PayloadTooLarge({ detail: "Request body is larger than the 1 MiB limit." })
+const WRITE_METHODS = new Set(["POST", "PUT", "PATCH"])
+
+/**
+ * The JSON body of a write request, as DRF's JSONParser would see it: empty means `{}`, another media
+ * type is 415, malformed JSON is 400 `parse_error`. Read requests have no body.
+ */
+export const readJsonBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<
+  unknown,
+  ParseError | PayloadTooLarge | UnsupportedMediaType
+> =>
+  Effect.gen(function*() {
+    if (!WRITE_METHODS.has(request.method)) return undefined
+    const declared = Number(request.headers["content-length"] ?? "0")
+    if (declared > MAX_BODY_BYTES) return yield* tooLarge()
+    // The limit is enforced while reading, so an endless body never sits in memory.
+    const bytes = yield* request.arrayBuffer.pipe(
+      Effect.provideService(HttpServerRequest.MaxBodySize, ByteSize.bytes(MAX_BODY_BYTES + 1)),
+      Effect.catch(() => Effect.fail(tooLarge()))
+    )
+    if (bytes.byteLength > MAX_BODY_BYTES) return yield* tooLarge()
+    if (bytes.byteLength === 0) return {}
+    const contentType = request.headers["content-type"] ?? ""
+    const mediaType = contentType.split(";")[0]!.trim().toLowerCase()
+    if (mediaType !== "application/json" && !mediaType.endsWith("+json")) {
+      return yield* new UnsupportedMediaType({
+        detail: `Unsupported media type "${contentType === "" ? "none" : contentType}" in request.`
+      })
+    }
+    const text = new TextDecoder().decode(bytes)
+    return yield* Effect.try({
+      try: () => JSON.parse(text) as unknown,
+      catch: (cause) => new ParseError({ detail: `JSON parse error - ${(cause as Error).message}` })
+    })
+  })

@@ -1,0 +1,35 @@
+import { Console, Effect, Layer, Option } from "effect"
+import * as path from "node:path"
+import { baseUrl, bootstrapIfEmpty, HedgerowServer, type ServerOptions } from "./server.ts"
+
+const banner = (options: ServerOptions) =>
+  Effect.gen(function*() {
+    const url = yield* baseUrl
+    const where = options.store.dataDir === undefined ? "in memory" : `in ${path.resolve(options.store.dataDir)}`
+    const lines = [`Hedgerow is serving the API on ${url} (embedded store ${where}).`]
+    const first = yield* bootstrapIfEmpty
+    if (Option.isSome(first)) {
+      const { organization_id, project_id, user, personal_api_key } = first.value
+      lines.push(
+        `First start: created organization ${organization_id}, project ${project_id} and owner ${user.email}.`,
+        `Personal API key with scope * (shown only this once, keep it): ${personal_api_key}`,
+        "Try it:",
+        `  curl -H "Authorization: Bearer ${personal_api_key}" ${url}/api/organizations/${organization_id}/projects/`
+      )
+    } else {
+      lines.push("Call it with a personal API key; `npx hedgerow admin keys create --email E --scopes '*'` makes one.")
+    }
+    lines.push(`OpenAPI document: ${url}/api/schema/   Docs: ${url}/api/docs/`, "Ctrl-C stops the server cleanly.")
+    yield* Console.log(lines.join("\n"))
+  })
+
+/** Runs the server until interrupted (SIGINT/SIGTERM via NodeRuntime), then closes it and the store. */
+export const launch = (options: ServerOptions) =>
+  Effect.scoped(Effect.gen(function*() {
+    const context = yield* Layer.build(HedgerowServer(options))
+    yield* banner(options).pipe(Effect.provideContext(context))
+    return yield* Effect.never
+  })).pipe(
+    Effect.catchTag("DataDirInUse", (error) =>
+      Console.error(error.message).pipe(Effect.andThen(Effect.sync(() => { process.exitCode = 1 }))))
+  )

@@ -1,0 +1,17 @@
+import { Authentication } from "@hedgerow/core"
+import { Authorization, CurrentActor } from "@hedgerow/api"
+import { Effect, Layer, Redacted } from "effect"
+
+/** Bearer key → core's Authentication → the CurrentActor every handler reads. Decides nothing itself. */
+export const AuthorizationLive = Layer.effect(
+  Authorization,
+  Effect.gen(function*() {
+    const authentication = yield* Authentication
+    return Authorization.of({
+      personalApiKey: (httpEffect, { credential }) =>
+        authentication.authenticate(Redacted.value(credential)).pipe(
+          Effect.flatMap((actor) => Effect.provideService(httpEffect, CurrentActor, actor))
+        )
+    })
+  })
+)

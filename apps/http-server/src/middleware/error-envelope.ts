@@ -1,0 +1,67 @@
+import { envelopeOf, InternalError, MethodNotAllowed, NotFound } from "@hedgerow/core"
+import { HedgerowApi } from "@hedgerow/api"
+import { Cause, Effect, type Types } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { randomUUID } from "node:crypto"
+
+/** Each contract path as a pattern with the methods it serves, to tell 405 from 404. */
+const routes: ReadonlyArray<{ readonly pattern: RegExp; readonly methods: ReadonlySet<string> }> = (() => {
+  const byPath = new Map<string, Set<string>>()
+  for (const group of Object.values(HedgerowApi.groups) as ReadonlyArray<{ endpoints: Record<string, { path: string; method: string }> }>) {
+    for (const endpoint of Object.values(group.endpoints)) {
+      const methods = byPath.get(endpoint.path) ?? new Set<string>()
+      methods.add(endpoint.method)
+      byPath.set(endpoint.path, methods)
+    }
+  }
+  return [...byPath].map(([path, methods]) => ({
+    pattern: new RegExp(`^${path.replace(/\/$/, "").replace(/:[a-z_]+/g, "[^/]+")}/?$`),
+    methods
+  }))
+})()
+
+export const envelopeResponse = (failure: Parameters<typeof envelopeOf>[0], requestId: string) => {
+  const { status, body } = envelopeOf(failure)
+  return HttpServerResponse.jsonUnsafe(body, { status, headers: { "x-request-id": requestId } })
+}
+
+const unmatched = (method: string, url: string) => {
+  const path = url.split("?")[0]!
+  const route = routes.find((candidate) => candidate.pattern.test(path))
+  return route === undefined
+    ? NotFound.default()
+    : new MethodNotAllowed({ detail: `Method "${method}" not allowed.` })
+}
+
+/**
+ * Last line of defence, around every route: unknown paths and methods get the envelope, and anything
+ * unexpected becomes a 500 with a request id; its cause goes to the log, never to the client.
+ */
+export const ErrorEnvelopeLive = HttpRouter.middleware(
+  (httpEffect) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const requestId = randomUUID()
+      return yield* httpEffect.pipe(
+        Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)),
+        Effect.catchCause((cause) => {
+          const failure = Cause.findErrorOption(cause)
+          if (failure._tag === "Some" && isRouteNotFound(failure.value)) {
+            return Effect.succeed(envelopeResponse(unmatched(request.method, request.url), requestId))
+          }
+          return Effect.logError("Unhandled failure", { requestId, method: request.method, url: request.url }, cause).pipe(
+            Effect.as(envelopeResponse(
+              new InternalError({ detail: `A server error occurred (request id ${requestId}).`, requestId }),
+              requestId
+            ))
+          )
+        })
+      )
+      // The router's types insist that a middleware passes unhandled errors on; this one handles all.
+    }) as Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest>,
+  { global: true }
+)
+
+const isRouteNotFound = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && "reason" in error &&
+  (error as { reason: { _tag?: string } }).reason?._tag === "RouteNotFound"

@@ -1,0 +1,32 @@
+import { NodeHttpServer } from "@effect/platform-node"
+import { Bootstrap, type Bootstrapped } from "@hedgerow/core"
+import type { StoreOptions } from "@hedgerow/store"
+import { Effect, Layer, Option } from "effect"
+import { HttpServer } from "effect/http"
+import { NetAddress } from "effect/net"
+import { createServer } from "node:http"
+import { serveApi, ServicesLive } from "./app.ts"
+
+export interface ServerOptions {
+  readonly port: number
+  readonly host: string
+  readonly store: StoreOptions
+}
+
+/** The API on a Node HTTP server over core and the store; port 0 picks a free port. */
+export const HedgerowServer = (options: ServerOptions) =>
+  serveApi.pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host })),
+    Layer.provideMerge(ServicesLive(options.store))
+  )
+
+/** `http://host:port` of the running server. */
+export const baseUrl = Effect.map(Effect.service(HttpServer.HttpServer), (server) =>
+  NetAddress.formatUrlUnsafe(server.address).replace(/\/$/, ""))
+
+/** On an empty store: bootstrap, so that a first `npm start` is immediately usable. */
+export const bootstrapIfEmpty = Effect.gen(function*() {
+  const bootstrap = yield* Bootstrap
+  if (yield* bootstrap.isBootstrapped) return Option.none<Bootstrapped>()
+  return Option.some(yield* bootstrap.run({}))
+})
