@@ -85,6 +85,9 @@ const firstIssue = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>, 
     case "AnyOf": {
       const value = valueAt(input, path)
       if (value === null) return { path, code: "null", detail: "This field may not be null." }
+      // A nullable field is a union with null: report what the non-null member said.
+      const relevant = issue.issues.filter((inner) => !(inner._tag === "InvalidType" && inner.ast._tag === "Null"))
+      if (relevant.length === 1) return firstIssue(relevant[0]!, path, input)
       return { path, ...invalidTypeMessage(issue.ast, value, path.length > 0) }
     }
     case "InvalidValue": {

@@ -1,0 +1,46 @@
+// autocannon ships no types and @types/autocannon trails it by two majors, so this declares only
+// the part of autocannon 9 the load worker uses.
+declare module "autocannon" {
+  import type { EventEmitter } from "node:events"
+
+  namespace autocannon {
+    interface Options {
+      readonly url: string
+      readonly method?: string
+      readonly headers?: Readonly<Record<string, string>>
+      readonly body?: string
+      /** Seconds. */
+      readonly duration?: number
+      readonly connections?: number
+      /** Seconds before a request counts as timed out (and as an error). */
+      readonly timeout?: number
+    }
+
+    interface Histogram {
+      readonly average: number
+      readonly total: number
+      readonly p50: number
+      readonly p99: number
+    }
+
+    interface Result {
+      readonly requests: Histogram
+      readonly latency: Histogram
+      /** Seconds, as measured by autocannon. */
+      readonly duration: number
+      readonly errors: number
+      readonly timeouts: number
+      readonly non2xx: number
+      readonly resets: number
+      readonly statusCodeStats: Readonly<Record<string, { readonly count: number }>>
+    }
+
+    interface Instance extends EventEmitter, PromiseLike<Result> {
+      stop(): void
+    }
+  }
+
+  function autocannon(options: autocannon.Options): autocannon.Instance
+
+  export = autocannon
+}

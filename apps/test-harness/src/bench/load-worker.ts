@@ -1,0 +1,45 @@
+// The load generator's thread. Kept to erasable TypeScript with type-only imports of the harness, so
+// that Node can run it with plain type stripping (vitest) as well as under tsx (npm run bench).
+import autocannon from "autocannon"
+import { parentPort, workerData } from "node:worker_threads"
+import type { LoadFigures, LoadRequest } from "./load.ts"
+
+const request = workerData as LoadRequest
+
+// autocannon's own latency histogram has whole-millisecond buckets, which reads 0 ms for most
+// loopback requests; the per-response timings it emits are sub-millisecond, so keep those.
+const latencies: Array<number> = []
+
+const percentile = (sorted: Float64Array, p: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+
+const instance = autocannon({
+  url: request.url,
+  method: request.method,
+  headers: request.headers,
+  ...(request.body === undefined ? {} : { body: request.body }),
+  duration: request.durationSeconds,
+  connections: request.connections
+})
+
+instance.on("response", (_client: unknown, _status: number, _bytes: number, responseTimeMs: number) => {
+  latencies.push(responseTimeMs)
+})
+
+instance.then(
+  (result) => {
+    const sorted = Float64Array.from(latencies).sort()
+    const figures: LoadFigures = {
+      requestsPerSecond: result.requests.average,
+      p50Ms: percentile(sorted, 50),
+      p99Ms: percentile(sorted, 99),
+      completed: result.requests.total,
+      non2xx: result.non2xx,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]))
+    }
+    parentPort!.postMessage({ figures })
+  },
+  (error: unknown) => parentPort!.postMessage({ error: String(error) })
+)

@@ -1,0 +1,56 @@
+import { Data, Effect } from "effect"
+import { Worker } from "node:worker_threads"
+
+/** One target under load: a URL and the request sent on every connection, for a bounded time. */
+export interface LoadRequest {
+  readonly url: string
+  readonly method: string
+  readonly headers: Readonly<Record<string, string>>
+  readonly body?: string | undefined
+  readonly durationSeconds: number
+  readonly connections: number
+}
+
+/** What one load run measured. Latencies are in milliseconds, with sub-millisecond precision. */
+export interface LoadFigures {
+  /** Mean of autocannon's per-second samples. */
+  readonly requestsPerSecond: number
+  readonly p50Ms: number
+  readonly p99Ms: number
+  readonly completed: number
+  readonly non2xx: number
+  /** Connection errors and timeouts (autocannon counts a timeout as an error too). */
+  readonly errors: number
+  readonly timeouts: number
+  readonly statusCodes: Readonly<Record<string, number>>
+}
+
+export class LoadFailed extends Data.TaggedError("LoadFailed")<{ readonly url: string; readonly reason: string }> {
+  override get message() {
+    return `Load run against ${this.url} failed: ${this.reason}`
+  }
+}
+
+/** Requests that did not succeed: any of them makes the figures meaningless. */
+export const failures = (figures: LoadFigures) => figures.non2xx + figures.errors
+
+/**
+ * Runs autocannon on its own thread. In-process on the main thread it would share the event loop
+ * with the server under test and roughly halve what either can do; the worker gets the second core.
+ */
+export const runLoad = (request: LoadRequest) =>
+  Effect.callback<LoadFigures, LoadFailed>((resume) => {
+    const worker = new Worker(new URL("./load-worker.ts", import.meta.url), { workerData: request })
+    let settled = false
+    const settle = (outcome: Effect.Effect<LoadFigures, LoadFailed>) => {
+      if (settled) return
+      settled = true
+      // Resume only once the thread is gone, so that memory read next excludes the load generator.
+      void worker.terminate().finally(() => resume(outcome))
+    }
+    worker.on("message", (message: { readonly figures: LoadFigures } | { readonly error: string }) =>
+      settle("figures" in message ? Effect.succeed(message.figures) : Effect.fail(new LoadFailed({ url: request.url, reason: message.error }))))
+    worker.on("error", (error) => settle(Effect.fail(new LoadFailed({ url: request.url, reason: String(error) }))))
+    worker.on("exit", (code) => settle(Effect.fail(new LoadFailed({ url: request.url, reason: `load worker exited with code ${code}` }))))
+    return Effect.asVoid(Effect.promise(() => worker.terminate()))
+  })

@@ -1,0 +1,38 @@
+import { NodeRuntime } from "@effect/platform-node"
+import { Console, Effect, Exit, Runtime } from "effect"
+import { parseInvocation, usage } from "./options.ts"
+import { failedRequests, runBench } from "./run-bench.ts"
+import { formatBench } from "./table.ts"
+
+/** `npm run bench`: exit 0 with a clean table, 1 if any request failed, 2 for a refused command line. */
+const main = Effect.gen(function*() {
+  const invocation = parseInvocation(process.argv.slice(2))
+  switch (invocation._tag) {
+    case "help":
+      yield* Console.log(usage)
+      return 0
+    case "invalid":
+      yield* Console.error(`${invocation.reason}\n\n${usage}`)
+      return 2
+    case "unsupported":
+      yield* Console.error(invocation.reason)
+      return 2
+    case "run": {
+      // Progress goes to stderr so that stdout carries only the report.
+      const figures = yield* runBench({ ...invocation.options, progress: (line) => process.stderr.write(`… ${line}\n`) })
+      yield* Console.log(formatBench(figures))
+      const failed = failedRequests(figures)
+      if (failed === 0) return 0
+      yield* Console.error(`\n${failed} requests failed or got a non-2xx status, so these figures are not meaningful.`)
+      return 1
+    }
+  }
+})
+
+main.pipe(
+  Effect.catchTag("BenchFailed", (error) => Console.error(`Benchmark failed: ${error.message}`).pipe(Effect.as(1))),
+  NodeRuntime.runMain({
+    // The program's value is the exit code; defects and interruption keep the default handling.
+    teardown: (exit, onExit) => Exit.isSuccess(exit) ? onExit(exit.value as number) : Runtime.defaultTeardown(exit, onExit)
+  })
+)

@@ -1,0 +1,35 @@
+import { Effect } from "effect"
+import { HedgerowFixture, type HedgerowServices } from "./hedgerow-target.ts"
+
+/** The one request a scenario repeats; the path is relative to the server's base URL. */
+export interface RequestSpec {
+  readonly method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE"
+  readonly path: string
+  readonly headers: Readonly<Record<string, string>>
+  readonly body?: string | undefined
+}
+
+/**
+ * A benchmark: `setup` seeds whatever the request needs (through core or the API) and returns the
+ * request. Each scenario is run against Hedgerow and then against a baseline server answering with
+ * a body of the same size, so a new scenario only has to say what to send.
+ */
+export interface Scenario {
+  readonly name: string
+  readonly setup: Effect.Effect<RequestSpec, unknown, HedgerowServices>
+}
+
+export const getProject: Scenario = {
+  name: "GET project",
+  setup: Effect.gen(function*() {
+    const fixture = yield* HedgerowFixture
+    return {
+      method: "GET",
+      path: `/api/organizations/${fixture.organizationId}/projects/${fixture.projectId}/`,
+      headers: fixture.authorization
+    } as const
+  })
+}
+
+/** What `npm run bench` runs, in order. */
+export const scenarios: ReadonlyArray<Scenario> = [getProject]

@@ -1,0 +1,61 @@
+import { runScenarios, discover, primaryOf, type Outcome } from "./runner.ts"
+import { scenarios } from "./scenarios/index.ts"
+import { httpTarget } from "./targets/http.ts"
+import { prepareCore, prepareServer, type Prepared } from "./targets/in-process.ts"
+import { prepareProcess } from "./targets/process.ts"
+
+/**
+ * `npm run conformance -- --url URL --key KEY` checks any deployment with one key (scenarios that need
+ * operator fixtures are reported as not applicable); without --url it runs the in-process targets
+ * (`--target core|server|process`, default all three).
+ */
+const args = process.argv.slice(2)
+const flag = (name: string) => {
+  const index = args.indexOf(`--${name}`)
+  return index === -1 ? undefined : args[index + 1]
+}
+
+const report = (name: string, outcomes: ReadonlyArray<Outcome>) => {
+  for (const outcome of outcomes) {
+    const mark = outcome.status === "passed" ? "ok  " : outcome.status === "failed" ? "FAIL" : "n/a "
+    console.log(`${mark} [${name}] ${outcome.scenario}${outcome.error ? `\n       ${outcome.error.replace(/\n/g, "\n       ")}` : ""}`)
+  }
+}
+
+const main = async () => {
+  const all: Array<Outcome> = []
+  const url = flag("url")
+  if (url !== undefined) {
+    const key = flag("key") ?? process.env["HEDGEROW_API_KEY"]
+    if (key === undefined) throw new Error("--url needs --key (or HEDGEROW_API_KEY)")
+    const target = httpTarget("url", url.replace(/\/$/, ""))
+    const outcomes = await runScenarios(scenarios, { target, primary: await discover(target, key) })
+    report("url", outcomes)
+    all.push(...outcomes)
+  } else {
+    const wanted = flag("target")
+    const preparers: Record<string, () => Promise<Prepared>> = { core: prepareCore, server: prepareServer, process: prepareProcess }
+    for (const [name, prepare] of Object.entries(preparers)) {
+      if (wanted !== undefined && wanted !== name) continue
+      const prepared = await prepare()
+      try {
+        const outcomes = await runScenarios(scenarios, { target: prepared.target, primary: primaryOf(prepared.world), world: prepared.world })
+        report(name, outcomes)
+        all.push(...outcomes)
+      } finally {
+        await prepared.close()
+      }
+    }
+  }
+  const passed = all.filter((o) => o.status === "passed").length
+  const failed = all.filter((o) => o.status === "failed").length
+  const notApplicable = all.filter((o) => o.status === "not applicable").length
+  if (notApplicable > 0) console.log(`${notApplicable} scenario(s) not applicable to this target (need operator fixtures or raw HTTP).`)
+  console.log(`${passed} passed, ${failed} failed`)
+  process.exitCode = failed > 0 ? 1 : 0
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error)
+  process.exitCode = 2
+})

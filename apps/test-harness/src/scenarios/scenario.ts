@@ -1,0 +1,59 @@
+import assert from "node:assert/strict"
+import type { Reply, Target } from "../targets/target.ts"
+import type { Discovered, World } from "../world.ts"
+
+export interface ScenarioContext {
+  readonly target: Target
+  /** The one key every run has (a bare `--url --key` run has nothing else). */
+  readonly primary: Discovered
+  /** Operator fixtures; present when the harness made them. */
+  readonly world?: World | undefined
+}
+
+export interface Scenario {
+  readonly name: string
+  /** `world`: needs the operator fixtures. `transport`: needs raw HTTP (not the in-process core). */
+  readonly needs?: ReadonlyArray<"world" | "transport">
+  readonly run: (context: ScenarioContext) => Promise<void>
+}
+
+export const applicable = (scenario: Scenario, context: { readonly target: Target; readonly world?: World | undefined }) =>
+  (scenario.needs ?? []).every((need) => need === "world" ? context.world !== undefined : context.target.raw !== undefined)
+
+export const envelope = (type: string, code: string, detail: string, attr: string | null = null) => ({ type, code, detail, attr })
+export const NOT_FOUND = envelope("invalid_request", "not_found", "Not found.")
+export const NOT_AUTHENTICATED = envelope(
+  "authentication_error",
+  "not_authenticated",
+  "Authentication credentials were not provided."
+)
+export const BAD_KEY = envelope(
+  "authentication_error",
+  "authentication_failed",
+  "Personal API key found in request Authorization header is invalid."
+)
+export const missingScope = (scope: string) =>
+  envelope("authentication_error", "permission_denied", `API key missing required scope '${scope}'`)
+export const denied = (detail: string) => envelope("authentication_error", "permission_denied", detail)
+export const invalid = (attr: string | null, detail: string, code = "invalid_input") =>
+  envelope("validation_error", code, detail, attr)
+
+/** Exact status and body, the way a PostHog client would see them. */
+export const expectReply = (reply: Reply, status: number, body?: unknown) => {
+  assert.deepEqual({ status: reply.status, ...(body === undefined ? {} : { body: reply.body }) }, {
+    status,
+    ...(body === undefined ? {} : { body })
+  })
+}
+
+/** `next`/`previous` compared by path and query: hosts differ between targets. */
+export const pathOf = (url: string | null) => {
+  if (url === null) return null
+  const parsed = new URL(url)
+  return `${parsed.pathname}${parsed.search}`
+}
+
+export const needWorld = (context: ScenarioContext): World => {
+  assert.ok(context.world, "this scenario needs operator fixtures")
+  return context.world
+}

@@ -1,0 +1,110 @@
+import assert from "node:assert/strict"
+import type { Target } from "../targets/target.ts"
+import { BAD_KEY, envelope, expectReply, NOT_FOUND, type Scenario } from "./scenario.ts"
+
+const rawOf = (target: Target) => {
+  assert.ok(target.raw, "this scenario needs raw HTTP")
+  return target.raw
+}
+
+export const transportScenarios: ReadonlyArray<Scenario> = [
+  {
+    name: "every path answers with and without its trailing slash, without redirecting",
+    needs: ["transport"],
+    run: async ({ target, primary }) => {
+      const raw = rawOf(target)
+      const headers = { authorization: `Bearer ${primary.key}` }
+      for (const path of [`/api/organizations/${primary.organization}/projects`, "/api/personal_api_keys/@current", "/api/users/@me"]) {
+        const bare = await raw({ method: "GET", path, headers })
+        const slashed = await raw({ method: "GET", path: `${path}/`, headers })
+        expectReply(bare, 200)
+        expectReply(slashed, 200)
+      }
+    }
+  },
+  {
+    name: "malformed JSON is 400 parse_error",
+    needs: ["transport"],
+    run: async ({ target, primary }) => {
+      const reply = await rawOf(target)({
+        method: "POST",
+        path: `/api/organizations/${primary.organization}/projects/`,
+        headers: { authorization: `Bearer ${primary.key}`, "content-type": "application/json" },
+        body: "{\"name\": "
+      })
+      expectReply(reply, 400)
+      assert.equal(reply.body.type, "invalid_request")
+      assert.equal(reply.body.code, "parse_error")
+      assert.equal(reply.body.attr, null)
+      assert.match(reply.body.detail, /^JSON parse error - /)
+    }
+  },
+  {
+    name: "a write body that is not JSON is 415",
+    needs: ["transport"],
+    run: async ({ target, primary }) => {
+      const reply = await rawOf(target)({
+        method: "POST",
+        path: `/api/organizations/${primary.organization}/projects/`,
+        headers: { authorization: `Bearer ${primary.key}`, "content-type": "text/plain" },
+        body: "name=x"
+      })
+      expectReply(reply, 415, envelope("invalid_request", "unsupported_media_type", "Unsupported media type \"text/plain\" in request."))
+    }
+  },
+  {
+    name: "a body over 1 MiB is 413 and nothing is written",
+    needs: ["transport"],
+    run: async ({ target, primary }) => {
+      const raw = rawOf(target)
+      const headers = { authorization: `Bearer ${primary.key}` }
+      const before = await raw({ method: "GET", path: `/api/organizations/${primary.organization}/projects/`, headers })
+      const reply = await raw({
+        method: "POST",
+        path: `/api/organizations/${primary.organization}/projects/`,
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify({ name: "big", product_description: "x".repeat(1024 * 1024) })
+      })
+      expectReply(reply, 413, envelope("invalid_request", "payload_too_large", "Request body is larger than the 1 MiB limit."))
+      const after = await raw({ method: "GET", path: `/api/organizations/${primary.organization}/projects/`, headers })
+      assert.equal(after.body.count, before.body.count)
+    }
+  },
+  {
+    name: "authentication is checked before the body is read",
+    needs: ["transport"],
+    run: async ({ target, primary }) => {
+      const reply = await rawOf(target)({
+        method: "POST",
+        path: `/api/organizations/${primary.organization}/projects/`,
+        headers: { authorization: "Bearer phx_wrong", "content-type": "application/json" },
+        body: "{not json"
+      })
+      expectReply(reply, 401, BAD_KEY)
+    }
+  },
+  {
+    name: "unknown routes are 404 and unsupported methods 405, both with the envelope",
+    needs: ["transport"],
+    run: async ({ target, primary }) => {
+      const raw = rawOf(target)
+      const headers = { authorization: `Bearer ${primary.key}` }
+      const unknown = await raw({ method: "GET", path: "/api/no_such_thing/", headers })
+      expectReply(unknown, 404, NOT_FOUND)
+      assert.match(unknown.headers.get("content-type") ?? "", /application\/json/)
+      expectReply(
+        await raw({ method: "DELETE", path: `/api/organizations/${primary.organization}/projects/`, headers }),
+        405,
+        envelope("invalid_request", "method_not_allowed", "Method \"DELETE\" not allowed.")
+      )
+    }
+  },
+  {
+    name: "every answer carries a request id",
+    needs: ["transport"],
+    run: async ({ target }) => {
+      const reply = await rawOf(target)({ method: "GET", path: "/api/organizations/" })
+      assert.match(reply.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/)
+    }
+  }
+]

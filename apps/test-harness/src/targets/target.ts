@@ -1,0 +1,64 @@
+import { HedgerowApi } from "@hedgerow/api"
+import type { Operations } from "@hedgerow/http-server"
+import { Schema } from "effect"
+
+/** An endpoint of the contract, named like HedgerowApi's group and endpoint. */
+export type EndpointRef = {
+  [G in keyof Operations]: { readonly group: G; readonly endpoint: keyof Operations[G] & string }
+}[keyof Operations]
+
+export interface Call {
+  /** The personal API key; absent means no Authorization header. */
+  readonly key?: string | undefined
+  readonly params?: Readonly<Record<string, string | number>>
+  readonly query?: Readonly<Record<string, string | number>>
+  readonly body?: unknown
+}
+
+export interface Reply {
+  readonly status: number
+  readonly body: any
+}
+
+export interface RawRequest {
+  readonly method: string
+  /** Path and query, e.g. `/api/projects/?limit=1`. */
+  readonly path: string
+  readonly headers?: Readonly<Record<string, string>>
+  readonly body?: string | Uint8Array
+}
+
+/** Where the scenarios run: the same calls, answered in-process by core or over HTTP. */
+export interface Target {
+  readonly name: string
+  readonly call: (ref: EndpointRef, call: Call) => Promise<Reply>
+  /** Raw HTTP for transport scenarios (bodies, media types, routing); absent on the in-process core target. */
+  readonly raw?: (request: RawRequest) => Promise<Reply & { readonly headers: Headers }>
+}
+
+interface EndpointShape {
+  readonly path: string
+  readonly method: string
+  readonly success: ReadonlySet<Schema.Top>
+}
+
+/** The contract's own description of an endpoint: path template, method, success schema and status. */
+export const endpointOf = (ref: EndpointRef) => {
+  const group = (HedgerowApi.groups as unknown as Record<string, { endpoints: Record<string, EndpointShape> }>)[ref.group]!
+  const endpoint = group.endpoints[ref.endpoint]!
+  const success = [...endpoint.success][0]!
+  // HttpApiSchema.status puts the code on the schema or, for plain structs, on its key context.
+  const status = Schema.resolveAnnotations(success)?.["httpApiStatus"] ?? success.ast.context?.annotations?.["httpApiStatus"]
+  return { path: endpoint.path, method: endpoint.method, success, status: typeof status === "number" ? status : 200 }
+}
+
+/** `/api/organizations/:organization_id/` with its parameters filled in, plus the query string. */
+export const renderPath = (template: string, call: Call): string => {
+  const path = template.replace(/:([a-z_]+)/g, (_, name: string) => {
+    const value = call.params?.[name]
+    if (value === undefined) throw new Error(`Missing path parameter ${name} for ${template}`)
+    return encodeURIComponent(String(value))
+  })
+  const query = new URLSearchParams(Object.entries(call.query ?? {}).map(([k, v]) => [k, String(v)])).toString()
+  return query === "" ? path : `${path}?${query}`
+}
