@@ -23,7 +23,7 @@ export const runScenarios = async (
 ): Promise<ReadonlyArray<Outcome>> => {
   const outcomes: Array<Outcome> = []
   for (const scenario of scenarios) {
-    if (!applicable(scenario, context)) {
+    if (!applicable(scenario, { world: context.world !== undefined, transport: context.target.raw !== undefined })) {
       outcomes.push({ scenario: scenario.name, status: "not applicable" })
       continue
     }

@@ -17,8 +17,14 @@ export interface Scenario {
   readonly run: (context: ScenarioContext) => Promise<void>
 }
 
-export const applicable = (scenario: Scenario, context: { readonly target: Target; readonly world?: World | undefined }) =>
-  (scenario.needs ?? []).every((need) => need === "world" ? context.world !== undefined : context.target.raw !== undefined)
+/** What a run offers: operator fixtures, raw HTTP. */
+export interface Capabilities {
+  readonly world: boolean
+  readonly transport: boolean
+}
+
+export const applicable = (scenario: Scenario, offered: Capabilities) =>
+  (scenario.needs ?? []).every((need) => offered[need])
 
 export const envelope = (type: string, code: string, detail: string, attr: string | null = null) => ({ type, code, detail, attr })
 export const NOT_FOUND = envelope("invalid_request", "not_found", "Not found.")

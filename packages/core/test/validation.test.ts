@@ -1,0 +1,51 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { Choice, Email, Integer, IntegerBetween, Text } from "../src/shared/fields.ts"
+import { decodeInput } from "../src/shared/validation.ts"
+
+const Input = Schema.Struct({
+  name: Text({ max: 5 }),
+  note: Schema.optionalKey(Schema.NullOr(Text({ max: 3, allowBlank: true }))),
+  count: Schema.optionalKey(Integer),
+  ratio: Schema.optionalKey(IntegerBetween(0, 100)),
+  level: Schema.optionalKey(Choice([1, 8, 15])),
+  email: Schema.optionalKey(Email),
+  flag: Schema.optionalKey(Schema.Boolean),
+  tags: Schema.optionalKey(Schema.Array(Text({ max: 2 }))),
+  nested: Schema.optionalKey(Schema.Struct({ inner: Schema.String }))
+})
+const decode = decodeInput(Input)
+
+const failure = (input: unknown) =>
+  Effect.runSync(decode(input).pipe(Effect.flip, Effect.map(({ code, detail, attr }) => ({ code, detail, attr }))))
+
+describe("decodeInput speaks Django REST framework", () => {
+  it("passes valid input through and drops unknown keys", () => {
+    assert.deepStrictEqual(Effect.runSync(decode({ name: "ok", extra: 1 })), { name: "ok" })
+  })
+  it.each([
+    [{}, { code: "required", detail: "This field is required.", attr: "name" }],
+    [{ name: null }, { code: "null", detail: "This field may not be null.", attr: "name" }],
+    [{ name: "" }, { code: "blank", detail: "This field may not be blank.", attr: "name" }],
+    [{ name: "toolong" }, { code: "max_length", detail: "Ensure this field has no more than 5 characters.", attr: "name" }],
+    [{ name: 3 }, { code: "invalid_input", detail: "Not a valid string.", attr: "name" }],
+    [{ name: "a", note: "long" }, { code: "max_length", detail: "Ensure this field has no more than 3 characters.", attr: "note" }],
+    [{ name: "a", count: "x" }, { code: "invalid_input", detail: "A valid integer is required.", attr: "count" }],
+    [{ name: "a", count: 1.5 }, { code: "invalid_input", detail: "A valid integer is required.", attr: "count" }],
+    [{ name: "a", ratio: 101 }, { code: "max_value", detail: "Ensure this value is less than or equal to 100.", attr: "ratio" }],
+    [{ name: "a", ratio: -1 }, { code: "min_value", detail: "Ensure this value is greater than or equal to 0.", attr: "ratio" }],
+    [{ name: "a", level: 3 }, { code: "invalid_choice", detail: "\"3\" is not a valid choice.", attr: "level" }],
+    [{ name: "a", email: "nope" }, { code: "invalid_input", detail: "Enter a valid email address.", attr: "email" }],
+    [{ name: "a", flag: "yes" }, { code: "invalid_input", detail: "Must be a valid boolean.", attr: "flag" }],
+    [{ name: "a", tags: "x" }, { code: "not_a_list", detail: "Expected a list of items but got type \"str\".", attr: "tags" }],
+    [{ name: "a", tags: ["ok", "bad"] }, { code: "max_length", detail: "Ensure this field has no more than 2 characters.", attr: "tags__1" }],
+    [{ name: "a", nested: [] }, { code: "not_a_dict", detail: "Expected a dictionary of items but got type \"list\".", attr: "nested" }],
+    [{ name: "a", nested: { inner: 1 } }, { code: "invalid_input", detail: "Not a valid string.", attr: "nested__inner" }],
+    [[], { code: "invalid_input", detail: "Invalid data. Expected a dictionary, but got list.", attr: null }],
+    ["text", { code: "invalid_input", detail: "Invalid data. Expected a dictionary, but got str.", attr: null }],
+    // DRF runs validate_empty_values first: a null body fails as a null value, not as a non-dict.
+    [null, { code: "null", detail: "This field may not be null.", attr: null }]
+  ])("%j → %j", (input, expected) => {
+    assert.deepStrictEqual(failure(input), expected)
+  })
+})
