@@ -1,0 +1,26 @@
+import { assert, it } from "@effect/vitest"
+import { Bootstrap, CoreServices } from "@hedgerow/core"
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
+import { StoreLive } from "../src/index.ts"
+
+const open = (dataDir: string) => CoreServices.pipe(Layer.provideMerge(StoreLive({ dataDir })))
+
+it.live("a data dir keeps its data across restarts and migrates only once", () =>
+  Effect.gen(function*() {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "hedgerow-store-"))
+    yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
+    const first = yield* Bootstrap.use((b) => b.run({})).pipe(Effect.provide(open(dataDir), { local: true }))
+    const again = yield* Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const migrations = yield* sql<{ n: number }>`SELECT count(*)::integer AS n FROM hedgerow_migrations`
+      const bootstrapped = yield* Bootstrap.use((b) => b.isBootstrapped)
+      const refused = yield* Bootstrap.use((b) => b.run({})).pipe(Effect.flip)
+      return { migrations: migrations[0]!.n, bootstrapped, refused: refused._tag }
+    }).pipe(Effect.provide(open(dataDir), { local: true }))
+    assert.match(first.personal_api_key, /^phx_/)
+    assert.deepStrictEqual(again, { migrations: 1, bootstrapped: true, refused: "AlreadyBootstrapped" })
+  }).pipe(Effect.scoped), 60_000)

@@ -1,0 +1,101 @@
+import { assert, layer } from "@effect/vitest"
+import {
+  Authentication,
+  Bootstrap,
+  CoreServices,
+  DEFAULT_SETTINGS,
+  OrganizationRepository,
+  ProjectRepository,
+  Transactions,
+  UserRepository
+} from "@hedgerow/core"
+import { Effect, Exit, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { StoreLive } from "../src/index.ts"
+
+const Services = CoreServices.pipe(Layer.provideMerge(StoreLive()))
+
+layer(Services, { timeout: 60_000 })("the store under core", (it) => {
+  it.effect("records each migration once", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<{ name: string }>`SELECT name FROM hedgerow_migrations ORDER BY migration_id`
+      assert.deepStrictEqual(rows.map((r) => r.name), ["initial"])
+    }))
+
+  it.effect("a failed transaction leaves no trace in any table", () =>
+    Effect.gen(function*() {
+      const boot = yield* (yield* Bootstrap).run({ email: "tx@example.com" })
+      const projects = yield* ProjectRepository
+      const transactions = yield* Transactions
+      const before = yield* projects.list({ organizations: [boot.organization_id], ids: null }, { limit: 100, offset: 0 })
+      const outcome = yield* transactions.run(
+        projects.insert({ organization_id: boot.organization_id, name: "doomed", api_token: "phc_doomed", settings: DEFAULT_SETTINGS }).pipe(
+          Effect.andThen(Effect.fail("boom" as const))
+        )
+      ).pipe(Effect.exit)
+      assert.isTrue(Exit.isFailure(outcome))
+      const after = yield* projects.list({ organizations: [boot.organization_id], ids: null }, { limit: 100, offset: 0 })
+      assert.strictEqual(after.count, before.count)
+    }))
+
+  it.effect("treats e-mail addresses case-insensitively and keeps them unique", () =>
+    Effect.gen(function*() {
+      const users = yield* UserRepository
+      const taken = yield* users.insert({ email: "TX@Example.com", first_name: "", last_name: "" }).pipe(Effect.flip)
+      assert.strictEqual(taken._tag, "EmailTaken")
+      const found = yield* users.findByEmail("tx@EXAMPLE.com")
+      assert.isTrue(Option.isSome(found))
+    }))
+
+  it.effect("keeps organization slugs unique by adding a suffix", () =>
+    Effect.gen(function*() {
+      const organizations = yield* OrganizationRepository
+      const first = yield* organizations.insert({ name: "Same", slug: "same" })
+      const second = yield* organizations.insert({ name: "Same", slug: "same" })
+      assert.strictEqual(first.slug, "same")
+      assert.match(second.slug, /^same-[0-9a-z]{6}$/)
+    }))
+
+  it.effect("concurrent creates in one organization all land, with distinct ids", () =>
+    Effect.gen(function*() {
+      const organizations = yield* OrganizationRepository
+      const org = yield* organizations.insert({ name: "Busy", slug: "busy" })
+      const projects = yield* ProjectRepository
+      const created = yield* Effect.forEach(
+        Array.from({ length: 20 }, (_, i) => i),
+        (i) => projects.insert({ organization_id: org.id, name: `p${i}`, api_token: `phc_concurrent_${i}`, settings: DEFAULT_SETTINGS }),
+        { concurrency: "unbounded" }
+      )
+      assert.strictEqual(new Set(created.map((p) => p.id)).size, 20)
+      const page = yield* projects.list({ organizations: [org.id], ids: null }, { limit: 5, offset: 5 })
+      assert.strictEqual(page.count, 20)
+      assert.deepStrictEqual(page.results.map((p) => p.id), [...created.map((p) => p.id)].sort((a, b) => a - b).slice(5, 10))
+    }))
+
+  it.effect("authenticates by hash and refuses unknown keys", () =>
+    Effect.gen(function*() {
+      const auth = yield* Authentication
+      const failure = yield* auth.authenticate("phx_unknown").pipe(Effect.flip)
+      assert.strictEqual(failure.code, "authentication_failed")
+      const missing = yield* auth.authenticate(undefined).pipe(Effect.flip)
+      assert.strictEqual(missing.code, "not_authenticated")
+    }))
+
+  it.effect("serves key lookups and project lists from indexes", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const plan = (query: string) =>
+        sql.withTransaction(Effect.gen(function*() {
+          yield* sql`SET LOCAL enable_seqscan = off`
+          const rows = yield* sql.unsafe<{ "QUERY PLAN": string }>(`EXPLAIN ${query}`)
+          return rows.map((r) => r["QUERY PLAN"]).join("\n")
+        }))
+      assert.match(yield* plan("SELECT * FROM personal_api_keys WHERE secure_value = 'x'"), /Index Scan using personal_api_keys_secure_value_key/)
+      assert.match(
+        yield* plan("SELECT * FROM projects WHERE organization_id = '00000000-0000-4000-8000-000000000000' ORDER BY id LIMIT 10"),
+        /projects_organization_idx/
+      )
+      assert.match(yield* plan("SELECT * FROM memberships WHERE user_id = 1"), /memberships_user_idx/)
+    }))
+})
