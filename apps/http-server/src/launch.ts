@@ -1,4 +1,4 @@
-import { Console, Effect, Layer, Option } from "effect"
+import { Cause, Console, Effect, Exit, Layer, Option, type Runtime } from "effect"
 import * as path from "node:path"
 import { baseUrl, bootstrapIfEmpty, HedgerowServer, type ServerOptions } from "./server.ts"
 
@@ -33,3 +33,10 @@ export const launch = (options: ServerOptions) =>
     Effect.catchTag("DataDirInUse", (error) =>
       Console.error(error.message).pipe(Effect.andThen(Effect.sync(() => { process.exitCode = 1 }))))
   )
+
+/**
+ * Exit codes for `runMain`: a stop by SIGINT/SIGTERM after a clean shutdown is a success (0), not the
+ * default 130, so supervisors do not count a deploy as a crash; a refused start keeps its own code.
+ */
+export const serverTeardown: Runtime.Teardown = (exit, onExit) =>
+  onExit(Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) ? Number(process.exitCode ?? 0) : 1)
