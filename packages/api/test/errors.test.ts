@@ -1,0 +1,46 @@
+import { assert, describe, it } from "@effect/vitest"
+import { AuthenticationError, NotFound, PermissionDenied, ValidationError } from "@hedgerow/core"
+import { Schema } from "effect"
+import {
+  AuthenticationErrorResponse,
+  NotFoundResponse,
+  PermissionDeniedResponse,
+  ValidationErrorResponse
+} from "../src/errors.ts"
+
+describe("error schemas carry PostHog's envelope", () => {
+  it("encode core's errors to {type, code, detail, attr}", () => {
+    assert.deepStrictEqual(
+      Schema.encodeSync(ValidationErrorResponse)(new ValidationError({ code: "max_length", detail: "Too long.", attr: "name" })),
+      { type: "validation_error", code: "max_length", detail: "Too long.", attr: "name" }
+    )
+    assert.deepStrictEqual(Schema.encodeSync(NotFoundResponse)(NotFound.default()), {
+      type: "invalid_request",
+      code: "not_found",
+      detail: "Not found.",
+      attr: null
+    })
+    assert.deepStrictEqual(Schema.encodeSync(PermissionDeniedResponse)(PermissionDenied.missingScope("project:read")), {
+      type: "authentication_error",
+      code: "permission_denied",
+      detail: "API key missing required scope 'project:read'",
+      attr: null
+    })
+  })
+
+  it("decode the envelope back into core's errors, for clients", () => {
+    const decoded = Schema.decodeUnknownSync(AuthenticationErrorResponse)({
+      type: "authentication_error",
+      code: "authentication_failed",
+      detail: "bad",
+      attr: null
+    })
+    assert.instanceOf(decoded, AuthenticationError)
+    assert.strictEqual(decoded.code, "authentication_failed")
+  })
+
+  it("refuse an envelope of another type, so clients tell errors sharing a status apart", () => {
+    const attempt = Schema.decodeUnknownExit(ValidationErrorResponse)({ type: "invalid_request", code: "parse_error", detail: "x", attr: null })
+    assert.strictEqual(attempt._tag, "Failure")
+  })
+})
