@@ -16,26 +16,21 @@ declare module "autocannon" {
       readonly timeout?: number
     }
 
-    interface Histogram {
-      readonly average: number
-      readonly total: number
-      readonly p50: number
-      readonly p99: number
-    }
-
-    interface Result {
-      readonly requests: Histogram
-      readonly latency: Histogram
-      /** Seconds, as measured by autocannon. */
+    /**
+     * The result as autocannon resolves it on a thread other than the main one: raw counters, not
+     * the aggregated histograms it returns on the main thread.
+     */
+    interface RawResult {
+      readonly totalCompletedRequests: number
+      /** Seconds from start to the last sample, rounded to 10 ms. */
       readonly duration: number
       readonly errors: number
       readonly timeouts: number
       readonly non2xx: number
-      readonly resets: number
       readonly statusCodeStats: Readonly<Record<string, { readonly count: number }>>
     }
 
-    interface Instance extends EventEmitter, PromiseLike<Result> {
+    interface Instance extends EventEmitter, PromiseLike<RawResult> {
       stop(): void
     }
   }

@@ -30,10 +30,12 @@ instance.then(
   (result) => {
     const sorted = Float64Array.from(latencies).sort()
     const figures: LoadFigures = {
-      requestsPerSecond: result.requests.average,
+      // Off the main thread autocannon skips its aggregation (requests.average included), so derive
+      // the mean rate from the raw counters.
+      requestsPerSecond: result.duration > 0 ? result.totalCompletedRequests / result.duration : 0,
       p50Ms: percentile(sorted, 50),
       p99Ms: percentile(sorted, 99),
-      completed: result.requests.total,
+      completed: result.totalCompletedRequests,
       non2xx: result.non2xx,
       errors: result.errors,
       timeouts: result.timeouts,

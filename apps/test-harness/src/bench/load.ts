@@ -13,7 +13,7 @@ export interface LoadRequest {
 
 /** What one load run measured. Latencies are in milliseconds, with sub-millisecond precision. */
 export interface LoadFigures {
-  /** Mean of autocannon's per-second samples. */
+  /** Completed requests over the measured duration. */
   readonly requestsPerSecond: number
   readonly p50Ms: number
   readonly p99Ms: number
