@@ -2,7 +2,6 @@ import { Context, Effect, Layer, Option } from "effect"
 import type { Actor } from "./actor.ts"
 import { type MembershipLevel, Level } from "../organizations/model.ts"
 import { OrganizationRepository } from "../organizations/repository.ts"
-import type { Organization } from "../organizations/model.ts"
 import type { Project } from "../projects/model.ts"
 import { ProjectRepository } from "../projects/repository.ts"
 import { NotFound, PermissionDenied } from "../shared/errors.ts"
@@ -13,7 +12,7 @@ import { grants, type Scope } from "../shared/scope.ts"
 export const CURRENT = "@current"
 
 export interface OrganizationAccess {
-  readonly organization: Organization
+  readonly organization_id: OrganizationId
   /** The caller's level there; owner for the system actor. */
   readonly level: MembershipLevel
 }
@@ -59,15 +58,20 @@ export class Access extends Context.Service<Access, {
       const levelIn = (actor: Actor, id: OrganizationId): MembershipLevel | undefined =>
         actor._tag === "System" ? Level.owner : actor.memberships.get(id)
 
-      const findOrganization = (actor: Actor, id: OrganizationId) =>
-        levelIn(actor, id) === undefined
-          ? Effect.fail(NotFound.default())
-          : organizations.findById(id).pipe(
-            Effect.flatMap(Option.match({
-              onNone: () => Effect.fail(NotFound.default()),
-              onSome: (organization) => Effect.succeed({ organization, level: levelIn(actor, id)! })
-            }))
-          )
+      // A user's membership, read with the key, proves the organization exists (memberships cascade with
+      // it), so the hot path needs no extra query; only the system actor has to look.
+      const findOrganization = (actor: Actor, id: OrganizationId): Effect.Effect<OrganizationAccess, NotFound> => {
+        if (actor._tag === "User") {
+          const level = actor.memberships.get(id)
+          return level === undefined ? Effect.fail(NotFound.default()) : Effect.succeed({ organization_id: id, level })
+        }
+        return organizations.findById(id).pipe(
+          Effect.flatMap(Option.match({
+            onNone: () => Effect.fail(NotFound.default()),
+            onSome: () => Effect.succeed({ organization_id: id, level: Level.owner })
+          }))
+        )
+      }
 
       const organization = Effect.fn("Access.organization")(function*(actor: Actor, ref: string, scope: Scope) {
         const id = ref === CURRENT && actor._tag === "User" ? actor.user.current_organization_id ?? "" : ref
@@ -114,13 +118,12 @@ export class Access extends Context.Service<Access, {
             return yield* orgRestricted(found.organization_id)
           }
         }
-        const { organization } = yield* findOrganization(actor, found.organization_id)
-        return { organization, level, project: found }
+        return { organization_id: found.organization_id, level, project: found }
       })
 
       const projectIn = (access: OrganizationAccess, ref: string) =>
         findProject(ref).pipe(
-          Effect.filterOrFail((found) => found.organization_id === access.organization.id, () => NotFound.default())
+          Effect.filterOrFail((found) => found.organization_id === access.organization_id, () => NotFound.default())
         )
 
       const visibleOrganizations = (actor: Actor): ReadonlyArray<OrganizationId> => {

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import type { Actor } from "../auth/actor.ts"
 import { Access } from "../auth/access.ts"
 import { NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
@@ -46,7 +46,10 @@ export class OrganizationService extends Context.Service<OrganizationService, {
       })
 
       const retrieve = Effect.fn("OrganizationService.retrieve")(function*(actor: Actor, id: string) {
-        const { organization, level } = yield* access.organization(actor, id, "organization:read")
+        const { organization_id, level } = yield* access.organization(actor, id, "organization:read")
+        const organization = yield* organizations.findById(organization_id).pipe(
+          Effect.flatMap(Option.match({ onNone: () => Effect.fail(NotFound.default()), onSome: Effect.succeed }))
+        )
         return {
           id: organization.id,
           name: organization.name,

@@ -45,13 +45,13 @@ export class ProjectService extends Context.Service<ProjectService, {
       const transactions = yield* Transactions
 
       const list = Effect.fn("ProjectService.list")(function*(actor: Actor, organization: string, query: ListQuery) {
-        const { organization: org } = yield* access.organization(actor, organization, "project:read")
-        const page = yield* projects.list({ organizations: [org.id], ids: null }, pageRequest(query))
+        const { organization_id } = yield* access.organization(actor, organization, "project:read")
+        const page = yield* projects.list({ organizations: [organization_id], ids: null }, pageRequest(query))
         return { ...page, results: page.results.map(toProjectListItem) }
       })
 
       const create = Effect.fn("ProjectService.create")(function*(actor: Actor, organization: string, body: unknown) {
-        const { organization: org, level } = yield* access.organization(actor, organization, "project:write")
+        const { organization_id, level } = yield* access.organization(actor, organization, "project:write")
         // PostHog lets any member create a demo project; real ones need an administrator. Like PostHog's
         // permission class, this looks at the raw flag before the body is validated.
         const isDemo = typeof body === "object" && body !== null && (body as { is_demo?: unknown }).is_demo === true
@@ -75,14 +75,14 @@ export class ProjectService extends Context.Service<ProjectService, {
         }
         const project = yield* transactions.run(Effect.gen(function*() {
           const created = yield* projects.insert({
-            organization_id: org.id,
+            organization_id,
             name: name ?? DEFAULT_PROJECT_NAME,
             api_token: newProjectToken(),
             settings
           })
           // The creator starts working in the project they just made, as in PostHog.
           if (actor._tag === "User") {
-            yield* users.setCurrent(actor.user.id, { organization_id: org.id, project_id: created.id })
+            yield* users.setCurrent(actor.user.id, { organization_id, project_id: created.id })
           }
           return created
         }))

@@ -3,6 +3,7 @@ import {
   type OrganizationId,
   type PersonalApiKey,
   type PersonalApiKeyId,
+  type KeyHolder,
   PersonalApiKeyRepository,
   type ProjectId,
   type UserId
@@ -10,7 +11,7 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { ts, tsOrNull } from "./rows.ts"
-import { toUser, type UserRow } from "./users.ts"
+import { toUser } from "./users.ts"
 
 interface KeyRow {
   readonly id: string
@@ -38,11 +39,48 @@ const toKey = (row: KeyRow): PersonalApiKey => ({
   last_used_at: tsOrNull(row.last_used_at)
 })
 
-interface HolderRow {
-  readonly key: KeyRow
-  readonly user: UserRow
-  readonly memberships: ReadonlyArray<{ organization_id: string; level: number }>
+/** A key row joined with its owner (user columns prefixed `u_`) and the owner's memberships. */
+interface HolderRow extends KeyRow {
+  readonly u_uuid: string
+  readonly u_distinct_id: string
+  readonly u_email: string
+  readonly u_first_name: string
+  readonly u_last_name: string
+  readonly u_is_email_verified: boolean
+  readonly u_hedgehog_config: Record<string, unknown> | null
+  readonly u_role_at_organization: string | null
+  readonly u_current_organization_id: string | null
+  readonly u_current_project_id: number | null
+  readonly u_is_active: boolean
+  readonly u_last_login: Date | string | null
+  readonly u_created_at: Date | string
+  /** `<organization id>:<level>` pairs: one array keeps the query to one pass over memberships. */
+  readonly memberships: ReadonlyArray<string>
 }
+
+const toHolder = (row: HolderRow): KeyHolder => ({
+  key: toKey(row),
+  user: toUser({
+    id: row.user_id,
+    uuid: row.u_uuid,
+    distinct_id: row.u_distinct_id,
+    email: row.u_email,
+    first_name: row.u_first_name,
+    last_name: row.u_last_name,
+    is_email_verified: row.u_is_email_verified,
+    hedgehog_config: row.u_hedgehog_config,
+    role_at_organization: row.u_role_at_organization,
+    current_organization_id: row.u_current_organization_id,
+    current_project_id: row.u_current_project_id,
+    is_active: row.u_is_active,
+    last_login: row.u_last_login,
+    created_at: row.u_created_at
+  }),
+  memberships: row.memberships.map((pair) => {
+    const [organization_id, level] = pair.split(":")
+    return { organization_id: organization_id as OrganizationId, level: Number(level) as MembershipLevel }
+  })
+})
 
 export const PersonalApiKeyRepositoryLive = Layer.effect(
   PersonalApiKeyRepository,
@@ -55,25 +93,20 @@ export const PersonalApiKeyRepositoryLive = Layer.effect(
           VALUES (gen_random_uuid(), ${input.user_id}, ${input.label}, ${input.secure_value}, ${input.mask_value},
             ${input.scopes}::text[], ${input.scoped_organizations}::uuid[], ${input.scoped_teams}::integer[])
           RETURNING *`.pipe(Effect.orDie, Effect.map((rows) => toKey(rows[0]!))),
-      // Authentication runs on every request: key, owner and memberships come back in one round trip.
+            // Every request authenticates: key, owner and memberships come back in one round trip, as plain
+      // columns (decoding JSON objects per request cost more than the query itself).
       findHolder: (secureValue) =>
         sql<HolderRow>`
-          SELECT to_jsonb(k) AS key, to_jsonb(u) AS user,
-            COALESCE((SELECT jsonb_agg(jsonb_build_object('organization_id', m.organization_id, 'level', m.level))
-                      FROM memberships m WHERE m.user_id = u.id), '[]'::jsonb) AS memberships
+          SELECT k.*, u.uuid AS u_uuid, u.distinct_id AS u_distinct_id, u.email AS u_email,
+            u.first_name AS u_first_name, u.last_name AS u_last_name, u.is_email_verified AS u_is_email_verified,
+            u.hedgehog_config AS u_hedgehog_config, u.role_at_organization AS u_role_at_organization,
+            u.current_organization_id AS u_current_organization_id, u.current_project_id AS u_current_project_id,
+            u.is_active AS u_is_active, u.last_login AS u_last_login, u.created_at AS u_created_at,
+            ARRAY(SELECT m.organization_id::text || ':' || m.level FROM memberships m WHERE m.user_id = k.user_id) AS memberships
           FROM personal_api_keys k JOIN users u ON u.id = k.user_id
           WHERE k.secure_value = ${secureValue}`.pipe(
           Effect.orDie,
-          Effect.map((rows) =>
-            Option.fromNullishOr(rows[0]).pipe(Option.map((row) => ({
-              key: toKey(row.key),
-              user: toUser(row.user),
-              memberships: row.memberships.map((m) => ({
-                organization_id: m.organization_id as OrganizationId,
-                level: m.level as MembershipLevel
-              }))
-            })))
-          )
+          Effect.map((rows) => Option.fromNullishOr(rows[0]).pipe(Option.map(toHolder)))
         ),
       countForUser: (user) =>
         sql<{ n: number }>`SELECT count(*)::integer AS n FROM personal_api_keys WHERE user_id = ${user}`.pipe(
