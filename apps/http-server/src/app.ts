@@ -7,12 +7,14 @@ import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { HandlersLive } from "./handlers/groups.ts"
 import { AuthorizationLive } from "./middleware/authorization.ts"
 import { ErrorEnvelopeLive } from "./middleware/error-envelope.ts"
+import { RequestDecodingLive } from "./middleware/request-decoding.ts"
 
 /** The routes of the contract, the OpenAPI document and its rendered docs, over core. */
 export const ApiRoutes = Layer.mergeAll(
   HttpApiBuilder.layer(HedgerowApi, { openapiPath: "/api/schema/" }).pipe(
     Layer.provide(HandlersLive),
-    Layer.provide(AuthorizationLive)
+    Layer.provide(AuthorizationLive),
+    Layer.provide(RequestDecodingLive)
   ),
   HttpApiScalar.layer(HedgerowApi, { path: "/api/docs/" }),
   ErrorEnvelopeLive

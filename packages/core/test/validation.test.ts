@@ -44,7 +44,9 @@ describe("decodeInput speaks Django REST framework", () => {
     [[], { code: "invalid_input", detail: "Invalid data. Expected a dictionary, but got list.", attr: null }],
     ["text", { code: "invalid_input", detail: "Invalid data. Expected a dictionary, but got str.", attr: null }],
     // DRF runs validate_empty_values first: a null body fails as a null value, not as a non-dict.
-    [null, { code: "null", detail: "This field may not be null.", attr: null }]
+    [null, { code: "null", detail: "This field may not be null.", attr: null }],
+    [{ name: "a\u0000" }, { code: "null_characters_not_allowed", detail: "Null characters are not allowed.", attr: "name" }],
+    [{ name: "a", nested: { ["k\u0000"]: "v" } }, { code: "null_characters_not_allowed", detail: "Null characters are not allowed.", attr: "nested__k\u0000" }]
   ])("%j → %j", (input, expected) => {
     assert.deepStrictEqual(failure(input), expected)
   })

@@ -26,7 +26,12 @@ export const envelopeResponse = (failure: Parameters<typeof envelopeOf>[0], requ
 }
 
 const unmatched = (method: string, url: string) => {
-  const path = url.split("?")[0]!
+  let path: string
+  try {
+    path = decodeURIComponent(url.split("?")[0]!)
+  } catch {
+    return NotFound.default()
+  }
   const route = routes.find((candidate) => candidate.pattern.test(path))
   return route === undefined
     ? NotFound.default()

@@ -30,7 +30,9 @@ const validationCases: ReadonlyArray<readonly [string, unknown, ReturnType<typeo
   ["slack webhook of 501 characters", { name: "p", slack_incoming_webhook: "s".repeat(501) }, invalid("slack_incoming_webhook", "Ensure this field has no more than 500 characters.", "max_length")],
   ["display-name property of 401 characters", { name: "p", person_display_name_properties: ["e".repeat(401)] }, invalid("person_display_name_properties__0", "Ensure this field has no more than 400 characters.", "max_length")],
   ["primary dashboard the project cannot have", { name: "p", primary_dashboard: 7 }, invalid("primary_dashboard", "Invalid pk \"7\" - object does not exist.", "does_not_exist")],
-  ["a list instead of an object", ["p"], invalid(null, "Invalid data. Expected a dictionary, but got list.")]
+  ["a list instead of an object", ["p"], invalid(null, "Invalid data. Expected a dictionary, but got list.")],
+  ["a NUL character in the name", { name: "a\u0000b" }, invalid("name", "Null characters are not allowed.", "null_characters_not_allowed")],
+  ["a NUL character deep in a JSON setting", { name: "p", test_account_filters: [{ value: "\u0000" }] }, invalid("test_account_filters__0__value", "Null characters are not allowed.", "null_characters_not_allowed")]
 ]
 
 export const projectScenarios: ReadonlyArray<Scenario> = [

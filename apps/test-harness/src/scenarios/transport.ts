@@ -100,6 +100,31 @@ export const transportScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
+    name: "a repeated query parameter counts once, with its last value, as in Django",
+    needs: ["transport"],
+    run: async ({ target, primary }) => {
+      const reply = await rawOf(target)({
+        method: "GET",
+        path: `/api/organizations/${primary.organization}/projects/?limit=5&limit=1`,
+        headers: { authorization: `Bearer ${primary.key}` }
+      })
+      expectReply(reply, 200)
+      assert.equal(reply.body.results.length, 1)
+    }
+  },
+  {
+    name: "a path that does not decode names nothing: 404",
+    needs: ["transport"],
+    run: async ({ target, primary }) => {
+      const reply = await rawOf(target)({
+        method: "GET",
+        path: `/api/organizations/${primary.organization}/projects/%ZZ/`,
+        headers: { authorization: `Bearer ${primary.key}` }
+      })
+      expectReply(reply, 404, NOT_FOUND)
+    }
+  },
+  {
     name: "every answer carries a request id",
     needs: ["transport"],
     run: async ({ target }) => {

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 
 /** DRF LimitOffsetPagination (D3): default 100, at most 1000, lenient about bad values. */
 export const DEFAULT_LIMIT = 100
@@ -9,10 +9,24 @@ export interface PageRequest {
   readonly offset: number
 }
 
+/**
+ * A query parameter as Django reads it: when a name repeats, the last value wins. Query values are
+ * never a reason to fail a request; the rules below read them leniently.
+ */
+export const QueryText = Schema.Union([Schema.String, Schema.Array(Schema.String)]).pipe(
+  Schema.decodeTo(
+    Schema.String,
+    SchemaTransformation.transform<string, string | ReadonlyArray<string>>({
+      decode: (value) => (typeof value === "string" ? value : value.at(-1) ?? ""),
+      encode: (value) => value
+    })
+  )
+)
+
 /** List query parameters as they arrive, before the lenient parsing below. */
 export const PageQuery = {
-  limit: Schema.optionalKey(Schema.String),
-  offset: Schema.optionalKey(Schema.String)
+  limit: Schema.optionalKey(QueryText),
+  offset: Schema.optionalKey(QueryText)
 }
 
 const positiveInt = (text: string | undefined): number | undefined => {

@@ -108,11 +108,44 @@ export const toValidationError = (issue: SchemaIssue.Issue, input: unknown): Val
   return new ValidationError({ code: found.code, detail: found.detail, attr })
 }
 
-/** Decodes untrusted input (a parsed JSON body) with a core input schema, failing like DRF. */
+/** Where the first NUL character sits in a JSON value (keys included), if anywhere. */
+const nulPath = (value: unknown, path: ReadonlyArray<PropertyKey>): ReadonlyArray<PropertyKey> | undefined => {
+  if (typeof value === "string") return value.includes("\u0000") ? path : undefined
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulPath(value[i], [...path, i])
+      if (found) return found
+    }
+    return undefined
+  }
+  if (value !== null && typeof value === "object") {
+    for (const [key, inner] of Object.entries(value)) {
+      if (key.includes("\u0000")) return [...path, key]
+      const found = nulPath(inner, [...path, key])
+      if (found) return found
+    }
+  }
+  return undefined
+}
+
+/**
+ * Decodes untrusted input (a parsed JSON body) with a core input schema, failing like DRF. PostgreSQL
+ * text and jsonb cannot hold NUL, so like DRF's ProhibitNullCharactersValidator it is refused up front,
+ * for every field at once, instead of failing in the database.
+ */
 export const decodeInput = <S extends Schema.Decoder<unknown>>(schema: S) => {
   const decode = Schema.decodeUnknownEffect(schema)
-  return (input: unknown): Effect.Effect<S["Type"], ValidationError> =>
-    decode(input).pipe(
+  return (input: unknown): Effect.Effect<S["Type"], ValidationError> => {
+    const nul = nulPath(input, [])
+    if (nul !== undefined) {
+      return Effect.fail(new ValidationError({
+        code: "null_characters_not_allowed",
+        detail: "Null characters are not allowed.",
+        attr: nul.length === 0 ? null : nul.map(String).join("__")
+      }))
+    }
+    return decode(input).pipe(
       Effect.mapError((error) => toValidationError(error.issue, input))
     ) as Effect.Effect<S["Type"], ValidationError>
+  }
 }
