@@ -3,25 +3,6 @@ import { Email, JsonObject, Text } from "../shared/fields.ts"
 import { OrganizationId, ProjectId, UserId, UserUuid } from "../shared/ids.ts"
 import { Timestamp } from "../shared/time.ts"
 
-/** A person who can hold memberships and personal API keys. */
-export const User = Schema.Struct({
-  id: UserId,
-  uuid: UserUuid,
-  distinct_id: Schema.String,
-  first_name: Schema.String,
-  last_name: Schema.String,
-  email: Schema.String,
-  is_email_verified: Schema.Boolean,
-  hedgehog_config: Schema.NullOr(JsonObject),
-  role_at_organization: Schema.NullOr(Schema.String),
-  current_organization_id: Schema.NullOr(OrganizationId),
-  current_project_id: Schema.NullOr(ProjectId),
-  is_active: Schema.Boolean,
-  last_login: Schema.NullOr(Timestamp),
-  created_at: Timestamp
-})
-export type User = typeof User.Type
-
 /** PostHog's `UserBasic`: how a user is embedded in other resources. */
 export const UserSummary = Schema.Struct({
   id: UserId,
@@ -35,6 +16,17 @@ export const UserSummary = Schema.Struct({
   role_at_organization: Schema.NullOr(Schema.String)
 })
 export type UserSummary = typeof UserSummary.Type
+
+/** A person who can hold memberships and personal API keys: the summary plus what only the service sees. */
+export const User = Schema.Struct({
+  ...UserSummary.fields,
+  current_organization_id: Schema.NullOr(OrganizationId),
+  current_project_id: Schema.NullOr(ProjectId),
+  is_active: Schema.Boolean,
+  last_login: Schema.NullOr(Timestamp),
+  created_at: Timestamp
+})
+export type User = typeof User.Type
 
 export const toUserSummary = (user: User): UserSummary => ({
   id: user.id,
