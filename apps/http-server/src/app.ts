@@ -1,7 +1,7 @@
 import { HedgerowApi } from "@hedgerow/api"
-import { CoreServices } from "@hedgerow/core"
+import { CoreServices, RateLimitSettings } from "@hedgerow/core"
 import { StoreLive, type StoreOptions } from "@hedgerow/store"
-import { Layer } from "effect"
+import { Config, Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { HandlersLive } from "./handlers/groups.ts"
@@ -20,8 +20,18 @@ export const ApiRoutes = Layer.mergeAll(
   ErrorEnvelopeLive
 )
 
+/** HEDGEROW_RATE_LIMIT=true turns on PostHog's per-key limits (D8); they are off by default. */
+const RateLimitsFromConfig = Layer.effect(
+  RateLimitSettings,
+  Effect.gen(function*() {
+    const enabled = yield* Config.Boolean("HEDGEROW_RATE_LIMIT").pipe(Config.withDefault(false))
+    return { ...RateLimitSettings.defaultValue(), enabled }
+  })
+)
+
 /** Core services over a store: what the routes need, and what the CLI runs in-process. */
-export const ServicesLive = (store: StoreOptions) => CoreServices.pipe(Layer.provideMerge(StoreLive(store)))
+export const ServicesLive = (store: StoreOptions) =>
+  CoreServices.pipe(Layer.provide(RateLimitsFromConfig), Layer.provideMerge(StoreLive(store)))
 
 /** PostHog's router accepts paths with and without their trailing slash (D7). */
 export const routerConfig = { ignoreTrailingSlash: true } as const

@@ -8,6 +8,7 @@ import {
   ParseError,
   PayloadTooLarge,
   PermissionDenied,
+  Throttled,
   UnsupportedMediaType,
   ValidationError
 } from "@hedgerow/core"
@@ -86,6 +87,11 @@ export const UnsupportedMediaTypeResponse = envelope(
   UnsupportedMediaType,
   { status: 415, type: "invalid_request", description: "Write body that is not JSON" },
   ({ detail }) => new UnsupportedMediaType({ detail })
+)
+export const ThrottledResponse = envelope(
+  Throttled,
+  { status: 429, type: "throttled_error", description: "Over the key's rate limit (when enabled); see Retry-After" },
+  ({ detail }) => new Throttled({ detail, retryAfter: Number(/in (\d+) second/.exec(detail)?.[1] ?? 1) })
 )
 export const InternalErrorResponse = envelope(
   InternalError,

@@ -1,7 +1,7 @@
 import type { UserActor } from "@hedgerow/core"
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
-import { AuthenticationErrorResponse } from "./errors.ts"
+import { AuthenticationErrorResponse, ThrottledResponse } from "./errors.ts"
 
 /** The authenticated caller, provided to every handler by the middleware below. */
 export class CurrentActor extends Context.Service<CurrentActor, UserActor>()("hedgerow/api/CurrentActor") {}
@@ -11,7 +11,7 @@ export class Authorization extends HttpApiMiddleware.Service<Authorization, { pr
   "hedgerow/api/Authorization",
   {
     security: { personalApiKey: HttpApiSecurity.bearer },
-    error: AuthenticationErrorResponse,
+    error: [AuthenticationErrorResponse, ThrottledResponse],
     requiredForClient: true
   }
 ) {}

@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { Access } from "./auth/access.ts"
 import { Authentication } from "./auth/authenticate.ts"
+import { RateLimiter } from "./auth/throttle.ts"
 import { BatchExportService } from "./batch-exports/service.ts"
 import { MemberService } from "./members/service.ts"
 import { OrganizationService } from "./organizations/service.ts"
@@ -12,7 +13,7 @@ import { UserService } from "./users/service.ts"
 
 /** Every core service, wired to each other; needs the repositories and Transactions from a store. */
 export const CoreServices = Layer.mergeAll(
-  Authentication.layer,
+  Authentication.layer.pipe(Layer.provide(RateLimiter.layer)),
   OrganizationService.layer,
   ProjectService.layer,
   UserService.layer,

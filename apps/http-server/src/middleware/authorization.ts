@@ -1,6 +1,7 @@
-import { Authentication } from "@hedgerow/core"
+import { Authentication, envelopeOf } from "@hedgerow/core"
 import { Authorization, CurrentActor } from "@hedgerow/api"
 import { Effect, Layer, Redacted } from "effect"
+import { HttpServerResponse } from "effect/http"
 
 /** Bearer key → core's Authentication → the CurrentActor every handler reads. Decides nothing itself. */
 export const AuthorizationLive = Layer.effect(
@@ -10,7 +11,13 @@ export const AuthorizationLive = Layer.effect(
     return Authorization.of({
       personalApiKey: (httpEffect, { credential }) =>
         authentication.authenticate(Redacted.value(credential)).pipe(
-          Effect.flatMap((actor) => Effect.provideService(httpEffect, CurrentActor, actor))
+          Effect.flatMap((actor) => Effect.provideService(httpEffect, CurrentActor, actor)),
+          // The 429 envelope goes out with the Retry-After header PostHog's clients back off by.
+          Effect.catchTag("Throttled", (throttled) =>
+            Effect.succeed(HttpServerResponse.jsonUnsafe(envelopeOf(throttled).body, {
+              status: 429,
+              headers: { "retry-after": String(throttled.retryAfter) }
+            })))
         )
     })
   })

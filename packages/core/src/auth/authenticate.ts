@@ -1,6 +1,7 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { UserActor } from "./actor.ts"
-import { AuthenticationError } from "../shared/errors.ts"
+import { RateLimiter } from "./throttle.ts"
+import { AuthenticationError, type Throttled } from "../shared/errors.ts"
 import { sameSecret, secureValueOf } from "../shared/secrets.ts"
 import { millisOf, timestampFromDate } from "../shared/time.ts"
 import { PersonalApiKeyRepository } from "../personal-api-keys/repository.ts"
@@ -10,12 +11,13 @@ const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000
 
 /** Turns a bearer credential into the calling user, or a 401. */
 export class Authentication extends Context.Service<Authentication, {
-  readonly authenticate: (credential: string | undefined) => Effect.Effect<UserActor, AuthenticationError>
+  readonly authenticate: (credential: string | undefined) => Effect.Effect<UserActor, AuthenticationError | Throttled>
 }>()("hedgerow/Authentication") {
   static readonly layer = Layer.effect(
     Authentication,
     Effect.gen(function*() {
       const keys = yield* PersonalApiKeyRepository
+      const limiter = yield* RateLimiter
       const authenticate = Effect.fn("Authentication.authenticate")(function*(credential: string | undefined) {
         const token = credential?.trim() ?? ""
         if (token === "") return yield* AuthenticationError.missing()
@@ -25,6 +27,7 @@ export class Authentication extends Context.Service<Authentication, {
         )
         if (Option.isNone(holder)) return yield* AuthenticationError.invalidKey()
         const { key, user, memberships } = holder.value
+        yield* limiter.admit(key.id)
         const now = yield* Clock.currentTimeMillis
         if (key.last_used_at === null || now - millisOf(key.last_used_at) > LAST_USED_RESOLUTION_MS) {
           yield* keys.touch(key.id, timestampFromDate(new Date(now)))
