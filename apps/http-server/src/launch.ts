@@ -31,7 +31,7 @@ export const launch = (options: ServerOptions) =>
     return yield* Effect.never
   })).pipe(
     Effect.catchTag("DataDirInUse", (error) =>
-      Console.error(error.message).pipe(Effect.andThen(Effect.sync(() => { process.exitCode = 1 }))))
+      Console.error(`error: ${error.message}`).pipe(Effect.andThen(Effect.sync(() => { process.exitCode = 1 }))))
   )
 
 /**

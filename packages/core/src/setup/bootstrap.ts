@@ -1,4 +1,6 @@
-import { Context, Data, Effect, Layer } from "effect"
+import { Context, Data, Effect, Layer, Schema } from "effect"
+import { Email, Text } from "../shared/fields.ts"
+import { decodeInput } from "../shared/validation.ts"
 import { systemActor } from "../auth/actor.ts"
 import { MembershipRepository } from "../members/repository.ts"
 import { Level } from "../organizations/model.ts"
@@ -12,6 +14,12 @@ import type { OrganizationId, ProjectId, UserId, UserUuid } from "../shared/ids.
 import { newProjectToken } from "../shared/secrets.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { UserRepository } from "../users/repository.ts"
+
+const decodeOptions = decodeInput(Schema.Struct({
+  email: Email,
+  organization_name: Text({ max: 64 }),
+  project_name: Text({ max: 200 })
+}))
 
 export class AlreadyBootstrapped extends Data.TaggedError("AlreadyBootstrapped")<{ readonly organizations: number }> {
   override get message() {
@@ -50,16 +58,20 @@ export class Bootstrap extends Context.Service<Bootstrap, {
 
       const run = (options: BootstrapOptions) =>
         transactions.run(Effect.gen(function*() {
+          const input = yield* decodeOptions({
+            email: options.email ?? "admin@hedgerow.local",
+            organization_name: options.organizationName ?? "Hedgerow",
+            project_name: options.projectName ?? "Default project"
+          })
           const existing = yield* organizations.count
           if (existing > 0) return yield* new AlreadyBootstrapped({ organizations: existing })
-          const name = options.organizationName ?? "Hedgerow"
-          const organization = yield* organizations.insert({ name, slug: slugify(name) })
-          const email = options.email ?? "admin@hedgerow.local"
+          const organization = yield* organizations.insert({ name: input.organization_name, slug: slugify(input.organization_name) })
+          const email = input.email
           const user = yield* users.insert({ email, first_name: "Admin", last_name: "" }).pipe(Effect.orDie)
           yield* memberships.insert({ organization_id: organization.id, user_id: user.id, level: Level.owner }).pipe(Effect.orDie)
           const project = yield* projects.insert({
             organization_id: organization.id,
-            name: options.projectName ?? "Default project",
+            name: input.project_name,
             api_token: newProjectToken(),
             settings: DEFAULT_SETTINGS
           })

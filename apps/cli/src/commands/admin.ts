@@ -1,0 +1,15 @@
+import { Command } from "effect/cli"
+import { batchExports } from "../admin/batch-exports.ts"
+import { bootstrap } from "../admin/bootstrap.ts"
+import { keys } from "../admin/keys.ts"
+import { members } from "../admin/members.ts"
+import { orgs } from "../admin/orgs.ts"
+import { roles } from "../admin/roles.ts"
+import { users } from "../admin/users.ts"
+
+export const admin = Command.make("admin").pipe(
+  Command.withDescription(
+    "Operator commands, run in this process on the data directory (stop the server first: it holds the directory's lock)"
+  ),
+  Command.withSubcommands([bootstrap, orgs, users, members, keys, roles, batchExports])
+)

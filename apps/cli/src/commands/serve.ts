@@ -1,0 +1,22 @@
+import { launch } from "@hedgerow/http-server"
+import { Config } from "effect"
+import { Command, Flag } from "effect/cli"
+import { dataDirFlag } from "../local.ts"
+
+export const serve = Command.make(
+  "serve",
+  {
+    dataDir: dataDirFlag,
+    port: Flag.Int("port").pipe(
+      Flag.withDescription("Port to listen on (env PORT, default 8000)"),
+      Flag.withFallbackConfig(Config.Int("PORT")),
+      Flag.withDefault(8000)
+    ),
+    host: Flag.String("host").pipe(
+      Flag.withDescription("Interface to bind (env HOST, default 127.0.0.1)"),
+      Flag.withFallbackConfig(Config.String("HOST")),
+      Flag.withDefault("127.0.0.1")
+    )
+  },
+  ({ dataDir, port, host }) => launch({ port, host, store: { dataDir } })
+).pipe(Command.withDescription("Serve the API on the embedded store; the first start bootstraps and prints a key"))

@@ -1,0 +1,26 @@
+import { Effect } from "effect"
+import { CliOutput, Command } from "effect/cli"
+import { admin } from "./commands/admin.ts"
+import { projects } from "./commands/projects.ts"
+import { serve } from "./commands/serve.ts"
+import { oneLinePresenter, reportFailures } from "./output.ts"
+
+export const VERSION = "0.1.0"
+
+export const hedgerow = Command.make("hedgerow").pipe(
+  Command.withDescription("Hedgerow: a self-hostable PostHog-compatible organization and feature-flag API"),
+  Command.withSubcommands([serve, admin, projects])
+)
+
+/** The CLI on the process arguments, every failure already printed as one line. */
+export const cli = Command.run(hedgerow, { version: VERSION }).pipe(
+  Effect.provideService(CliOutput.Presenter, oneLinePresenter),
+  reportFailures
+)
+
+/** The same on explicit arguments (no program name), for running commands in-process. */
+export const runHedgerow = (args: ReadonlyArray<string>) =>
+  Command.runWith(hedgerow, { version: VERSION })(args).pipe(
+    Effect.provideService(CliOutput.Presenter, oneLinePresenter),
+    reportFailures
+  )

@@ -1,0 +1,84 @@
+import { Effect, Option } from "effect"
+import { Flag } from "effect/cli"
+import { emit, table } from "./output.ts"
+
+/** List endpoints page like DRF's LimitOffsetPagination: `count`, `next`/`previous` links, `results`. */
+export interface Page<A> {
+  readonly count: number
+  readonly next: string | null
+  readonly previous: string | null
+  readonly results: ReadonlyArray<A>
+}
+
+/** What list endpoints take in their query string; the API keeps them as text. */
+export interface PageQuery {
+  readonly limit?: string
+  readonly offset?: string
+}
+
+/** Spread into a list command's flags. */
+export const pageFlags = {
+  limit: Flag.Int("limit").pipe(Flag.withDescription("Page size (server default 100, at most 1000)"), Flag.optional),
+  offset: Flag.Int("offset").pipe(Flag.withDescription("Skip this many items"), Flag.optional),
+  all: Flag.Boolean("all").pipe(Flag.withDescription("Follow `next` to the last page"), Flag.withDefault(false))
+}
+
+const toQuery = (limit: Option.Option<number>, offset: Option.Option<number>): PageQuery => ({
+  ...(Option.isSome(limit) ? { limit: String(limit.value) } : {}),
+  ...(Option.isSome(offset) ? { offset: String(offset.value) } : {})
+})
+
+/**
+ * Only `limit` and `offset` are read from a `next` link: its host is whatever the server was asked for
+ * (possibly via a proxy), while the client keeps talking to the URL it was given.
+ */
+const queryOfLink = (link: string): PageQuery => {
+  const params = new URL(link).searchParams
+  return {
+    ...(params.has("limit") ? { limit: params.get("limit")! } : {}),
+    ...(params.has("offset") ? { offset: params.get("offset")! } : {})
+  }
+}
+
+/** Every item from `first` on, page after page; `count` is how many were collected. */
+export const allPages = <A, E, R>(fetch: (query: PageQuery) => Effect.Effect<Page<A>, E, R>, first: PageQuery) =>
+  Effect.gen(function*() {
+    let page = yield* fetch(first)
+    const results = [...page.results]
+    // An empty page ends the walk even if the server still offers a link, so it cannot loop forever.
+    while (page.next !== null && page.results.length > 0) {
+      page = yield* fetch(queryOfLink(page.next))
+      results.push(...page.results)
+    }
+    return { count: results.length, results }
+  })
+
+const footer = (page: Page<unknown>, offset: number) =>
+  page.results.length === page.count
+    ? `${page.count} in all`
+    : `${offset + 1}-${offset + page.results.length} of ${page.count}` + (page.next === null ? "" : " (--all for every page)")
+
+/**
+ * The body of a list command: one page (JSON: the raw page) or, with `--all`, everything (JSON:
+ * `{count, results}`); as text, a table of `columns`.
+ */
+export const listCommand = <A extends object, E, R>(
+  options: {
+    readonly limit: Option.Option<number>
+    readonly offset: Option.Option<number>
+    readonly all: boolean
+    readonly json: boolean
+  },
+  columns: ReadonlyArray<string>,
+  fetch: (query: PageQuery) => Effect.Effect<Page<A>, E, R>
+) => {
+  const query = toQuery(options.limit, options.offset)
+  return options.all
+    ? allPages(fetch, query).pipe(
+      Effect.flatMap(emit(options.json, (everything) => `${table(everything.results, columns)}\n${everything.count} in all`))
+    )
+    : fetch(query).pipe(
+      Effect.flatMap(emit(options.json, (page) =>
+        `${table(page.results, columns)}\n${footer(page, Option.getOrElse(options.offset, () => 0))}`))
+    )
+}

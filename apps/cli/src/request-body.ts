@@ -1,0 +1,46 @@
+import { Effect, FileSystem, Option } from "effect"
+import { UsageError } from "./output.ts"
+
+/**
+ * Flags → request bodies. The CLI only reshapes what was typed; core validates it, so a bad value gets
+ * the same message from the CLI as from the API.
+ */
+
+/** The fields whose flag was given: an absent optional flag leaves its key out, as an API client would. */
+export const given = <F extends Record<string, Option.Option<unknown>>>(
+  fields: F
+): { [K in keyof F]?: F[K] extends Option.Option<infer A> ? A : never } => {
+  const body: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(fields)) {
+    if (Option.isSome(value)) body[key] = value.value
+  }
+  return body as { [K in keyof F]?: F[K] extends Option.Option<infer A> ? A : never }
+}
+
+/** `a, b,c` → `["a", "b", "c"]`. */
+export const commaList = (text: string): Array<string> =>
+  text.split(",").map((item) => item.trim()).filter((item) => item !== "")
+
+/** Ids that are integers in the API; anything else is passed through as a number for core to reject. */
+export const numberList = (text: string): Array<number> => commaList(text).map(Number)
+
+/**
+ * `--data`: a JSON object inline, or `@path/to/file.json`. Only its shape is checked here; its fields are
+ * the API's to judge.
+ */
+export const jsonObjectData = (data: string) =>
+  Effect.gen(function*() {
+    const text = data.startsWith("@")
+      ? yield* Effect.flatMap(Effect.service(FileSystem.FileSystem), (fs) => fs.readFileString(data.slice(1))).pipe(
+        Effect.mapError((error) => new UsageError({ message: `--data: cannot read ${data.slice(1)}: ${error.message}` }))
+      )
+      : data
+    const parsed = yield* Effect.try({
+      try: () => JSON.parse(text) as unknown,
+      catch: (error) => new UsageError({ message: `--data is not valid JSON: ${(error as Error).message}` })
+    })
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      return yield* new UsageError({ message: "--data must be a JSON object" })
+    }
+    return parsed as Record<string, unknown>
+  })
