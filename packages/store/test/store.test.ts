@@ -77,9 +77,9 @@ layer(Services, { timeout: 60_000 })("the store under core", (it) => {
     Effect.gen(function*() {
       const auth = yield* Authentication
       const failure = yield* auth.authenticate("phx_unknown").pipe(Effect.flip)
-      assert.strictEqual(failure.code, "authentication_failed")
+      assert.include(failure, { _tag: "AuthenticationError", code: "authentication_failed" })
       const missing = yield* auth.authenticate(undefined).pipe(Effect.flip)
-      assert.strictEqual(missing.code, "not_authenticated")
+      assert.include(missing, { _tag: "AuthenticationError", code: "not_authenticated" })
     }))
 
   it.effect("serves key lookups and project lists from indexes", () =>
