@@ -1,4 +1,4 @@
-import { ServicesLive } from "@hedgerow/http-server"
+import { HedgerowServices } from "@hedgerow/store"
 import { Config, Effect } from "effect"
 import { Flag } from "effect/cli"
 
@@ -25,4 +25,4 @@ export const localFlags = { dataDir: dataDirFlag }
  * store's DataDirInUse rather than corrupting its database.
  */
 export const inProcess = (dataDir: string) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.provide(effect, ServicesLive({ dataDir }))
+  Effect.provide(effect, HedgerowServices({ dataDir }))

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ServicesLive } from "@hedgerow/http-server"
+import { HedgerowServices } from "@hedgerow/store"
 import { Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -176,7 +176,7 @@ describe("hedgerow admin", () => {
 
   it.live("while another holder has the data dir (a running server), commands fail with DataDirInUse", () =>
     Effect.gen(function*() {
-      yield* Layer.build(ServicesLive({ dataDir }))
+      yield* Layer.build(HedgerowServices({ dataDir }))
       const ran = yield* admin("orgs", "create", "--name", "Blocked")
       assert.strictEqual(ran.code, 1)
       const [line, ...rest] = lines(ran.stderr)

@@ -1,24 +1,14 @@
 import { HedgerowApi } from "@hedgerow/api"
-import { CoreServices, RateLimitSettings } from "@hedgerow/core"
-import { StoreLive, type StoreOptions } from "@hedgerow/store"
+import { RateLimitSettings } from "@hedgerow/core"
+import { HedgerowServices, type StoreOptions } from "@hedgerow/store"
 import { Config, Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { HandlersLive } from "./handlers/groups.ts"
 import { AuthorizationLive } from "./middleware/authorization.ts"
 import { ErrorEnvelopeLive } from "./middleware/error-envelope.ts"
+import { ServerSettings } from "./settings.ts"
 import { RequestDecodingLive } from "./middleware/request-decoding.ts"
-
-/** The routes of the contract, the OpenAPI document and its rendered docs, over core. */
-export const ApiRoutes = Layer.mergeAll(
-  HttpApiBuilder.layer(HedgerowApi, { openapiPath: "/api/schema/" }).pipe(
-    Layer.provide(HandlersLive),
-    Layer.provide(AuthorizationLive),
-    Layer.provide(RequestDecodingLive)
-  ),
-  HttpApiScalar.layer(HedgerowApi, { path: "/api/docs/" }),
-  ErrorEnvelopeLive
-)
 
 /** HEDGEROW_RATE_LIMIT=true turns on PostHog's per-key limits (D8); they are off by default. */
 const RateLimitsFromConfig = Layer.effect(
@@ -29,9 +19,26 @@ const RateLimitsFromConfig = Layer.effect(
   })
 )
 
-/** Core services over a store: what the routes need, and what the CLI runs in-process. */
+/** HEDGEROW_TRUST_PROXY=true: a reverse proxy sets X-Forwarded-Proto/Host, so links may use them. */
+const ServerSettingsFromConfig = Layer.effect(
+  ServerSettings,
+  Effect.map(Config.Boolean("HEDGEROW_TRUST_PROXY").pipe(Config.withDefault(false)), (trustProxy) => ({ trustProxy }))
+)
+
+/** The routes of the contract, the OpenAPI document and its rendered docs, over core. */
+export const ApiRoutes = Layer.mergeAll(
+  HttpApiBuilder.layer(HedgerowApi, { openapiPath: "/api/schema/" }).pipe(
+    Layer.provide(HandlersLive.pipe(Layer.provide(ServerSettingsFromConfig))),
+    Layer.provide(AuthorizationLive),
+    Layer.provide(RequestDecodingLive)
+  ),
+  HttpApiScalar.layer(HedgerowApi, { path: "/api/docs/" }),
+  ErrorEnvelopeLive
+)
+
+/** Core services over a store, with the server's configuration. */
 export const ServicesLive = (store: StoreOptions) =>
-  CoreServices.pipe(Layer.provide(RateLimitsFromConfig), Layer.provideMerge(StoreLive(store)))
+  HedgerowServices(store).pipe(Layer.provide(RateLimitsFromConfig))
 
 /** PostHog's router accepts paths with and without their trailing slash (D7). */
 export const routerConfig = { ignoreTrailingSlash: true } as const

@@ -7,6 +7,7 @@ export const MAX_BODY_BYTES = 1024 * 1024
 
 const tooLarge = () => new PayloadTooLarge({ detail: "Request body is larger than the 1 MiB limit." })
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH"])
+const UTF8 = new TextDecoder("utf-8", { fatal: true })
 
 /**
  * The JSON body of a write request, as DRF's JSONParser would see it: empty means `{}`, another media
@@ -34,9 +35,10 @@ export const readJsonBody = (request: HttpServerRequest.HttpServerRequest): Effe
         detail: `Unsupported media type "${contentType === "" ? "none" : contentType}" in request.`
       })
     }
-    const text = new TextDecoder().decode(bytes)
     return yield* Effect.try({
-      try: () => JSON.parse(text) as unknown,
-      catch: (cause) => new ParseError({ detail: `JSON parse error - ${(cause as Error).message}` })
+      // Bytes that are not UTF-8 are a parse error, as in DRF, not text to repair.
+      try: () => JSON.parse(UTF8.decode(bytes)) as unknown,
+      catch: (cause) =>
+        new ParseError({ detail: `JSON parse error - ${cause instanceof TypeError ? "the body is not valid UTF-8" : (cause as Error).message}` })
     })
   })

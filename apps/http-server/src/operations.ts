@@ -1,5 +1,6 @@
 import {
   type ApiFailure,
+  type Body,
   OrganizationService,
   PersonalApiKeyService,
   ProjectService,
@@ -9,12 +10,13 @@ import {
 } from "@hedgerow/core"
 import { Effect } from "effect"
 
-/** What an endpoint hands to core: path segments and query as text, the parsed body, the request URL. */
+/** What an endpoint hands to core: path segments and query as text, the body, the request URL. */
 export interface OperationInput {
   readonly actor: UserActor
   readonly params: Readonly<Record<string, string>>
   readonly query: Readonly<Record<string, string | undefined>>
-  readonly body: unknown
+  /** The JSON body, read when core asks for it (after scope and tenancy checks). */
+  readonly body: Body
   /** Absolute request URL, for pagination links. */
   readonly url: string
 }

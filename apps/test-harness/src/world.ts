@@ -1,5 +1,6 @@
 import {
   Authentication,
+  bodyOf,
   Bootstrap,
   MemberService,
   OrganizationService,
@@ -65,7 +66,7 @@ export const createWorld = Effect.gen(function*() {
     keys.create(systemActor, { email, scopes, ...extra }).pipe(Effect.map((k) => k.personal_api_key))
   const ownerB = yield* key("owner@b.example", ["*"])
   const ownerBActor = yield* Authentication.use((a) => a.authenticate(ownerB))
-  const projectB = yield* projects.create(ownerBActor, orgB.id, { name: "Beta project" })
+  const projectB = yield* projects.create(ownerBActor, orgB.id, bodyOf({ name: "Beta project" }))
 
   return {
     orgA: boot.organization_id,

@@ -1,3 +1,4 @@
+import { CoreServices } from "@hedgerow/core"
 import { Layer } from "effect"
 import { BatchExportRepositoryLive } from "./repositories/batch-exports.ts"
 import { MembershipRepositoryLive } from "./repositories/memberships.ts"
@@ -35,3 +36,6 @@ export const sqlLayer = (options: StoreOptions) =>
 /** Repositories on a migrated database; the SqlClient stays visible for health checks. */
 export const StoreLive = (options: StoreOptions = {}) =>
   Repositories.pipe(Layer.provideMerge(MigrationsLive), Layer.provideMerge(sqlLayer(options)))
+
+/** Core's services over this store: the whole of Hedgerow without a transport, for servers, CLIs and embedding apps. */
+export const HedgerowServices = (options: StoreOptions = {}) => CoreServices.pipe(Layer.provideMerge(StoreLive(options)))

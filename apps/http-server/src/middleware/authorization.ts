@@ -13,11 +13,13 @@ export const AuthorizationLive = Layer.effect(
         authentication.authenticate(Redacted.value(credential)).pipe(
           Effect.flatMap((actor) => Effect.provideService(httpEffect, CurrentActor, actor)),
           // The 429 envelope goes out with the Retry-After header PostHog's clients back off by.
-          Effect.catchTag("Throttled", (throttled) =>
-            Effect.succeed(HttpServerResponse.jsonUnsafe(envelopeOf(throttled).body, {
-              status: 429,
+          Effect.catchTag("Throttled", (throttled) => {
+            const { status, body } = envelopeOf(throttled)
+            return Effect.succeed(HttpServerResponse.jsonUnsafe(body, {
+              status,
               headers: { "retry-after": String(throttled.retryAfter) }
-            })))
+            }))
+          })
         )
     })
   })

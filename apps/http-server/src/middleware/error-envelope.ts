@@ -1,12 +1,13 @@
-import { envelopeOf, InternalError, MethodNotAllowed, NotFound } from "@hedgerow/core"
+import { Authentication, envelopeOf, InternalError, MethodNotAllowed, NotFound } from "@hedgerow/core"
 import { HedgerowApi } from "@hedgerow/api"
-import { Cause, Effect, type Types } from "effect"
+import { Cause, Effect, Option, type Types } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { randomUUID } from "node:crypto"
 
-/** Each contract path as a pattern with the methods it serves, to tell 405 from 404. */
+/** Each served path as a pattern with the methods it serves, to tell 405 from 404. */
 const routes: ReadonlyArray<{ readonly pattern: RegExp; readonly methods: ReadonlySet<string> }> = (() => {
-  const byPath = new Map<string, Set<string>>()
+  // The OpenAPI document and its docs page are served beside the contract's endpoints.
+  const byPath = new Map<string, Set<string>>([["/api/schema/", new Set(["GET"])], ["/api/docs/", new Set(["GET"])]])
   for (const group of Object.values(HedgerowApi.groups) as ReadonlyArray<{ endpoints: Record<string, { path: string; method: string }> }>) {
     for (const endpoint of Object.values(group.endpoints)) {
       const methods = byPath.get(endpoint.path) ?? new Set<string>()
@@ -25,17 +26,34 @@ export const envelopeResponse = (failure: Parameters<typeof envelopeOf>[0], requ
   return HttpServerResponse.jsonUnsafe(body, { status, headers: { "x-request-id": requestId } })
 }
 
-const unmatched = (method: string, url: string) => {
-  let path: string
+const routeOf = (url: string) => {
   try {
-    path = decodeURIComponent(url.split("?")[0]!)
+    const path = decodeURIComponent(url.split("?")[0]!)
+    return routes.find((candidate) => candidate.pattern.test(path))
   } catch {
-    return NotFound.default()
+    return undefined
   }
-  const route = routes.find((candidate) => candidate.pattern.test(path))
-  return route === undefined
-    ? NotFound.default()
-    : new MethodNotAllowed({ detail: `Method "${method}" not allowed.` })
+}
+
+/**
+ * An unknown path is 404. A known path with another method is 405, but, as in DRF, only once the
+ * caller is authenticated: without a valid key it is the 401 any endpoint there would give.
+ */
+const unmatched = (request: HttpServerRequest.HttpServerRequest, requestId: string) => {
+  const route = routeOf(request.url)
+  if (route === undefined) return Effect.succeed(envelopeResponse(NotFound.default(), requestId))
+  const credential = /^Bearer\s+(.+)$/i.exec(request.headers["authorization"] ?? "")?.[1]
+  const refused = envelopeResponse(new MethodNotAllowed({ detail: `Method "${request.method}" not allowed.` }), requestId).pipe(
+    HttpServerResponse.setHeader("allow", [...route.methods].join(", "))
+  )
+  return Effect.flatMap(Effect.serviceOption(Authentication), Option.match({
+    onNone: () => Effect.succeed(refused),
+    onSome: (authentication) =>
+      authentication.authenticate(credential).pipe(
+        Effect.as(refused),
+        Effect.catch((failure) => Effect.succeed(envelopeResponse(failure, requestId)))
+      )
+  }))
 }
 
 /**
@@ -51,9 +69,7 @@ export const ErrorEnvelopeLive = HttpRouter.middleware(
         Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)),
         Effect.catchCause((cause) => {
           const failure = Cause.findErrorOption(cause)
-          if (failure._tag === "Some" && isRouteNotFound(failure.value)) {
-            return Effect.succeed(envelopeResponse(unmatched(request.method, request.url), requestId))
-          }
+          if (failure._tag === "Some" && isRouteNotFound(failure.value)) return unmatched(request, requestId)
           return Effect.logError("Unhandled failure", { requestId, method: request.method, url: request.url }, cause).pipe(
             Effect.as(envelopeResponse(
               new InternalError({ detail: `A server error occurred (request id ${requestId}).`, requestId }),

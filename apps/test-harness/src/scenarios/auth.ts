@@ -111,7 +111,7 @@ export const authScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
-    name: "a key restricted to projects works only on project endpoints of those projects",
+    name: "a key restricted to projects works only on project endpoints of those projects, and lists no organizations",
     needs: ["world"],
     run: async (context) => {
       const { target } = context
@@ -119,6 +119,11 @@ export const authScenarios: ReadonlyArray<Scenario> = [
       const key = world.keys.bothScopedToProjectB
       expectReply(
         await target.call({ group: "organizationProjects", endpoint: "list" }, { key, params: { organization_id: world.orgB } }),
+        403,
+        denied("API keys with scoped projects are only supported on project-based endpoints.")
+      )
+      expectReply(
+        await target.call({ group: "organizations", endpoint: "list" }, { key }),
         403,
         denied("API keys with scoped projects are only supported on project-based endpoints.")
       )

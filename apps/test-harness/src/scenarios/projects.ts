@@ -31,6 +31,15 @@ const validationCases: ReadonlyArray<readonly [string, unknown, ReturnType<typeo
   ["display-name property of 401 characters", { name: "p", person_display_name_properties: ["e".repeat(401)] }, invalid("person_display_name_properties__0", "Ensure this field has no more than 400 characters.", "max_length")],
   ["primary dashboard the project cannot have", { name: "p", primary_dashboard: 7 }, invalid("primary_dashboard", "Invalid pk \"7\" - object does not exist.", "does_not_exist")],
   ["a list instead of an object", ["p"], invalid(null, "Invalid data. Expected a dictionary, but got list.")],
+  ["a number where nullable text belongs", { name: "p", product_description: 5 }, invalid("product_description", "Not a valid string.")],
+  ["a list where nullable text belongs", { name: "p", slack_incoming_webhook: [] }, invalid("slack_incoming_webhook", "Not a valid string.")],
+  ["text where a nullable boolean belongs", { name: "p", test_account_filters_default_checked: "x" }, invalid("test_account_filters_default_checked", "Must be a valid boolean.")],
+  ["text where a nullable list belongs", { name: "p", live_events_columns: "x" }, invalid("live_events_columns", "Expected a list of items but got type \"str\".", "not_a_list")],
+  ["a boolean sample rate", { name: "p", session_recording_sample_rate: true }, invalid("session_recording_sample_rate", "A valid number is required.")],
+  ["a sample rate that is only a sign", { name: "p", session_recording_sample_rate: "-" }, invalid("session_recording_sample_rate", "A valid number is required.")],
+  ["a sample rate with three decimals", { name: "p", session_recording_sample_rate: 0.555 }, invalid("session_recording_sample_rate", "Ensure that there are no more than 2 decimal places.", "max_decimal_places")],
+  ["a primary dashboard id that is text", { name: "p", primary_dashboard: "x" }, invalid("primary_dashboard", "A valid integer is required.")],
+  ["JSON nested 200 levels deep", { name: "p", test_account_filters: JSON.parse("[".repeat(200) + "]".repeat(200)) }, invalid("test_account_filters", "Nested too deeply: at most 100 levels.")],
   ["a NUL character in the name", { name: "a\u0000b" }, invalid("name", "Null characters are not allowed.", "null_characters_not_allowed")],
   ["a NUL character deep in a JSON setting", { name: "p", test_account_filters: [{ value: "\u0000" }] }, invalid("test_account_filters__0__value", "Null characters are not allowed.", "null_characters_not_allowed")]
 ]
@@ -133,6 +142,19 @@ export const projectScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
+    name: "a limit beyond 1000 is clamped to 1000 and an offset beyond the end gives an empty page",
+    run: async ({ target, primary }) => {
+      const params = { organization_id: primary.organization }
+      const huge = await target.call(list, { key: primary.key, params, query: { limit: "99999999999999999999", offset: 1 } })
+      expectReply(huge, 200)
+      assert.equal(pathOf(huge.body.previous), `/api/organizations/${primary.organization}/projects/?limit=1000`)
+      const far = await target.call(list, { key: primary.key, params, query: { offset: "99999999999999999999" } })
+      expectReply(far, 200)
+      assert.deepEqual(far.body.results, [])
+      assert.ok(far.body.count > 0)
+    }
+  },
+  {
     name: "bad pagination values fall back to DRF's defaults instead of failing",
     run: async ({ target, primary }) => {
       for (const query of [{ limit: "abc" }, { limit: 0 }, { limit: -5 }, { offset: "x" }, { offset: -3 }, { limit: 5000 }]) {
@@ -150,12 +172,14 @@ export const projectScenarios: ReadonlyArray<Scenario> = [
       const world = needWorld(context)
       const key = world.keys.ownerA
       const orgA = { organization_id: world.orgA }
-      for (const id of [999999, "abc", "-1", "1.5", world.projectB]) {
+      for (const id of [999999, "abc", "-1", "1.5", "1e3", "0x10", "2147483648", "999999999999999", "99999999999999999999", world.projectB]) {
         expectReply(await target.call(retrieve, { key, params: { ...orgA, id } }), 404, NOT_FOUND)
       }
       expectReply(await target.call(retrieve, { key, params: { organization_id: world.orgB, id: world.projectB } }), 404, NOT_FOUND)
       expectReply(await target.call({ group: "projects", endpoint: "retrieve" }, { key, params: { project_id: world.projectB } }), 404, NOT_FOUND)
-      expectReply(await target.call({ group: "projects", endpoint: "retrieve" }, { key, params: { project_id: 999999 } }), 404, NOT_FOUND)
+      for (const project_id of [999999, "2147483648", "999999999999999"]) {
+        expectReply(await target.call({ group: "projects", endpoint: "retrieve" }, { key, params: { project_id } }), 404, NOT_FOUND)
+      }
     }
   },
   {
@@ -185,21 +209,49 @@ export const projectScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
-    name: "a plain member cannot create a project, but may create a demo project",
+    name: "a plain member cannot create a project, demo or not, whatever the body (D6)",
     needs: ["world"],
     run: async (context) => {
       const { target } = context
       const world = needWorld(context)
       const params = { organization_id: world.orgA }
-      expectReply(
-        await target.call(create, { key: world.keys.memberA, params, body: { name: "Not allowed" } }),
-        403,
-        denied("Your organization access level is insufficient.")
-      )
-      const demo = await target.call(create, { key: world.keys.memberA, params, body: { name: "Demo", is_demo: true } })
-      expectReply(demo, 201)
-      assert.equal(demo.body.is_demo, true)
-      assert.equal(demo.body.effective_membership_level, 1)
+      for (const body of [{ name: "Not allowed" }, { name: "Demo", is_demo: true }, { name: "" }]) {
+        expectReply(
+          await target.call(create, { key: world.keys.memberA, params, body }),
+          403,
+          denied("Your organization access level is insufficient.")
+        )
+      }
+    }
+  },
+  {
+    name: "choices accept their text form and nullable settings accept null, as DRF does",
+    run: async ({ target, primary }) => {
+      const textual = await target.call(create, { key: primary.key, params: { organization_id: primary.organization }, body: { name: "Choices", week_start_day: "1" } })
+      expectReply(textual, 201)
+      assert.equal(textual.body.week_start_day, 1)
+      const nulls = await target.call(create, {
+        key: primary.key,
+        params: { organization_id: primary.organization },
+        body: { name: "Nulls", week_start_day: null, product_description: null, session_recording_sample_rate: null }
+      })
+      expectReply(nulls, 201)
+      assert.equal(nulls.body.week_start_day, null)
+    }
+  },
+  {
+    name: "organization ids match whatever their letter case, and @current works under an organization",
+    needs: ["world"],
+    run: async (context) => {
+      const { target } = context
+      const world = needWorld(context)
+      const upper = await target.call(retrieve, { key: world.keys.ownerA, params: { organization_id: world.orgA.toUpperCase(), id: world.projectA } })
+      expectReply(upper, 200)
+      assert.equal(upper.body.id, world.projectA)
+      const me = await target.call({ group: "identity", endpoint: "me" }, { key: world.keys.ownerA })
+      const current = await target.call(retrieve, { key: world.keys.ownerA, params: { organization_id: "@current", id: "@current" } })
+      expectReply(current, 200)
+      assert.equal(current.body.id, me.body.team.id)
     }
   },
   {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict"
 import type { Target } from "../targets/target.ts"
-import { BAD_KEY, envelope, expectReply, NOT_FOUND, type Scenario } from "./scenario.ts"
+import { BAD_KEY, denied, envelope, expectReply, missingScope, needWorld, NOT_AUTHENTICATED, NOT_FOUND, type Scenario } from "./scenario.ts"
 
 const rawOf = (target: Target) => {
   assert.ok(target.raw, "this scenario needs raw HTTP")
@@ -71,6 +71,48 @@ export const transportScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
+    name: "the body is read only after scope and tenancy, as DRF reads request.data lazily",
+    needs: ["transport", "world"],
+    run: async (context) => {
+      const raw = rawOf(context.target)
+      const world = needWorld(context)
+      const post = (key: string, organization: string, headers: Record<string, string>, body: string) =>
+        raw({ method: "POST", path: `/api/organizations/${organization}/projects/`, headers: { authorization: `Bearer ${key}`, ...headers }, body })
+      const json = { "content-type": "application/json" }
+      expectReply(await post(world.keys.ownerA, world.orgB, json, "{bad"), 404, NOT_FOUND)
+      expectReply(await post(world.keys.projectReadA, world.orgA, json, "{bad"), 403, missingScope("project:write"))
+      expectReply(await post(world.keys.projectReadA, world.orgA, { "content-type": "text/plain" }, "x"), 403, missingScope("project:write"))
+      expectReply(await post(world.keys.memberA, world.orgA, json, "{bad"), 403, denied("Your organization access level is insufficient."))
+    }
+  },
+  {
+    name: "a body that is not UTF-8 is a parse error, not repaired text",
+    needs: ["transport"],
+    run: async ({ target, primary }) => {
+      const reply = await rawOf(target)({
+        method: "POST",
+        path: `/api/organizations/${primary.organization}/projects/`,
+        headers: { authorization: `Bearer ${primary.key}`, "content-type": "application/json" },
+        body: new Uint8Array([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])
+      })
+      expectReply(reply, 400, envelope("invalid_request", "parse_error", "JSON parse error - the body is not valid UTF-8"))
+    }
+  },
+  {
+    name: "pagination links ignore X-Forwarded-* unless a trusted proxy is configured",
+    needs: ["transport"],
+    run: async ({ target, primary }) => {
+      const reply = await rawOf(target)({
+        method: "GET",
+        path: `/api/organizations/${primary.organization}/projects/?limit=1`,
+        headers: { authorization: `Bearer ${primary.key}`, "x-forwarded-host": "evil.example", "x-forwarded-proto": "javascript" }
+      })
+      expectReply(reply, 200)
+      assert.ok(reply.body.next === null || !reply.body.next.includes("evil.example"))
+      assert.ok(reply.body.next === null || reply.body.next.startsWith("http://"))
+    }
+  },
+  {
     name: "authentication is checked before the body is read",
     needs: ["transport"],
     run: async ({ target, primary }) => {
@@ -81,6 +123,21 @@ export const transportScenarios: ReadonlyArray<Scenario> = [
         body: "{not json"
       })
       expectReply(reply, 401, BAD_KEY)
+    }
+  },
+  {
+    name: "an unsupported method is 401 without a valid key, then 405 with an Allow header",
+    needs: ["transport"],
+    run: async ({ target, primary }) => {
+      const raw = rawOf(target)
+      const path = `/api/organizations/${primary.organization}/projects/`
+      expectReply(await raw({ method: "DELETE", path }), 401, NOT_AUTHENTICATED)
+      expectReply(await raw({ method: "DELETE", path, headers: { authorization: "Bearer phx_wrong" } }), 401, BAD_KEY)
+      const refused = await raw({ method: "DELETE", path, headers: { authorization: `Bearer ${primary.key}` } })
+      expectReply(refused, 405, envelope("invalid_request", "method_not_allowed", "Method \"DELETE\" not allowed."))
+      assert.equal(refused.headers.get("allow"), "GET, POST")
+      expectReply(await raw({ method: "POST", path: "/api/docs/", headers: { authorization: `Bearer ${primary.key}` } }), 405,
+        envelope("invalid_request", "method_not_allowed", "Method \"POST\" not allowed."))
     }
   },
   {

@@ -1,4 +1,4 @@
-import { type ApiFailure, Authentication, envelopeOf } from "@hedgerow/core"
+import { type ApiFailure, Authentication, bodyOf, envelopeOf } from "@hedgerow/core"
 import { operations } from "@hedgerow/http-server"
 import { Effect, type ManagedRuntime, Schema } from "effect"
 import { type Call, endpointOf, type EndpointRef, type Reply, renderPath, type Target } from "./target.ts"
@@ -29,7 +29,7 @@ export const coreTarget = (runtime: ManagedRuntime.ManagedRuntime<any, any>): Ta
         params,
         query,
         // What a JSON body can carry, exactly: a round trip drops undefined and functions.
-        body: isWrite ? (call.body === undefined ? {} : JSON.parse(JSON.stringify(call.body))) : undefined,
+        body: bodyOf(isWrite ? (call.body === undefined ? {} : JSON.parse(JSON.stringify(call.body))) : undefined),
         url: `http://core.hedgerow.invalid${renderPath(endpoint.path, call)}`
       })
       const body = yield* Schema.encodeUnknownEffect(endpoint.success as Schema.Top)(value).pipe(Effect.orDie)

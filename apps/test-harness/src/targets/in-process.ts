@@ -1,4 +1,5 @@
-import { baseUrl, HedgerowServer, ServicesLive } from "@hedgerow/http-server"
+import { baseUrl, HedgerowServer } from "@hedgerow/http-server"
+import { HedgerowServices } from "@hedgerow/store"
 import { Effect, ManagedRuntime } from "effect"
 import { createWorld, type World } from "../world.ts"
 import { coreTarget } from "./core.ts"
@@ -13,7 +14,7 @@ export interface Prepared {
 
 /** Core services on an in-memory store, called directly. */
 export const prepareCore = async (): Promise<Prepared> => {
-  const runtime = ManagedRuntime.make(ServicesLive({}))
+  const runtime = ManagedRuntime.make(HedgerowServices({}))
   const world = await runtime.runPromise(createWorld)
   return { target: coreTarget(runtime), world, close: () => runtime.dispose() }
 }

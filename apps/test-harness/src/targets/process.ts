@@ -1,4 +1,4 @@
-import { ServicesLive } from "@hedgerow/http-server"
+import { HedgerowServices } from "@hedgerow/store"
 import { ManagedRuntime } from "effect"
 import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -18,7 +18,7 @@ const serverMain = fileURLToPath(new URL("../../../http-server/src/main.ts", imp
  */
 export const prepareProcess = async (): Promise<Prepared> => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "hedgerow-conformance-"))
-  const runtime = ManagedRuntime.make(ServicesLive({ dataDir }))
+  const runtime = ManagedRuntime.make(HedgerowServices({ dataDir }))
   const world = await runtime.runPromise(createWorld)
   await runtime.dispose()
 

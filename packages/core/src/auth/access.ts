@@ -5,7 +5,7 @@ import { OrganizationRepository } from "../organizations/repository.ts"
 import type { Project } from "../projects/model.ts"
 import { ProjectRepository } from "../projects/repository.ts"
 import { NotFound, PermissionDenied } from "../shared/errors.ts"
-import { isUuid, type OrganizationId, parseSerial, type ProjectId } from "../shared/ids.ts"
+import { canonicalUuid, type OrganizationId, parseSerial, type ProjectId } from "../shared/ids.ts"
 import { grants, type Scope } from "../shared/scope.ts"
 
 /** `@current` stands for the caller's current organization or project (D2). */
@@ -40,7 +40,9 @@ export class Access extends Context.Service<Access, {
   ) => Effect.Effect<OrganizationAccess, PermissionDenied | NotFound>
   readonly project: (actor: Actor, ref: string, scope: Scope) => Effect.Effect<ProjectAccess, PermissionDenied | NotFound>
   /** Project visible under a given organization (`/api/organizations/{org}/projects/{id}/`). */
-  readonly projectIn: (access: OrganizationAccess, ref: string) => Effect.Effect<Project, NotFound>
+  readonly projectIn: (actor: Actor, access: OrganizationAccess, ref: string) => Effect.Effect<Project, NotFound>
+  /** Organization-level endpoints refuse keys restricted to projects, as PostHog does. */
+  readonly organizationEndpoint: (actor: Actor) => Effect.Effect<void, PermissionDenied>
   /** Organizations the caller may list, after the key's restrictions. */
   readonly visibleOrganizations: (actor: Actor) => ReadonlyArray<OrganizationId>
 }>()("hedgerow/Access") {
@@ -73,21 +75,23 @@ export class Access extends Context.Service<Access, {
         )
       }
 
+      const organizationEndpoint = (actor: Actor) =>
+        actor._tag === "User" && actor.key.scoped_teams !== null && actor.key.scoped_teams.length > 0
+          ? Effect.fail(new PermissionDenied({ detail: "API keys with scoped projects are only supported on project-based endpoints." }))
+          : Effect.void
+
       const organization = Effect.fn("Access.organization")(function*(actor: Actor, ref: string, scope: Scope) {
-        const id = ref === CURRENT && actor._tag === "User" ? actor.user.current_organization_id ?? "" : ref
+        const given = ref === CURRENT && actor._tag === "User" ? actor.user.current_organization_id ?? "" : ref
+        const id = canonicalUuid(given)
+        yield* organizationEndpoint(actor)
         if (actor._tag === "User") {
-          const { scoped_organizations, scoped_teams } = actor.key
-          if (scoped_teams !== null && scoped_teams.length > 0) {
-            return yield* new PermissionDenied({
-              detail: "API keys with scoped projects are only supported on project-based endpoints."
-            })
-          }
+          const { scoped_organizations } = actor.key
           if (scoped_organizations !== null && scoped_organizations.length > 0 && !scoped_organizations.includes(id as OrganizationId)) {
-            return yield* orgRestricted(id)
+            return yield* orgRestricted(given)
           }
         }
         yield* requireScope(actor, scope)
-        if (!isUuid(id)) return yield* NotFound.default()
+        if (id === undefined) return yield* NotFound.default()
         return yield* findOrganization(actor, id as OrganizationId)
       })
 
@@ -121,8 +125,8 @@ export class Access extends Context.Service<Access, {
         return { organization_id: found.organization_id, level, project: found }
       })
 
-      const projectIn = (access: OrganizationAccess, ref: string) =>
-        findProject(ref).pipe(
+      const projectIn = (actor: Actor, access: OrganizationAccess, ref: string) =>
+        findProject(ref === CURRENT && actor._tag === "User" ? String(actor.user.current_project_id ?? "") : ref).pipe(
           Effect.filterOrFail((found) => found.organization_id === access.organization_id, () => NotFound.default())
         )
 
@@ -133,7 +137,7 @@ export class Access extends Context.Service<Access, {
         return scoped !== null && scoped.length > 0 ? mine.filter((id) => scoped.includes(id)) : mine
       }
 
-      return Access.of({ requireScope, organization, project, projectIn, visibleOrganizations })
+      return Access.of({ requireScope, organization, organizationEndpoint, project, projectIn, visibleOrganizations })
     })
   )
 }

@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { Actor } from "../auth/actor.ts"
 import { OrganizationRepository } from "../organizations/repository.ts"
 import { ProjectRepository } from "../projects/repository.ts"
-import { Choice, Integer, Text } from "../shared/fields.ts"
+import { Choice, SerialReference, Text } from "../shared/fields.ts"
 import { NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
 import { isUuid, type OrganizationId, type ProjectId } from "../shared/ids.ts"
 import { requireSystem } from "../shared/system.ts"
@@ -11,7 +11,7 @@ import type { BatchExport } from "./model.ts"
 import { BatchExportRepository } from "./repository.ts"
 
 const decodeCreate = decodeInput(Schema.Struct({
-  project_id: Integer,
+  project_id: SerialReference,
   name: Text({ max: 255 }),
   model: Schema.optionalKey(Choice(["events", "persons"]))
 }))

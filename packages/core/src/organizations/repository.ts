@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { MembershipLevel, Organization } from "./model.ts"
+import type { Organization } from "./model.ts"
 import type { OrganizationId } from "../shared/ids.ts"
 
 export class OrganizationRepository extends Context.Service<OrganizationRepository, {
@@ -9,5 +9,3 @@ export class OrganizationRepository extends Context.Service<OrganizationReposito
   readonly findManyById: (ids: ReadonlyArray<OrganizationId>) => Effect.Effect<ReadonlyArray<Organization>>
   readonly count: Effect.Effect<number>
 }>()("hedgerow/OrganizationRepository") {}
-
-export type { MembershipLevel }

@@ -2,12 +2,11 @@ import { Context, Effect, Layer, Option } from "effect"
 import type { Actor } from "../auth/actor.ts"
 import { Access } from "../auth/access.ts"
 import { NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
-import { type Page, pageRequest } from "../shared/page.ts"
+import { type ListQuery, type Page, pageRequest } from "../shared/page.ts"
 import { requireSystem } from "../shared/system.ts"
 import { decodeInput } from "../shared/validation.ts"
 import { type Organization, OrganizationCreate, type OrganizationView, slugify } from "./model.ts"
 import { OrganizationRepository } from "./repository.ts"
-import type { ListQuery } from "../projects/service.ts"
 
 const decodeCreate = decodeInput(OrganizationCreate)
 
@@ -30,6 +29,7 @@ export class OrganizationService extends Context.Service<OrganizationService, {
       })
 
       const listVisible = Effect.fn("OrganizationService.listVisible")(function*(actor: Actor, query: ListQuery) {
+        yield* access.organizationEndpoint(actor)
         yield* access.requireScope(actor, "organization:read")
         const request = pageRequest(query)
         const ids = access.visibleOrganizations(actor)

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { Actor, UserActor } from "../auth/actor.ts"
-import { Email, rule, Text } from "../shared/fields.ts"
+import { Email, rule, SerialReference, Text } from "../shared/fields.ts"
 import { PermissionDenied, ValidationError } from "../shared/errors.ts"
 import { type OrganizationId, isUuid, type ProjectId } from "../shared/ids.ts"
 import { isScopeGrant } from "../shared/scope.ts"
@@ -30,7 +30,7 @@ const decodeCreate = decodeInput(Schema.Struct({
   scoped_organizations: Schema.optionalKey(Schema.NullOr(Schema.Array(
     Schema.String.check(rule<string>("invalid_input", (s) => (isUuid(s) ? undefined : "Must be a valid UUID.")))
   ))),
-  scoped_teams: Schema.optionalKey(Schema.NullOr(Schema.Array(Schema.Int)))
+  scoped_teams: Schema.optionalKey(Schema.NullOr(Schema.Array(SerialReference)))
 }))
 
 export interface CreatedKey extends PersonalApiKeyView {

@@ -9,12 +9,16 @@ const Bool = Schema.Boolean
 const NullBool = Schema.NullOr(Schema.Boolean)
 const UrlList = Schema.Array(Schema.NullOr(Text({ max: 200, allowBlank: true })))
 
+const DECIMAL = /^\s*-?(\d+(\.\d*)?|\.\d+)\s*$/
+const decimalPlaces = (value: string | number) => (String(value).trim().split(".")[1] ?? "").replace(/0+$/, "").length
+
 /** DRF DecimalField(max_digits=3, decimal_places=2) between 0 and 1, rendered as text like "0.50". */
 const SampleRate = Schema.Union([Schema.String, Schema.Number]).annotate({
   invalidType: () => ({ code: "invalid_input", detail: "A valid number is required." })
 }).check(
-  rule<string | number>("invalid_input", (value) =>
-    /^\s*-?\d*(\.\d+)?\s*$/.test(String(value)) && String(value).trim() !== "" ? undefined : "A valid number is required."),
+  rule<string | number>("invalid_input", (value) => (DECIMAL.test(String(value)) ? undefined : "A valid number is required.")),
+  rule<string | number>("max_decimal_places", (value) =>
+    decimalPlaces(value) > 2 ? "Ensure that there are no more than 2 decimal places." : undefined),
   rule<string | number>("max_value", (value) => (Number(value) > 1 ? "Ensure this value is less than or equal to 1." : undefined)),
   rule<string | number>("min_value", (value) => (Number(value) < 0 ? "Ensure this value is greater than or equal to 0." : undefined))
 )
@@ -49,7 +53,7 @@ const settingsInput = {
   session_replay_config: Json,
   survey_config: Json,
   access_control: Bool,
-  week_start_day: Choice([0, 1]),
+  week_start_day: Schema.NullOr(Choice([0, 1])),
   primary_dashboard: Schema.NullOr(Integer),
   live_events_columns: Schema.NullOr(Schema.Array(Schema.String)),
   recording_domains: Schema.NullOr(UrlList),

@@ -4,21 +4,16 @@ import { Access } from "../auth/access.ts"
 import { Level } from "../organizations/model.ts"
 import { NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
 import type { ProjectId } from "../shared/ids.ts"
-import { type Page, pageRequest } from "../shared/page.ts"
+import { type ListQuery, type Page, pageRequest } from "../shared/page.ts"
 import { newProjectToken } from "../shared/secrets.ts"
 import { Transactions } from "../shared/transactions.ts"
-import { decodeInput } from "../shared/validation.ts"
+import { type Body, type BodyError, decodeBody } from "../shared/body.ts"
 import { UserRepository } from "../users/repository.ts"
 import { DEFAULT_PROJECT_NAME, DEFAULT_SETTINGS, ProjectCreate, type ProjectListItem, type ProjectSettings, type ProjectView } from "./model.ts"
 import { ProjectRepository } from "./repository.ts"
 import { toProjectListItem, toProjectView } from "./views.ts"
 
-export interface ListQuery {
-  readonly limit?: string | undefined
-  readonly offset?: string | undefined
-}
-
-const decodeCreate = decodeInput(ProjectCreate)
+const decodeCreate = decodeBody(ProjectCreate)
 
 /** DRF renders DecimalField(decimal_places=2) as fixed two-decimal text. */
 const sampleRateText = (value: string | number | null | undefined) =>
@@ -29,8 +24,8 @@ export class ProjectService extends Context.Service<ProjectService, {
   readonly create: (
     actor: Actor,
     organization: string,
-    body: unknown
-  ) => Effect.Effect<ProjectView, PermissionDenied | NotFound | ValidationError>
+    body: Body
+  ) => Effect.Effect<ProjectView, PermissionDenied | NotFound | ValidationError | BodyError>
   readonly retrieve: (actor: Actor, organization: string, id: string) => Effect.Effect<ProjectView, PermissionDenied | NotFound>
   /** `/api/projects/`: projects of every organization the caller may see. */
   readonly listVisible: (actor: Actor, query: ListQuery) => Effect.Effect<Page<ProjectListItem>, PermissionDenied>
@@ -50,12 +45,10 @@ export class ProjectService extends Context.Service<ProjectService, {
         return { ...page, results: page.results.map(toProjectListItem) }
       })
 
-      const create = Effect.fn("ProjectService.create")(function*(actor: Actor, organization: string, body: unknown) {
+      const create = Effect.fn("ProjectService.create")(function*(actor: Actor, organization: string, body: Body) {
         const { organization_id, level } = yield* access.organization(actor, organization, "project:write")
-        // PostHog lets any member create a demo project; real ones need an administrator. Like PostHog's
-        // permission class, this looks at the raw flag before the body is validated.
-        const isDemo = typeof body === "object" && body !== null && (body as { is_demo?: unknown }).is_demo === true
-        if (!isDemo && level < Level.admin) {
+        // D6: creating a project needs administrator level, demo projects included.
+        if (level < Level.admin) {
           return yield* new PermissionDenied({ detail: "Your organization access level is insufficient." })
         }
         const input = yield* decodeCreate(body)
@@ -91,7 +84,7 @@ export class ProjectService extends Context.Service<ProjectService, {
 
       const retrieve = Effect.fn("ProjectService.retrieve")(function*(actor: Actor, organization: string, id: string) {
         const orgAccess = yield* access.organization(actor, organization, "project:read")
-        const project = yield* access.projectIn(orgAccess, id)
+        const project = yield* access.projectIn(actor, orgAccess, id)
         return toProjectView(project, orgAccess.level)
       })
 

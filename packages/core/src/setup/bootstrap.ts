@@ -9,7 +9,7 @@ import { slugify } from "../organizations/model.ts"
 import { PersonalApiKeyService } from "../personal-api-keys/service.ts"
 import { DEFAULT_SETTINGS } from "../projects/model.ts"
 import { ProjectRepository } from "../projects/repository.ts"
-import type { ValidationError, PermissionDenied } from "../shared/errors.ts"
+import { type PermissionDenied, ValidationError } from "../shared/errors.ts"
 import type { OrganizationId, ProjectId, UserId, UserUuid } from "../shared/ids.ts"
 import { newProjectToken } from "../shared/secrets.ts"
 import { Transactions } from "../shared/transactions.ts"
@@ -67,7 +67,10 @@ export class Bootstrap extends Context.Service<Bootstrap, {
           if (existing > 0) return yield* new AlreadyBootstrapped({ organizations: existing })
           const organization = yield* organizations.insert({ name: input.organization_name, slug: slugify(input.organization_name) })
           const email = input.email
-          const user = yield* users.insert({ email, first_name: "Admin", last_name: "" }).pipe(Effect.orDie)
+          const user = yield* users.insert({ email, first_name: "Admin", last_name: "" }).pipe(
+            Effect.catchTag("EmailTaken", () =>
+              Effect.fail(ValidationError.field("email", "A user with this email already exists.", "unique")))
+          )
           yield* memberships.insert({ organization_id: organization.id, user_id: user.id, level: Level.owner }).pipe(Effect.orDie)
           const project = yield* projects.insert({
             organization_id: organization.id,

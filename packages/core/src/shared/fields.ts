@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 
 /**
  * Field schemas with DRF's messages attached, for request input. Output schemas use plain Schema types;
@@ -37,17 +37,34 @@ export const IntegerBetween = (min: number, max: number) =>
     rule<number>("max_value", (n) => (n > max ? `Ensure this value is less than or equal to ${max}.` : undefined))
   )
 
-/** DRF ChoiceField over string or number values. */
-export const Choice = <const L extends ReadonlyArray<string | number>>(values: L) =>
-  Schema.Literals(values).annotate({
-    invalidType: (value: unknown) => ({ code: "invalid_choice", detail: `"${String(value)}" is not a valid choice.` })
-  })
+const choiceError = (value: unknown) => ({ code: "invalid_choice", detail: `"${String(value)}" is not a valid choice.` })
+
+/**
+ * DRF ChoiceField: a value matches a choice when their text forms match, so `"1"` selects the choice 1
+ * (and decodes to it), as Django does.
+ */
+export const Choice = <const L extends ReadonlyArray<string | number>>(values: L) => {
+  const byText = new Map<string, L[number]>(values.map((choice) => [String(choice), choice]))
+  return Schema.Union([Schema.String, Schema.Number])
+    .annotate({ invalidType: choiceError })
+    .check(rule<string | number>("invalid_choice", (value) => (byText.has(String(value)) ? undefined : choiceError(value).detail)))
+    .pipe(Schema.decodeTo(
+      Schema.Literals(values),
+      SchemaTransformation.transform<L[number], string | number>({
+        decode: (value) => byText.get(String(value))!,
+        encode: (choice) => choice
+      })
+    ))
+}
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 export const Email = Schema.String.check(
   rule<string>("invalid_input", (s) => (EMAIL.test(s) ? undefined : "Enter a valid email address.")),
   maxLength(254)
 )
+
+/** A reference to a row by its serial id (DRF PrimaryKeyRelatedField's accepted range). */
+export const SerialReference = IntegerBetween(1, 2_147_483_647)
 
 /** Arbitrary JSON object (DRF JSONField holding a dict). */
 export const JsonObject = Schema.Record(Schema.String, Schema.Unknown)

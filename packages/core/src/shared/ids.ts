@@ -2,7 +2,9 @@ import { Schema } from "effect"
 
 /** Branded identifiers, so that a project id can never be passed where a flag id is expected. */
 const Uuid = Schema.String.check(Schema.isUUID())
-const Serial = Schema.Int.check(Schema.isGreaterThan(0))
+/** Serial ids are PostgreSQL integers. */
+export const MAX_SERIAL = 2_147_483_647
+const Serial = Schema.Int.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(MAX_SERIAL))
 
 export const OrganizationId = Uuid.pipe(Schema.brand("OrganizationId"))
 export type OrganizationId = typeof OrganizationId.Type
@@ -38,5 +40,10 @@ export type ActivityLogId = typeof ActivityLogId.Type
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** Path segments arrive as text; anything that cannot be an id of the kind is simply not found. */
 export const isUuid = (text: string): boolean => UUID_PATTERN.test(text)
-export const parseSerial = (text: string): number | undefined =>
-  /^[1-9][0-9]{0,14}$/.test(text) ? Number(text) : undefined
+/** UUIDs compare in their canonical lower-case form, whatever case the caller wrote. */
+export const canonicalUuid = (text: string): string | undefined => (isUuid(text) ? text.toLowerCase() : undefined)
+export const parseSerial = (text: string): number | undefined => {
+  if (!/^[1-9][0-9]{0,9}$/.test(text)) return undefined
+  const id = Number(text)
+  return id <= MAX_SERIAL ? id : undefined
+}

@@ -29,10 +29,10 @@ export const PageQuery = {
   offset: Schema.optionalKey(QueryText)
 }
 
+/** DRF's _positive_int: digits only; beyond what a number holds it is simply very large. */
 const positiveInt = (text: string | undefined): number | undefined => {
   if (text === undefined || !/^\s*\d+\s*$/.test(text)) return undefined
-  const n = Number(text)
-  return Number.isSafeInteger(n) ? n : undefined
+  return Math.min(Number(text), Number.MAX_SAFE_INTEGER)
 }
 
 export const pageRequest = (query: { readonly limit?: string | undefined; readonly offset?: string | undefined }): PageRequest => {
@@ -41,6 +41,12 @@ export const pageRequest = (query: { readonly limit?: string | undefined; readon
     limit: limit === undefined || limit === 0 ? DEFAULT_LIMIT : Math.min(limit, MAX_LIMIT),
     offset: positiveInt(query.offset) ?? 0
   }
+}
+
+/** What list operations take: the query parameters as text, read leniently by core. */
+export interface ListQuery {
+  readonly limit?: string | undefined
+  readonly offset?: string | undefined
 }
 
 export interface Page<A> {

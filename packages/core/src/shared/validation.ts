@@ -85,10 +85,12 @@ const firstIssue = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>, 
     case "AnyOf": {
       const value = valueAt(input, path)
       if (value === null) return { path, code: "null", detail: "This field may not be null." }
-      // A nullable field is a union with null: report what the non-null member said.
+      // A nullable field is a union with null: report what its non-null member says about the value.
       const relevant = issue.issues.filter((inner) => !(inner._tag === "InvalidType" && inner.ast._tag === "Null"))
       if (relevant.length === 1) return firstIssue(relevant[0]!, path, input)
-      return { path, ...invalidTypeMessage(issue.ast, value, path.length > 0) }
+      const members = issue.ast.types.filter((member) => member._tag !== "Null")
+      const ast = members.length === 1 && issue.ast.annotations?.["invalidType"] === undefined ? members[0]! : issue.ast
+      return { path, ...invalidTypeMessage(ast, value, path.length > 0) }
     }
     case "InvalidValue": {
       const message = issue.annotations?.message
@@ -108,42 +110,51 @@ export const toValidationError = (issue: SchemaIssue.Issue, input: unknown): Val
   return new ValidationError({ code: found.code, detail: found.detail, attr })
 }
 
-/** Where the first NUL character sits in a JSON value (keys included), if anywhere. */
-const nulPath = (value: unknown, path: ReadonlyArray<PropertyKey>): ReadonlyArray<PropertyKey> | undefined => {
-  if (typeof value === "string") return value.includes("\u0000") ? path : undefined
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = nulPath(value[i], [...path, i])
-      if (found) return found
-    }
-    return undefined
-  }
-  if (value !== null && typeof value === "object") {
-    for (const [key, inner] of Object.entries(value)) {
-      if (key.includes("\u0000")) return [...path, key]
-      const found = nulPath(inner, [...path, key])
-      if (found) return found
+/** JSON deeper than this is refused: no real setting nests so far, and deeper input only costs stack. */
+export const MAX_JSON_DEPTH = 100
+
+type Hazard = { readonly path: ReadonlyArray<PropertyKey>; readonly kind: "nul" | "depth" }
+
+/**
+ * The first NUL character (keys included) or over-deep nesting in a JSON value. Walked with an explicit
+ * stack, so hostile nesting cannot overflow the call stack.
+ */
+const hazardIn = (root: unknown): Hazard | undefined => {
+  const stack: Array<{ value: unknown; path: ReadonlyArray<PropertyKey> }> = [{ value: root, path: [] }]
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) return { path, kind: "nul" }
+    } else if (value !== null && typeof value === "object") {
+      if (path.length >= MAX_JSON_DEPTH) return { path: path.slice(0, 1), kind: "depth" }
+      const entries = Array.isArray(value) ? value.map((item, i) => [i, item] as const) : Object.entries(value)
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, inner] = entries[i]!
+        if (typeof key === "string" && key.includes("\u0000")) return { path: [...path, key], kind: "nul" }
+        stack.push({ value: inner, path: [...path, key] })
+      }
     }
   }
   return undefined
 }
 
+const hazardError = (hazard: Hazard) => {
+  const attr = hazard.path.length === 0 ? null : hazard.path.map(String).join("__")
+  return hazard.kind === "nul"
+    ? new ValidationError({ code: "null_characters_not_allowed", detail: "Null characters are not allowed.", attr })
+    : new ValidationError({ code: "invalid_input", detail: `Nested too deeply: at most ${MAX_JSON_DEPTH} levels.`, attr })
+}
+
 /**
  * Decodes untrusted input (a parsed JSON body) with a core input schema, failing like DRF. PostgreSQL
  * text and jsonb cannot hold NUL, so like DRF's ProhibitNullCharactersValidator it is refused up front,
- * for every field at once, instead of failing in the database.
+ * for every field at once, instead of failing in the database; so is nesting no setting needs.
  */
 export const decodeInput = <S extends Schema.Decoder<unknown>>(schema: S) => {
   const decode = Schema.decodeUnknownEffect(schema)
   return (input: unknown): Effect.Effect<S["Type"], ValidationError> => {
-    const nul = nulPath(input, [])
-    if (nul !== undefined) {
-      return Effect.fail(new ValidationError({
-        code: "null_characters_not_allowed",
-        detail: "Null characters are not allowed.",
-        attr: nul.length === 0 ? null : nul.map(String).join("__")
-      }))
-    }
+    const hazard = hazardIn(input)
+    if (hazard !== undefined) return Effect.fail(hazardError(hazard))
     return decode(input).pipe(
       Effect.mapError((error) => toValidationError(error.issue, input))
     ) as Effect.Effect<S["Type"], ValidationError>
