@@ -30,13 +30,23 @@ export const launch = (options: ServerOptions) =>
     yield* banner(options).pipe(Effect.provideContext(context))
     return yield* Effect.never
   })).pipe(
-    Effect.catchTag("DataDirInUse", (error) =>
-      Console.error(`error: ${error.message}`).pipe(Effect.andThen(Effect.sync(() => { process.exitCode = 1 }))))
+    Effect.catchTags({
+      DataDirInUse: (error) => refuse(error.message),
+      ServeError: (error) => refuse(`cannot listen on ${options.host}:${options.port}: ${causeMessage(error.cause)}`)
+    })
   )
+
+const causeMessage = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
+
+/** A start that cannot happen is one line on stderr and exit code 1, like the CLI's other failures. */
+const refuse = (message: string) =>
+  Console.error(`error: ${message}`).pipe(Effect.andThen(Effect.sync(() => {
+    process.exitCode = 1
+  })))
 
 /**
  * Exit codes for `runMain`: a stop by SIGINT/SIGTERM after a clean shutdown is a success (0), not the
  * default 130, so supervisors do not count a deploy as a crash; a refused start keeps its own code.
  */
-export const serverTeardown: Runtime.Teardown = (exit, onExit) =>
+export const cleanStopTeardown: Runtime.Teardown = (exit, onExit) =>
   onExit(Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) ? Number(process.exitCode ?? 0) : 1)

@@ -4,8 +4,8 @@ import type { StoreOptions } from "@hedgerow/store"
 import { Effect, Layer, Option } from "effect"
 import { HttpServer } from "effect/http"
 import { NetAddress } from "effect/net"
-import { createServer } from "node:http"
 import { serveApi, ServicesLive } from "./app.ts"
+import { createNodeServer } from "./node-server.ts"
 
 export interface ServerOptions {
   readonly port: number
@@ -16,7 +16,7 @@ export interface ServerOptions {
 /** The API on a Node HTTP server over core and the store; port 0 picks a free port. */
 export const HedgerowServer = (options: ServerOptions) =>
   serveApi.pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host })),
+    Layer.provideMerge(NodeHttpServer.layer(createNodeServer, { port: options.port, host: options.host })),
     Layer.provideMerge(ServicesLive(options.store))
   )
 

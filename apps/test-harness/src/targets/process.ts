@@ -9,11 +9,12 @@ import { createWorld } from "../world.ts"
 import { httpTarget } from "./http.ts"
 import type { Prepared } from "./in-process.ts"
 
-const serverMain = fileURLToPath(new URL("../../../http-server/src/main.ts", import.meta.url))
+/** The same entry point `npm start` uses. */
+const hedgerow = fileURLToPath(new URL("../../../cli/bin/hedgerow.mjs", import.meta.url))
 
 /**
  * A separate server process reached only by URL, as any deployment would be: the operator fixtures are
- * written to a data dir first (the store admits one process at a time), then `npm start`'s entry point
+ * written to a data dir first (the store admits one process at a time), then `hedgerow serve`, what `npm start` runs,
  * serves that dir on a free port.
  */
 export const prepareProcess = async (): Promise<Prepared> => {
@@ -22,7 +23,7 @@ export const prepareProcess = async (): Promise<Prepared> => {
   const world = await runtime.runPromise(createWorld)
   await runtime.dispose()
 
-  const child = spawn(process.execPath, ["--import", "tsx", serverMain], {
+  const child = spawn(process.execPath, [hedgerow, "serve"], {
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", HEDGEROW_DATA_DIR: dataDir },
     stdio: ["ignore", "pipe", "pipe"]
   })

@@ -93,7 +93,7 @@ export const PersonalApiKeyRepositoryLive = Layer.effect(
           VALUES (gen_random_uuid(), ${input.user_id}, ${input.label}, ${input.secure_value}, ${input.mask_value},
             ${input.scopes}::text[], ${input.scoped_organizations}::uuid[], ${input.scoped_teams}::integer[])
           RETURNING *`.pipe(Effect.orDie, Effect.map((rows) => toKey(rows[0]!))),
-            // Every request authenticates: key, owner and memberships come back in one round trip, as plain
+      // Every request authenticates: key, owner and memberships come back in one round trip, as plain
       // columns (decoding JSON objects per request cost more than the query itself).
       findHolder: (secureValue) =>
         sql<HolderRow>`

@@ -1,11 +1,11 @@
-import type { Timestamp } from "@hedgerow/core"
+import { type Timestamp, timestampFromDate } from "@hedgerow/core"
 
 /**
  * Row helpers shared by the repositories. Drivers hand back timestamptz as Date (or as ISO text inside
  * JSON); the API speaks DRF's `…T…Z` with microseconds.
  */
 export const ts = (value: Date | string): Timestamp => {
-  if (value instanceof Date) return value.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z") as Timestamp
+  if (value instanceof Date) return timestampFromDate(value)
   const match = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]00(?::?00)?)$/.exec(value)
   if (match === null) return ts(new Date(value))
   return `${match[1]}T${match[2]}.${(match[3] ?? "").padEnd(6, "0").slice(0, 6)}Z` as Timestamp

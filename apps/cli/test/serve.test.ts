@@ -1,12 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
-import { request } from "node:http"
+import { createServer, request } from "node:http"
+import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 
-const main = fileURLToPath(new URL("../src/main.ts", import.meta.url))
+/** `npm start` runs exactly this: `hedgerow serve`. */
+const bin = fileURLToPath(new URL("../bin/hedgerow.mjs", import.meta.url))
 const dataDir = mkdtempSync(path.join(tmpdir(), "hedgerow-lifecycle-"))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
@@ -16,9 +18,9 @@ interface Running {
   readonly exited: Promise<number | null>
 }
 
-const start = (): Running => {
-  const child = spawn(process.execPath, ["--import", "tsx", main], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", HEDGEROW_DATA_DIR: dataDir },
+const start = (port = "0", dir = dataDir): Running => {
+  const child = spawn(process.execPath, [bin, "serve"], {
+    env: { ...process.env, PORT: port, HOST: "127.0.0.1", HEDGEROW_DATA_DIR: dir },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""
@@ -37,7 +39,7 @@ const waitFor = async (running: Running, pattern: RegExp) => {
   throw new Error(`timed out waiting for ${pattern}:\n${running.output()}`)
 }
 
-describe("the server process", () => {
+describe("hedgerow serve (what npm start runs)", () => {
   let key = ""
   let url = ""
   let organization = ""
@@ -89,6 +91,21 @@ describe("the server process", () => {
     expect(answered.status).toBe(201)
     expect(JSON.parse(answered.body).name).toBe("Made during shutdown")
     expect(await server.exited).toBe(0)
+  })
+
+  it("refuses, on one line with exit 1, to start on a port that is taken", async () => {
+    const holder = createServer()
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve))
+    const taken = String((holder.address() as AddressInfo).port)
+    const otherDir = mkdtempSync(path.join(tmpdir(), "hedgerow-port-"))
+    try {
+      const server = start(taken, otherDir)
+      expect(await server.exited).toBe(1)
+      expect(server.output()).toMatch(new RegExp(`^error: cannot listen on 127\\.0\\.0\\.1:${taken}: .*EADDRINUSE`, "m"))
+    } finally {
+      holder.close()
+      rmSync(otherDir, { recursive: true, force: true })
+    }
   })
 
   it("keeps every acknowledged write across restarts", async () => {

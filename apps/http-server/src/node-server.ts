@@ -1,0 +1,26 @@
+import { envelopeOf, ParseError } from "@hedgerow/core"
+import { createServer, type Server } from "node:http"
+import type { Duplex } from "node:stream"
+
+/**
+ * Requests Node's HTTP parser rejects before any route sees them (an unknown method, bytes that are not
+ * HTTP, headers over Node's limit) still get the envelope instead of an empty 400.
+ */
+const onClientError = (error: Error & { code?: string }, socket: Duplex) => {
+  if (!socket.writable) return socket.destroy()
+  const headersTooLarge = error.code === "HPE_HEADER_OVERFLOW"
+  const body = headersTooLarge
+    ? { type: "invalid_request", code: "request_header_fields_too_large", detail: "Request headers are too large.", attr: null }
+    : envelopeOf(new ParseError({ detail: "Malformed HTTP request." })).body
+  const text = JSON.stringify(body)
+  socket.end(
+    `HTTP/1.1 ${headersTooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\n` +
+      `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`
+  )
+}
+
+export const createNodeServer = (): Server => {
+  const server = createServer()
+  server.on("clientError", onClientError)
+  return server
+}
