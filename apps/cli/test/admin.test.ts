@@ -50,6 +50,16 @@ describe("hedgerow admin", () => {
       assert.deepStrictEqual(lines(ran.stderr), ["error: Enter a valid email address. (field email)"])
     }))
 
+  it.live("bootstrap on a store whose default e-mail is taken says so on one line", () =>
+    Effect.gen(function*() {
+      const other = path.join(root, "taken")
+      const created = yield* runInProcess(["admin", "users", "create", "--email", "admin@hedgerow.local", "--data-dir", other])
+      assert.strictEqual(created.code, 0)
+      const ran = yield* runInProcess(["admin", "bootstrap", "--data-dir", other])
+      assert.strictEqual(ran.code, 1)
+      assert.deepStrictEqual(lines(ran.stderr), ["error: A user with this email already exists. (field email)"])
+    }))
+
   it.live("a second bootstrap (child process) exits 1 with the AlreadyBootstrapped message on one line", () =>
     Effect.gen(function*() {
       const ran = yield* runChild(["admin", "bootstrap", "--data-dir", dataDir, "--json"])

@@ -165,21 +165,27 @@ export const projectScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
-    name: "unknown, malformed and other tenants' project ids are 404",
+    name: "unknown and malformed project ids are 404",
+    run: async ({ target, primary }) => {
+      const org = { organization_id: primary.organization }
+      for (const id of [999999, "abc", "-1", "1.5", "1e3", "0x10", "2147483648", "999999999999999", "99999999999999999999"]) {
+        expectReply(await target.call(retrieve, { key: primary.key, params: { ...org, id } }), 404, NOT_FOUND)
+      }
+      for (const project_id of [999999, "2147483648", "999999999999999"]) {
+        expectReply(await target.call({ group: "projects", endpoint: "retrieve" }, { key: primary.key, params: { project_id } }), 404, NOT_FOUND)
+      }
+    }
+  },
+  {
+    name: "another tenant's project ids are 404, by either path",
     needs: ["world"],
     run: async (context) => {
       const { target } = context
       const world = needWorld(context)
       const key = world.keys.ownerA
-      const orgA = { organization_id: world.orgA }
-      for (const id of [999999, "abc", "-1", "1.5", "1e3", "0x10", "2147483648", "999999999999999", "99999999999999999999", world.projectB]) {
-        expectReply(await target.call(retrieve, { key, params: { ...orgA, id } }), 404, NOT_FOUND)
-      }
+      expectReply(await target.call(retrieve, { key, params: { organization_id: world.orgA, id: world.projectB } }), 404, NOT_FOUND)
       expectReply(await target.call(retrieve, { key, params: { organization_id: world.orgB, id: world.projectB } }), 404, NOT_FOUND)
       expectReply(await target.call({ group: "projects", endpoint: "retrieve" }, { key, params: { project_id: world.projectB } }), 404, NOT_FOUND)
-      for (const project_id of [999999, "2147483648", "999999999999999"]) {
-        expectReply(await target.call({ group: "projects", endpoint: "retrieve" }, { key, params: { project_id } }), 404, NOT_FOUND)
-      }
     }
   },
   {
