@@ -7,6 +7,18 @@ const rawOf = (target: Target) => {
   return target.raw
 }
 
+/** A raw POST to an organization's projects: the one write endpoint transport rules are checked on. */
+const postProject = (
+  target: Target,
+  request: { key: string; organization: string; contentType?: string; body: string | Uint8Array }
+) =>
+  rawOf(target)({
+    method: "POST",
+    path: `/api/organizations/${request.organization}/projects/`,
+    headers: { authorization: `Bearer ${request.key}`, "content-type": request.contentType ?? "application/json" },
+    body: request.body
+  })
+
 export const transportScenarios: ReadonlyArray<Scenario> = [
   {
     name: "every path answers with and without its trailing slash, without redirecting",
@@ -26,12 +38,7 @@ export const transportScenarios: ReadonlyArray<Scenario> = [
     name: "malformed JSON is 400 parse_error",
     needs: ["transport"],
     run: async ({ target, primary }) => {
-      const reply = await rawOf(target)({
-        method: "POST",
-        path: `/api/organizations/${primary.organization}/projects/`,
-        headers: { authorization: `Bearer ${primary.key}`, "content-type": "application/json" },
-        body: "{\"name\": "
-      })
+      const reply = await postProject(target, { ...primary, body: "{\"name\": " })
       expectReply(reply, 400)
       assert.equal(reply.body.type, "invalid_request")
       assert.equal(reply.body.code, "parse_error")
@@ -43,12 +50,7 @@ export const transportScenarios: ReadonlyArray<Scenario> = [
     name: "a write body that is not JSON is 415",
     needs: ["transport"],
     run: async ({ target, primary }) => {
-      const reply = await rawOf(target)({
-        method: "POST",
-        path: `/api/organizations/${primary.organization}/projects/`,
-        headers: { authorization: `Bearer ${primary.key}`, "content-type": "text/plain" },
-        body: "name=x"
-      })
+      const reply = await postProject(target, { ...primary, contentType: "text/plain", body: "name=x" })
       expectReply(reply, 415, envelope("invalid_request", "unsupported_media_type", "Unsupported media type \"text/plain\" in request."))
     }
   },
@@ -59,10 +61,8 @@ export const transportScenarios: ReadonlyArray<Scenario> = [
       const raw = rawOf(target)
       const headers = { authorization: `Bearer ${primary.key}` }
       const before = await raw({ method: "GET", path: `/api/organizations/${primary.organization}/projects/`, headers })
-      const reply = await raw({
-        method: "POST",
-        path: `/api/organizations/${primary.organization}/projects/`,
-        headers: { ...headers, "content-type": "application/json" },
+      const reply = await postProject(target, {
+        ...primary,
         body: JSON.stringify({ name: "big", product_description: "x".repeat(1024 * 1024) })
       })
       expectReply(reply, 413, envelope("invalid_request", "payload_too_large", "Request body is larger than the 1 MiB limit."))
@@ -74,25 +74,29 @@ export const transportScenarios: ReadonlyArray<Scenario> = [
     name: "the body is read only after scope and tenancy, as DRF reads request.data lazily",
     needs: ["transport", "world"],
     run: async (context) => {
-      const raw = rawOf(context.target)
+      const { target } = context
       const world = needWorld(context)
-      const post = (key: string, organization: string, headers: Record<string, string>, body: string) =>
-        raw({ method: "POST", path: `/api/organizations/${organization}/projects/`, headers: { authorization: `Bearer ${key}`, ...headers }, body })
-      const json = { "content-type": "application/json" }
-      expectReply(await post(world.keys.ownerA, world.orgB, json, "{bad"), 404, NOT_FOUND)
-      expectReply(await post(world.keys.projectReadA, world.orgA, json, "{bad"), 403, missingScope("project:write"))
-      expectReply(await post(world.keys.projectReadA, world.orgA, { "content-type": "text/plain" }, "x"), 403, missingScope("project:write"))
-      expectReply(await post(world.keys.memberA, world.orgA, json, "{bad"), 403, denied("Your organization access level is insufficient."))
+      const bad = "{bad"
+      expectReply(await postProject(target, { key: world.keys.ownerA, organization: world.orgB, body: bad }), 404, NOT_FOUND)
+      expectReply(await postProject(target, { key: world.keys.projectReadA, organization: world.orgA, body: bad }), 403, missingScope("project:write"))
+      expectReply(
+        await postProject(target, { key: world.keys.projectReadA, organization: world.orgA, contentType: "text/plain", body: "x" }),
+        403,
+        missingScope("project:write")
+      )
+      expectReply(
+        await postProject(target, { key: world.keys.memberA, organization: world.orgA, body: bad }),
+        403,
+        denied("Your organization access level is insufficient.")
+      )
     }
   },
   {
     name: "a body that is not UTF-8 is a parse error, not repaired text",
     needs: ["transport"],
     run: async ({ target, primary }) => {
-      const reply = await rawOf(target)({
-        method: "POST",
-        path: `/api/organizations/${primary.organization}/projects/`,
-        headers: { authorization: `Bearer ${primary.key}`, "content-type": "application/json" },
+      const reply = await postProject(target, {
+        ...primary,
         body: new Uint8Array([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])
       })
       expectReply(reply, 400, envelope("invalid_request", "parse_error", "JSON parse error - the body is not valid UTF-8"))
@@ -116,12 +120,7 @@ export const transportScenarios: ReadonlyArray<Scenario> = [
     name: "authentication is checked before the body is read",
     needs: ["transport"],
     run: async ({ target, primary }) => {
-      const reply = await rawOf(target)({
-        method: "POST",
-        path: `/api/organizations/${primary.organization}/projects/`,
-        headers: { authorization: "Bearer phx_wrong", "content-type": "application/json" },
-        body: "{not json"
-      })
+      const reply = await postProject(target, { key: "phx_wrong", organization: primary.organization, body: "{not json" })
       expectReply(reply, 401, BAD_KEY)
     }
   },
