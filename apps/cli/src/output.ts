@@ -56,6 +56,8 @@ export const describeFailure = (error: unknown): string => {
       return oneLine(`cannot reach the server (${String(reason.methodAndUrl)}: ${why}); is it running, and is --url right?`)
     }
     if (error instanceof Error && error.message !== "") return oneLine(error.message)
+    const { message } = error as { message?: unknown }
+    if (typeof message === "string" && message !== "") return oneLine(`${(error as { _tag?: unknown })._tag ?? "error"}: ${message}`)
     const tag = (error as { _tag?: unknown })._tag
     if (typeof tag === "string") return tag
   }

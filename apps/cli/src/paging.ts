@@ -1,16 +1,12 @@
+import type { PageEnvelope } from "@hedgerow/core"
 import { Effect, Option } from "effect"
 import { Flag } from "effect/cli"
 import { emit, table } from "./output.ts"
 
-/** List endpoints page like DRF's LimitOffsetPagination: `count`, `next`/`previous` links, `results`. */
-export interface Page<A> {
-  readonly count: number
-  readonly next: string | null
-  readonly previous: string | null
-  readonly results: ReadonlyArray<A>
-}
+/** List endpoints page like DRF's LimitOffsetPagination (core's envelope). */
+type Page<A> = PageEnvelope<A>
 
-/** What list endpoints take in their query string; the API keeps them as text. */
+/** The typed client's query for list endpoints: text, as the API keeps it. */
 export interface PageQuery {
   readonly limit?: string
   readonly offset?: string
@@ -40,7 +36,7 @@ const queryOfLink = (link: string): PageQuery => {
   }
 }
 
-/** Every item from `first` on, page after page; `count` is how many were collected. */
+/** Every item from `first` on, page after page; `count` is the server's total, as on any page. */
 export const allPages = <A, E, R>(fetch: (query: PageQuery) => Effect.Effect<Page<A>, E, R>, first: PageQuery) =>
   Effect.gen(function*() {
     let page = yield* fetch(first)
@@ -50,13 +46,14 @@ export const allPages = <A, E, R>(fetch: (query: PageQuery) => Effect.Effect<Pag
       page = yield* fetch(queryOfLink(page.next))
       results.push(...page.results)
     }
-    return { count: results.length, results }
+    return { count: page.count, results }
   })
 
-const footer = (page: Page<unknown>, offset: number) =>
-  page.results.length === page.count
-    ? `${page.count} in all`
-    : `${offset + 1}-${offset + page.results.length} of ${page.count}` + (page.next === null ? "" : " (--all for every page)")
+const footer = (page: Page<unknown>, offset: number) => {
+  if (page.results.length === page.count) return `${page.count} in all`
+  if (page.results.length === 0) return `none past ${offset} (${page.count} in all)`
+  return `${offset + 1}-${offset + page.results.length} of ${page.count}` + (page.next === null ? "" : " (--all for every page)")
+}
 
 /**
  * The body of a list command: one page (JSON: the raw page) or, with `--all`, everything (JSON:
@@ -75,7 +72,7 @@ export const listCommand = <A extends object, E, R>(
   const query = toQuery(options.limit, options.offset)
   return options.all
     ? allPages(fetch, query).pipe(
-      Effect.flatMap(emit(options.json, (everything) => `${table(everything.results, columns)}\n${everything.count} in all`))
+      Effect.flatMap(emit(options.json, (everything) => `${table(everything.results, columns)}\n${everything.results.length} of ${everything.count}`))
     )
     : fetch(query).pipe(
       Effect.flatMap(emit(options.json, (page) =>

@@ -1,5 +1,5 @@
 import { HedgerowApi, Authorization } from "@hedgerow/api"
-import { toValidationError } from "@hedgerow/core"
+import { decodeInput } from "@hedgerow/core"
 import { Config, Effect, Layer, Option, type Redacted, Schema } from "effect"
 import { Flag } from "effect/cli"
 import { FetchHttpClient, HttpClientRequest } from "effect/http"
@@ -59,7 +59,5 @@ export const withApi = <A, E, R>(
  * exactly what the server would have said about the same body.
  */
 export const checkPayload = <S extends Schema.Top>(schema: S, payload: unknown) =>
-  Schema.encodeUnknownEffect(schema as unknown as Schema.Codec<unknown, unknown>)(payload).pipe(
-    Effect.mapError((error) => toValidationError(error.issue, payload)),
-    Effect.as(payload as S["Type"])
-  )
+  // Decoded as the server decodes it (DRF-style coercions included); the client re-encodes the result.
+  decodeInput(schema as unknown as Schema.Decoder<S["Type"]>)(payload)

@@ -122,6 +122,15 @@ describe("hedgerow admin", () => {
       assert.property(key, "id")
     }))
 
+  it.live("keys create refuses a restriction list that names nothing, so a typo cannot widen a key", () =>
+    Effect.gen(function*() {
+      const ran = yield* admin("keys", "create", "--email", "dev@example.com", "--scopes", "*", "--projects", ",", "--json")
+      assert.strictEqual(ran.code, 1)
+      assert.deepStrictEqual(lines(ran.stderr), ["error: This list may not be empty. (field scoped_teams)"])
+      const huge = yield* admin("keys", "create", "--email", "dev@example.com", "--scopes", "*", "--projects", "99999999999")
+      assert.deepStrictEqual(lines(huge.stderr), ["error: Ensure this value is less than or equal to 2147483647. (field scoped_teams__0)"])
+    }))
+
   it.live("roles create and add-member", () =>
     Effect.gen(function*() {
       const created = yield* admin(

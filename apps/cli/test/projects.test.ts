@@ -43,6 +43,17 @@ layer(HedgerowServer({ port: 0, host: "127.0.0.1", store: {} }), { excludeTestSe
       assert.strictEqual(page.results[0].organization, s.organization)
     }))
 
+  it.effect("create decodes --data as the server does (a choice given as text), and list pages past the end say so", () =>
+    Effect.gen(function*() {
+      const s = yield* connect
+      const ran = yield* projects(s, "create", "--name", "Textual", "--data", JSON.stringify({ week_start_day: "1" }), "--json")
+      assert.strictEqual(ran.stderr, "")
+      assert.strictEqual(jsonOf(ran.stdout).week_start_day, 1)
+      const past = yield* projects(s, "list", "--offset", "500")
+      assert.strictEqual(past.code, 0)
+      assert.match(past.stdout, /none past 500 \(\d+ in all\)/)
+    }))
+
   it.effect("create merges --data under the flags and defaults to the current organization", () =>
     Effect.gen(function*() {
       const s = yield* connect

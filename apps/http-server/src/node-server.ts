@@ -1,5 +1,5 @@
-import { envelopeOf, ParseError } from "@hedgerow/core"
-import { createServer, type Server } from "node:http"
+import { envelopeOf, HeadersTooLarge, ParseError } from "@hedgerow/core"
+import { createServer, type Server, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
 
 /**
@@ -8,13 +8,14 @@ import type { Duplex } from "node:stream"
  */
 const onClientError = (error: Error & { code?: string }, socket: Duplex) => {
   if (!socket.writable) return socket.destroy()
-  const headersTooLarge = error.code === "HPE_HEADER_OVERFLOW"
-  const body = headersTooLarge
-    ? { type: "invalid_request", code: "request_header_fields_too_large", detail: "Request headers are too large.", attr: null }
-    : envelopeOf(new ParseError({ detail: "Malformed HTTP request." })).body
+  const { status, body } = envelopeOf(
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? new HeadersTooLarge({ detail: "Request headers are too large." })
+      : new ParseError({ detail: "Malformed HTTP request." })
+  )
   const text = JSON.stringify(body)
   socket.end(
-    `HTTP/1.1 ${headersTooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`
   )
 }

@@ -1,3 +1,4 @@
+import { Bootstrap } from "@hedgerow/core"
 import { ManagedRuntime } from "effect"
 import { connect } from "node:net"
 import { afterAll, beforeAll, expect, it } from "vitest"
@@ -5,10 +6,12 @@ import { baseUrl, HedgerowServer } from "../src/index.ts"
 
 let runtime: ManagedRuntime.ManagedRuntime<any, any>
 let port = 0
+let key = ""
 
 beforeAll(async () => {
   runtime = ManagedRuntime.make(HedgerowServer({ port: 0, host: "127.0.0.1", store: {} }))
   port = Number(new URL(await runtime.runPromise(baseUrl)).port)
+  key = (await runtime.runPromise(Bootstrap.use((b) => b.run({})))).personal_api_key
 })
 afterAll(() => runtime.dispose())
 
@@ -33,6 +36,23 @@ it("answers requests Node cannot parse with the envelope, not an empty 400", asy
     contentType: "application/json",
     body: { type: "invalid_request", code: "parse_error", detail: "Malformed HTTP request.", attr: null }
   })
+})
+
+it("answers a Host header that is not a host with 400, not a 500, and ignores an absolute request URL's host", async () => {
+  for (const host of ["a b", "[::1", "evil/path"]) {
+    const answer = parse(await exchange(`GET /api/projects/?limit=1 HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`))
+    expect(answer).toEqual({
+      status: "400",
+      contentType: "application/json",
+      body: { type: "invalid_request", code: "parse_error", detail: "Invalid Host header.", attr: null }
+    })
+  }
+  const absolute = parse(await exchange(
+    `GET http://evil.example:99999/api/projects/?limit=1 HTTP/1.1\r\nHost: hedgerow.test\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`
+  ))
+  expect(absolute.status).toBe("200")
+  expect(absolute.body.previous).toBe(null)
+  expect(absolute.body.next === null || absolute.body.next.startsWith("http://hedgerow.test/api/projects/")).toBe(true)
 })
 
 it("answers oversized headers with 431 and the envelope", async () => {

@@ -42,4 +42,8 @@ it("with HEDGEROW_RATE_LIMIT on, a key past 480 requests a minute gets 429 with 
     attr: null
   })
   expect((await get(otherKey)).status).toBe(200)
+  // An unsupported method authenticates first, so it is throttled the same way, Retry-After included.
+  const wrongMethod = await fetch(path, { method: "DELETE", headers: { authorization: `Bearer ${key}` } })
+  expect(wrongMethod.status).toBe(429)
+  expect(Number(wrongMethod.headers.get("retry-after"))).toBeGreaterThan(0)
 })

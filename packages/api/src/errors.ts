@@ -99,13 +99,16 @@ export const InternalErrorResponse = envelope(
   ({ detail }) => new InternalError({ detail, requestId: /request id ([\w-]+)/.exec(detail)?.[1] ?? "" })
 )
 
-/** Errors any read endpoint may answer (besides 401, declared by the security middleware). */
-export const ReadErrors = [ValidationErrorResponse, PermissionDeniedResponse, NotFoundResponse, InternalErrorResponse] as const
-/** Errors any write endpoint may answer. */
-export const WriteErrors = [
-  ...ReadErrors,
+/**
+ * Errors any endpoint may answer, besides 401/429 from the security middleware. ParseError covers a
+ * request that cannot be read, from its Host header to its body.
+ */
+export const ReadErrors = [
+  ValidationErrorResponse,
   ParseErrorResponse,
-  ConflictResponse,
-  PayloadTooLargeResponse,
-  UnsupportedMediaTypeResponse
+  PermissionDeniedResponse,
+  NotFoundResponse,
+  InternalErrorResponse
 ] as const
+/** Errors any write endpoint may answer (409 is added where a version check exists). */
+export const WriteErrors = [...ReadErrors, PayloadTooLargeResponse, UnsupportedMediaTypeResponse] as const

@@ -1,4 +1,4 @@
-import { ProjectCreate, type ProjectView } from "@hedgerow/core"
+import { CURRENT, ProjectCreate, type ProjectView } from "@hedgerow/core"
 import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { details, emit, jsonFlag } from "../output.ts"
@@ -6,7 +6,6 @@ import { listCommand, pageFlags } from "../paging.ts"
 import { checkPayload, remoteFlags, withApi } from "../remote.ts"
 import { jsonObjectData } from "../request-body.ts"
 
-const CURRENT = "@current"
 
 const orgFlag = Flag.String("org").pipe(Flag.withDescription(`Organization id, or ${CURRENT} for the key holder's current one`))
 
@@ -49,7 +48,7 @@ const create = Command.make(
     name: Flag.String("name").pipe(Flag.withDescription("Project name")),
     org: orgFlag.pipe(Flag.withDefault(CURRENT)),
     timezone: Flag.String("timezone").pipe(Flag.withDescription("IANA name, e.g. Europe/Berlin (default UTC)"), Flag.optional),
-    demo: Flag.Boolean("demo").pipe(Flag.withDescription("A demo project (any member may create one)"), Flag.withDefault(false)),
+    demo: Flag.Boolean("demo").pipe(Flag.withDescription("Mark the project as a demo project"), Flag.withDefault(false)),
     data: Flag.String("data").pipe(
       Flag.withDescription("Other writable fields as a JSON object, inline or @file.json; the flags above win"),
       Flag.optional

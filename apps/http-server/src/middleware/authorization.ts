@@ -1,7 +1,7 @@
-import { Authentication, envelopeOf } from "@hedgerow/core"
+import { Authentication } from "@hedgerow/core"
 import { Authorization, CurrentActor } from "@hedgerow/api"
 import { Effect, Layer, Redacted } from "effect"
-import { HttpServerResponse } from "effect/http"
+import { envelopeResponse } from "./error-envelope.ts"
 
 /** Bearer key → core's Authentication → the CurrentActor every handler reads. Decides nothing itself. */
 export const AuthorizationLive = Layer.effect(
@@ -12,14 +12,8 @@ export const AuthorizationLive = Layer.effect(
       personalApiKey: (httpEffect, { credential }) =>
         authentication.authenticate(Redacted.value(credential)).pipe(
           Effect.flatMap((actor) => Effect.provideService(httpEffect, CurrentActor, actor)),
-          // The 429 envelope goes out with the Retry-After header PostHog's clients back off by.
-          Effect.catchTag("Throttled", (throttled) => {
-            const { status, body } = envelopeOf(throttled)
-            return Effect.succeed(HttpServerResponse.jsonUnsafe(body, {
-              status,
-              headers: { "retry-after": String(throttled.retryAfter) }
-            }))
-          })
+          // The 429 goes out directly, with the Retry-After header PostHog's clients back off by.
+          Effect.catchTag("Throttled", (throttled) => Effect.succeed(envelopeResponse(throttled)))
         )
     })
   })

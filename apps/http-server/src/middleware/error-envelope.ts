@@ -21,18 +21,26 @@ const routes: ReadonlyArray<{ readonly pattern: RegExp; readonly methods: Readon
   }))
 })()
 
-export const envelopeResponse = (failure: Parameters<typeof envelopeOf>[0], requestId: string) => {
+/** Core's envelope for a failure; a 429 also says when to retry (D1). */
+export const envelopeResponse = (failure: Parameters<typeof envelopeOf>[0], requestId?: string) => {
   const { status, body } = envelopeOf(failure)
-  return HttpServerResponse.jsonUnsafe(body, { status, headers: { "x-request-id": requestId } })
+  const headers: Record<string, string> = requestId === undefined ? {} : { "x-request-id": requestId }
+  if (failure._tag === "Throttled") headers["retry-after"] = String(failure.retryAfter)
+  return HttpServerResponse.jsonUnsafe(body, { status, headers })
 }
 
+/**
+ * Matched on the raw path, as the router matches literal segments; a path whose escapes do not decode
+ * never reached any route either.
+ */
 const routeOf = (url: string) => {
+  const path = url.split("?")[0]!
   try {
-    const path = decodeURIComponent(url.split("?")[0]!)
-    return routes.find((candidate) => candidate.pattern.test(path))
+    decodeURIComponent(path)
   } catch {
     return undefined
   }
+  return routes.find((candidate) => candidate.pattern.test(path))
 }
 
 /**
@@ -70,6 +78,12 @@ export const ErrorEnvelopeLive = HttpRouter.middleware(
         Effect.catchCause((cause) => {
           const failure = Cause.findErrorOption(cause)
           if (failure._tag === "Some" && isRouteNotFound(failure.value)) return unmatched(request, requestId)
+          // Interrupted by shutdown (its grace period ran out): nothing failed, so nothing to log.
+          if (Cause.hasInterruptsOnly(cause)) {
+            return Effect.succeed(envelopeResponse(new InternalError({ detail: "The server is shutting down.", requestId }), requestId).pipe(
+              HttpServerResponse.setStatus(503)
+            ))
+          }
           return Effect.logError("Unhandled failure", { requestId, method: request.method, url: request.url }, cause).pipe(
             Effect.as(envelopeResponse(
               new InternalError({ detail: `A server error occurred (request id ${requestId}).`, requestId }),

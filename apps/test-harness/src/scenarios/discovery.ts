@@ -60,6 +60,21 @@ export const discoveryScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
+    name: "a member with no current project gets the first project of its organization as @current",
+    needs: ["world"],
+    run: async (context) => {
+      const { target } = context
+      const world = needWorld(context)
+      const me = await target.call({ group: "identity", endpoint: "me" }, { key: world.keys.memberA })
+      expectReply(me, 200)
+      assert.equal(me.body.organization.id, world.orgA)
+      assert.equal(me.body.team.id, world.projectA)
+      const current = await target.call({ group: "projects", endpoint: "retrieve" }, { key: world.keys.memberA, params: { project_id: "@current" } })
+      expectReply(current, 200)
+      assert.equal(current.body.id, world.projectA)
+    }
+  },
+  {
     name: "GET /api/personal_api_keys/@current/ describes the key without its secret",
     run: async ({ target, primary }) => {
       const reply = await target.call({ group: "identity", endpoint: "currentKey" }, { key: primary.key })

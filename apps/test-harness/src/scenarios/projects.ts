@@ -18,7 +18,6 @@ const validationCases: ReadonlyArray<readonly [string, unknown, ReturnType<typeo
   ["null name", { name: null }, invalid("name", "This field may not be null.", "null")],
   ["unknown time zone", { name: "p", timezone: "Mars/Olympus" }, invalid("timezone", "\"Mars/Olympus\" is not a valid choice.", "invalid_choice")],
   ["week start day 3", { name: "p", week_start_day: 3 }, invalid("week_start_day", "\"3\" is not a valid choice.", "invalid_choice")],
-  ["non-boolean flag", { name: "p", anonymize_ips: "yes" }, invalid("anonymize_ips", "Must be a valid boolean.")],
   ["app_urls not a list", { name: "p", app_urls: "https://x" }, invalid("app_urls", "Expected a list of items but got type \"str\".", "not_a_list")],
   ["app_urls item too long", { name: "p", app_urls: ["h".repeat(201)] }, invalid("app_urls__0", "Ensure this field has no more than 200 characters.", "max_length")],
   ["recording duration above 30000", { name: "p", session_recording_minimum_duration_milliseconds: 30001 }, invalid("session_recording_minimum_duration_milliseconds", "Ensure this value is less than or equal to 30000.", "max_value")],
@@ -37,6 +36,8 @@ const validationCases: ReadonlyArray<readonly [string, unknown, ReturnType<typeo
   ["text where a nullable list belongs", { name: "p", live_events_columns: "x" }, invalid("live_events_columns", "Expected a list of items but got type \"str\".", "not_a_list")],
   ["a boolean sample rate", { name: "p", session_recording_sample_rate: true }, invalid("session_recording_sample_rate", "A valid number is required.")],
   ["a sample rate that is only a sign", { name: "p", session_recording_sample_rate: "-" }, invalid("session_recording_sample_rate", "A valid number is required.")],
+  ["a sample rate too precise in exponent form", { name: "p", session_recording_sample_rate: 1e-7 }, invalid("session_recording_sample_rate", "Ensure that there are no more than 2 decimal places.", "max_decimal_places")],
+  ["a boolean spelled as no known word", { name: "p", anonymize_ips: "maybe" }, invalid("anonymize_ips", "Must be a valid boolean.")],
   ["a sample rate with three decimals", { name: "p", session_recording_sample_rate: 0.555 }, invalid("session_recording_sample_rate", "Ensure that there are no more than 2 decimal places.", "max_decimal_places")],
   ["a primary dashboard id that is text", { name: "p", primary_dashboard: "x" }, invalid("primary_dashboard", "A valid integer is required.")],
   ["JSON nested 200 levels deep", { name: "p", test_account_filters: JSON.parse("[".repeat(200) + "]".repeat(200)) }, invalid("test_account_filters", "Nested too deeply: at most 100 levels.")],
@@ -155,6 +156,14 @@ export const projectScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
+    name: "a limit with a plus sign counts, as Python's int() reads it",
+    run: async ({ target, primary }) => {
+      const reply = await target.call(list, { key: primary.key, params: { organization_id: primary.organization }, query: { limit: "+1" } })
+      expectReply(reply, 200)
+      assert.equal(reply.body.results.length, 1)
+    }
+  },
+  {
     name: "bad pagination values fall back to DRF's defaults instead of failing",
     run: async ({ target, primary }) => {
       for (const query of [{ limit: "abc" }, { limit: 0 }, { limit: -5 }, { offset: "x" }, { offset: -3 }, { limit: 5000 }]) {
@@ -228,6 +237,21 @@ export const projectScenarios: ReadonlyArray<Scenario> = [
           denied("Your organization access level is insufficient.")
         )
       }
+    }
+  },
+  {
+    name: "booleans and decimals accept DRF's spellings; unknown fields are ignored whatever they hold",
+    run: async ({ target, primary }) => {
+      const reply = await target.call(create, {
+        key: primary.key,
+        params: { organization_id: primary.organization },
+        body: { name: "Spellings", anonymize_ips: "true", is_demo: 0, session_recording_opt_in: "on", session_recording_sample_rate: "1e-1", unknown: "a\u0000b" }
+      })
+      expectReply(reply, 201)
+      assert.deepEqual(
+        [reply.body.anonymize_ips, reply.body.is_demo, reply.body.session_recording_opt_in, reply.body.session_recording_sample_rate],
+        [true, false, true, "0.10"]
+      )
     }
   },
   {

@@ -181,6 +181,17 @@ export const transportScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
+    name: "a percent-encoded path the router does not match is 404, never a self-contradicting 405",
+    needs: ["transport"],
+    run: async ({ target, primary }) => {
+      const raw = rawOf(target)
+      const headers = { authorization: `Bearer ${primary.key}` }
+      for (const path of ["/api/users/%40me/", "/api/personal_api_keys/%40current", `/api/organizations/${primary.organization}/projects%2F`]) {
+        expectReply(await raw({ method: "GET", path, headers }), 404, NOT_FOUND)
+      }
+    }
+  },
+  {
     name: "every answer carries a request id",
     needs: ["transport"],
     run: async ({ target }) => {

@@ -19,7 +19,7 @@ export class OrganizationProjectsGroup extends HttpApiGroup.make("organizationPr
       payload: ProjectCreate,
       success: ProjectView.pipe(HttpApiSchema.status(201)),
       error: WriteErrors
-    }).annotate(OpenApi.Description, "Create a project; needs administrator level unless is_demo (scope project:write)"),
+    }).annotate(OpenApi.Description, "Create a project; needs administrator level in the organization (scope project:write)"),
     HttpApiEndpoint.get("retrieve", "/api/organizations/:organization_id/projects/:id/", {
       params: { ...OrganizationParam, id: Schema.String },
       success: ProjectView,

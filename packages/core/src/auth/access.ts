@@ -45,6 +45,8 @@ export class Access extends Context.Service<Access, {
   readonly organizationEndpoint: (actor: Actor) => Effect.Effect<void, PermissionDenied>
   /** Organizations the caller may list, after the key's restrictions. */
   readonly visibleOrganizations: (actor: Actor) => ReadonlyArray<OrganizationId>
+  /** The id `@current` names for a project, or "" when the caller has none. */
+  readonly currentProject: (actor: Actor) => Effect.Effect<string>
 }>()("hedgerow/Access") {
   static readonly layer = Layer.effect(
     Access,
@@ -104,12 +106,25 @@ export class Access extends Context.Service<Access, {
           )
       }
 
+      // PostHog's `user.team`: the current project, else the first project of the current organization.
+      const currentProject = (actor: Actor): Effect.Effect<string> => {
+        if (actor._tag === "System") return Effect.succeed("")
+        const { current_project_id, current_organization_id } = actor.user
+        if (current_project_id !== null) return Effect.succeed(String(current_project_id))
+        if (current_organization_id === null || !actor.memberships.has(current_organization_id)) return Effect.succeed("")
+        return projects.list({ organizations: [current_organization_id], ids: null }, { limit: 1, offset: 0 }).pipe(
+          Effect.map((page) => String(page.results[0]?.id ?? ""))
+        )
+      }
+      const projectRef = (actor: Actor, ref: string) => (ref === CURRENT ? currentProject(actor) : Effect.succeed(ref))
+
       const project = Effect.fn("Access.project")(function*(actor: Actor, ref: string, scope: Scope) {
-        const id = ref === CURRENT && actor._tag === "User" ? String(actor.user.current_project_id ?? "") : ref
+        const id = yield* projectRef(actor, ref)
         if (actor._tag === "User") {
           const { scoped_teams } = actor.key
-          if (scoped_teams !== null && scoped_teams.length > 0 && !scoped_teams.includes(Number(id) as ProjectId)) {
-            return yield* projectRestricted(id)
+          const wanted = parseSerial(id)
+          if (scoped_teams !== null && scoped_teams.length > 0 && (wanted === undefined || !scoped_teams.includes(wanted as ProjectId))) {
+            return yield* projectRestricted(ref)
           }
         }
         yield* requireScope(actor, scope)
@@ -126,7 +141,8 @@ export class Access extends Context.Service<Access, {
       })
 
       const projectIn = (actor: Actor, access: OrganizationAccess, ref: string) =>
-        findProject(ref === CURRENT && actor._tag === "User" ? String(actor.user.current_project_id ?? "") : ref).pipe(
+        projectRef(actor, ref).pipe(
+          Effect.flatMap(findProject),
           Effect.filterOrFail((found) => found.organization_id === access.organization_id, () => NotFound.default())
         )
 
@@ -137,7 +153,7 @@ export class Access extends Context.Service<Access, {
         return scoped !== null && scoped.length > 0 ? mine.filter((id) => scoped.includes(id)) : mine
       }
 
-      return Access.of({ requireScope, organization, organizationEndpoint, project, projectIn, visibleOrganizations })
+      return Access.of({ requireScope, organization, organizationEndpoint, project, projectIn, visibleOrganizations, currentProject })
     })
   )
 }

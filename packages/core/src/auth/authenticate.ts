@@ -2,7 +2,7 @@ import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { UserActor } from "./actor.ts"
 import { RateLimiter } from "./throttle.ts"
 import { AuthenticationError, type Throttled } from "../shared/errors.ts"
-import { sameSecret, secureValueOf } from "../shared/secrets.ts"
+import { secureValueOf } from "../shared/secrets.ts"
 import { millisOf, timestampFromDate } from "../shared/time.ts"
 import { PersonalApiKeyRepository } from "../personal-api-keys/repository.ts"
 
@@ -22,9 +22,8 @@ export class Authentication extends Context.Service<Authentication, {
         const token = credential?.trim() ?? ""
         if (token === "") return yield* AuthenticationError.missing()
         const secureValue = secureValueOf(token)
-        const holder = yield* keys.findHolder(secureValue).pipe(
-          Effect.map(Option.filter((found) => sameSecret(found.key.secure_value, secureValue) && found.user.is_active))
-        )
+        // The lookup compares hashes, never the key itself, so its timing tells nothing about any key.
+        const holder = yield* keys.findHolder(secureValue).pipe(Effect.map(Option.filter((found) => found.user.is_active)))
         if (Option.isNone(holder)) return yield* AuthenticationError.invalidKey()
         const { key, user, memberships } = holder.value
         yield* limiter.admit(key.id)

@@ -1,11 +1,12 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { Actor, UserActor } from "../auth/actor.ts"
-import { Email, rule, SerialReference, Text } from "../shared/fields.ts"
+import { Email, NonEmptyList, rule, SerialReference, Text } from "../shared/fields.ts"
 import { PermissionDenied, ValidationError } from "../shared/errors.ts"
 import { type OrganizationId, isUuid, type ProjectId } from "../shared/ids.ts"
 import { isScopeGrant } from "../shared/scope.ts"
 import { maskOf, newPersonalApiKey, secureValueOf } from "../shared/secrets.ts"
 import { requireSystem } from "../shared/system.ts"
+import { Transactions } from "../shared/transactions.ts"
 import { decodeInput } from "../shared/validation.ts"
 import { UserRepository } from "../users/repository.ts"
 import { type PersonalApiKeyView, toPersonalApiKeyView } from "./model.ts"
@@ -27,10 +28,11 @@ const decodeCreate = decodeInput(Schema.Struct({
   email: Email,
   label: Schema.optionalKey(Text({ max: 40, allowBlank: true })),
   scopes: scopeList,
-  scoped_organizations: Schema.optionalKey(Schema.NullOr(Schema.Array(
+  // null leaves a key unrestricted; a list given must name something, so a typo cannot widen a key.
+  scoped_organizations: Schema.optionalKey(Schema.NullOr(NonEmptyList(
     Schema.String.check(rule<string>("invalid_input", (s) => (isUuid(s) ? undefined : "Must be a valid UUID.")))
   ))),
-  scoped_teams: Schema.optionalKey(Schema.NullOr(Schema.Array(SerialReference)))
+  scoped_teams: Schema.optionalKey(Schema.NullOr(NonEmptyList(SerialReference)))
 }))
 
 export interface CreatedKey extends PersonalApiKeyView {
@@ -47,6 +49,7 @@ export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService
     Effect.gen(function*() {
       const keys = yield* PersonalApiKeyRepository
       const users = yield* UserRepository
+      const transactions = yield* Transactions
 
       const create = Effect.fn("PersonalApiKeyService.create")(function*(actor: Actor, body: unknown) {
         yield* requireSystem(actor)
@@ -57,22 +60,25 @@ export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService
             onSome: Effect.succeed
           }))
         )
-        if ((yield* keys.countForUser(user.id)) >= MAX_KEYS_PER_USER) {
-          return yield* ValidationError.field(
-            null,
-            "You can only have 10 personal API keys. Remove an existing key before creating a new one."
-          )
-        }
         const plain = newPersonalApiKey()
-        const key = yield* keys.insert({
-          user_id: user.id,
-          label: input.label ?? "",
-          secure_value: secureValueOf(plain),
-          mask_value: maskOf(plain),
-          scopes: input.scopes,
-          scoped_organizations: nonEmptyOrNull(input.scoped_organizations as ReadonlyArray<OrganizationId> | null | undefined),
-          scoped_teams: nonEmptyOrNull(input.scoped_teams as ReadonlyArray<ProjectId> | null | undefined)
-        })
+        const key = yield* transactions.run(Effect.gen(function*() {
+          yield* users.lock(user.id)
+          if ((yield* keys.countForUser(user.id)) >= MAX_KEYS_PER_USER) {
+            return yield* ValidationError.field(
+              null,
+              "You can only have 10 personal API keys. Remove an existing key before creating a new one."
+            )
+          }
+          return yield* keys.insert({
+            user_id: user.id,
+            label: input.label ?? "",
+            secure_value: secureValueOf(plain),
+            mask_value: maskOf(plain),
+            scopes: input.scopes,
+            scoped_organizations: (input.scoped_organizations ?? null) as ReadonlyArray<OrganizationId> | null,
+            scoped_teams: (input.scoped_teams ?? null) as ReadonlyArray<ProjectId> | null
+          })
+        }))
         return { ...toPersonalApiKeyView(key), personal_api_key: plain }
       })
 
@@ -80,6 +86,3 @@ export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService
     })
   )
 }
-
-const nonEmptyOrNull = <A>(list: ReadonlyArray<A> | null | undefined): ReadonlyArray<A> | null =>
-  list === null || list === undefined || list.length === 0 ? null : list

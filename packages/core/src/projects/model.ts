@@ -1,16 +1,20 @@
 import { Schema } from "effect"
-import { Choice, Integer, IntegerBetween, Json, rule, Text } from "../shared/fields.ts"
+import { Bool, Choice, Integer, IntegerBetween, Json, rule, Text } from "../shared/fields.ts"
 import { OrganizationId, ProjectId } from "../shared/ids.ts"
 import { Timestamp } from "../shared/time.ts"
 import { MembershipLevel } from "../organizations/model.ts"
 import { TIMEZONES } from "./timezones.ts"
 
-const Bool = Schema.Boolean
-const NullBool = Schema.NullOr(Schema.Boolean)
+const NullBool = Schema.NullOr(Bool)
+const OutNullBool = Schema.NullOr(Schema.Boolean)
 const UrlList = Schema.Array(Schema.NullOr(Text({ max: 200, allowBlank: true })))
 
-const DECIMAL = /^\s*-?(\d+(\.\d*)?|\.\d+)\s*$/
-const decimalPlaces = (value: string | number) => (String(value).trim().split(".")[1] ?? "").replace(/0+$/, "").length
+const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/
+/** Significant digits after the point, as Python's Decimal counts them (exponent included). */
+const decimalPlaces = (value: string | number) => {
+  const [, , fraction = "", exponent = "0"] = /^\s*[+-]?(\d*)\.?(\d*)(?:[eE]([+-]?\d+))?\s*$/.exec(String(value)) ?? []
+  return Math.max(0, fraction.replace(/0+$/, "").length - Number(exponent))
+}
 
 /** DRF DecimalField(max_digits=3, decimal_places=2) between 0 and 1, rendered as text like "0.50". */
 const SampleRate = Schema.Union([Schema.String, Schema.Number]).annotate({
@@ -151,12 +155,12 @@ export const ProjectListItem = Schema.Struct({
   organization: OrganizationId,
   api_token: Schema.String,
   name: Schema.String,
-  completed_snippet_onboarding: Bool,
+  completed_snippet_onboarding: Schema.Boolean,
   has_completed_onboarding_for: Json,
-  ingested_event: Bool,
-  is_demo: Bool,
+  ingested_event: Schema.Boolean,
+  is_demo: Schema.Boolean,
   timezone: Schema.String,
-  access_control: Bool
+  access_control: Schema.Boolean
 })
 export type ProjectListItem = typeof ProjectListItem.Type
 
@@ -170,51 +174,51 @@ export const ProjectView = Schema.Struct({
   created_at: Timestamp,
   updated_at: Timestamp,
   effective_membership_level: Schema.NullOr(MembershipLevel),
-  has_group_types: Bool,
+  has_group_types: Schema.Boolean,
   live_events_token: Schema.NullOr(Schema.String),
   api_token: Schema.String,
   app_urls: Schema.Array(Schema.NullOr(Schema.String)),
   slack_incoming_webhook: Schema.NullOr(Schema.String),
-  anonymize_ips: Bool,
-  completed_snippet_onboarding: Bool,
-  ingested_event: Bool,
+  anonymize_ips: Schema.Boolean,
+  completed_snippet_onboarding: Schema.Boolean,
+  ingested_event: Schema.Boolean,
   test_account_filters: Json,
-  test_account_filters_default_checked: NullBool,
+  test_account_filters_default_checked: OutNullBool,
   path_cleaning_filters: Json,
-  is_demo: Bool,
+  is_demo: Schema.Boolean,
   timezone: Schema.String,
   data_attributes: Json,
   person_display_name_properties: Schema.NullOr(Schema.Array(Schema.String)),
   correlation_config: Json,
-  autocapture_opt_out: NullBool,
-  autocapture_exceptions_opt_in: NullBool,
-  autocapture_web_vitals_opt_in: NullBool,
+  autocapture_opt_out: OutNullBool,
+  autocapture_exceptions_opt_in: OutNullBool,
+  autocapture_web_vitals_opt_in: OutNullBool,
   autocapture_web_vitals_allowed_metrics: Json,
   autocapture_exceptions_errors_to_ignore: Json,
-  capture_console_log_opt_in: NullBool,
-  capture_performance_opt_in: NullBool,
-  session_recording_opt_in: Bool,
+  capture_console_log_opt_in: OutNullBool,
+  capture_performance_opt_in: OutNullBool,
+  session_recording_opt_in: Schema.Boolean,
   session_recording_sample_rate: Schema.NullOr(Schema.String),
   session_recording_minimum_duration_milliseconds: Schema.NullOr(Schema.Int),
   session_recording_linked_flag: Json,
   session_recording_network_payload_capture_config: Json,
   session_replay_config: Json,
   survey_config: Json,
-  access_control: Bool,
+  access_control: Schema.Boolean,
   week_start_day: Schema.NullOr(Schema.Int),
   primary_dashboard: Schema.NullOr(Schema.Int),
   live_events_columns: Schema.NullOr(Schema.Array(Schema.String)),
   recording_domains: Schema.NullOr(Schema.Array(Schema.NullOr(Schema.String))),
   person_on_events_querying_enabled: Schema.String,
-  inject_web_apps: NullBool,
+  inject_web_apps: OutNullBool,
   extra_settings: Json,
   modifiers: Json,
   default_modifiers: Schema.String,
   has_completed_onboarding_for: Json,
-  surveys_opt_in: NullBool,
-  heatmaps_opt_in: NullBool,
+  surveys_opt_in: OutNullBool,
+  heatmaps_opt_in: OutNullBool,
   product_intents: Schema.String,
-  flags_persistence_default: NullBool
+  flags_persistence_default: OutNullBool
 })
 export type ProjectView = typeof ProjectView.Type
 

@@ -67,6 +67,11 @@ export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("Payl
   detail: Schema.String
 }) {}
 
+/** 431 `request_header_fields_too_large`: rejected by the HTTP parser before any route. */
+export class HeadersTooLarge extends Schema.TaggedError<HeadersTooLarge>()("HeadersTooLarge", {
+  detail: Schema.String
+}) {}
+
 /** 415 `unsupported_media_type`. */
 export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", {
   detail: Schema.String
@@ -95,6 +100,7 @@ export type ApiFailure =
   | Conflict
   | PayloadTooLarge
   | UnsupportedMediaType
+  | HeadersTooLarge
   | Throttled
   | InternalError
 
@@ -123,6 +129,8 @@ export const envelopeOf = (error: ApiFailure): {
       return { status: 413, body: body("invalid_request", "payload_too_large") }
     case "UnsupportedMediaType":
       return { status: 415, body: body("invalid_request", "unsupported_media_type") }
+    case "HeadersTooLarge":
+      return { status: 431, body: body("invalid_request", "request_header_fields_too_large") }
     case "Throttled":
       return { status: 429, body: body("throttled_error", "throttled") }
     case "InternalError":

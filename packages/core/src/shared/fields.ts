@@ -57,11 +57,31 @@ export const Choice = <const L extends ReadonlyArray<string | number>>(values: L
     ))
 }
 
+const TRUE_VALUES = new Set<unknown>(["t", "T", "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON", "1", 1, true])
+const FALSE_VALUES = new Set<unknown>(["f", "F", "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF", "0", 0, false])
+
+/** DRF BooleanField: the usual spellings of true and false, decoded to a boolean. */
+export const Bool = Schema.Union([Schema.Boolean, Schema.String, Schema.Number])
+  .annotate({ invalidType: () => ({ code: "invalid_input", detail: "Must be a valid boolean." }) })
+  .check(rule<boolean | string | number>("invalid_input", (value) =>
+    TRUE_VALUES.has(value) || FALSE_VALUES.has(value) ? undefined : "Must be a valid boolean."))
+  .pipe(Schema.decodeTo(
+    Schema.Boolean,
+    SchemaTransformation.transform<boolean, boolean | string | number>({
+      decode: (value) => TRUE_VALUES.has(value),
+      encode: (value) => value
+    })
+  ))
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 export const Email = Schema.String.check(
   rule<string>("invalid_input", (s) => (EMAIL.test(s) ? undefined : "Enter a valid email address.")),
   maxLength(254)
 )
+
+/** DRF ListField(allow_empty=False). */
+export const NonEmptyList = <S extends Schema.Top>(item: S) =>
+  Schema.Array(item).check(rule<ReadonlyArray<unknown>>("empty", (list) => (list.length === 0 ? "This list may not be empty." : undefined)))
 
 /** A reference to a row by its serial id (DRF PrimaryKeyRelatedField's accepted range). */
 export const SerialReference = IntegerBetween(1, 2_147_483_647)

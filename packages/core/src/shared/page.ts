@@ -31,7 +31,7 @@ export const PageQuery = {
 
 /** DRF's _positive_int: digits only; beyond what a number holds it is simply very large. */
 const positiveInt = (text: string | undefined): number | undefined => {
-  if (text === undefined || !/^\s*\d+\s*$/.test(text)) return undefined
+  if (text === undefined || !/^\s*\+?\d+\s*$/.test(text)) return undefined
   return Math.min(Number(text), Number.MAX_SAFE_INTEGER)
 }
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -19,12 +19,6 @@ export const newProjectToken = (): string => `phc_${randomBase62(43)}`
 
 /** Keys are stored only as `sha256$<hex>` (PostHog's `secure_value`); unsalted, so lookup is one index probe. */
 export const secureValueOf = (key: string): string => `sha256$${createHash("sha256").update(key).digest("hex")}`
-
-export const sameSecret = (a: string, b: string): boolean => {
-  const left = Buffer.from(a)
-  const right = Buffer.from(b)
-  return left.length === right.length && timingSafeEqual(left, right)
-}
 
 /** `phx_...abcd`: enough to recognise a key, never enough to use it. */
 export const maskOf = (key: string): string => `${key.slice(0, 4)}...${key.slice(-4)}`

@@ -147,16 +147,18 @@ const hazardError = (hazard: Hazard) => {
 
 /**
  * Decodes untrusted input (a parsed JSON body) with a core input schema, failing like DRF. PostgreSQL
- * text and jsonb cannot hold NUL, so like DRF's ProhibitNullCharactersValidator it is refused up front,
- * for every field at once, instead of failing in the database; so is nesting no setting needs.
+ * text and jsonb cannot hold NUL, so like DRF's ProhibitNullCharactersValidator it is refused before the
+ * database sees it; so is nesting no setting needs.
  */
 export const decodeInput = <S extends Schema.Decoder<unknown>>(schema: S) => {
   const decode = Schema.decodeUnknownEffect(schema)
-  return (input: unknown): Effect.Effect<S["Type"], ValidationError> => {
-    const hazard = hazardIn(input)
-    if (hazard !== undefined) return Effect.fail(hazardError(hazard))
-    return decode(input).pipe(
-      Effect.mapError((error) => toValidationError(error.issue, input))
+  return (input: unknown): Effect.Effect<S["Type"], ValidationError> =>
+    decode(input).pipe(
+      Effect.mapError((error) => toValidationError(error.issue, input)),
+      // Only what the schema kept is checked: unknown fields are ignored (D8), NUL and all.
+      Effect.flatMap((decoded) => {
+        const hazard = hazardIn(decoded)
+        return hazard === undefined ? Effect.succeed(decoded) : Effect.fail(hazardError(hazard))
+      })
     ) as Effect.Effect<S["Type"], ValidationError>
-  }
 }

@@ -16,6 +16,8 @@ export class UserRepository extends Context.Service<UserRepository, {
   readonly findManyById: (ids: ReadonlyArray<UserId>) => Effect.Effect<ReadonlyArray<User>>
   /** E-mail addresses compare case-insensitively. */
   readonly findByEmail: (email: string) => Effect.Effect<Option.Option<User>>
+  /** Holds the user's row until the transaction ends, so per-user limits are counted one writer at a time. */
+  readonly lock: (id: UserId) => Effect.Effect<void>
   readonly setCurrent: (
     id: UserId,
     current: { readonly organization_id: OrganizationId | null; readonly project_id: ProjectId | null }

@@ -1,5 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import type { Actor, UserActor } from "../auth/actor.ts"
+import { Access } from "../auth/access.ts"
+import { parseSerial, type ProjectId } from "../shared/ids.ts"
 import { OrganizationRepository } from "../organizations/repository.ts"
 import { ProjectRepository } from "../projects/repository.ts"
 import { toProjectSummary } from "../projects/views.ts"
@@ -22,6 +24,7 @@ export class UserService extends Context.Service<UserService, {
       const users = yield* UserRepository
       const organizations = yield* OrganizationRepository
       const projects = yield* ProjectRepository
+      const access = yield* Access
 
       const create = Effect.fn("UserService.create")(function*(actor: Actor, body: unknown) {
         yield* requireSystem(actor)
@@ -43,9 +46,10 @@ export class UserService extends Context.Service<UserService, {
           .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
           .map((o) => ({ id: o.id, name: o.name, slug: o.slug, membership_level: actor.memberships.get(o.id) ?? null }))
         const current = briefs.find((o) => o.id === user.current_organization_id) ?? briefs[0] ?? null
-        const project = user.current_project_id === null
+        const currentId = parseSerial(yield* access.currentProject(actor))
+        const project = currentId === undefined
           ? Option.none()
-          : (yield* projects.findById(user.current_project_id)).pipe(
+          : (yield* projects.findById(currentId as ProjectId)).pipe(
             Option.filter((p) => actor.memberships.has(p.organization_id))
           )
         return {

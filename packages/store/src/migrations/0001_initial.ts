@@ -74,6 +74,9 @@ CREATE TABLE projects (
 CREATE INDEX projects_organization_idx ON projects (organization_id, id);
 ALTER TABLE users ADD CONSTRAINT users_current_project_fkey
   FOREIGN KEY (current_project_id) REFERENCES projects (id) ON DELETE SET NULL;
+-- Deleting a project or organization clears users' pointers to it; these keep that from scanning users.
+CREATE INDEX users_current_project_idx ON users (current_project_id) WHERE current_project_id IS NOT NULL;
+CREATE INDEX users_current_organization_idx ON users (current_organization_id) WHERE current_organization_id IS NOT NULL;
 
 CREATE TABLE roles (
   id uuid PRIMARY KEY,
@@ -160,6 +163,7 @@ CREATE TABLE feature_flag_role_access (
   updated_at timestamptz NOT NULL DEFAULT now(),
   CONSTRAINT feature_flag_role_access_flag_role_key UNIQUE (feature_flag_id, role_id)
 );
+CREATE INDEX feature_flag_role_access_role_idx ON feature_flag_role_access (role_id);
 
 CREATE TABLE activity_log (
   id uuid PRIMARY KEY,
@@ -239,5 +243,6 @@ CREATE TABLE batch_exports (
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX batch_exports_organization_idx ON batch_exports (organization_id, id);
+CREATE INDEX batch_exports_project_idx ON batch_exports (project_id);
 `).unprepared
 })

@@ -73,6 +73,7 @@ export const UserRepositoryLive = Layer.effect(
           Effect.orDie,
           Effect.map((rows) => Option.fromNullishOr(rows[0]).pipe(Option.map(toUser)))
         ),
+      lock: (id) => sql`SELECT id FROM users WHERE id = ${id} FOR UPDATE`.pipe(Effect.orDie, Effect.asVoid),
       setCurrent: (id, current) =>
         sql`UPDATE users SET current_organization_id = ${current.organization_id},
               current_project_id = ${current.project_id} WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid)

@@ -64,18 +64,17 @@ const isAlive = (pid: number): boolean => {
 type Attempt = { readonly _tag: "Acquired" } | { readonly _tag: "Held"; readonly owner: LockOwner }
 
 const tryAcquire = (file: string, me: LockOwner, text: string, retries = 3): Attempt => {
+  // Written whole first, then linked into place: link() fails if the lock exists, so of several processes
+  // racing here exactly one wins, and nobody ever sees a lock file without its owner in it.
+  const draft = `${file}.${process.pid}.new`
+  fs.writeFileSync(draft, text, { flush: true })
   try {
-    // Exclusive create: of several processes racing here, exactly one wins.
-    const fd = fs.openSync(file, "wx")
-    try {
-      fs.writeSync(fd, text)
-      fs.fsyncSync(fd)
-    } finally {
-      fs.closeSync(fd)
-    }
+    fs.linkSync(draft, file)
     return { _tag: "Acquired" }
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e
+  } finally {
+    fs.rmSync(draft, { force: true })
   }
   const owner = readOwner(file)
   // A foreign host's pid says nothing about this machine, so never presume it dead.
@@ -129,7 +128,8 @@ export const acquireDataDirLock = (
             ...result.owner,
             message: `Data directory ${absolute} is in use by process ${result.owner.pid}` +
               (result.owner.hostname === me.hostname ? "" : ` on host ${result.owner.hostname}`) +
-              ` (started ${result.owner.startedAt}). Stop it first, or use another --data-dir.`
+              ` (started ${result.owner.startedAt}). Stop it first, or use another --data-dir` +
+              (result.owner.hostname === me.hostname ? "." : `; if that host is gone for good, delete ${file}.`)
           })
         ))
     }),

@@ -133,13 +133,13 @@ export const makePgliteClient = (db: PGlite): Effect.Effect<SqlClient.SqlClient,
     })
   })
 
-/** Opens PGlite (in memory when `dataDir` is undefined) for the lifetime of the current scope. */
 /**
  * PGlite's stock 128 MB buffer pool is most of its memory; inside one process, beside data that fits an
  * embedded store, 32 MB keeps hot pages cached at a fraction of the resident size.
  */
 const POSTGRES_CONF = ["shared_buffers=32MB"]
 
+/** Opens PGlite (in memory when `dataDir` is undefined) for the lifetime of the current scope. */
 export const openPglite = (dataDir: string | undefined): Effect.Effect<PGlite, SqlError.SqlError, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.tryPromise({
