@@ -124,7 +124,7 @@ export class Access extends Context.Service<Access, {
           const { scoped_teams } = actor.key
           const wanted = parseSerial(id)
           if (scoped_teams !== null && scoped_teams.length > 0 && (wanted === undefined || !scoped_teams.includes(wanted as ProjectId))) {
-            return yield* projectRestricted(ref)
+            return yield* projectRestricted(id === "" ? ref : id)
           }
         }
         yield* requireScope(actor, scope)
