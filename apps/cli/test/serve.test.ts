@@ -80,12 +80,13 @@ describe("hedgerow serve (what npm start runs)", () => {
         res.on("end", () => resolve({ status: res.statusCode!, body: text }))
       })
       req.on("error", reject)
-      // Half the body now, SIGTERM, the rest after: the request is in flight while the server stops.
+      // Half the body now, SIGTERM once the server has surely taken the connection, the rest after: the
+      // request is in flight while the server stops. The pauses are generous so a busy CI machine agrees.
       req.write(body.slice(0, 10))
       setTimeout(() => {
         server.child.kill("SIGTERM")
-        setTimeout(() => req.end(body.slice(10)), 300)
-      }, 300)
+        setTimeout(() => req.end(body.slice(10)), 700)
+      }, 1000)
     })
     const answered = await reply
     expect(answered.status).toBe(201)
