@@ -1,10 +1,10 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { Actor } from "./actor.ts"
 import { type MembershipLevel, Level } from "../organizations/model.ts"
 import { OrganizationRepository } from "../organizations/repository.ts"
 import type { Project } from "../projects/model.ts"
 import { ProjectRepository } from "../projects/repository.ts"
-import { NotFound, PermissionDenied } from "../shared/errors.ts"
+import { NotFound, orNotFound, PermissionDenied } from "../shared/errors.ts"
 import { canonicalUuid, type OrganizationId, parseSerial, type ProjectId } from "../shared/ids.ts"
 import { grants, type Scope } from "../shared/scope.ts"
 
@@ -70,10 +70,8 @@ export class Access extends Context.Service<Access, {
           return level === undefined ? Effect.fail(NotFound.default()) : Effect.succeed({ organization_id: id, level })
         }
         return organizations.findById(id).pipe(
-          Effect.flatMap(Option.match({
-            onNone: () => Effect.fail(NotFound.default()),
-            onSome: () => Effect.succeed({ organization_id: id, level: Level.owner })
-          }))
+          Effect.flatMap(orNotFound),
+          Effect.as({ organization_id: id, level: Level.owner })
         )
       }
 
@@ -101,9 +99,7 @@ export class Access extends Context.Service<Access, {
         const id = parseSerial(ref)
         return id === undefined
           ? Effect.fail(NotFound.default())
-          : projects.findById(id as ProjectId).pipe(
-            Effect.flatMap(Option.match({ onNone: () => Effect.fail(NotFound.default()), onSome: Effect.succeed }))
-          )
+          : projects.findById(id as ProjectId).pipe(Effect.flatMap(orNotFound))
       }
 
       // PostHog's `user.team`: the current project, else the first project of the current organization.

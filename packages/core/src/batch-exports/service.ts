@@ -1,10 +1,10 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { Actor } from "../auth/actor.ts"
-import { OrganizationRepository } from "../organizations/repository.ts"
+import { Access } from "../auth/access.ts"
 import { ProjectRepository } from "../projects/repository.ts"
 import { Choice, SerialReference, Text } from "../shared/fields.ts"
 import { NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
-import { isUuid, type OrganizationId, type ProjectId } from "../shared/ids.ts"
+import type { ProjectId } from "../shared/ids.ts"
 import { requireSystem } from "../shared/system.ts"
 import { decodeInput } from "../shared/validation.ts"
 import type { BatchExport } from "./model.ts"
@@ -23,20 +23,19 @@ export class BatchExportService extends Context.Service<BatchExportService, {
     BatchExportService,
     Effect.gen(function*() {
       const exports = yield* BatchExportRepository
-      const organizations = yield* OrganizationRepository
+      const access = yield* Access
       const projects = yield* ProjectRepository
 
       const create = Effect.fn("BatchExportService.create")(function*(actor: Actor, organization: string, body: unknown) {
         yield* requireSystem(actor)
-        const org = isUuid(organization) ? yield* organizations.findById(organization as OrganizationId) : Option.none()
-        if (Option.isNone(org)) return yield* NotFound.default()
+        const { organization_id } = yield* access.organization(actor, organization, "batch_export:write")
         const input = yield* decodeCreate(body)
         const project = yield* projects.findById(input.project_id as ProjectId)
-        if (Option.isNone(project) || project.value.organization_id !== org.value.id) {
+        if (Option.isNone(project) || project.value.organization_id !== organization_id) {
           return yield* ValidationError.field("project_id", "This project does not belong to the organization.", "does_not_exist")
         }
         return yield* exports.insert({
-          organization_id: org.value.id,
+          organization_id,
           project_id: project.value.id,
           name: input.name,
           model: input.model ?? "events"

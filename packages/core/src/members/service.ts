@@ -1,13 +1,13 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import type { Actor } from "../auth/actor.ts"
 import { MembershipLevel } from "../organizations/model.ts"
-import { OrganizationRepository } from "../organizations/repository.ts"
+import { Access } from "../auth/access.ts"
 import { Email } from "../shared/fields.ts"
 import { NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
-import { isUuid, type OrganizationId } from "../shared/ids.ts"
 import { requireSystem } from "../shared/system.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { decodeInput } from "../shared/validation.ts"
+import { userByEmail } from "../users/by-email.ts"
 import { UserRepository } from "../users/repository.ts"
 import type { Membership } from "./model.ts"
 import { MembershipRepository } from "./repository.ts"
@@ -22,31 +22,23 @@ export class MemberService extends Context.Service<MemberService, {
     MemberService,
     Effect.gen(function*() {
       const memberships = yield* MembershipRepository
-      const organizations = yield* OrganizationRepository
+      const access = yield* Access
       const users = yield* UserRepository
       const transactions = yield* Transactions
 
       const add = Effect.fn("MemberService.add")(function*(actor: Actor, organization: string, body: unknown) {
         yield* requireSystem(actor)
-        if (!isUuid(organization)) return yield* NotFound.default()
-        const org = yield* organizations.findById(organization as OrganizationId).pipe(
-          Effect.flatMap(Option.match({ onNone: () => Effect.fail(NotFound.default()), onSome: Effect.succeed }))
-        )
+        const { organization_id } = yield* access.organization(actor, organization, "organization_member:write")
         const input = yield* decodeAdd(body)
-        const user = yield* users.findByEmail(input.email).pipe(
-          Effect.flatMap(Option.match({
-            onNone: () => Effect.fail(ValidationError.field("email", `No user with e-mail ${input.email}.`, "does_not_exist")),
-            onSome: Effect.succeed
-          }))
-        )
+        const user = yield* userByEmail(input.email).pipe(Effect.provideService(UserRepository, users))
         return yield* transactions.run(Effect.gen(function*() {
-          const membership = yield* memberships.insert({ organization_id: org.id, user_id: user.id, level: input.level }).pipe(
+          const membership = yield* memberships.insert({ organization_id, user_id: user.id, level: input.level }).pipe(
             Effect.catchTag("AlreadyMember", () =>
               Effect.fail(ValidationError.field("email", "A user with this email address already belongs to the organization.", "unique")))
           )
           // A user's first organization becomes their current one, so `@current` means something.
           if (user.current_organization_id === null) {
-            yield* users.setCurrent(user.id, { organization_id: org.id, project_id: null })
+            yield* users.setCurrent(user.id, { organization_id, project_id: null })
           }
           return membership
         }))

@@ -29,6 +29,10 @@ export type OrganizationView = typeof OrganizationView.Type
 export const OrganizationCreate = Schema.Struct({ name: Text({ max: 64 }) })
 export type OrganizationCreate = typeof OrganizationCreate.Type
 
+/** How the caller's organizations are listed: by name, ties broken by id. */
+export const byName = (a: { readonly name: string; readonly id: string }, b: { readonly name: string; readonly id: string }) =>
+  a.name.localeCompare(b.name) || a.id.localeCompare(b.id)
+
 /** A URL-safe slug derived from the name; uniqueness is settled by the repository. */
 export const slugify = (name: string): string =>
   name

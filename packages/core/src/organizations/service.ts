@@ -1,11 +1,11 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { Actor } from "../auth/actor.ts"
 import { Access } from "../auth/access.ts"
-import { NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
+import { type NotFound, orNotFound, type PermissionDenied, type ValidationError } from "../shared/errors.ts"
 import { type ListQuery, type Page, pageRequest } from "../shared/page.ts"
 import { requireSystem } from "../shared/system.ts"
 import { decodeInput } from "../shared/validation.ts"
-import { type Organization, OrganizationCreate, type OrganizationView, slugify } from "./model.ts"
+import { byName, type Organization, OrganizationCreate, type OrganizationView, slugify } from "./model.ts"
 import { OrganizationRepository } from "./repository.ts"
 
 const decodeCreate = decodeInput(OrganizationCreate)
@@ -34,7 +34,7 @@ export class OrganizationService extends Context.Service<OrganizationService, {
         const request = pageRequest(query)
         const ids = access.visibleOrganizations(actor)
         const found = yield* organizations.findManyById(ids)
-        const sorted = [...found].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
+        const sorted = [...found].sort(byName)
         const results = sorted.slice(request.offset, request.offset + request.limit).map((organization) => ({
           id: organization.id,
           name: organization.name,
@@ -47,9 +47,7 @@ export class OrganizationService extends Context.Service<OrganizationService, {
 
       const retrieve = Effect.fn("OrganizationService.retrieve")(function*(actor: Actor, id: string) {
         const { organization_id, level } = yield* access.organization(actor, id, "organization:read")
-        const organization = yield* organizations.findById(organization_id).pipe(
-          Effect.flatMap(Option.match({ onNone: () => Effect.fail(NotFound.default()), onSome: Effect.succeed }))
-        )
+        const organization = yield* organizations.findById(organization_id).pipe(Effect.flatMap(orNotFound))
         return {
           id: organization.id,
           name: organization.name,

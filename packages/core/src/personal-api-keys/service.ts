@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import type { Actor, UserActor } from "../auth/actor.ts"
 import { Email, NonEmptyList, rule, SerialReference, Text } from "../shared/fields.ts"
 import { PermissionDenied, ValidationError } from "../shared/errors.ts"
@@ -8,6 +8,7 @@ import { maskOf, newPersonalApiKey, secureValueOf } from "../shared/secrets.ts"
 import { requireSystem } from "../shared/system.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { decodeInput } from "../shared/validation.ts"
+import { userByEmail } from "../users/by-email.ts"
 import { UserRepository } from "../users/repository.ts"
 import { type PersonalApiKeyView, toPersonalApiKeyView } from "./model.ts"
 import { PersonalApiKeyRepository } from "./repository.ts"
@@ -54,12 +55,7 @@ export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService
       const create = Effect.fn("PersonalApiKeyService.create")(function*(actor: Actor, body: unknown) {
         yield* requireSystem(actor)
         const input = yield* decodeCreate(body)
-        const user = yield* users.findByEmail(input.email).pipe(
-          Effect.flatMap(Option.match({
-            onNone: () => Effect.fail(ValidationError.field("email", `No user with e-mail ${input.email}.`, "does_not_exist")),
-            onSome: Effect.succeed
-          }))
-        )
+        const user = yield* userByEmail(input.email).pipe(Effect.provideService(UserRepository, users))
         const plain = newPersonalApiKey()
         const key = yield* transactions.run(Effect.gen(function*() {
           yield* users.lock(user.id)

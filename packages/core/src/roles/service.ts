@@ -1,10 +1,10 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { Actor } from "../auth/actor.ts"
-import { OrganizationRepository } from "../organizations/repository.ts"
+import { Access } from "../auth/access.ts"
 import { MembershipRepository } from "../members/repository.ts"
 import { Choice, Email, Text } from "../shared/fields.ts"
-import { NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
-import { isUuid, type OrganizationId, type RoleId } from "../shared/ids.ts"
+import { NotFound, orNotFound, type PermissionDenied, ValidationError } from "../shared/errors.ts"
+import { isUuid, type RoleId } from "../shared/ids.ts"
 import { requireSystem } from "../shared/system.ts"
 import { decodeInput } from "../shared/validation.ts"
 import { UserRepository } from "../users/repository.ts"
@@ -17,9 +17,6 @@ const decodeCreate = decodeInput(Schema.Struct({
 }))
 const decodeAddMember = decodeInput(Schema.Struct({ email: Email }))
 
-const orNotFound = <A>(found: Option.Option<A>) =>
-  Option.match(found, { onNone: () => Effect.fail(NotFound.default()), onSome: Effect.succeed })
-
 export class RoleService extends Context.Service<RoleService, {
   readonly create: (actor: Actor, organization: string, body: unknown) => Effect.Effect<RoleRecord, PermissionDenied | NotFound | ValidationError>
   readonly addMember: (actor: Actor, role: string, body: unknown) => Effect.Effect<void, PermissionDenied | NotFound | ValidationError>
@@ -28,17 +25,16 @@ export class RoleService extends Context.Service<RoleService, {
     RoleService,
     Effect.gen(function*() {
       const roles = yield* RoleRepository
-      const organizations = yield* OrganizationRepository
+      const access = yield* Access
       const memberships = yield* MembershipRepository
       const users = yield* UserRepository
 
       const create = Effect.fn("RoleService.create")(function*(actor: Actor, organization: string, body: unknown) {
         yield* requireSystem(actor)
-        if (!isUuid(organization)) return yield* NotFound.default()
-        const org = yield* organizations.findById(organization as OrganizationId).pipe(Effect.flatMap(orNotFound))
+        const { organization_id } = yield* access.organization(actor, organization, "organization:write")
         const input = yield* decodeCreate(body)
         return yield* roles.insert({
-          organization_id: org.id,
+          organization_id,
           name: input.name,
           feature_flags_access_level: input.feature_flags_access_level ?? AccessLevel.canAlwaysEdit,
           created_by_id: null

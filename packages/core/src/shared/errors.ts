@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 
 /**
  * The error model of decisions.md D1. Each class is one (status, type) pair of PostHog's envelope
@@ -51,6 +51,10 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
 }) {
   static readonly default = () => new NotFound({ detail: "Not found." })
 }
+
+/** A lookup that found nothing is the 404 every unknown or foreign id answers. */
+export const orNotFound = <A>(found: Option.Option<A>): Effect.Effect<A, NotFound> =>
+  Option.match(found, { onNone: () => Effect.fail(NotFound.default()), onSome: Effect.succeed })
 
 /** 405 `method_not_allowed`. */
 export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", {

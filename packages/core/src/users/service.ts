@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import type { Actor, UserActor } from "../auth/actor.ts"
 import { Access } from "../auth/access.ts"
 import { parseSerial, type ProjectId } from "../shared/ids.ts"
+import { byName } from "../organizations/model.ts"
 import { OrganizationRepository } from "../organizations/repository.ts"
 import { ProjectRepository } from "../projects/repository.ts"
 import { toProjectSummary } from "../projects/views.ts"
@@ -43,7 +44,7 @@ export class UserService extends Context.Service<UserService, {
         const { user } = actor
         const mine = yield* organizations.findManyById([...actor.memberships.keys()])
         const briefs = [...mine]
-          .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
+          .sort(byName)
           .map((o) => ({ id: o.id, name: o.name, slug: o.slug, membership_level: actor.memberships.get(o.id) ?? null }))
         const current = briefs.find((o) => o.id === user.current_organization_id) ?? briefs[0] ?? null
         const currentId = parseSerial(yield* access.currentProject(actor))
