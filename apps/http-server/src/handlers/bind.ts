@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { readJsonBody } from "../body.ts"
 import { ServerSettings } from "../settings.ts"
-import type { OperationInput } from "../operations.ts"
+import type { OperationInput } from "../operation.ts"
 
 interface RawRequest {
   readonly request: HttpServerRequest.HttpServerRequest

@@ -1,0 +1,14 @@
+import { HedgerowApi, HealthUnavailable } from "@hedgerow/api"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { SqlClient } from "effect/sql"
+
+export const SystemHandlers = HttpApiBuilder.group(HedgerowApi, "system", (handlers) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return handlers.handle("health", () =>
+      sql`SELECT 1`.pipe(
+        Effect.as({ status: "ok" as const }),
+        Effect.catch(() => Effect.fail(new HealthUnavailable({ status: "unavailable" })))
+      ))
+  }))
