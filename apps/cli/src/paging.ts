@@ -57,7 +57,8 @@ const footer = (page: Page<unknown>, offset: number) => {
 
 /**
  * The body of a list command: one page (JSON: the raw page) or, with `--all`, everything (JSON:
- * `{count, results}`); as text, a table of `columns`.
+ * `{count, results}`); as text, a table of `columns` of each item (or of what `row` makes of it, for
+ * items whose interesting fields are nested).
  */
 export const listCommand = <A extends object, E, R>(
   options: {
@@ -67,15 +68,17 @@ export const listCommand = <A extends object, E, R>(
     readonly json: boolean
   },
   columns: ReadonlyArray<string>,
-  fetch: (query: PageQuery) => Effect.Effect<Page<A>, E, R>
+  fetch: (query: PageQuery) => Effect.Effect<Page<A>, E, R>,
+  row: (item: A) => object = (item) => item
 ) => {
   const query = toQuery(options.limit, options.offset)
   return options.all
     ? allPages(fetch, query).pipe(
-      Effect.flatMap(emit(options.json, (everything) => `${table(everything.results, columns)}\n${everything.results.length} of ${everything.count}`))
+      Effect.flatMap(emit(options.json, (everything) =>
+        `${table(everything.results.map(row), columns)}\n${everything.results.length} of ${everything.count}`))
     )
     : fetch(query).pipe(
       Effect.flatMap(emit(options.json, (page) =>
-        `${table(page.results, columns)}\n${footer(page, Option.getOrElse(options.offset, () => 0))}`))
+        `${table(page.results.map(row), columns)}\n${footer(page, Option.getOrElse(options.offset, () => 0))}`))
     )
 }

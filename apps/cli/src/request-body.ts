@@ -25,22 +25,22 @@ export const commaList = (text: string): Array<string> =>
 export const numberList = (text: string): Array<number> => commaList(text).map(Number)
 
 /**
- * `--data`: a JSON object inline, or `@path/to/file.json`. Only its shape is checked here; its fields are
- * the API's to judge.
+ * `--data` (or the flag named by `flag`): a JSON object inline, or `@path/to/file.json`. Only its shape is
+ * checked here; its fields are the API's to judge.
  */
-export const jsonObjectData = (data: string) =>
+export const jsonObjectData = (data: string, flag = "--data") =>
   Effect.gen(function*() {
     const text = data.startsWith("@")
       ? yield* Effect.flatMap(Effect.service(FileSystem.FileSystem), (fs) => fs.readFileString(data.slice(1))).pipe(
-        Effect.mapError((error) => new UsageError({ message: `--data: cannot read ${data.slice(1)}: ${error.message}` }))
+        Effect.mapError((error) => new UsageError({ message: `${flag}: cannot read ${data.slice(1)}: ${error.message}` }))
       )
       : data
     const parsed = yield* Effect.try({
       try: () => JSON.parse(text) as unknown,
-      catch: (error) => new UsageError({ message: `--data is not valid JSON: ${(error as Error).message}` })
+      catch: (error) => new UsageError({ message: `${flag} is not valid JSON: ${(error as Error).message}` })
     })
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      return yield* new UsageError({ message: "--data must be a JSON object" })
+      return yield* new UsageError({ message: `${flag} must be a JSON object` })
     }
     return parsed as Record<string, unknown>
   })

@@ -1,5 +1,10 @@
 import type { Operation } from "./operation.ts"
+import { batchExports } from "./operations/batch-exports.ts"
+import { domains } from "./operations/domains.ts"
+import { featureFlags, flagRoleAccess } from "./operations/feature-flags.ts"
 import { identity } from "./operations/identity.ts"
+import { invites } from "./operations/invites.ts"
+import { members } from "./operations/members.ts"
 import { organizationProjects, organizations } from "./operations/organizations.ts"
 import { projects } from "./operations/projects.ts"
 
@@ -13,7 +18,13 @@ export type { Operation, OperationInput } from "./operation.ts"
 export const operations = {
   organizations,
   organizationProjects,
+  domains,
+  batchExports,
+  invites,
+  members,
   projects,
+  featureFlags,
+  flagRoleAccess,
   identity
 } as const satisfies Record<string, Record<string, Operation>>
 

@@ -1,5 +1,11 @@
 import { HttpApi, OpenApi } from "effect/http-api"
+import { BatchExportsGroup } from "./groups/batch-exports.ts"
+import { DomainsGroup } from "./groups/domains.ts"
+import { FeatureFlagsGroup } from "./groups/feature-flags.ts"
+import { FlagRoleAccessGroup } from "./groups/flag-role-access.ts"
 import { IdentityGroup } from "./groups/identity.ts"
+import { InvitesGroup } from "./groups/invites.ts"
+import { MembersGroup } from "./groups/members.ts"
 import { OrganizationProjectsGroup } from "./groups/organization-projects.ts"
 import { OrganizationsGroup } from "./groups/organizations.ts"
 import { ProjectsGroup } from "./groups/projects.ts"
@@ -10,7 +16,13 @@ import { RequestDecoding } from "./decoding.ts"
 export class HedgerowApi extends HttpApi.make("hedgerow")
   .add(OrganizationsGroup)
   .add(OrganizationProjectsGroup)
+  .add(DomainsGroup)
+  .add(BatchExportsGroup)
+  .add(InvitesGroup)
+  .add(MembersGroup)
   .add(ProjectsGroup)
+  .add(FeatureFlagsGroup)
+  .add(FlagRoleAccessGroup)
   .add(IdentityGroup)
   .add(SystemGroup)
   .middleware(RequestDecoding)

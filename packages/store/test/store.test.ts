@@ -20,7 +20,7 @@ layer(Services, { timeout: 60_000 })("the store under core", (it) => {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const rows = yield* sql<{ name: string }>`SELECT name FROM hedgerow_migrations ORDER BY migration_id`
-      assert.deepStrictEqual(rows.map((r) => r.name), ["initial"])
+      assert.deepStrictEqual(rows.map((r) => r.name), ["initial", "feature_flags"])
     }))
 
   it.effect("a failed transaction leaves no trace in any table", () =>

@@ -9,6 +9,8 @@ declare module "autocannon" {
       readonly method?: string
       readonly headers?: Readonly<Record<string, string>>
       readonly body?: string
+      /** Replaces `[<id>]` in the body with a fresh unique id (letters, digits, `-`, `_`) on every request. */
+      readonly idReplacement?: boolean
       /** Seconds. */
       readonly duration?: number
       readonly connections?: number

@@ -1,4 +1,4 @@
-import { Bootstrap, type OrganizationId, type ProjectId } from "@hedgerow/core"
+import { Bootstrap, type OrganizationId, type ProjectId, type UserId } from "@hedgerow/core"
 import { baseUrl, HedgerowServer } from "@hedgerow/http-server"
 import { Context, Effect, Layer } from "effect"
 
@@ -7,6 +7,8 @@ export class HedgerowFixture extends Context.Service<HedgerowFixture, {
   readonly baseUrl: string
   readonly organizationId: OrganizationId
   readonly projectId: ProjectId
+  /** The bootstrapped owner, whose key the requests carry. */
+  readonly userId: UserId
   /** `Authorization: Bearer <personal API key with scope *>`. */
   readonly authorization: Readonly<Record<string, string>>
 }>()("hedgerow/bench/HedgerowFixture") {}
@@ -29,6 +31,7 @@ export const startHedgerow = Effect.gen(function*() {
       baseUrl: url,
       organizationId: tenant.organization_id,
       projectId: tenant.project_id,
+      userId: tenant.user.id,
       authorization: { authorization: `Bearer ${tenant.personal_api_key}` }
     })
   }).pipe(Effect.provideContext(context))

@@ -18,6 +18,7 @@ const instance = autocannon({
   method: request.method,
   headers: request.headers,
   ...(request.body === undefined ? {} : { body: request.body }),
+  ...(request.idReplacement === true ? { idReplacement: true } : {}),
   duration: request.durationSeconds,
   connections: request.connections
 })

@@ -7,6 +7,8 @@ export interface LoadRequest {
   readonly method: string
   readonly headers: Readonly<Record<string, string>>
   readonly body?: string | undefined
+  /** Each request gets its own id in place of `[<id>]` in the body (writes that must not collide). */
+  readonly idReplacement?: boolean | undefined
   readonly durationSeconds: number
   readonly connections: number
 }

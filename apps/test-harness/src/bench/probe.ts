@@ -1,6 +1,11 @@
 import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
 import { request } from "node:http"
 import type { RequestSpec } from "./scenarios.ts"
+
+/** The body the probe sends: with a fresh id where the load generator would put one. */
+const probeBody = (spec: RequestSpec) =>
+  spec.idReplacement === true && spec.body !== undefined ? spec.body.replaceAll("[<id>]", `probe-${randomUUID()}`) : spec.body
 
 export interface ProbeResponse {
   readonly status: number
@@ -21,6 +26,6 @@ export const probe = (url: string, spec: RequestSpec) =>
       response.on("error", (error) => resume(Effect.fail(error)))
     })
     outgoing.on("error", (error) => resume(Effect.fail(error)))
-    outgoing.end(spec.body)
+    outgoing.end(probeBody(spec))
     return Effect.sync(() => outgoing.destroy())
   })

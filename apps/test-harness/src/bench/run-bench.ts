@@ -58,7 +58,15 @@ const describeStatuses = (figures: LoadFigures) =>
 const measure = (scenario: string, target: string, url: string, spec: RequestSpec, options: BenchOptions) =>
   Effect.gen(function*() {
     const load = (durationSeconds: number) =>
-      runLoad({ url, method: spec.method, headers: spec.headers, body: spec.body, durationSeconds, connections: options.connections })
+      runLoad({
+        url,
+        method: spec.method,
+        headers: spec.headers,
+        body: spec.body,
+        idReplacement: spec.idReplacement,
+        durationSeconds,
+        connections: options.connections
+      })
     if (options.warmupSeconds > 0) {
       options.progress?.(`${scenario}: warming up ${target} for ${options.warmupSeconds} s`)
       const warmup = yield* load(options.warmupSeconds)

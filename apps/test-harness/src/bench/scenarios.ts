@@ -7,6 +7,8 @@ export interface RequestSpec {
   readonly path: string
   readonly headers: Readonly<Record<string, string>>
   readonly body?: string | undefined
+  /** `[<id>]` in the body becomes a fresh id on every request, so that writes never repeat a key. */
+  readonly idReplacement?: boolean | undefined
 }
 
 /**

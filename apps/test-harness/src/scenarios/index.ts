@@ -1,5 +1,18 @@
 import { authScenarios } from "./auth.ts"
+import { batchExportScenarios } from "./batch-exports.ts"
 import { discoveryScenarios } from "./discovery.ts"
+import { domainAccessScenarios } from "./domain-access.ts"
+import { domainScenarios } from "./domains.ts"
+import { featureFlagActionScenarios } from "./feature-flag-actions.ts"
+import { featureFlagActivityScenarios } from "./feature-flag-activity.ts"
+import { featureFlagAuthScenarios } from "./feature-flag-auth.ts"
+import { featureFlagLifecycleScenarios } from "./feature-flag-lifecycle.ts"
+import { featureFlagListScenarios } from "./feature-flag-list.ts"
+import { featureFlagRoleAccessScenarios } from "./feature-flag-role-access.ts"
+import { featureFlagValidationScenarios } from "./feature-flag-validation.ts"
+import { featureFlagScenarios } from "./feature-flags.ts"
+import { inviteScenarios } from "./invites.ts"
+import { memberScenarios } from "./members.ts"
 import { projectScenarios } from "./projects.ts"
 import type { Scenario } from "./scenario.ts"
 import { transportScenarios } from "./transport.ts"
@@ -9,6 +22,19 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...authScenarios,
   ...discoveryScenarios,
   ...projectScenarios,
+  ...memberScenarios,
+  ...inviteScenarios,
+  ...domainScenarios,
+  ...domainAccessScenarios,
+  ...batchExportScenarios,
+  ...featureFlagScenarios,
+  ...featureFlagValidationScenarios,
+  ...featureFlagListScenarios,
+  ...featureFlagLifecycleScenarios,
+  ...featureFlagActivityScenarios,
+  ...featureFlagRoleAccessScenarios,
+  ...featureFlagActionScenarios,
+  ...featureFlagAuthScenarios,
   ...transportScenarios
 ]
 

@@ -38,3 +38,32 @@ export const ActivityLogEntry = Schema.Struct({
   created_at: Timestamp
 })
 export type ActivityLogEntry = typeof ActivityLogEntry.Type
+
+/** Who an entry names: PostHog's minimal user, or its system marker for operator changes. */
+export const ActivityUser = Schema.Struct({
+  first_name: Schema.String,
+  email: Schema.NullOr(Schema.String),
+  is_system: Schema.optionalKey(Schema.Boolean)
+})
+export type ActivityUser = typeof ActivityUser.Type
+
+/** An entry as the activity endpoints render it (posthog-behaviour.md §5). */
+export const ActivityLogView = Schema.Struct({
+  id: ActivityLogId,
+  user: Schema.NullOr(ActivityUser),
+  activity: Schema.String,
+  scope: Schema.String,
+  item_id: Schema.String,
+  detail: ActivityDetail,
+  created_at: Timestamp
+})
+export type ActivityLogView = typeof ActivityLogView.Type
+
+/** PostHog's page-number envelope for activity (D3). */
+export const ActivityPageEnvelope = Schema.Struct({
+  results: Schema.Array(ActivityLogView),
+  next: Schema.NullOr(Schema.String),
+  previous: Schema.NullOr(Schema.String),
+  total_count: Schema.Int
+})
+export type ActivityPageEnvelope = typeof ActivityPageEnvelope.Type

@@ -2,10 +2,12 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { Actor } from "../auth/actor.ts"
 import { Access } from "../auth/access.ts"
 import { ProjectRepository } from "../projects/repository.ts"
+import type { Body, BodyError } from "../shared/body.ts"
 import { Choice, SerialReference, Text } from "../shared/fields.ts"
 import { NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
-import type { ProjectId } from "../shared/ids.ts"
+import { type BatchExportId, canonicalUuid, type ProjectId } from "../shared/ids.ts"
 import { requireSystem } from "../shared/system.ts"
+import { Transactions } from "../shared/transactions.ts"
 import { decodeInput } from "../shared/validation.ts"
 import type { BatchExport } from "./model.ts"
 import { BatchExportRepository } from "./repository.ts"
@@ -16,8 +18,22 @@ const decodeCreate = decodeInput(Schema.Struct({
   model: Schema.optionalKey(Choice(["events", "persons"]))
 }))
 
+/** D6 names the export in its 404, as PostHog's pause and unpause do. */
+const exportNotFound = (id: string) => new NotFound({ detail: `BatchExport ID '${id}' not found.` })
+
+type SwitchPaused = (
+  actor: Actor,
+  organization: string,
+  id: string,
+  body: Body
+) => Effect.Effect<void, PermissionDenied | NotFound | BodyError>
+
 export class BatchExportService extends Context.Service<BatchExportService, {
   readonly create: (actor: Actor, organization: string, body: unknown) => Effect.Effect<BatchExport, PermissionDenied | NotFound | ValidationError>
+  /** Idempotent; the body is optional and its fields are ignored (D6). */
+  readonly pause: SwitchPaused
+  /** Idempotent; `last_paused_at` keeps the time of the last pause. */
+  readonly unpause: SwitchPaused
 }>()("hedgerow/BatchExportService") {
   static readonly layer = Layer.effect(
     BatchExportService,
@@ -25,6 +41,7 @@ export class BatchExportService extends Context.Service<BatchExportService, {
       const exports = yield* BatchExportRepository
       const access = yield* Access
       const projects = yield* ProjectRepository
+      const transactions = yield* Transactions
 
       const create = Effect.fn("BatchExportService.create")(function*(actor: Actor, organization: string, body: unknown) {
         yield* requireSystem(actor)
@@ -42,7 +59,20 @@ export class BatchExportService extends Context.Service<BatchExportService, {
         })
       })
 
-      return BatchExportService.of({ create })
+      const switchPaused = (paused: boolean): SwitchPaused =>
+        Effect.fn(paused ? "BatchExportService.pause" : "BatchExportService.unpause")(function*(actor, organization, id, body) {
+          const { organization_id } = yield* access.organization(actor, organization, "batch_export:write")
+          const uuid = canonicalUuid(id)
+          if (uuid === undefined) return yield* exportNotFound(id)
+          const found = yield* exports.find(organization_id, uuid as BatchExportId)
+          if (Option.isNone(found)) return yield* exportNotFound(uuid)
+          // Read only to refuse a malformed one, like any write body; what it says changes nothing.
+          yield* body
+          const switched = yield* transactions.run(exports.setPaused(organization_id, found.value.id, paused))
+          if (!switched) return yield* exportNotFound(uuid)
+        })
+
+      return BatchExportService.of({ create, pause: switchPaused(true), unpause: switchPaused(false) })
     })
   )
 }

@@ -19,6 +19,7 @@ export const FeatureFlagRecord = Schema.Struct({
   project_id: ProjectId,
   key: Schema.String,
   name: Schema.String,
+  /** As written: PostHog keeps `{}` for a flag created without filters and renders it as one open group. */
   filters: JsonObject,
   deleted: Schema.Boolean,
   active: Schema.Boolean,
@@ -41,6 +42,16 @@ export const FeatureFlagRecord = Schema.Struct({
 })
 export type FeatureFlagRecord = typeof FeatureFlagRecord.Type
 
+/** A stored flag with the users it names, read in one query. */
+export interface StoredFeatureFlag extends FeatureFlagRecord {
+  readonly created_by: UserSummary | null
+  readonly last_modified_by: UserSummary | null
+}
+
+/** The flag's status as the body carries it: the upper-case name of the `/status/` value. */
+export const FlagStatusName = Schema.Literals(["ACTIVE", "STALE", "INACTIVE", "DELETED"])
+export type FlagStatusName = typeof FlagStatusName.Type
+
 /** The FeatureFlag resource of interface.md, with PostHog's extra read-only fields. */
 export const FeatureFlag = Schema.Struct({
   id: FeatureFlagId,
@@ -58,8 +69,9 @@ export const FeatureFlag = Schema.Struct({
   rollout_percentage: Schema.NullOr(Schema.Number),
   ensure_experience_continuity: Schema.Boolean,
   experiment_set: Schema.Array(Schema.Int),
-  surveys: JsonObject,
-  features: JsonObject,
+  /** PostHog renders the linked surveys and early-access features as lists; this service links none. */
+  surveys: Schema.Array(Json),
+  features: Schema.Array(Json),
   rollback_conditions: Json,
   performed_rollback: Schema.Boolean,
   can_edit: Schema.Boolean,
@@ -72,9 +84,18 @@ export const FeatureFlag = Schema.Struct({
   is_remote_configuration: Schema.Boolean,
   has_encrypted_payloads: Schema.Boolean,
   evaluation_runtime: EvaluationRuntime,
-  status: Schema.String
+  status: FlagStatusName
 })
 export type FeatureFlag = typeof FeatureFlag.Type
+
+/** `GET {id}/status/` (D5): lower-case values. */
+export const FlagStatusValue = Schema.Literals(["active", "stale", "inactive", "deleted"])
+export type FlagStatusValue = typeof FlagStatusValue.Type
+export const FeatureFlagStatus = Schema.Struct({
+  status: FlagStatusValue,
+  reason: Schema.String
+})
+export type FeatureFlagStatus = typeof FeatureFlagStatus.Type
 
 /** The FeatureFlagRoleAccess resource. */
 export const FeatureFlagRoleAccess = Schema.Struct({
@@ -85,3 +106,32 @@ export const FeatureFlagRoleAccess = Schema.Struct({
   updated_at: Timestamp
 })
 export type FeatureFlagRoleAccess = typeof FeatureFlagRoleAccess.Type
+
+/** A stored role-access row. */
+export interface RoleAccessRecord {
+  readonly id: RoleAccessId
+  readonly feature_flag_id: FeatureFlagId
+  readonly role_id: string
+  readonly added_at: Timestamp
+  readonly updated_at: Timestamp
+}
+
+/** Access levels of PostHog's access-control system, lowest first. */
+export const ACCESS_LEVELS = ["none", "viewer", "editor"] as const
+
+/**
+ * `{id}/access_controls/` and `{id}/global_access_controls/` (D5): the flag plus the access-control
+ * fields. This service has no per-object access-control rows; the legacy role rules decide.
+ */
+export const FeatureFlagAccessControls = Schema.Struct({
+  ...FeatureFlag.fields,
+  access_controls: Schema.Array(Json),
+  available_access_levels: Schema.Array(Schema.String),
+  default_access_level: Schema.String,
+  user_can_edit_access_levels: Schema.Boolean
+})
+export type FeatureFlagAccessControls = typeof FeatureFlagAccessControls.Type
+
+/** `dashboard` and `enrich_usage_dashboard` answer PostHog's `{"success": true}`. */
+export const ActionSuccess = Schema.Struct({ success: Schema.Literal(true) })
+export type ActionSuccess = typeof ActionSuccess.Type

@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
-import type { FeatureFlagsAccessLevel, RoleRecord } from "./model.ts"
-import type { OrganizationId, RoleId, UserId } from "../shared/ids.ts"
+import type { FeatureFlagsAccessLevel, Role, RoleRecord } from "./model.ts"
+import type { CallerRole } from "../feature-flags/edit-rights.ts"
+import type { FeatureFlagId, OrganizationId, RoleId, UserId } from "../shared/ids.ts"
 
 export class RoleNameTaken {
   readonly _tag = "RoleNameTaken"
@@ -19,4 +20,12 @@ export class RoleRepository extends Context.Service<RoleRepository, {
   }) => Effect.Effect<RoleRecord, RoleNameTaken>
   readonly findById: (id: RoleId) => Effect.Effect<Option.Option<RoleRecord>>
   readonly addMember: (role: RoleId, user: UserId) => Effect.Effect<void, AlreadyRoleMember>
+  /** A user's roles in an organization, each with those of `flags` it has been granted access to. */
+  readonly callerRoles: (
+    organization: OrganizationId,
+    user: UserId,
+    flags: ReadonlyArray<FeatureFlagId>
+  ) => Effect.Effect<ReadonlyArray<CallerRole>>
+  /** Roles rendered with their creator and members, in the order asked. */
+  readonly views: (ids: ReadonlyArray<RoleId>) => Effect.Effect<ReadonlyArray<Role>>
 }>()("hedgerow/RoleRepository") {}

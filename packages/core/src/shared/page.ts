@@ -88,3 +88,55 @@ export const PageEnvelopeOf = <S extends Schema.Top>(item: S) =>
     previous: Schema.NullOr(Schema.String),
     results: Schema.Array(item)
   })
+
+/** PostHog's activity pagination (D3): `page` from 1, `limit` default 10, as leniently read as limit/offset. */
+export const DEFAULT_ACTIVITY_LIMIT = 10
+
+export interface PageNumberRequest {
+  readonly page: number
+  readonly limit: number
+}
+
+export interface PageNumberQuery {
+  readonly page?: string | undefined
+  readonly limit?: string | undefined
+}
+
+export const pageNumberRequest = (query: PageNumberQuery): PageNumberRequest => {
+  const limit = positiveInt(query.limit)
+  const page = positiveInt(query.page)
+  return {
+    limit: limit === undefined || limit === 0 ? DEFAULT_ACTIVITY_LIMIT : Math.min(limit, MAX_LIMIT),
+    page: page === undefined || page === 0 ? 1 : page
+  }
+}
+
+export interface NumberedPage<A> {
+  readonly total_count: number
+  readonly results: ReadonlyArray<A>
+  readonly request: PageNumberRequest
+}
+
+export interface NumberedPageEnvelope<A> {
+  readonly results: ReadonlyArray<A>
+  readonly next: string | null
+  readonly previous: string | null
+  readonly total_count: number
+}
+
+/** Links carry `page` and `limit` on the request URL, other parameters kept, as PostHog's activity pages do. */
+export const toNumberedEnvelope = <A>(page: NumberedPage<A>, requestUrl: string): NumberedPageEnvelope<A> => {
+  const { limit, page: number } = page.request
+  const link = (target: number) => {
+    const url = new URL(requestUrl)
+    url.searchParams.set("page", String(target))
+    url.searchParams.set("limit", String(limit))
+    return url.toString()
+  }
+  return {
+    results: page.results,
+    next: number * limit < page.total_count ? link(number + 1) : null,
+    previous: number > 1 ? link(number - 1) : null,
+    total_count: page.total_count
+  }
+}

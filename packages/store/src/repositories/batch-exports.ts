@@ -1,5 +1,5 @@
 import { type BatchExport, type BatchExportId, type BatchExportModel, BatchExportRepository, type OrganizationId, type ProjectId } from "@hedgerow/core"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { ts, tsOrNull } from "./rows.ts"
 
@@ -46,7 +46,21 @@ export const BatchExportRepositoryLive = Layer.effect(
         sql<BatchExportRow>`
           INSERT INTO batch_exports (id, organization_id, project_id, name, model)
           VALUES (gen_random_uuid(), ${input.organization_id}, ${input.project_id}, ${input.name}, ${input.model})
-          RETURNING *`.pipe(Effect.orDie, Effect.map((rows) => toBatchExport(rows[0]!)))
+          RETURNING *`.pipe(Effect.orDie, Effect.map((rows) => toBatchExport(rows[0]!))),
+      find: (organization, id) =>
+        sql<BatchExportRow>`
+          SELECT * FROM batch_exports WHERE id = ${id} AND organization_id = ${organization} AND NOT deleted`.pipe(
+          Effect.orDie,
+          Effect.map((rows) => Option.fromNullishOr(rows[0]).pipe(Option.map(toBatchExport)))
+        ),
+      // One statement, so concurrent pauses cannot both stamp last_paused_at.
+      setPaused: (organization, id, paused) =>
+        sql<{ id: string }>`
+          UPDATE batch_exports
+          SET paused = ${paused},
+            last_paused_at = CASE WHEN ${paused}::boolean AND NOT paused THEN now() ELSE last_paused_at END
+          WHERE id = ${id} AND organization_id = ${organization} AND NOT deleted
+          RETURNING id`.pipe(Effect.orDie, Effect.map((rows) => rows.length > 0))
     })
   })
 )

@@ -1,4 +1,5 @@
 import { PGlite, type QueryOptions, type Results } from "@electric-sql/pglite"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { PgClient, PgTypes } from "@effect/sql-pg"
 import { Effect, Layer, Scope, Semaphore, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
@@ -143,7 +144,8 @@ const POSTGRES_CONF = ["shared_buffers=32MB"]
 export const openPglite = (dataDir: string | undefined): Effect.Effect<PGlite, SqlError.SqlError, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.tryPromise({
-      try: () => PGlite.create({ postgresqlconf: POSTGRES_CONF, ...(dataDir === undefined ? {} : { dataDir }) }),
+      // pg_trgm backs the flag list's case-insensitive search (migration 0002).
+      try: () => PGlite.create({ postgresqlconf: POSTGRES_CONF, extensions: { pg_trgm }, ...(dataDir === undefined ? {} : { dataDir }) }),
       catch: (cause) =>
         new SqlError.SqlError({
           reason: new SqlError.ConnectionError({

@@ -1,0 +1,54 @@
+import { Schema, SchemaTransformation } from "effect"
+import { Bool, Choice, maxLength, notBlank, rule, Text } from "../shared/fields.ts"
+
+/** PostHog's DOMAIN_REGEX: lower-case labels with inner hyphens, a top-level label of two letters or more. */
+const DOMAIN_PATTERN = /^([a-z0-9]+(-[a-z0-9]+)*\.)+[a-z]{2,}$/
+
+/** Values of `sso_enforcement`: off, or the provider every login from the domain must use. */
+export const SSO_PROVIDERS = ["", "google-oauth2", "github", "gitlab", "saml"] as const
+
+/**
+ * DRF's CharField for `domain`, checks in DRF's order: whitespace trimmed, then blank, the length and NUL
+ * validators, and only then PostHog's `validate_domain`.
+ */
+const DomainName = Schema.String.pipe(
+  Schema.decodeTo(
+    Schema.String,
+    SchemaTransformation.transform<string, string>({ decode: (text) => text.trim(), encode: (text) => text })
+  )
+).check(
+  notBlank,
+  maxLength(128),
+  rule<string>("null_characters_not_allowed", (s) => (s.includes("\u0000") ? "Null characters are not allowed." : undefined)),
+  rule<string>("invalid_input", (s) => (DOMAIN_PATTERN.test(s) ? undefined : "Please enter a valid domain or subdomain name."))
+)
+
+/** The settings a domain carries besides its name; every one writable on PATCH. */
+const settingsInput = {
+  jit_provisioning_enabled: Schema.optionalKey(Bool),
+  sso_enforcement: Schema.optionalKey(Choice(SSO_PROVIDERS)),
+  saml_entity_id: Schema.optionalKey(Schema.NullOr(Text({ max: 512, allowBlank: true }))),
+  saml_acs_url: Schema.optionalKey(Schema.NullOr(Text({ max: 512, allowBlank: true }))),
+  saml_x509_cert: Schema.optionalKey(Schema.NullOr(Text({ allowBlank: true })))
+}
+
+/**
+ * The name of a new domain, decoded alone: DRF reports the first field in declaration order, and
+ * `domain` (uniqueness included) comes before every setting.
+ */
+export const DomainNameInput = Schema.Struct({ domain: DomainName })
+
+/** The settings of a POST or PATCH body. `domain` is not among them: it cannot change after creation. */
+export const DomainSettingsInput = Schema.Struct(settingsInput)
+export type DomainSettingsInput = typeof DomainSettingsInput.Type
+
+/** Body of POST `.../domains/`, as the contract documents it. */
+export const DomainCreate = Schema.Struct({ domain: DomainName, ...settingsInput })
+export type DomainCreate = typeof DomainCreate.Type
+
+/** Body of PATCH `.../domains/{id}/`; a `domain` sent here is ignored, as in newer PostHog. */
+export const DomainUpdate = DomainSettingsInput
+export type DomainUpdate = typeof DomainUpdate.Type
+
+/** Settings that only a verified domain may change (PostHog's UPDATE_ONLY_WHEN_VERIFIED, in its order). */
+export const VERIFIED_ONLY = ["jit_provisioning_enabled", "sso_enforcement"] as const

@@ -1,0 +1,45 @@
+import { Context, type Effect, type Option } from "effect"
+import type { DomainId, OrganizationId } from "../shared/ids.ts"
+import type { Page, PageRequest } from "../shared/page.ts"
+import type { DomainRecord } from "./model.ts"
+
+/** Domains are unique across every organization; the insert found this one taken. */
+export class DomainTaken {
+  readonly _tag = "DomainTaken"
+}
+
+/** What a domain holds besides its name and verification state. */
+export interface DomainSettings {
+  readonly jit_provisioning_enabled: boolean
+  readonly sso_enforcement: string
+  readonly saml_entity_id: string | null
+  readonly saml_acs_url: string | null
+  readonly saml_x509_cert: string | null
+}
+
+export class DomainRepository extends Context.Service<DomainRepository, {
+  readonly insert: (input: {
+    readonly organization_id: OrganizationId
+    readonly domain: string
+    readonly verification_challenge: string
+    readonly settings: DomainSettings
+  }) => Effect.Effect<DomainRecord, DomainTaken>
+  /** Whether any organization has this domain. */
+  readonly isTaken: (domain: string) => Effect.Effect<boolean>
+  /** A domain of this organization; `forUpdate` locks its row until the transaction ends. */
+  readonly find: (
+    organization: OrganizationId,
+    id: DomainId,
+    options?: { readonly forUpdate?: boolean }
+  ) => Effect.Effect<Option.Option<DomainRecord>>
+  /** The organization's domains ordered by name (unique, so the order is stable). */
+  readonly list: (organization: OrganizationId, page: PageRequest) => Effect.Effect<Page<DomainRecord>>
+  readonly update: (id: DomainId, settings: DomainSettings) => Effect.Effect<DomainRecord>
+  /** False when there was nothing to delete. */
+  readonly delete: (organization: OrganizationId, id: DomainId) => Effect.Effect<boolean>
+  /**
+   * The outcome of a DNS check on a still unverified domain: verified now (retry cleared), or the time
+   * of this failed retry. A domain verified meanwhile keeps its first verification time.
+   */
+  readonly recordVerification: (id: DomainId, verified: boolean) => Effect.Effect<void>
+}>()("hedgerow/DomainRepository") {}

@@ -1,0 +1,100 @@
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import type { Actor } from "../auth/actor.ts"
+import type { StaticCohortCreated } from "../cohorts/model.ts"
+import { CohortRepository } from "../cohorts/repository.ts"
+import { toCohortView } from "../cohorts/view.ts"
+import { DashboardRepository } from "../dashboards/repository.ts"
+import { enrichedTiles, hasEnrichedTiles } from "../dashboards/usage.ts"
+import { type NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
+import { Transactions } from "../shared/transactions.ts"
+import { editRights } from "./edit-rights.ts"
+import { editorOf, FlagReader, type FoundFlag } from "./lookup.ts"
+import type { ActionSuccess } from "./model.ts"
+import { FlagWriter } from "./writer.ts"
+
+const EDIT_REFUSED = "You don't have edit permissions for this feature flag."
+
+/** PostHog's `%Y-%m-%d %H:%M:%S`, in UTC. */
+const secondsText = (millis: number) => new Date(millis).toISOString().slice(0, 19).replace("T", " ")
+
+/**
+ * The flag's POST actions (D5, posthog-behaviour.md §5): its usage dashboard, enriching it, and a static
+ * cohort. They change the flag's world, so they need the right to edit the flag. Their bodies are not
+ * read, as in PostHog.
+ */
+export class FeatureFlagActions extends Context.Service<FeatureFlagActions, {
+  readonly dashboard: (actor: Actor, project: string, id: string) => Effect.Effect<ActionSuccess, PermissionDenied | NotFound>
+  readonly enrichUsageDashboard: (actor: Actor, project: string, id: string) => Effect.Effect<ActionSuccess, PermissionDenied | NotFound | ValidationError>
+  readonly createStaticCohort: (actor: Actor, project: string, id: string) => Effect.Effect<StaticCohortCreated, PermissionDenied | NotFound>
+}>()("hedgerow/FeatureFlagActions") {
+  static readonly layer = Layer.effect(
+    FeatureFlagActions,
+    Effect.gen(function*() {
+      const reader = yield* FlagReader
+      const writer = yield* FlagWriter
+      const dashboards = yield* DashboardRepository
+      const cohorts = yield* CohortRepository
+      const transactions = yield* Transactions
+
+      const editable = (actor: Actor, project: string, id: string) =>
+        Effect.gen(function*() {
+          const found: FoundFlag = yield* reader.flag(actor, project, id, "feature_flag:write")
+          const roles = yield* reader.roles(actor, found.access, [found.flag])
+          if (!editRights(editorOf(actor, found.access), roles)(found.flag)) {
+            return yield* new PermissionDenied({ detail: EDIT_REFUSED })
+          }
+          return found
+        })
+
+      const dashboard = Effect.fn("FeatureFlagActions.dashboard")(function*(actor: Actor, project: string, id: string) {
+        const { flag } = yield* editable(actor, project, id)
+        // As in PostHog [2025-H2], every call makes a new dashboard; enriched insights join it when there is data.
+        yield* transactions.run(Effect.gen(function*() {
+          const withDashboard = yield* writer.makeUsageDashboard(actor, flag)
+          if (flag.has_enriched_analytics && withDashboard.usage_dashboard_id !== null) {
+            yield* dashboards.setTiles(withDashboard.usage_dashboard_id, yield* tilesWithEnriched(withDashboard.project_id, withDashboard.usage_dashboard_id, flag.key))
+          }
+        }))
+        return { success: true } as const
+      })
+
+      const tilesWithEnriched = (project: FoundFlag["flag"]["project_id"], id: NonNullable<FoundFlag["flag"]["usage_dashboard_id"]>, key: string) =>
+        dashboards.find(project, id).pipe(Effect.map((found) => {
+          const tiles = Option.isSome(found) && Array.isArray(found.value.tiles) ? found.value.tiles : []
+          return [...tiles, ...enrichedTiles(key)]
+        }))
+
+      const enrichUsageDashboard = Effect.fn("FeatureFlagActions.enrichUsageDashboard")(function*(actor: Actor, project: string, id: string) {
+        const { flag } = yield* editable(actor, project, id)
+        const usage = flag.usage_dashboard_id === null ? Option.none() : yield* dashboards.find(flag.project_id, flag.usage_dashboard_id)
+        if (Option.isNone(usage) || usage.value.deleted) return yield* ValidationError.field(null, "Usage dashboard not found")
+        if (hasEnrichedTiles(usage.value.tiles)) return yield* ValidationError.field(null, "Usage dashboard already has enriched data")
+        // `has_enriched_analytics` is the signal that enriched data exists (D5).
+        if (!flag.has_enriched_analytics) {
+          return yield* ValidationError.field(null, "No enriched analytics available for this feature flag")
+        }
+        const tiles = Array.isArray(usage.value.tiles) ? usage.value.tiles : []
+        yield* dashboards.setTiles(usage.value.id, [...tiles, ...enrichedTiles(flag.key)])
+        return { success: true } as const
+      })
+
+      const createStaticCohort = Effect.fn("FeatureFlagActions.createStaticCohort")(function*(actor: Actor, project: string, id: string) {
+        const { flag } = yield* editable(actor, project, id)
+        const now = yield* Clock.currentTimeMillis
+        // Persons live outside this service, so the cohort is complete and empty from the start (D5).
+        const cohort = yield* cohorts.insert({
+          project_id: flag.project_id,
+          name: `Users with feature flag ${flag.key} enabled at ${secondsText(now)}`,
+          description: "",
+          is_static: true,
+          is_calculating: false,
+          count: 0,
+          created_by_id: actor._tag === "User" ? actor.user.id : null
+        })
+        return { cohort: toCohortView(cohort) }
+      })
+
+      return FeatureFlagActions.of({ dashboard, enrichUsageDashboard, createStaticCohort })
+    })
+  )
+}

@@ -1,0 +1,105 @@
+import { Schema, SchemaTransformation } from "effect"
+import { Bool, Choice, Integer, Json, JsonObject, rule, Text } from "../shared/fields.ts"
+import { MAX_KEY_LENGTH } from "./key.ts"
+
+/**
+ * Request bodies of flag create and PATCH, field by field in the order PostHog's serializer declares
+ * them: DRF validates every field and reports the first failure in that order, so the order is part of
+ * the contract. Rules that need the database (key uniqueness, filters, dashboards) run in the service,
+ * in the same order.
+ */
+
+const CREATION_CONTEXTS = ["feature_flags", "experiments", "surveys", "early_access_features", "web_experiments"] as const
+const EVALUATION_RUNTIMES = ["server", "client", "all"] as const
+
+/** Python's name for a JSON value's type, as DRF writes it in related-field messages. */
+export const pythonTypeOf = (value: unknown): string =>
+  value === null ? "NoneType"
+  : Array.isArray(value) ? "list"
+  : typeof value === "string" ? "str"
+  : typeof value === "boolean" ? "bool"
+  : typeof value === "number" ? (Number.isInteger(value) ? "int" : "float")
+  : "dict"
+
+const isPrimaryKey = (value: unknown) =>
+  (typeof value === "number" && Number.isInteger(value)) || (typeof value === "string" && /^\s*\d+\s*$/.test(value))
+
+/**
+ * DRF PrimaryKeyRelatedField(many=True): a list of ids (digit strings are accepted, as Django casts
+ * them). A bad item fails the field as a whole, so the attr carries no index.
+ */
+const PrimaryKeyList = Schema.Array(Json).check(
+  rule<ReadonlyArray<unknown>>("incorrect_type", (items) => {
+    const bad = items.find((item) => !isPrimaryKey(item))
+    return bad === undefined ? undefined : `Incorrect type. Expected pk value, received ${pythonTypeOf(bad)}.`
+  })
+).pipe(Schema.decodeTo(
+  Schema.Array(Schema.Number),
+  SchemaTransformation.transform<ReadonlyArray<number>, ReadonlyArray<unknown>>({
+    decode: (items) => items.map((item) => Number(item)),
+    encode: (ids) => ids
+  })
+))
+
+const NullableBool = Schema.NullOr(Bool)
+
+/** Each writable field once, with its DRF rule. */
+export const flagFields = {
+  name: Text({ allowBlank: true }),
+  key: Text({ max: MAX_KEY_LENGTH }),
+  filters: JsonObject,
+  deleted: Bool,
+  active: Bool,
+  version: Integer,
+  ensure_experience_continuity: NullableBool,
+  rollback_conditions: Json,
+  performed_rollback: NullableBool,
+  tags: Schema.Array(Schema.String),
+  analytics_dashboards: PrimaryKeyList,
+  has_enriched_analytics: NullableBool,
+  creation_context: Choice(CREATION_CONTEXTS),
+  is_remote_configuration: NullableBool,
+  has_encrypted_payloads: NullableBool,
+  evaluation_runtime: Choice(EVALUATION_RUNTIMES),
+  _create_in_folder: Text({ allowBlank: true }),
+  _should_create_usage_dashboard: Bool
+}
+
+type Fields = typeof flagFields
+type Optional<K extends keyof Fields> = { readonly [F in K]: Schema.optionalKey<Fields[F]> }
+const optional = <K extends keyof Fields>(...keys: ReadonlyArray<K>): Optional<K> =>
+  Object.fromEntries(keys.map((key) => [key, Schema.optionalKey(flagFields[key])])) as unknown as Optional<K>
+
+/** Fields validated after `filters`, in declaration order, up to the one that needs the database. */
+const UP_TO_DASHBOARDS = [
+  "deleted", "active", "version", "ensure_experience_continuity", "rollback_conditions", "performed_rollback",
+  "tags", "analytics_dashboards"
+] as const
+const AFTER_DASHBOARDS = [
+  "has_enriched_analytics", "creation_context", "is_remote_configuration", "has_encrypted_payloads",
+  "evaluation_runtime", "_create_in_folder", "_should_create_usage_dashboard"
+] as const
+export const LATER_FIELDS = [...UP_TO_DASHBOARDS, ...AFTER_DASHBOARDS] as const
+
+/** POST /api/projects/{project_id}/feature_flags/. Unknown and read-only keys are ignored. */
+export const FeatureFlagCreate = Schema.Struct({
+  ...optional("name"),
+  key: flagFields.key,
+  ...optional("filters"),
+  ...optional(...LATER_FIELDS)
+})
+export type FeatureFlagCreate = typeof FeatureFlagCreate.Type
+
+/** PATCH /api/projects/{project_id}/feature_flags/{id}/: every field optional. */
+export const FeatureFlagUpdate = Schema.Struct({
+  ...optional("name", "key", "filters"),
+  ...optional(...LATER_FIELDS)
+})
+export type FeatureFlagUpdate = typeof FeatureFlagUpdate.Type
+
+/** The pieces the service decodes one after another, so that the first failing field wins as in DRF. */
+export const CreateHead = Schema.Struct({ ...optional("name"), key: flagFields.key })
+export const UpdateHead = Schema.Struct(optional("name", "key"))
+export const FiltersPart = Schema.Struct(optional("filters"))
+export const MiddlePart = Schema.Struct(optional(...UP_TO_DASHBOARDS))
+export const TailPart = Schema.Struct(optional(...AFTER_DASHBOARDS))

@@ -1,0 +1,76 @@
+import { Clock, Context, Effect, Layer } from "effect"
+import type { Actor } from "../auth/actor.ts"
+import { Access, type ProjectAccess } from "../auth/access.ts"
+import { CohortRepository } from "../cohorts/repository.ts"
+import { RoleRepository } from "../roles/repository.ts"
+import { NotFound, orNotFound, type PermissionDenied } from "../shared/errors.ts"
+import { type FeatureFlagId, parseSerial } from "../shared/ids.ts"
+import type { Scope } from "../shared/scope.ts"
+import { type CallerRole, type Editor, editRights, needsRoles } from "./edit-rights.ts"
+import type { FeatureFlag, StoredFeatureFlag } from "./model.ts"
+import { FeatureFlagRepository } from "./repository.ts"
+import { cohortReferences, toFeatureFlag } from "./view.ts"
+
+export interface FoundFlag {
+  readonly access: ProjectAccess
+  readonly flag: StoredFeatureFlag
+}
+
+export const editorOf = (actor: Actor, access: ProjectAccess): Editor => ({
+  user: actor._tag === "User" ? actor.user.id : null,
+  level: access.level
+})
+
+/**
+ * What every flag endpoint does first, in PostHog's order: key restrictions and scope, tenancy, then the
+ * flag itself, which must belong to the project (unknown, malformed, oversized or foreign ids are all
+ * 404). Also the caller's roles, read once per request and only when they can matter, and rendering.
+ */
+export class FlagReader extends Context.Service<FlagReader, {
+  readonly flag: (actor: Actor, project: string, id: string, scope: Scope) => Effect.Effect<FoundFlag, PermissionDenied | NotFound>
+  readonly roles: (actor: Actor, access: ProjectAccess, flags: ReadonlyArray<StoredFeatureFlag>) => Effect.Effect<ReadonlyArray<CallerRole>>
+  readonly render: (actor: Actor, access: ProjectAccess, flags: ReadonlyArray<StoredFeatureFlag>) => Effect.Effect<ReadonlyArray<FeatureFlag>>
+  readonly renderOne: (actor: Actor, access: ProjectAccess, flag: StoredFeatureFlag) => Effect.Effect<FeatureFlag>
+}>()("hedgerow/FlagReader") {
+  static readonly layer = Layer.effect(
+    FlagReader,
+    Effect.gen(function*() {
+      const access = yield* Access
+      const flags = yield* FeatureFlagRepository
+      const roleRepository = yield* RoleRepository
+      const cohorts = yield* CohortRepository
+
+      const flag = Effect.fn("FlagReader.flag")(function*(actor: Actor, project: string, id: string, scope: Scope) {
+        const projectAccess = yield* access.project(actor, project, scope)
+        const flagId = parseSerial(id)
+        if (flagId === undefined) return yield* NotFound.default()
+        const found = yield* flags.find(projectAccess.project.id, flagId as FeatureFlagId).pipe(Effect.flatMap(orNotFound))
+        return { access: projectAccess, flag: found }
+      })
+
+      const roles = (actor: Actor, projectAccess: ProjectAccess, of: ReadonlyArray<StoredFeatureFlag>) => {
+        const editor = editorOf(actor, projectAccess)
+        return editor.user === null || !needsRoles(editor, of)
+          ? Effect.succeed([])
+          : roleRepository.callerRoles(projectAccess.organization_id, editor.user, of.map((f) => f.id))
+      }
+
+      const render = (actor: Actor, projectAccess: ProjectAccess, of: ReadonlyArray<StoredFeatureFlag>) =>
+        Effect.gen(function*() {
+          if (of.length === 0) return []
+          const callerRoles = yield* roles(actor, projectAccess, of)
+          const canEdit = editRights(editorOf(actor, projectAccess), callerRoles)
+          const referenced = [...new Set(of.flatMap(cohortReferences))]
+          const briefs = referenced.length === 0 ? [] : yield* cohorts.briefs(projectAccess.project.id, referenced)
+          const cohortNames = new Map(briefs.map((cohort) => [cohort.id as number, cohort.name]))
+          const nowMillis = yield* Clock.currentTimeMillis
+          return of.map((stored) => toFeatureFlag(stored, { canEdit: canEdit(stored), cohortNames, nowMillis }))
+        })
+
+      const renderOne = (actor: Actor, projectAccess: ProjectAccess, stored: StoredFeatureFlag) =>
+        render(actor, projectAccess, [stored]).pipe(Effect.map((rendered) => rendered[0]!))
+
+      return FlagReader.of({ flag, roles, render, renderOne })
+    })
+  )
+}

@@ -1,0 +1,124 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import type { Actor } from "../auth/actor.ts"
+import type { ProjectAccess } from "../auth/access.ts"
+import { RoleRepository } from "../roles/repository.ts"
+import { type Body, type BodyError, decodeBody } from "../shared/body.ts"
+import { NotFound, orNotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
+import { canonicalUuid, parseSerial, type RoleAccessId, type RoleId } from "../shared/ids.ts"
+import { type ListQuery, type Page, pageRequest } from "../shared/page.ts"
+import { rule } from "../shared/fields.ts"
+import { canManageRoles } from "./edit-rights.ts"
+import { pythonTypeOf } from "./input.ts"
+import { editorOf, FlagReader } from "./lookup.ts"
+import type { FeatureFlag, FeatureFlagRoleAccess, RoleAccessRecord, StoredFeatureFlag } from "./model.ts"
+import { FlagRoleAccessRepository } from "./role-access-repository.ts"
+
+const ROLES_REFUSED = "You can't edit roles for this feature flag."
+
+/** DRF's PrimaryKeyRelatedField on a uuid key: text, or "Incorrect type". */
+const RoleReference = Schema.Unknown.check(
+  rule<unknown>("incorrect_type", (value) =>
+    typeof value === "string" ? undefined : `Incorrect type. Expected pk value, received ${pythonTypeOf(value)}.`)
+)
+const decodeCreate = decodeBody(Schema.Struct({ role_id: Schema.NullOr(RoleReference) }))
+
+const roleMissing = (value: string) =>
+  new ValidationError({ code: "does_not_exist", detail: `Invalid pk "${value}" - object does not exist.`, attr: "role_id" })
+
+/** FeatureFlagRoleAccess (D5, posthog-behaviour.md §6): which roles may edit a flag. */
+export class FlagRoleAccessService extends Context.Service<FlagRoleAccessService, {
+  readonly list: (actor: Actor, project: string, flag: string, query: ListQuery) => Effect.Effect<Page<FeatureFlagRoleAccess>, PermissionDenied | NotFound>
+  readonly create: (
+    actor: Actor,
+    project: string,
+    flag: string,
+    body: Body
+  ) => Effect.Effect<FeatureFlagRoleAccess, PermissionDenied | NotFound | ValidationError | BodyError>
+  readonly retrieve: (actor: Actor, project: string, flag: string, id: string) => Effect.Effect<FeatureFlagRoleAccess, PermissionDenied | NotFound>
+  readonly destroy: (actor: Actor, project: string, flag: string, id: string) => Effect.Effect<void, PermissionDenied | NotFound>
+}>()("hedgerow/FlagRoleAccessService") {
+  static readonly layer = Layer.effect(
+    FlagRoleAccessService,
+    Effect.gen(function*() {
+      const reader = yield* FlagReader
+      const grants = yield* FlagRoleAccessRepository
+      const roles = yield* RoleRepository
+
+      const render = (rendered: FeatureFlag, rows: ReadonlyArray<RoleAccessRecord>) =>
+        Effect.gen(function*() {
+          if (rows.length === 0) return []
+          const views = yield* roles.views([...new Set(rows.map((row) => row.role_id as RoleId))])
+          const byId = new Map(views.map((role) => [role.id as string, role]))
+          return rows.map((row): FeatureFlagRoleAccess => ({
+            id: row.id,
+            feature_flag: rendered,
+            role: byId.get(row.role_id)!,
+            added_at: row.added_at,
+            updated_at: row.updated_at
+          }))
+        })
+
+      const mayManage = (actor: Actor, access: ProjectAccess, flag: StoredFeatureFlag) =>
+        Effect.gen(function*() {
+          const callerRoles = yield* reader.roles(actor, access, [flag])
+          if (!canManageRoles(editorOf(actor, access), callerRoles, flag)) {
+            return yield* new PermissionDenied({ detail: ROLES_REFUSED })
+          }
+        })
+
+      const findRow = (flag: StoredFeatureFlag, id: string) => {
+        const rowId = parseSerial(id)
+        return rowId === undefined
+          ? Effect.fail(NotFound.default())
+          : grants.find(flag.id, rowId as RoleAccessId).pipe(Effect.flatMap(orNotFound))
+      }
+
+      const list = Effect.fn("FlagRoleAccessService.list")(function*(actor: Actor, project: string, flag: string, query: ListQuery) {
+        const found = yield* reader.flag(actor, project, flag, "feature_flag:read")
+        const page = yield* grants.list(found.flag.id, pageRequest(query))
+        const rendered = yield* reader.renderOne(actor, found.access, found.flag)
+        return { ...page, results: yield* render(rendered, page.results) }
+      })
+
+      const create = Effect.fn("FlagRoleAccessService.create")(function*(actor: Actor, project: string, flag: string, body: Body) {
+        const found = yield* reader.flag(actor, project, flag, "feature_flag:write")
+        yield* mayManage(actor, found.access, found.flag)
+        const { role_id } = yield* decodeCreate(body)
+        if (role_id === null) return yield* ValidationError.field("role_id", "This field may not be null.", "null")
+        const reference = role_id as string
+        // Roles belong to an organization: another organization's role is as unknown as a made-up one.
+        const id = canonicalUuid(reference)
+        const role = id === undefined ? Option.none() : yield* roles.findById(id as RoleId)
+        if (Option.isNone(role) || role.value.organization_id !== found.access.organization_id) {
+          return yield* roleMissing(reference)
+        }
+        const row = yield* grants.insert(found.flag.id, role.value.id).pipe(
+          Effect.catchTag("RoleAccessTaken", () =>
+            Effect.fail(new ValidationError({
+              code: "unique",
+              detail: "The fields feature_flag, role must make a unique set.",
+              attr: null
+            })))
+        )
+        const rendered = yield* reader.renderOne(actor, found.access, found.flag)
+        return (yield* render(rendered, [row]))[0]!
+      })
+
+      const retrieve = Effect.fn("FlagRoleAccessService.retrieve")(function*(actor: Actor, project: string, flag: string, id: string) {
+        const found = yield* reader.flag(actor, project, flag, "feature_flag:read")
+        const row = yield* findRow(found.flag, id)
+        const rendered = yield* reader.renderOne(actor, found.access, found.flag)
+        return (yield* render(rendered, [row]))[0]!
+      })
+
+      const destroy = Effect.fn("FlagRoleAccessService.destroy")(function*(actor: Actor, project: string, flag: string, id: string) {
+        const found = yield* reader.flag(actor, project, flag, "feature_flag:write")
+        yield* mayManage(actor, found.access, found.flag)
+        const row = yield* findRow(found.flag, id)
+        yield* grants.remove(row.id)
+      })
+
+      return FlagRoleAccessService.of({ list, create, retrieve, destroy })
+    })
+  )
+}

@@ -1,0 +1,122 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { CohortRepository } from "../cohorts/repository.ts"
+import { DashboardRepository } from "../dashboards/repository.ts"
+import { ValidationError } from "../shared/errors.ts"
+import type { FeatureFlagId, ProjectId } from "../shared/ids.ts"
+import { decodeInput } from "../shared/validation.ts"
+import { dependencyError } from "./dependencies.ts"
+import {
+  cohortIdsIn,
+  conditionRulesError,
+  isBehavioralDefinition,
+  payloadsError,
+  propertyTypesError,
+  shapeOf
+} from "./filters.ts"
+import { CreateHead, type FeatureFlagUpdate, FiltersPart, MiddlePart, TailPart, UpdateHead } from "./input.ts"
+import { keyCharactersError, keyTaken } from "./key.ts"
+import type { StoredFeatureFlag } from "./model.ts"
+import { FeatureFlagRepository } from "./repository.ts"
+
+type JsonRecord = Readonly<Record<string, unknown>>
+
+export type FlagInput = FeatureFlagUpdate
+export type CreateInput = FlagInput & { readonly key: string }
+
+const decodeCreateHead = decodeInput(CreateHead)
+const decodeUpdateHead = decodeInput(UpdateHead)
+const decodeFilters = decodeInput(FiltersPart)
+const decodeMiddle = decodeInput(MiddlePart)
+const decodeTail = decodeInput(TailPart)
+
+const failIf = (error: ValidationError | undefined) => (error === undefined ? Effect.void : Effect.fail(error))
+
+/**
+ * A flag body's validation in DRF's order: each field's own rules, including those that read stored
+ * data, before the next field (posthog-behaviour.md §4). Reads only: the writes re-check what a
+ * concurrent writer could invalidate.
+ */
+export class FlagRules extends Context.Service<FlagRules, {
+  readonly create: (project: ProjectId, body: unknown) => Effect.Effect<CreateInput, ValidationError>
+  readonly update: (project: ProjectId, current: StoredFeatureFlag, body: unknown) => Effect.Effect<FlagInput, ValidationError>
+  /** Key uniqueness among the project's live flags (other than `self`), then its characters. */
+  readonly key: (project: ProjectId, key: string, self: FeatureFlagId | null) => Effect.Effect<void, ValidationError>
+}>()("hedgerow/FlagRules") {
+  static readonly layer = Layer.effect(
+    FlagRules,
+    Effect.gen(function*() {
+      const flags = yield* FeatureFlagRepository
+      const cohorts = yield* CohortRepository
+      const dashboards = yield* DashboardRepository
+
+      const key = (project: ProjectId, value: string, self: FeatureFlagId | null) =>
+        Effect.gen(function*() {
+          const holder = yield* flags.holderOfKey(project, value)
+          if (Option.isSome(holder) && !holder.value.deleted && holder.value.id !== self) return yield* keyTaken()
+          yield* failIf(keyCharactersError(value))
+        })
+
+      const filters = (project: ProjectId, value: JsonRecord, currentKey: string) =>
+        Effect.gen(function*() {
+          const shape = shapeOf(value)
+          if (shape instanceof ValidationError) return yield* shape
+          yield* failIf(propertyTypesError(value, shape))
+          if ((value["aggregation_group_type_index"] ?? null) === null && currentKey !== "") {
+            yield* failIf(yield* dependencyError(value, currentKey, (ids) => flags.dependencyNodes(project, ids)))
+          }
+          const wanted = [...new Set(cohortIdsIn(shape))]
+          const found = wanted.length === 0 ? [] : yield* cohorts.briefs(project, wanted)
+          const facts = new Map(found.map((cohort) => [
+            cohort.id as number,
+            { name: cohort.name, behavioral: isBehavioralDefinition(cohort.filters) || isBehavioralDefinition(cohort.groups) }
+          ]))
+          yield* failIf(conditionRulesError(shape, facts))
+          yield* failIf(payloadsError(value, shape))
+        })
+
+      // DRF's PrimaryKeyRelatedField: each id must name a dashboard of this project.
+      const analyticsDashboards = (project: ProjectId, ids: ReadonlyArray<number> | undefined) =>
+        Effect.gen(function*() {
+          if (ids === undefined || ids.length === 0) return
+          const existing = new Set<number>(yield* dashboards.existing(project, ids))
+          const missing = ids.find((id) => !existing.has(id))
+          if (missing !== undefined) {
+            return yield* new ValidationError({
+              code: "does_not_exist",
+              detail: `Invalid pk "${missing}" - object does not exist.`,
+              attr: "analytics_dashboards"
+            })
+          }
+        })
+
+      const rest = (project: ProjectId, body: unknown) =>
+        Effect.gen(function*() {
+          const middle = yield* decodeMiddle(body)
+          yield* analyticsDashboards(project, middle.analytics_dashboards)
+          const tail = yield* decodeTail(body)
+          return { ...middle, ...tail }
+        })
+
+      const create = Effect.fn("FlagRules.create")(function*(project: ProjectId, body: unknown) {
+        const head = yield* decodeCreateHead(body)
+        yield* key(project, head.key, null)
+        const { filters: given } = yield* decodeFilters(body)
+        // A PostHog client omits filters for an open flag; a filters object must say what its groups are.
+        if (given !== undefined) yield* filters(project, given, head.key)
+        return { ...head, ...(given === undefined ? {} : { filters: given }), ...(yield* rest(project, body)) } as CreateInput
+      })
+
+      const update = Effect.fn("FlagRules.update")(function*(project: ProjectId, current: StoredFeatureFlag, body: unknown) {
+        const head = yield* decodeUpdateHead(body)
+        if (head.key !== undefined) yield* key(project, head.key, current.id)
+        const { filters: given } = yield* decodeFilters(body)
+        // PostHog ignores a PATCH whose filters lack `groups` and keeps the current ones.
+        const kept = given !== undefined && "groups" in given ? given : undefined
+        if (kept !== undefined) yield* filters(project, kept, current.key)
+        return { ...head, ...(kept === undefined ? {} : { filters: kept }), ...(yield* rest(project, body)) } as FlagInput
+      })
+
+      return FlagRules.of({ create, update, key })
+    })
+  )
+}

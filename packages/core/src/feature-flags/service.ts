@@ -1,0 +1,124 @@
+import { Clock, Context, Effect, Layer } from "effect"
+import type { ActivityLogView } from "../activity/model.ts"
+import { ActivityRepository } from "../activity/repository.ts"
+import type { Actor } from "../auth/actor.ts"
+import { Access } from "../auth/access.ts"
+import { type Body, type BodyError } from "../shared/body.ts"
+import { type Conflict, MethodNotAllowed, type NotFound, type PermissionDenied, type ValidationError } from "../shared/errors.ts"
+import { type NumberedPage, type Page, type PageNumberQuery, pageNumberRequest, pageRequest } from "../shared/page.ts"
+import { statusOf } from "./computed.ts"
+import { FlagReader } from "./lookup.ts"
+import { type FlagListQuery, listPlan } from "./list-query.ts"
+import type { FeatureFlag, FeatureFlagStatus } from "./model.ts"
+import { FeatureFlagRepository } from "./repository.ts"
+import { FlagWriter } from "./writer.ts"
+
+/** D1: PostHog answers an empty 405; this service explains what to do instead. */
+export const HARD_DELETE_REFUSED = "Hard delete of this model is not allowed. Use a patch API call to set \"deleted\" to true"
+
+const FLAG_SCOPE = "FeatureFlag"
+
+export class FeatureFlagService extends Context.Service<FeatureFlagService, {
+  readonly list: (actor: Actor, project: string, query: FlagListQuery) => Effect.Effect<Page<FeatureFlag>, PermissionDenied | NotFound>
+  readonly create: (
+    actor: Actor,
+    project: string,
+    body: Body
+  ) => Effect.Effect<FeatureFlag, PermissionDenied | NotFound | ValidationError | BodyError>
+  readonly retrieve: (actor: Actor, project: string, id: string) => Effect.Effect<FeatureFlag, PermissionDenied | NotFound>
+  readonly update: (
+    actor: Actor,
+    project: string,
+    id: string,
+    body: Body
+  ) => Effect.Effect<FeatureFlag, PermissionDenied | NotFound | ValidationError | Conflict | BodyError>
+  /** Hard delete is refused for any id, once the caller may write flags in the project (D1). */
+  readonly destroy: (actor: Actor, project: string, id: string) => Effect.Effect<never, PermissionDenied | NotFound | MethodNotAllowed>
+  readonly status: (actor: Actor, project: string, id: string) => Effect.Effect<FeatureFlagStatus, PermissionDenied | NotFound>
+  readonly activity: (
+    actor: Actor,
+    project: string,
+    id: string,
+    query: PageNumberQuery
+  ) => Effect.Effect<NumberedPage<ActivityLogView>, PermissionDenied | NotFound>
+  /** Every flag's activity in the project. */
+  readonly projectActivity: (
+    actor: Actor,
+    project: string,
+    query: PageNumberQuery
+  ) => Effect.Effect<NumberedPage<ActivityLogView>, PermissionDenied | NotFound>
+}>()("hedgerow/FeatureFlagService") {
+  static readonly layer = Layer.effect(
+    FeatureFlagService,
+    Effect.gen(function*() {
+      const access = yield* Access
+      const flags = yield* FeatureFlagRepository
+      const reader = yield* FlagReader
+      const writer = yield* FlagWriter
+      const activityLog = yield* ActivityRepository
+
+      const list = Effect.fn("FeatureFlagService.list")(function*(actor: Actor, project: string, query: FlagListQuery) {
+        const projectAccess = yield* access.project(actor, project, "feature_flag:read")
+        const request = pageRequest(query)
+        const plan = listPlan(projectAccess.project.id, query, yield* Clock.currentTimeMillis)
+        if (plan._tag === "Empty") return { count: 0, results: [], request }
+        const page = yield* flags.list(plan.filter, request)
+        return { ...page, results: yield* reader.render(actor, projectAccess, page.results) }
+      })
+
+      const create = Effect.fn("FeatureFlagService.create")(function*(actor: Actor, project: string, body: Body) {
+        const projectAccess = yield* access.project(actor, project, "feature_flag:write")
+        const created = yield* writer.create(actor, projectAccess, yield* body)
+        return yield* reader.renderOne(actor, projectAccess, created)
+      })
+
+      const retrieve = Effect.fn("FeatureFlagService.retrieve")(function*(actor: Actor, project: string, id: string) {
+        const found = yield* reader.flag(actor, project, id, "feature_flag:read")
+        return yield* reader.renderOne(actor, found.access, found.flag)
+      })
+
+      const update = Effect.fn("FeatureFlagService.update")(function*(actor: Actor, project: string, id: string, body: Body) {
+        const found = yield* reader.flag(actor, project, id, "feature_flag:write")
+        const updated = yield* writer.update(actor, found, body)
+        return yield* reader.renderOne(actor, found.access, updated)
+      })
+
+      const destroy = Effect.fn("FeatureFlagService.destroy")(function*(actor: Actor, project: string, _id: string) {
+        yield* access.project(actor, project, "feature_flag:write")
+        return yield* new MethodNotAllowed({ detail: HARD_DELETE_REFUSED })
+      })
+
+      const status = Effect.fn("FeatureFlagService.status")(function*(actor: Actor, project: string, id: string) {
+        const { flag } = yield* reader.flag(actor, project, id, "feature_flag:read")
+        return statusOf(flag, yield* Clock.currentTimeMillis)
+      })
+
+      const activity = Effect.fn("FeatureFlagService.activity")(function*(
+        actor: Actor,
+        project: string,
+        id: string,
+        query: PageNumberQuery
+      ) {
+        const { flag } = yield* reader.flag(actor, project, id, "activity_log:read")
+        return yield* activityLog.page(
+          { project_id: flag.project_id, scope: FLAG_SCOPE, item: String(flag.id) },
+          pageNumberRequest(query)
+        )
+      })
+
+      const projectActivity = Effect.fn("FeatureFlagService.projectActivity")(function*(
+        actor: Actor,
+        project: string,
+        query: PageNumberQuery
+      ) {
+        const projectAccess = yield* access.project(actor, project, "activity_log:read")
+        return yield* activityLog.page(
+          { project_id: projectAccess.project.id, scope: FLAG_SCOPE, item: null },
+          pageNumberRequest(query)
+        )
+      })
+
+      return FeatureFlagService.of({ list, create, retrieve, update, destroy, status, activity, projectActivity })
+    })
+  )
+}

@@ -1,0 +1,185 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { ActivityWriter } from "../activity/writer.ts"
+import type { Actor } from "../auth/actor.ts"
+import type { ProjectAccess } from "../auth/access.ts"
+import { DashboardRepository } from "../dashboards/repository.ts"
+import { retargetTiles, usageDashboardDescription, usageDashboardName, usageTiles } from "../dashboards/usage.ts"
+import type { Body, BodyError } from "../shared/body.ts"
+import { Conflict, NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
+import type { FeatureFlagId, ProjectId, UserId } from "../shared/ids.ts"
+import { Transactions } from "../shared/transactions.ts"
+import { dependenciesOf } from "./computed.ts"
+import { flagChanges, newFlagColumns, nextFlagColumns, versionChange } from "./columns.ts"
+import { editRights } from "./edit-rights.ts"
+import { keyTaken, originalKeyOf, tombstoneKey } from "./key.ts"
+import { editorOf, FlagReader, type FoundFlag } from "./lookup.ts"
+import type { CreationContext, StoredFeatureFlag } from "./model.ts"
+import { FeatureFlagRepository, type FlagRef } from "./repository.ts"
+import { FlagRules } from "./rules.ts"
+
+const EDIT_REFUSED = "You don't have edit permissions for this feature flag."
+
+/** PostHog lists at most five dependent flags, then says how many more. */
+const flagList = (refs: ReadonlyArray<FlagRef>) => {
+  const named = refs.slice(0, 5).map((ref) => `${ref.key} (ID: ${ref.id})`)
+  if (refs.length > 5) named.push(`and ${refs.length - 5} more`)
+  return named.join(", ")
+}
+
+const userOf = (actor: Actor): UserId | null => (actor._tag === "User" ? actor.user.id : null)
+
+/**
+ * Flag creation and change, each one transaction holding the flag, its tombstones, its usage dashboard
+ * and its activity entry: a failure anywhere leaves no trace of any of them.
+ */
+export class FlagWriter extends Context.Service<FlagWriter, {
+  readonly create: (actor: Actor, access: ProjectAccess, body: unknown) => Effect.Effect<StoredFeatureFlag, ValidationError>
+  readonly update: (
+    actor: Actor,
+    found: FoundFlag,
+    body: Body
+  ) => Effect.Effect<StoredFeatureFlag, PermissionDenied | NotFound | ValidationError | Conflict | BodyError>
+  /** A new usage dashboard for the flag, pointed at by `usage_dashboard` (inside the caller's transaction). */
+  readonly makeUsageDashboard: (actor: Actor, flag: StoredFeatureFlag) => Effect.Effect<StoredFeatureFlag>
+}>()("hedgerow/FlagWriter") {
+  static readonly layer = Layer.effect(
+    FlagWriter,
+    Effect.gen(function*() {
+      const flags = yield* FeatureFlagRepository
+      const dashboards = yield* DashboardRepository
+      const rules = yield* FlagRules
+      const reader = yield* FlagReader
+      const activity = yield* ActivityWriter
+      const transactions = yield* Transactions
+
+      /** D5: a key held by a soft-deleted flag is freed by renaming that flag to its tombstone key. */
+      const claimKey = (project: ProjectId, key: string, self: FeatureFlagId | null) =>
+        Effect.gen(function*() {
+          const holder = yield* flags.holderOfKey(project, key)
+          if (Option.isNone(holder) || holder.value.id === self) return
+          if (!holder.value.deleted) return yield* keyTaken()
+          yield* flags.renameKey(holder.value.id, tombstoneKey(key, holder.value.id))
+        })
+
+      const makeUsageDashboard = (actor: Actor, flag: StoredFeatureFlag) =>
+        Effect.gen(function*() {
+          const dashboard = yield* dashboards.insert({
+            project_id: flag.project_id,
+            name: usageDashboardName(flag.key),
+            description: usageDashboardDescription(flag.key),
+            creation_mode: "template",
+            tiles: usageTiles(flag.key),
+            created_by_id: userOf(actor)
+          })
+          yield* flags.setUsageDashboard(flag.id, dashboard.id)
+          return { ...flag, usage_dashboard_id: dashboard.id }
+        })
+
+      const create = Effect.fn("FlagWriter.create")(function*(actor: Actor, access: ProjectAccess, body: unknown) {
+        const project = access.project.id
+        const input = yield* rules.create(project, body)
+        const columns = newFlagColumns(input, userOf(actor))
+        return yield* transactions.run(Effect.gen(function*() {
+          yield* claimKey(project, columns.key, null)
+          const inserted = yield* flags.insert({
+            ...columns,
+            project_id: project,
+            creation_context: (input.creation_context ?? "feature_flags") as CreationContext,
+            created_by_id: userOf(actor)
+          }).pipe(Effect.catchTag("FlagKeyTaken", () => Effect.fail(keyTaken())))
+          const created = input._should_create_usage_dashboard === false ? inserted : yield* makeUsageDashboard(actor, inserted)
+          yield* activity.record(actor, {
+            organization_id: access.organization_id,
+            project_id: project,
+            activity: "created",
+            scope: "FeatureFlag",
+            item_id: String(created.id),
+            name: created.key,
+            changes: null
+          })
+          return created
+        }))
+      })
+
+      /** PostHog refuses to delete or disable a flag other active flags depend on, and to enable one that depends on disabled flags. */
+      const dependencyRefusal = (current: StoredFeatureFlag, deleting: boolean, active: boolean | undefined) =>
+        Effect.gen(function*() {
+          if (deleting || (active === false && current.active)) {
+            const dependents = yield* flags.dependents(current.project_id, current.id)
+            if (dependents.length > 0) {
+              const [verb, fix] = deleting ? ["delete", "update or delete"] : ["disable", "update or disable"]
+              return yield* ValidationError.field(
+                null,
+                `Cannot ${verb} this feature flag because other flags depend on it: ${flagList(dependents)}. Please ${fix} the dependent flags first.`
+              )
+            }
+          }
+          if (active === true && !current.active) {
+            const disabled = yield* flags.disabledAmong(current.project_id, dependenciesOf(current.filters))
+            if (disabled.length > 0) {
+              return yield* ValidationError.field(
+                null,
+                `Cannot enable this feature flag because it depends on disabled flags: ${flagList(disabled)}. Please enable the dependency flags first.`
+              )
+            }
+          }
+        })
+
+      const update = Effect.fn("FlagWriter.update")(function*(actor: Actor, found: FoundFlag, body: Body) {
+        const { access, flag } = found
+        const roles = yield* reader.roles(actor, access, [flag])
+        if (!editRights(editorOf(actor, access), roles)(flag)) return yield* new PermissionDenied({ detail: EDIT_REFUSED })
+        const input = yield* rules.update(access.project.id, flag, yield* body)
+        return yield* transactions.run(Effect.gen(function*() {
+          const current = yield* flags.lock(access.project.id, flag.id).pipe(
+            Effect.flatMap(Option.match({ onNone: () => Effect.fail(NotFound.default()), onSome: Effect.succeed }))
+          )
+          yield* dependencyRefusal(current, input.deleted === true, input.active)
+          if (input.version !== undefined && input.version !== current.version) {
+            return yield* new Conflict({
+              detail: `The feature flag was updated by ${current.last_modified_by?.email ?? "another user"} since you started editing it. Please refresh and try again.`
+            })
+          }
+          const restoring = current.deleted && input.deleted === false
+          const key = input.key ?? (restoring ? originalKeyOf(current.key, current.id) : current.key)
+          const next = nextFlagColumns(current, input, key, userOf(actor))
+          const changes = flagChanges(current, next)
+          // PostHog writes "updated" only when something changed; nothing is bumped for an empty PATCH.
+          if (changes.length === 0) return current
+          if (key !== current.key) yield* claimKey(current.project_id, key, current.id)
+          const updated = yield* flags.update(current.id, {
+            ...next,
+            version: current.version + 1,
+            usage_dashboard_id: current.usage_dashboard_id
+          }).pipe(Effect.catchTag("FlagKeyTaken", () => Effect.fail(keyTaken())))
+          if (key !== current.key && current.usage_dashboard_id !== null) {
+            const dashboard = yield* dashboards.find(current.project_id, current.usage_dashboard_id)
+            const retargeted = Option.isSome(dashboard) ? retargetTiles(dashboard.value.tiles, current.key, key) : null
+            if (retargeted !== null) yield* dashboards.setTiles(current.usage_dashboard_id, retargeted)
+          }
+          const deletedChange = next.deleted !== current.deleted
+          yield* activity.record(actor, {
+            organization_id: access.organization_id,
+            project_id: current.project_id,
+            activity: deletedChange ? (next.deleted ? "deleted" : "restored") : "updated",
+            scope: "FeatureFlag",
+            item_id: String(current.id),
+            name: updated.key,
+            changes: withVersion(changes, current.version)
+          })
+          return updated
+        }))
+      })
+
+      return FlagWriter.of({ create, update, makeUsageDashboard })
+    })
+  )
+}
+
+/** The version change goes where PostHog's model lists it: after `active`. */
+const withVersion = (changes: ReturnType<typeof flagChanges>, from: number) => {
+  const at = changes.findIndex((change) => !["key", "name", "filters", "deleted", "active"].includes(change.field ?? ""))
+  const list = [...changes]
+  list.splice(at === -1 ? list.length : at, 0, versionChange(from))
+  return list
+}

@@ -1,0 +1,349 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { changesBetween } from "../src/activity/changes.ts"
+import {
+  effectiveFilters,
+  fullRolloutOf,
+  isMultivariate,
+  isSimpleFlag,
+  rolloutPercentageOf,
+  statusOf
+} from "../src/feature-flags/computed.ts"
+import { type DependencyNode, dependencyError } from "../src/feature-flags/dependencies.ts"
+import { canManageRoles, editRights, needsRoles } from "../src/feature-flags/edit-rights.ts"
+import {
+  conditionRulesError,
+  payloadsError,
+  propertyTypesError,
+  pythonText,
+  shapeOf
+} from "../src/feature-flags/filters.ts"
+import { keyCharactersError, originalKeyOf, tombstoneKey } from "../src/feature-flags/key.ts"
+import { listPlan } from "../src/feature-flags/list-query.ts"
+import type { FeatureFlagId, ProjectId, UserId } from "../src/shared/ids.ts"
+import { pageNumberRequest, toNumberedEnvelope } from "../src/shared/page.ts"
+import { ValidationError } from "../src/shared/errors.ts"
+
+type Filters = Readonly<Record<string, unknown>>
+
+const filtersError = (detail: string, code = "invalid_input") => ({ code, detail, attr: "filters" })
+const asPlain = (error: ValidationError | undefined) =>
+  error === undefined ? undefined : { code: error.code, detail: error.detail, attr: error.attr }
+
+/** Every rule of validate_filters that needs no stored data, in PostHog's order. */
+const rulesError = (filters: Filters, cohorts = new Map<number, { name: string | null; behavioral: boolean }>()) => {
+  const result = shapeOf(filters)
+  if (result instanceof ValidationError) return asPlain(result)
+  return asPlain(propertyTypesError(filters, result) ?? conditionRulesError(result, cohorts) ?? payloadsError(filters, result))
+}
+
+const group = (properties: ReadonlyArray<object> = [], rollout_percentage: unknown = 100, variant?: string) => ({
+  properties,
+  rollout_percentage,
+  ...(variant === undefined ? {} : { variant })
+})
+const person = (key: string, value: unknown, operator = "exact") => ({ key, value, operator, type: "person" })
+const variants = (...pairs: ReadonlyArray<[string, number]>) => ({
+  variants: pairs.map(([key, rollout_percentage]) => ({ key, rollout_percentage }))
+})
+
+describe("flag keys", () => {
+  it("allow letters, digits, hyphens and underscores only", () => {
+    assert.strictEqual(keyCharactersError("Beta_flag-2"), undefined)
+    assert.deepStrictEqual(asPlain(keyCharactersError("with space")), {
+      code: "invalid_key",
+      detail: "Only letters, numbers, hyphens (-) & underscores (_) are allowed.",
+      attr: "key"
+    })
+  })
+  it("tombstones carry the flag id and give the original key back", () => {
+    assert.strictEqual(tombstoneKey("beta", 7), "beta:deleted:7")
+    assert.strictEqual(originalKeyOf("beta:deleted:7", 7), "beta")
+    assert.strictEqual(originalKeyOf("beta:deleted:7", 8), "beta:deleted:7")
+    assert.strictEqual(originalKeyOf("beta", 7), "beta")
+  })
+})
+
+describe("filters validation (posthog-behaviour.md §4)", () => {
+  it("accepts PostHog's shapes: open, with properties, multivariate with payloads, group-aggregated", () => {
+    assert.strictEqual(rulesError({ groups: [] }), undefined)
+    assert.strictEqual(rulesError({ groups: [group([person("email", "a@b.c")], 50)] }), undefined)
+    assert.strictEqual(
+      rulesError({
+        groups: [group([], 100, "test")],
+        multivariate: variants(["control", 50], ["test", 50]),
+        payloads: { control: "{\"a\": 1}", test: 5 }
+      }),
+      undefined
+    )
+    assert.strictEqual(
+      rulesError({ aggregation_group_type_index: 0, groups: [group([{ key: "name", value: "x", type: "group", group_type_index: 0 }])] }),
+      undefined
+    )
+  })
+
+  it("refuses shapes PostHog would crash on, with messages in its style", () => {
+    assert.deepStrictEqual(rulesError({}), filtersError("Filters are not valid (groups must be a list of objects)"))
+    assert.deepStrictEqual(rulesError({ groups: [1] }), filtersError("Filters are not valid (groups must be a list of objects)"))
+    assert.deepStrictEqual(rulesError({ groups: [{ properties: {} }] }), filtersError("Filters are not valid (properties must be a list of objects)"))
+    assert.deepStrictEqual(rulesError({ groups: [{ properties: [{ value: 1 }] }] }), filtersError("Filters are not valid (every property needs a key)"))
+    assert.deepStrictEqual(rulesError({ groups: [{ multivariate: null }], multivariate: [] }), filtersError("Filters are not valid (multivariate must be an object with a list of variants)"))
+    assert.deepStrictEqual(rulesError({ groups: [], multivariate: { variants: [{ rollout_percentage: 100 }] } }), filtersError("Filters are not valid (every variant needs a key)"))
+  })
+
+  it("keeps rollout percentages within 0-100", () => {
+    const range = filtersError("Filters are not valid (rollout_percentage must be a number between 0 and 100)")
+    assert.deepStrictEqual(rulesError({ groups: [group([], 101)] }), range)
+    assert.deepStrictEqual(rulesError({ groups: [group([], -1)] }), range)
+    assert.deepStrictEqual(rulesError({ groups: [group([], "50")] }), range)
+    assert.strictEqual(rulesError({ groups: [group([], null)] }), undefined)
+    assert.strictEqual(rulesError({ groups: [group([], 0)] }), undefined)
+  })
+
+  it("allows person, cohort and flag properties on person flags, one group type on group flags", () => {
+    assert.deepStrictEqual(
+      rulesError({ groups: [group([{ key: "$browser", value: "x", type: "event" }])] }),
+      filtersError("Filters are not valid (can only use person, cohort, and flag properties)")
+    )
+    // PostHog's Property takes a missing type for `event`.
+    assert.deepStrictEqual(
+      rulesError({ groups: [group([{ key: "email", value: "x" }])] }),
+      filtersError("Filters are not valid (can only use person, cohort, and flag properties)")
+    )
+    assert.deepStrictEqual(
+      rulesError({ groups: [group([{ key: "1", value: "true", type: "flag", operator: "exact" }])] }),
+      filtersError("Flag properties must use the 'flag_evaluates_to' operator")
+    )
+    assert.deepStrictEqual(
+      rulesError({ aggregation_group_type_index: 0, groups: [group([{ key: "name", value: "x", type: "group", group_type_index: 1 }])] }),
+      filtersError("Filters are not valid (can only use group properties)")
+    )
+  })
+
+  it("checks variants, overrides, value lists, cohorts, dates and operators in PostHog's order", () => {
+    assert.deepStrictEqual(
+      rulesError({ groups: [], multivariate: variants(["a", 50], ["b", 40]) }),
+      filtersError("Invalid variant definitions: Variant rollout percentages must sum to 100.")
+    )
+    assert.deepStrictEqual(
+      rulesError({ groups: [group([], 100, "c")], multivariate: variants(["a", 50], ["b", 50]) }),
+      filtersError("Filters are not valid (variant override does not exist)")
+    )
+    assert.deepStrictEqual(
+      rulesError({ groups: [group([person("email", Array.from({ length: 1001 }, (_, i) => `${i}`), "exact")])] }),
+      filtersError("Property group expressions of type email cannot contain more than 1000 values.")
+    )
+    assert.strictEqual(rulesError({ groups: [group([person("email", Array.from({ length: 1000 }, (_, i) => `${i}`))])] }), undefined)
+    assert.deepStrictEqual(
+      rulesError({ groups: [group([{ key: "id", value: 42, type: "cohort" }])] }),
+      filtersError("Cohort with id 42 does not exist", "cohort_does_not_exist")
+    )
+    assert.deepStrictEqual(
+      rulesError({ groups: [group([{ key: "id", value: 42, type: "cohort" }])] }, new Map([[42, { name: "Buyers", behavioral: true }]])),
+      filtersError("Cohort 'Buyers' with filters on events cannot be used in feature flags.", "behavioral_cohort_found")
+    )
+    assert.strictEqual(
+      rulesError({ groups: [group([{ key: "id", value: "42", type: "cohort" }])] }, new Map([[42, { name: "Buyers", behavioral: false }]])),
+      undefined
+    )
+    assert.deepStrictEqual(
+      rulesError({ groups: [group([person("signup", "not a date", "is_date_before")])] }),
+      filtersError("Invalid date value: not a date", "invalid_date")
+    )
+    assert.strictEqual(rulesError({ groups: [group([person("signup", "-30d", "is_date_after")])] }), undefined)
+    assert.strictEqual(rulesError({ groups: [group([person("signup", "2024-01-31", "is_date_after")])] }), undefined)
+    assert.deepStrictEqual(
+      rulesError({ groups: [group([person("age", 5, "gt")])] }),
+      filtersError("Invalid value for operator gt: 5", "invalid_value")
+    )
+    assert.deepStrictEqual(
+      rulesError({ groups: [group([person("email", ["a", "b"], "icontains")])] }),
+      filtersError("Invalid value for operator icontains: ['a', 'b']", "invalid_value")
+    )
+  })
+
+  it("checks payloads: an object of JSON values keyed by variant, or only \"true\" for booleans", () => {
+    assert.deepStrictEqual(rulesError({ groups: [], payloads: [] }), filtersError("Payloads must be passed as a dictionary"))
+    assert.deepStrictEqual(rulesError({ groups: [], payloads: { true: "{not json" } }), filtersError("Payload value is not valid JSON"))
+    assert.deepStrictEqual(
+      rulesError({ groups: [], payloads: { false: "1" } }),
+      filtersError("Payload keys must be 'true' for boolean flags")
+    )
+    assert.deepStrictEqual(
+      rulesError({ groups: [], multivariate: variants(["a", 100]), payloads: { b: "1" } }),
+      filtersError("Payload keys must match a variant key for multivariate flags")
+    )
+    assert.strictEqual(rulesError({ groups: [], payloads: { true: { object: "kept" } } }), undefined)
+  })
+
+  it("prints values as Python's str() does", () => {
+    assert.strictEqual(pythonText(null), "None")
+    assert.strictEqual(pythonText(true), "True")
+    assert.strictEqual(pythonText(1.5), "1.5")
+    assert.strictEqual(pythonText({ a: [1, "x"] }), "{'a': [1, 'x']}")
+  })
+})
+
+describe("flag dependencies", () => {
+  const nodes: ReadonlyArray<DependencyNode> = [
+    { id: 1, key: "one", active: true, filters: { groups: [] } },
+    { id: 2, key: "two", active: true, filters: { groups: [group([{ key: "3", type: "flag", operator: "flag_evaluates_to", value: true }])] } },
+    { id: 3, key: "three", active: true, filters: { groups: [group([{ key: "2", type: "flag", operator: "flag_evaluates_to", value: true }])] } },
+    { id: 4, key: "off", active: false, filters: { groups: [] } }
+  ]
+  const queries: Array<ReadonlyArray<number>> = []
+  const load = (ids: ReadonlyArray<number>) =>
+    Effect.sync(() => {
+      queries.push(ids)
+      return nodes.filter((node) => ids.includes(node.id))
+    })
+  const dependingOn = (...keys: ReadonlyArray<unknown>) => ({
+    groups: [group(keys.map((key) => ({ key, type: "flag", operator: "flag_evaluates_to", value: true })))]
+  })
+  const check = (filters: Filters, key = "new") => asPlain(Effect.runSync(dependencyError(filters, key, load)))
+
+  it("accepts dependencies on live, enabled flags and loads each level once", () => {
+    queries.length = 0
+    assert.strictEqual(check(dependingOn("1")), undefined)
+    assert.deepStrictEqual(queries, [[1]])
+  })
+  it("refuses keys, unknown flags, disabled flags, self-reference and cycles with PostHog's messages", () => {
+    assert.deepStrictEqual(
+      check(dependingOn("one")),
+      filtersError("Flag dependencies must reference flag IDs (integers), not flag keys. Invalid reference: 'one'")
+    )
+    assert.deepStrictEqual(check(dependingOn(99)), filtersError("Flag dependency references non-existent flag with ID 99"))
+    assert.deepStrictEqual(
+      check(dependingOn(4)),
+      filtersError("Cannot create dependency on disabled flag 'off' (ID: 4). Flag dependencies must reference active flags only.")
+    )
+    assert.deepStrictEqual(check(dependingOn(1), "one"), filtersError("Feature flag 'one' cannot depend on itself"))
+    assert.deepStrictEqual(check(dependingOn(3), "two"), filtersError("Circular dependency detected: two → three → two"))
+  })
+})
+
+describe("computed fields", () => {
+  it("renders stored `{}` filters as PostHog's one open condition set", () => {
+    assert.deepStrictEqual(effectiveFilters({}), { groups: [{ properties: [], rollout_percentage: null }] })
+    assert.isTrue(isSimpleFlag({}))
+    assert.strictEqual(rolloutPercentageOf({}), null)
+  })
+  it("is_simple_flag: exactly one condition set without properties, not group-aggregated", () => {
+    assert.isTrue(isSimpleFlag({ groups: [group([], 30)] }))
+    assert.strictEqual(rolloutPercentageOf({ groups: [group([], 30)] }), 30)
+    assert.isFalse(isSimpleFlag({ groups: [group([], 30), group([], 40)] }))
+    assert.isFalse(isSimpleFlag({ groups: [group([person("email", "x")], 30)] }))
+    assert.isFalse(isSimpleFlag({ groups: [group([], 30)], aggregation_group_type_index: 0 }))
+    assert.strictEqual(rolloutPercentageOf({ groups: [group([], 30), group([], 40)] }), null)
+  })
+  it("multivariate means at least one variant", () => {
+    assert.isTrue(isMultivariate({ groups: [], multivariate: variants(["a", 100]) }))
+    assert.isFalse(isMultivariate({ groups: [], multivariate: { variants: [] } }))
+    assert.isFalse(isMultivariate({ groups: [], multivariate: null }))
+  })
+})
+
+describe("flag status (D5, posthog-behaviour.md §5)", () => {
+  const now = Date.parse("2026-06-01T00:00:00Z")
+  const old = "2026-04-01T00:00:00.000000Z"
+  const recent = "2026-05-20T00:00:00.000000Z"
+  const flag = (filters: Filters, overrides: object = {}) => ({ deleted: false, active: true, filters, created_at: old, ...overrides })
+
+  it("deleted, then disabled, come first", () => {
+    assert.deepStrictEqual(statusOf(flag({}, { deleted: true, active: false }), now), { status: "deleted", reason: "Flag has been deleted" })
+    assert.deepStrictEqual(statusOf(flag({}, { active: false }), now), { status: "inactive", reason: "Flag is disabled" })
+  })
+  it("stale: fully rolled out for more than 30 days, with PostHog's reasons", () => {
+    assert.deepStrictEqual(statusOf(flag({ groups: [group([], 100)] }), now), {
+      status: "stale",
+      reason: "This boolean flag will always evaluate to \"true\""
+    })
+    assert.deepStrictEqual(statusOf(flag({}), now).status, "stale")
+    assert.deepStrictEqual(statusOf(flag({ groups: [group([], 100)], multivariate: variants(["a", 0], ["b", 100]) }), now), {
+      status: "stale",
+      reason: "This flag will always use the variant \"b\""
+    })
+    assert.deepStrictEqual(
+      statusOf(flag({ groups: [group([], 100, "a")], multivariate: variants(["a", 50], ["b", 50]) }), now).reason,
+      "This flag will always use the variant \"a\""
+    )
+  })
+  it("active otherwise: not old enough, partly rolled out, or rolled out only under conditions", () => {
+    const active = { status: "active", reason: "Flag is not fully rolled out and may still be active" }
+    assert.deepStrictEqual(statusOf(flag({ groups: [group([], 100)] }, { created_at: recent }), now), active)
+    assert.deepStrictEqual(statusOf(flag({ groups: [group([], 99)] }), now), active)
+    assert.deepStrictEqual(statusOf(flag({ groups: [group([person("email", "x")], 100)] }), now), active)
+    assert.deepStrictEqual(statusOf(flag({ groups: [group([], 100)], multivariate: variants(["a", 50], ["b", 50]) }), now), active)
+    assert.strictEqual(fullRolloutOf({ groups: [group([], null)] }), null)
+  })
+})
+
+describe("legacy edit rights (D5, §6)", () => {
+  const me = 7 as UserId
+  const mine = { id: 1 as FeatureFlagId, created_by_id: me }
+  const theirs = { id: 2 as FeatureFlagId, created_by_id: 8 as UserId }
+  const granted = { id: 3 as FeatureFlagId, created_by_id: 8 as UserId }
+  const member = { user: me, level: 1 as const }
+  const viewer = [{ level: 21 as const, flags: [granted.id] }]
+
+  it("admins, owners and creators always edit; roles are not even read for them", () => {
+    assert.isTrue(editRights({ user: me, level: 8 }, viewer)(theirs))
+    assert.isTrue(editRights(member, viewer)(mine))
+    assert.isFalse(needsRoles({ user: me, level: 15 }, [theirs]))
+    assert.isFalse(needsRoles(member, [mine]))
+    assert.isTrue(needsRoles(member, [mine, theirs]))
+  })
+  it("no roles is the organization default, can always edit; 37 edits all; 21 only granted flags", () => {
+    assert.isTrue(editRights(member, [])(theirs))
+    assert.isTrue(editRights(member, [...viewer, { level: 37, flags: [] }])(theirs))
+    assert.isFalse(editRights(member, viewer)(theirs))
+    assert.isTrue(editRights(member, viewer)(granted))
+  })
+  it("role access is managed by admins, creators and always-edit members, not by members a grant lets edit", () => {
+    assert.isFalse(canManageRoles(member, viewer, granted))
+    assert.isTrue(canManageRoles(member, viewer, mine))
+    assert.isTrue(canManageRoles(member, [], theirs))
+  })
+})
+
+describe("activity changes", () => {
+  it("are created from empty, deleted to empty, changed otherwise; equal JSON is no change", () => {
+    const fields = ["name", "filters", "tags", "active"] as const
+    const changes = changesBetween(
+      "FeatureFlag",
+      fields,
+      { name: "", filters: { a: 1, b: [1] }, tags: ["x"], active: true },
+      { name: "named", filters: { b: [1], a: 1 }, tags: [], active: false }
+    )
+    assert.deepStrictEqual(changes, [
+      { type: "FeatureFlag", action: "created", field: "name", before: null, after: "named" },
+      { type: "FeatureFlag", action: "deleted", field: "tags", before: ["x"], after: null },
+      { type: "FeatureFlag", action: "changed", field: "active", before: true, after: false }
+    ])
+  })
+  it("pages by number with absolute links carrying page and limit", () => {
+    assert.deepStrictEqual(pageNumberRequest({}), { page: 1, limit: 10 })
+    assert.deepStrictEqual(pageNumberRequest({ page: "x", limit: "0" }), { page: 1, limit: 10 })
+    const envelope = toNumberedEnvelope({ total_count: 25, results: [], request: { page: 2, limit: 10 } }, "http://h/api/a/?x=1")
+    assert.deepStrictEqual([envelope.next, envelope.previous], ["http://h/api/a/?x=1&page=3&limit=10", "http://h/api/a/?x=1&page=1&limit=10"])
+  })
+})
+
+describe("list query", () => {
+  const project = 1 as ProjectId
+  const now = Date.parse("2026-06-01T00:00:00Z")
+  it("reads PostHog's parameters leniently and plans nothing for what cannot match", () => {
+    assert.deepStrictEqual(listPlan(project, { type: "experiment" }, now), { _tag: "Empty" })
+    assert.deepStrictEqual(listPlan(project, { created_by_id: "abc" }, now), { _tag: "Empty" })
+    const plan = listPlan(project, { active: "no", tags: "[\"a\", 3]", order: "-key", type: "multivariant" }, now)
+    assert.strictEqual(plan._tag, "Query")
+    if (plan._tag !== "Query") return
+    assert.deepStrictEqual(
+      [plan.filter.active, plan.filter.tags, plan.filter.order, plan.filter.multivariate],
+      [false, ["a"], { field: "key", descending: true }, true]
+    )
+    const fallback = listPlan(project, { order: "filters", tags: "not json", active: "STALE" }, now)
+    assert.isTrue(fallback._tag === "Query" && fallback.filter.order.field === "created_at" && fallback.filter.tags === null)
+    assert.isTrue(fallback._tag === "Query" && fallback.filter.staleBefore === "2026-05-02T00:00:00.000000Z" && fallback.filter.active === null)
+  })
+})

@@ -1,0 +1,102 @@
+import {
+  type InviteId,
+  type InviteRecord,
+  InviteRepository,
+  type MembershipLevel,
+  type OrganizationId,
+  type PrivateProjectAccess,
+  type UserId
+} from "@hedgerow/core"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { json, ts } from "./rows.ts"
+import { toUser, USER_COLUMNS, type UserRow } from "./users.ts"
+
+interface InviteRow {
+  readonly id: string
+  readonly organization_id: string
+  readonly target_email: string
+  readonly first_name: string
+  readonly level: number
+  readonly message: string | null
+  readonly private_project_access: ReadonlyArray<PrivateProjectAccess> | null
+  readonly emailing_attempt_made: boolean
+  readonly created_by_id: number | null
+  readonly created_at: Date | string
+  readonly updated_at: Date | string
+}
+
+const toInvite = (row: InviteRow): InviteRecord => ({
+  id: row.id as InviteId,
+  organization_id: row.organization_id as OrganizationId,
+  target_email: row.target_email,
+  first_name: row.first_name,
+  level: row.level as MembershipLevel,
+  message: row.message,
+  private_project_access: row.private_project_access ?? [],
+  emailing_attempt_made: row.emailing_attempt_made,
+  created_by_id: row.created_by_id as UserId | null,
+  created_at: ts(row.created_at),
+  updated_at: ts(row.updated_at)
+})
+
+/** The creator's columns ride along under a `u_` prefix; all null when there is no creator. */
+type InviteListRow = InviteRow & { readonly [K in keyof UserRow as `u_${K}`]: UserRow[K] | null }
+
+const CREATOR_COLUMNS = USER_COLUMNS.split(",").map((column) => `u.${column.trim()} AS u_${column.trim()}`).join(", ")
+
+const creatorOf = (row: InviteListRow) => {
+  if (row.u_id === null) return null
+  const user = Object.fromEntries(
+    Object.entries(row).filter(([key]) => key.startsWith("u_")).map(([key, value]) => [key.slice(2), value])
+  ) as unknown as UserRow
+  return toUser(user)
+}
+
+export const InviteRepositoryLive = Layer.effect(
+  InviteRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const creatorColumns = sql.unsafe(CREATOR_COLUMNS)
+
+    return InviteRepository.of({
+      insert: (input) =>
+        sql<InviteRow>`
+          INSERT INTO invites (id, organization_id, target_email, first_name, level, message, private_project_access,
+            emailing_attempt_made, created_by_id)
+          VALUES (gen_random_uuid(), ${input.organization_id}, ${input.target_email}, ${input.first_name}, ${input.level},
+            ${input.message}, ${json(input.private_project_access)}::jsonb, ${input.emailing_attempt_made}, ${input.created_by_id})
+          RETURNING *`.pipe(Effect.orDie, Effect.map((rows) => toInvite(rows[0]!))),
+      list: (organization, page) =>
+        Effect.all({
+          count: sql<{ n: number }>`SELECT count(*)::integer AS n FROM invites WHERE organization_id = ${organization}`,
+          rows: sql<InviteListRow>`
+            SELECT i.*, ${creatorColumns} FROM invites i LEFT JOIN users u ON u.id = i.created_by_id
+            WHERE i.organization_id = ${organization}
+            ORDER BY i.created_at DESC, i.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`
+        }).pipe(
+          Effect.orDie,
+          Effect.map(({ count, rows }) => ({
+            count: count[0]?.n ?? 0,
+            results: rows.map((row) => ({ invite: toInvite(row), created_by: creatorOf(row) })),
+            request: page
+          }))
+        ),
+      findById: (id) =>
+        sql<InviteRow>`SELECT * FROM invites WHERE id = ${id}`.pipe(
+          Effect.orDie,
+          Effect.map((rows) => Option.fromNullishOr(rows[0]).pipe(Option.map(toInvite)))
+        ),
+      remove: (id) => sql`DELETE FROM invites WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
+      forEmail: (organization, email) =>
+        sql<InviteRow>`
+          SELECT * FROM invites WHERE organization_id = ${organization} AND lower(target_email) = lower(${email})
+          ORDER BY created_at DESC, id DESC`.pipe(Effect.orDie, Effect.map((rows) => rows.map(toInvite))),
+      removeForEmail: (organization, email) =>
+        sql`DELETE FROM invites WHERE organization_id = ${organization} AND lower(target_email) = lower(${email})`.pipe(
+          Effect.orDie,
+          Effect.asVoid
+        )
+    })
+  })
+)

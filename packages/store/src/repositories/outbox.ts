@@ -1,0 +1,33 @@
+import { OutboxRepository } from "@hedgerow/core"
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+
+/** Delivery errors can be long (a server's whole reply); the row keeps enough to diagnose. */
+const MAX_ERROR_LENGTH = 1000
+
+export const OutboxRepositoryLive = Layer.effect(
+  OutboxRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return OutboxRepository.of({
+      insert: (input) =>
+        sql<{ id: string }>`
+          INSERT INTO email_outbox (id, recipient, subject, body, kind, related_id)
+          VALUES (gen_random_uuid(), ${input.to}, ${input.subject}, ${input.text}, ${input.kind}, ${input.related_id})
+          RETURNING id`.pipe(
+          Effect.orDie,
+          Effect.map((rows) => ({ id: rows[0]!.id, to: input.to, subject: input.subject, text: input.text }))
+        ),
+      recordSent: (id) =>
+        sql`UPDATE email_outbox SET attempts = attempts + 1, sent_at = now(), last_error = NULL WHERE id = ${id}`.pipe(
+          Effect.orDie,
+          Effect.asVoid
+        ),
+      recordFailure: (id, error) =>
+        sql`UPDATE email_outbox SET attempts = attempts + 1, last_error = ${error.slice(0, MAX_ERROR_LENGTH)} WHERE id = ${id}`.pipe(
+          Effect.orDie,
+          Effect.asVoid
+        )
+    })
+  })
+)

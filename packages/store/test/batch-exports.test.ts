@@ -1,0 +1,89 @@
+import { assert, layer } from "@effect/vitest"
+import {
+  type BatchExportId,
+  BatchExportRepository,
+  BatchExportService,
+  Bootstrap,
+  bodyOf,
+  CoreServices,
+  type OrganizationId,
+  OrganizationService,
+  systemActor
+} from "@hedgerow/core"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { StoreLive } from "../src/index.ts"
+
+const Services = CoreServices.pipe(Layer.provideMerge(StoreLive()))
+
+let booted: { readonly organization_id: OrganizationId; readonly project_id: number } | undefined
+
+/** A new export in the bootstrapped organization (bootstrapped once for the file). */
+const setUp = Effect.gen(function*() {
+  booted ??= yield* (yield* Bootstrap).run({ email: "exports@example.com" })
+  const made = yield* (yield* BatchExportService).create(systemActor, booted.organization_id, { project_id: booted.project_id, name: "Nightly" })
+  return { organization: booted.organization_id, id: made.id }
+})
+
+const stateOf = (organization: OrganizationId, id: BatchExportId) =>
+  Effect.flatMap(Effect.service(BatchExportRepository), (repository) => repository.find(organization, id).pipe(Effect.map(Option.getOrThrow)))
+
+const notFoundNaming = (id: string) => (error: { readonly _tag: string; readonly detail: string }) =>
+  assert.deepStrictEqual([error._tag, error.detail], ["NotFound", `BatchExport ID '${id}' not found.`])
+
+layer(Services, { timeout: 60_000, excludeTestServices: true })("batch export pause switch on the store", (it) => {
+  it.effect("pause stamps last_paused_at once; repeats change nothing; unpause keeps the stamp", () =>
+    Effect.gen(function*() {
+      const { organization, id } = yield* setUp
+      const exports = yield* BatchExportService
+      const fresh = yield* stateOf(organization, id)
+      assert.deepStrictEqual([fresh.paused, fresh.last_paused_at], [false, null])
+
+      yield* exports.pause(systemActor, organization, id, bodyOf({}))
+      const paused = yield* stateOf(organization, id)
+      assert.isTrue(paused.paused)
+      assert.match(paused.last_paused_at ?? "", /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/)
+
+      yield* Effect.sleep(5)
+      yield* exports.pause(systemActor, organization, id, bodyOf({ paused: false }))
+      assert.deepStrictEqual(yield* stateOf(organization, id), paused)
+
+      yield* exports.unpause(systemActor, organization, id, bodyOf({ last_paused_at: null }))
+      yield* exports.unpause(systemActor, organization, id, bodyOf({}))
+      const resumed = yield* stateOf(organization, id)
+      assert.deepStrictEqual([resumed.paused, resumed.last_paused_at], [false, paused.last_paused_at])
+
+      yield* Effect.sleep(5)
+      yield* exports.pause(systemActor, organization, id, bodyOf({}))
+      const again = yield* stateOf(organization, id)
+      assert.isTrue(again.paused)
+      assert.isAbove(Date.parse(again.last_paused_at!), Date.parse(paused.last_paused_at!))
+    }))
+
+  it.effect("concurrent pauses of a running export all succeed and leave it paused", () =>
+    Effect.gen(function*() {
+      const { organization, id } = yield* setUp
+      const exports = yield* BatchExportService
+      yield* Effect.all(Array.from({ length: 5 }, () => exports.pause(systemActor, organization, id, bodyOf({}))), { concurrency: "unbounded" })
+      const state = yield* stateOf(organization, id)
+      assert.isTrue(state.paused)
+      assert.isNotNull(state.last_paused_at)
+    }))
+
+  it.effect("a deleted export, or another organization's, is 404 naming the id", () =>
+    Effect.gen(function*() {
+      const { organization, id } = yield* setUp
+      const exports = yield* BatchExportService
+      const other = yield* (yield* OrganizationService).create(systemActor, { name: "Elsewhere" })
+      for (const action of [exports.pause, exports.unpause]) {
+        notFoundNaming(id)(yield* action(systemActor, other.id, id, bodyOf({})).pipe(Effect.flip))
+      }
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE batch_exports SET deleted = true WHERE id = ${id}`
+      for (const action of [exports.pause, exports.unpause]) {
+        notFoundNaming(id)(yield* action(systemActor, organization, id.toUpperCase(), bodyOf({})).pipe(Effect.flip))
+      }
+      const kept = yield* sql<{ paused: boolean }>`SELECT paused FROM batch_exports WHERE id = ${id}`
+      assert.isFalse(kept[0]!.paused)
+    }))
+})

@@ -1,0 +1,244 @@
+import { assert, layer } from "@effect/vitest"
+import {
+  Authentication,
+  Bootstrap,
+  bodyOf,
+  FeatureFlagRepository,
+  FeatureFlagService,
+  newFlagColumns,
+  type ProjectId,
+  type UserActor
+} from "@hedgerow/core"
+import { Effect, Exit } from "effect"
+import { SqlClient } from "effect/sql"
+import { HedgerowServices } from "../src/index.ts"
+
+/**
+ * Feature flags on the real store, through core's services: the guarantees that need a database to
+ * prove (one winner among concurrent writers, whole-transaction rollback, indexes) and that the
+ * conformance scenarios cannot observe from outside.
+ */
+
+let owner: { readonly actor: UserActor; readonly project: string; readonly projectId: ProjectId } | undefined
+
+const setUp = Effect.gen(function*() {
+  if (owner !== undefined) return owner
+  const boot = yield* (yield* Bootstrap).run({ email: "flags@example.com" })
+  const actor = yield* Authentication.use((auth) => auth.authenticate(boot.personal_api_key))
+  owner = { actor, project: String(boot.project_id), projectId: boot.project_id as ProjectId }
+  return owner
+})
+
+let serial = 0
+const freshKey = (stem: string) => `${stem}-${++serial}`
+
+const create = (body: object) =>
+  Effect.gen(function*() {
+    const { actor, project } = yield* setUp
+    return yield* FeatureFlagService.use((flags) => flags.create(actor, project, bodyOf(body)))
+  })
+
+const patch = (id: number, body: object) =>
+  Effect.gen(function*() {
+    const { actor, project } = yield* setUp
+    return yield* FeatureFlagService.use((flags) => flags.update(actor, project, String(id), bodyOf(body)))
+  })
+
+const retrieve = (id: number) =>
+  Effect.gen(function*() {
+    const { actor, project } = yield* setUp
+    return yield* FeatureFlagService.use((flags) => flags.retrieve(actor, project, String(id)))
+  })
+
+const countWhere = (table: "feature_flags" | "activity_log" | "dashboards", column: string, value: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql.unsafe<{ n: number }>(`SELECT count(*)::integer AS n FROM ${table} WHERE ${column} = $1`, [value])
+    return rows[0]!.n
+  })
+
+/** A database-side fault for one statement: a trigger that refuses rows matching `condition`. */
+const failWhen = (table: string, condition: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(`
+      CREATE OR REPLACE FUNCTION hedgerow_test_fault() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'injected fault'; END $$;
+      CREATE TRIGGER hedgerow_test_fault BEFORE INSERT ON ${table}
+        FOR EACH ROW WHEN (${condition}) EXECUTE FUNCTION hedgerow_test_fault();`).unprepared
+    return sql.unsafe(`DROP TRIGGER hedgerow_test_fault ON ${table}`).unprepared
+  })
+
+layer(HedgerowServices(), { timeout: 120_000, excludeTestServices: true })("feature flags on the store", (it) => {
+  it.effect("concurrent PATCHes carrying the same version: exactly one succeeds, the others are 409", () =>
+    Effect.gen(function*() {
+      const flag = yield* create({ key: freshKey("race") })
+      const outcomes = yield* Effect.forEach(
+        Array.from({ length: 8 }, (_, i) => i),
+        (i) => patch(flag.id, { version: flag.version, name: `writer ${i}` }).pipe(Effect.exit),
+        { concurrency: "unbounded" }
+      )
+      const won = outcomes.filter(Exit.isSuccess)
+      assert.strictEqual(won.length, 1)
+      for (const lost of outcomes.filter(Exit.isFailure)) {
+        const error = Exit.findErrorOption(lost)
+        assert.deepStrictEqual(error._tag === "Some" && error.value._tag === "Conflict" ? [error.value._tag, error.value.detail] : [], [
+          "Conflict",
+          "The feature flag was updated by flags@example.com since you started editing it. Please refresh and try again."
+        ])
+      }
+      const after = yield* retrieve(flag.id)
+      assert.strictEqual(after.version, 2)
+      assert.strictEqual(after.name, Exit.isSuccess(won[0]!) ? won[0]!.value.name : "")
+      assert.strictEqual(yield* countWhere("activity_log", "item_id", String(flag.id)), 2)
+    }))
+
+  it.effect("concurrent creates with one key: exactly one succeeds, the others are 400 unique", () =>
+    Effect.gen(function*() {
+      const key = freshKey("same")
+      const outcomes = yield* Effect.forEach(
+        Array.from({ length: 8 }, () => key),
+        (k) => create({ key: k }).pipe(Effect.exit),
+        { concurrency: "unbounded" }
+      )
+      assert.strictEqual(outcomes.filter(Exit.isSuccess).length, 1)
+      for (const lost of outcomes.filter(Exit.isFailure)) {
+        const error = Exit.findErrorOption(lost)
+        assert.deepStrictEqual(
+          error._tag === "Some" && error.value._tag === "ValidationError" ? [error.value.code, error.value.attr, error.value.detail] : [],
+          ["unique", "key", "There is already a feature flag with this key."]
+        )
+      }
+      assert.strictEqual(yield* countWhere("feature_flags", "key", key), 1)
+    }))
+
+  it.effect("the key constraint is a typed repository error, never a defect, on insert and on update", () =>
+    Effect.gen(function*() {
+      const { projectId, actor } = yield* setUp
+      const flags = yield* FeatureFlagRepository
+      const columns = (key: string) => newFlagColumns({ key }, actor.user.id)
+      const insert = (key: string) =>
+        flags.insert({ ...columns(key), project_id: projectId, creation_context: "feature_flags", created_by_id: actor.user.id })
+      const taken = freshKey("taken")
+      const first = yield* insert(taken)
+      assert.strictEqual((yield* insert(taken).pipe(Effect.flip))._tag, "FlagKeyTaken")
+      const other = yield* insert(freshKey("other"))
+      const clash = yield* flags.update(other.id, { ...columns(taken), version: 2, usage_dashboard_id: null }).pipe(Effect.flip)
+      assert.strictEqual(clash._tag, "FlagKeyTaken")
+      assert.strictEqual(first.key, taken)
+    }))
+
+  it.effect("a create failing after the flag insert leaves no flag, no activity entry and no dashboard", () =>
+    Effect.gen(function*() {
+      const key = freshKey("doomed")
+      // The usage dashboard is written after the flag, in the same transaction.
+      const heal = yield* failWhen("dashboards", `NEW.name LIKE '%${key}%'`)
+      const outcome = yield* create({ key }).pipe(Effect.exit)
+      yield* heal
+      assert.isTrue(Exit.isFailure(outcome))
+      assert.strictEqual(yield* countWhere("feature_flags", "key", key), 0)
+      assert.strictEqual(yield* countWhere("dashboards", "name", `Generated Dashboard: ${key} Usage`), 0)
+      const sql = yield* SqlClient.SqlClient
+      const entries = yield* sql<{ n: number }>`SELECT count(*)::integer AS n FROM activity_log WHERE detail->>'name' = ${key}`
+      assert.strictEqual(entries[0]!.n, 0)
+      // Nothing half-written holds the key.
+      const made = yield* create({ key })
+      assert.strictEqual(made.key, key)
+    }))
+
+  it.effect("a PATCH whose activity entry cannot be written changes nothing", () =>
+    Effect.gen(function*() {
+      const flag = yield* create({ key: freshKey("steady"), name: "before" })
+      const heal = yield* failWhen("activity_log", `NEW.item_id = '${flag.id}'`)
+      const outcome = yield* patch(flag.id, { name: "after", filters: { groups: [{ properties: [], rollout_percentage: 10 }] } }).pipe(Effect.exit)
+      yield* heal
+      assert.isTrue(Exit.isFailure(outcome))
+      const after = yield* retrieve(flag.id)
+      assert.deepStrictEqual([after.name, after.version, after.filters], [flag.name, flag.version, flag.filters])
+    }))
+
+  it.effect("a validation failure on a late field writes nothing", () =>
+    Effect.gen(function*() {
+      const key = freshKey("late")
+      const refused = yield* create({ key, filters: { groups: [] }, evaluation_runtime: "nowhere" }).pipe(Effect.flip)
+      assert.deepStrictEqual([refused._tag, refused._tag === "ValidationError" ? refused.attr : null], ["ValidationError", "evaluation_runtime"])
+      assert.strictEqual(yield* countWhere("feature_flags", "key", key), 0)
+    }))
+
+  it.effect("activity entries are written with their change: created, updated with field changes, deleted, restored", () =>
+    Effect.gen(function*() {
+      const flag = yield* create({ key: freshKey("logged") })
+      yield* patch(flag.id, { name: "renamed" })
+      // A PATCH that changes nothing writes nothing and bumps nothing.
+      const same = yield* patch(flag.id, { name: "renamed" })
+      assert.strictEqual(same.version, 2)
+      yield* patch(flag.id, { deleted: true })
+      const restored = yield* patch(flag.id, { deleted: false })
+      assert.strictEqual(restored.version, 4)
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<{ activity: string; detail: { changes: ReadonlyArray<Record<string, unknown>> | null } }>`
+        SELECT activity, detail FROM activity_log WHERE item_id = ${String(flag.id)} ORDER BY created_at, id`
+      assert.deepStrictEqual(rows.map((row) => row.activity), ["created", "updated", "deleted", "restored"])
+      assert.strictEqual(rows[0]!.detail.changes, null)
+      assert.deepStrictEqual(rows[1]!.detail.changes, [
+        { type: "FeatureFlag", field: "name", action: "created", before: null, after: "renamed" },
+        { type: "FeatureFlag", field: "version", action: "changed", before: 1, after: 2 }
+      ])
+      assert.deepStrictEqual(rows[2]!.detail.changes?.[0], { type: "FeatureFlag", field: "deleted", action: "changed", before: false, after: true })
+    }))
+
+  it.effect("tombstones: a deleted flag gives its key up, gets it back on restore, or is refused while it is taken", () =>
+    Effect.gen(function*() {
+      const key = freshKey("tomb")
+      const first = yield* create({ key })
+      yield* patch(first.id, { deleted: true })
+      const second = yield* create({ key })
+      assert.strictEqual((yield* retrieve(first.id)).key, `${key}:deleted:${first.id}`)
+
+      const refused = yield* patch(first.id, { deleted: false }).pipe(Effect.flip)
+      assert.deepStrictEqual(
+        refused._tag === "ValidationError" ? [refused.code, refused.attr, refused.detail] : [],
+        ["unique", "key", "There is already a feature flag with this key."]
+      )
+      assert.isTrue((yield* retrieve(first.id)).deleted)
+
+      yield* patch(second.id, { deleted: true })
+      const back = yield* patch(first.id, { deleted: false })
+      assert.deepStrictEqual([back.key, back.deleted], [key, false])
+      assert.strictEqual((yield* retrieve(second.id)).key, `${key}:deleted:${second.id}`)
+    }))
+
+  it.effect("search over 100,000 flags in one project uses the trigram indexes and answers quickly", () =>
+    Effect.gen(function*() {
+      const { actor, project, projectId } = yield* setUp
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`
+        INSERT INTO feature_flags (project_id, key, name, filters, created_by_id, last_modified_by_id, created_at)
+        SELECT ${projectId}, 'bulk-' || i || '-' || md5(i::text), 'Bulk flag ' || i,
+          '{"groups": [{"properties": [], "rollout_percentage": 50}]}'::jsonb, ${actor.user.id}, ${actor.user.id},
+          now() - (i || ' seconds')::interval
+        FROM generate_series(1, 100000) AS i`
+      yield* sql`ANALYZE feature_flags`
+      const needle = "bulk-77777-"
+      const plan = yield* sql.unsafe<{ "QUERY PLAN": string }>(
+        `EXPLAIN SELECT f.id FROM feature_flags f
+         WHERE f.project_id = $1 AND NOT f.deleted AND (f.key ILIKE $2 OR f.name ILIKE $2)
+         ORDER BY f.created_at DESC, f.id DESC LIMIT 100`,
+        [projectId, `%${needle}%`]
+      )
+      const text = plan.map((row) => row["QUERY PLAN"]).join("\n")
+      assert.match(text, /feature_flags_key_trgm_idx/)
+      assert.notMatch(text, /Seq Scan on feature_flags/)
+
+      const started = Date.now()
+      const page = yield* FeatureFlagService.use((flags) => flags.list(actor, project, { search: needle.toUpperCase() }))
+      const elapsed = Date.now() - started
+      assert.strictEqual(page.count, 1)
+      assert.match(page.results[0]!.key, /^bulk-77777-/)
+      assert.isBelow(elapsed, 1_000, `search took ${elapsed} ms`)
+
+      // `%` and `_` in a search are literal characters, not patterns.
+      const literal = yield* FeatureFlagService.use((flags) => flags.list(actor, project, { search: "bulk_1%" }))
+      assert.strictEqual(literal.count, 0)
+    }))
+})
