@@ -3,6 +3,7 @@ import { CliOutput, Command } from "effect/cli"
 import { admin } from "./commands/admin.ts"
 import { batchExports } from "./commands/batch-exports.ts"
 import { domains } from "./commands/domains.ts"
+import { flags } from "./commands/flags.ts"
 import { invites } from "./commands/invites.ts"
 import { members } from "./commands/members.ts"
 import { projects } from "./commands/projects.ts"
@@ -13,7 +14,7 @@ export const VERSION = "0.1.0"
 
 export const hedgerow = Command.make("hedgerow").pipe(
   Command.withDescription("Hedgerow: a self-hostable PostHog-compatible organization and feature-flag API"),
-  Command.withSubcommands([serve, admin, projects, domains, batchExports, invites, members])
+  Command.withSubcommands([serve, admin, projects, domains, batchExports, invites, members, flags])
 )
 
 /** The CLI on the process arguments, every failure already printed as one line. */

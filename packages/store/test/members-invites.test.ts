@@ -68,6 +68,21 @@ layer(Services, { timeout: 60_000 })("members and invites on the store", (it) =>
       assert.deepInclude(failure, { _tag: "ValidationError", detail: "Cannot leave the organization as its owner!", attr: null })
     }))
 
+  it.effect("two owners demoting each other at once: one wins, the other is no longer an owner and is refused", () =>
+    Effect.gen(function*() {
+      const org = yield* freshOrganization("Duel")
+      const a = yield* memberOf(org, "duel.a@example.com", 15)
+      const b = yield* memberOf(org, "duel.b@example.com", 15)
+      const members = yield* MemberService
+      const demote = (by: typeof a, whom: typeof b) => members.update(by.actor, org, whom.user.uuid, bodyOf({ level: 8 })).pipe(Effect.result)
+      const outcomes = yield* Effect.all([demote(a, b), demote(b, a)], { concurrency: "unbounded" })
+      const refused = outcomes.filter(Result.isFailure).map((outcome) => outcome.failure)
+      assert.strictEqual(refused.length, 1)
+      assert.deepInclude(refused[0], { _tag: "PermissionDenied", detail: "You can only edit others with level lower or equal to you." })
+      const levels = (yield* members.list(systemActor, org, {})).results.map((member) => member.level).sort((x, y) => y - x)
+      assert.deepStrictEqual(levels, [15, 8])
+    }))
+
   it.effect("the operator cannot demote an organization's only owner", () =>
     Effect.gen(function*() {
       const org = yield* freshOrganization("Lonely")

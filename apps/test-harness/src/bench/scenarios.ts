@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { flagScenarios } from "./flag-scenarios.ts"
 import { HedgerowFixture, type HedgerowServices } from "./hedgerow-target.ts"
 
 /** The one request a scenario repeats; the path is relative to the server's base URL. */
@@ -33,5 +34,5 @@ export const getProject: Scenario = {
   })
 }
 
-/** What `npm run bench` runs, in order. */
-export const scenarios: ReadonlyArray<Scenario> = [getProject]
+/** What `npm run bench` runs, in order: the flag list search over 10,000 flags (issue 3) among them. */
+export const scenarios: ReadonlyArray<Scenario> = [getProject, ...flagScenarios({ seedFlags: 10_000 })]

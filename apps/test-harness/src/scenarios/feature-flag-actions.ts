@@ -1,7 +1,7 @@
 import assert from "node:assert/strict"
 import type { Target } from "../targets/target.ts"
 import { assertFlagShape, createFlag, FLAGS, getFlag, patchFlag, projectOf, rolledOut, uniqueKey } from "./feature-flags-support.ts"
-import { expectReply, needWorld, NOT_FOUND, type Scenario } from "./scenario.ts"
+import { expectReply, invalid, needWorld, NOT_FOUND, type Scenario } from "./scenario.ts"
 
 type At = { readonly key: string; readonly project: number }
 
@@ -9,7 +9,8 @@ const action = (target: Target, at: At, ref: (typeof FLAGS)[keyof typeof FLAGS],
   target.call(ref, { key: at.key, params: { project_id: at.project, id }, body: {} })
 
 const ACTIVE = { status: "active", reason: "Flag is not fully rolled out and may still be active" }
-const enrichRefusal = (error: string) => ({ success: false, error })
+/** PostHog answers `{"success": false, "error"}`; D1 makes every error the envelope, with PostHog's message. */
+const enrichRefusal = (error: string) => invalid(null, error)
 
 /** The flag helper operations (D5, §5): status, usage dashboards, static cohorts, access controls. */
 export const featureFlagActionScenarios: ReadonlyArray<Scenario> = [

@@ -5,14 +5,11 @@ import { CohortRepository } from "../cohorts/repository.ts"
 import { toCohortView } from "../cohorts/view.ts"
 import { DashboardRepository } from "../dashboards/repository.ts"
 import { enrichedTiles, hasEnrichedTiles } from "../dashboards/usage.ts"
-import { type NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
+import { type NotFound, type PermissionDenied, ValidationError } from "../shared/errors.ts"
 import { Transactions } from "../shared/transactions.ts"
-import { editRights } from "./edit-rights.ts"
-import { editorOf, FlagReader, type FoundFlag } from "./lookup.ts"
+import { FlagReader, type FoundFlag } from "./lookup.ts"
 import type { ActionSuccess } from "./model.ts"
 import { FlagWriter } from "./writer.ts"
-
-const EDIT_REFUSED = "You don't have edit permissions for this feature flag."
 
 /** PostHog's `%Y-%m-%d %H:%M:%S`, in UTC. */
 const secondsText = (millis: number) => new Date(millis).toISOString().slice(0, 19).replace("T", " ")
@@ -39,30 +36,16 @@ export class FeatureFlagActions extends Context.Service<FeatureFlagActions, {
       const editable = (actor: Actor, project: string, id: string) =>
         Effect.gen(function*() {
           const found: FoundFlag = yield* reader.flag(actor, project, id, "feature_flag:write")
-          const roles = yield* reader.roles(actor, found.access, [found.flag])
-          if (!editRights(editorOf(actor, found.access), roles)(found.flag)) {
-            return yield* new PermissionDenied({ detail: EDIT_REFUSED })
-          }
+          yield* reader.requireEdit(actor, found)
           return found
         })
 
       const dashboard = Effect.fn("FeatureFlagActions.dashboard")(function*(actor: Actor, project: string, id: string) {
         const { flag } = yield* editable(actor, project, id)
         // As in PostHog [2025-H2], every call makes a new dashboard; enriched insights join it when there is data.
-        yield* transactions.run(Effect.gen(function*() {
-          const withDashboard = yield* writer.makeUsageDashboard(actor, flag)
-          if (flag.has_enriched_analytics && withDashboard.usage_dashboard_id !== null) {
-            yield* dashboards.setTiles(withDashboard.usage_dashboard_id, yield* tilesWithEnriched(withDashboard.project_id, withDashboard.usage_dashboard_id, flag.key))
-          }
-        }))
+        yield* transactions.run(writer.makeUsageDashboard(actor, flag, flag.has_enriched_analytics))
         return { success: true } as const
       })
-
-      const tilesWithEnriched = (project: FoundFlag["flag"]["project_id"], id: NonNullable<FoundFlag["flag"]["usage_dashboard_id"]>, key: string) =>
-        dashboards.find(project, id).pipe(Effect.map((found) => {
-          const tiles = Option.isSome(found) && Array.isArray(found.value.tiles) ? found.value.tiles : []
-          return [...tiles, ...enrichedTiles(key)]
-        }))
 
       const enrichUsageDashboard = Effect.fn("FeatureFlagActions.enrichUsageDashboard")(function*(actor: Actor, project: string, id: string) {
         const { flag } = yield* editable(actor, project, id)

@@ -3,7 +3,7 @@ import type { Actor } from "../auth/actor.ts"
 import { Access, type ProjectAccess } from "../auth/access.ts"
 import { CohortRepository } from "../cohorts/repository.ts"
 import { RoleRepository } from "../roles/repository.ts"
-import { NotFound, orNotFound, type PermissionDenied } from "../shared/errors.ts"
+import { NotFound, orNotFound, PermissionDenied } from "../shared/errors.ts"
 import { type FeatureFlagId, parseSerial } from "../shared/ids.ts"
 import type { Scope } from "../shared/scope.ts"
 import { type CallerRole, type Editor, editRights, needsRoles } from "./edit-rights.ts"
@@ -31,6 +31,8 @@ export class FlagReader extends Context.Service<FlagReader, {
   readonly roles: (actor: Actor, access: ProjectAccess, flags: ReadonlyArray<StoredFeatureFlag>) => Effect.Effect<ReadonlyArray<CallerRole>>
   readonly render: (actor: Actor, access: ProjectAccess, flags: ReadonlyArray<StoredFeatureFlag>) => Effect.Effect<ReadonlyArray<FeatureFlag>>
   readonly renderOne: (actor: Actor, access: ProjectAccess, flag: StoredFeatureFlag) => Effect.Effect<FeatureFlag>
+  /** PostHog's legacy CanEditFeatureFlag: writes to a flag need the right to edit it. */
+  readonly requireEdit: (actor: Actor, found: FoundFlag) => Effect.Effect<void, PermissionDenied>
 }>()("hedgerow/FlagReader") {
   static readonly layer = Layer.effect(
     FlagReader,
@@ -70,7 +72,14 @@ export class FlagReader extends Context.Service<FlagReader, {
       const renderOne = (actor: Actor, projectAccess: ProjectAccess, stored: StoredFeatureFlag) =>
         render(actor, projectAccess, [stored]).pipe(Effect.map((rendered) => rendered[0]!))
 
-      return FlagReader.of({ flag, roles, render, renderOne })
+      const requireEdit = (actor: Actor, found: FoundFlag) =>
+        roles(actor, found.access, [found.flag]).pipe(Effect.flatMap((callerRoles) =>
+          editRights(editorOf(actor, found.access), callerRoles)(found.flag)
+            ? Effect.void
+            : Effect.fail(new PermissionDenied({ detail: "You don't have edit permissions for this feature flag." }))
+        ))
+
+      return FlagReader.of({ flag, roles, render, renderOne, requireEdit })
     })
   )
 }

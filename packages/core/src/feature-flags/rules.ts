@@ -39,8 +39,6 @@ const failIf = (error: ValidationError | undefined) => (error === undefined ? Ef
 export class FlagRules extends Context.Service<FlagRules, {
   readonly create: (project: ProjectId, body: unknown) => Effect.Effect<CreateInput, ValidationError>
   readonly update: (project: ProjectId, current: StoredFeatureFlag, body: unknown) => Effect.Effect<FlagInput, ValidationError>
-  /** Key uniqueness among the project's live flags (other than `self`), then its characters. */
-  readonly key: (project: ProjectId, key: string, self: FeatureFlagId | null) => Effect.Effect<void, ValidationError>
 }>()("hedgerow/FlagRules") {
   static readonly layer = Layer.effect(
     FlagRules,
@@ -49,6 +47,7 @@ export class FlagRules extends Context.Service<FlagRules, {
       const cohorts = yield* CohortRepository
       const dashboards = yield* DashboardRepository
 
+      /** Uniqueness among the project's live flags (other than `self`), then the characters. */
       const key = (project: ProjectId, value: string, self: FeatureFlagId | null) =>
         Effect.gen(function*() {
           const holder = yield* flags.holderOfKey(project, value)
@@ -116,7 +115,7 @@ export class FlagRules extends Context.Service<FlagRules, {
         return { ...head, ...(kept === undefined ? {} : { filters: kept }), ...(yield* rest(project, body)) } as FlagInput
       })
 
-      return FlagRules.of({ create, update, key })
+      return FlagRules.of({ create, update })
     })
   )
 }

@@ -3,21 +3,18 @@ import { ActivityWriter } from "../activity/writer.ts"
 import type { Actor } from "../auth/actor.ts"
 import type { ProjectAccess } from "../auth/access.ts"
 import { DashboardRepository } from "../dashboards/repository.ts"
-import { retargetTiles, usageDashboardDescription, usageDashboardName, usageTiles } from "../dashboards/usage.ts"
+import { enrichedTiles, retargetTiles, usageDashboardDescription, usageDashboardName, usageTiles } from "../dashboards/usage.ts"
 import type { Body, BodyError } from "../shared/body.ts"
-import { Conflict, NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
+import { Conflict, NotFound, type PermissionDenied, ValidationError } from "../shared/errors.ts"
 import type { FeatureFlagId, ProjectId, UserId } from "../shared/ids.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { dependenciesOf } from "./computed.ts"
 import { flagChanges, newFlagColumns, nextFlagColumns, versionChange } from "./columns.ts"
-import { editRights } from "./edit-rights.ts"
 import { keyTaken, originalKeyOf, tombstoneKey } from "./key.ts"
-import { editorOf, FlagReader, type FoundFlag } from "./lookup.ts"
+import { FlagReader, type FoundFlag } from "./lookup.ts"
 import type { CreationContext, StoredFeatureFlag } from "./model.ts"
 import { FeatureFlagRepository, type FlagRef } from "./repository.ts"
 import { FlagRules } from "./rules.ts"
-
-const EDIT_REFUSED = "You don't have edit permissions for this feature flag."
 
 /** PostHog lists at most five dependent flags, then says how many more. */
 const flagList = (refs: ReadonlyArray<FlagRef>) => {
@@ -39,8 +36,11 @@ export class FlagWriter extends Context.Service<FlagWriter, {
     found: FoundFlag,
     body: Body
   ) => Effect.Effect<StoredFeatureFlag, PermissionDenied | NotFound | ValidationError | Conflict | BodyError>
-  /** A new usage dashboard for the flag, pointed at by `usage_dashboard` (inside the caller's transaction). */
-  readonly makeUsageDashboard: (actor: Actor, flag: StoredFeatureFlag) => Effect.Effect<StoredFeatureFlag>
+  /**
+   * A new usage dashboard for the flag, pointed at by `usage_dashboard` (inside the caller's transaction);
+   * `enriched` adds the enriched-analytics insights at once.
+   */
+  readonly makeUsageDashboard: (actor: Actor, flag: StoredFeatureFlag, enriched: boolean) => Effect.Effect<StoredFeatureFlag>
 }>()("hedgerow/FlagWriter") {
   static readonly layer = Layer.effect(
     FlagWriter,
@@ -61,14 +61,14 @@ export class FlagWriter extends Context.Service<FlagWriter, {
           yield* flags.renameKey(holder.value.id, tombstoneKey(key, holder.value.id))
         })
 
-      const makeUsageDashboard = (actor: Actor, flag: StoredFeatureFlag) =>
+      const makeUsageDashboard = (actor: Actor, flag: StoredFeatureFlag, enriched: boolean) =>
         Effect.gen(function*() {
           const dashboard = yield* dashboards.insert({
             project_id: flag.project_id,
             name: usageDashboardName(flag.key),
             description: usageDashboardDescription(flag.key),
             creation_mode: "template",
-            tiles: usageTiles(flag.key),
+            tiles: enriched ? [...usageTiles(flag.key), ...enrichedTiles(flag.key)] : usageTiles(flag.key),
             created_by_id: userOf(actor)
           })
           yield* flags.setUsageDashboard(flag.id, dashboard.id)
@@ -87,7 +87,7 @@ export class FlagWriter extends Context.Service<FlagWriter, {
             creation_context: (input.creation_context ?? "feature_flags") as CreationContext,
             created_by_id: userOf(actor)
           }).pipe(Effect.catchTag("FlagKeyTaken", () => Effect.fail(keyTaken())))
-          const created = input._should_create_usage_dashboard === false ? inserted : yield* makeUsageDashboard(actor, inserted)
+          const created = input._should_create_usage_dashboard === false ? inserted : yield* makeUsageDashboard(actor, inserted, false)
           yield* activity.record(actor, {
             organization_id: access.organization_id,
             project_id: project,
@@ -127,8 +127,7 @@ export class FlagWriter extends Context.Service<FlagWriter, {
 
       const update = Effect.fn("FlagWriter.update")(function*(actor: Actor, found: FoundFlag, body: Body) {
         const { access, flag } = found
-        const roles = yield* reader.roles(actor, access, [flag])
-        if (!editRights(editorOf(actor, access), roles)(flag)) return yield* new PermissionDenied({ detail: EDIT_REFUSED })
+        yield* reader.requireEdit(actor, found)
         const input = yield* rules.update(access.project.id, flag, yield* body)
         return yield* transactions.run(Effect.gen(function*() {
           const current = yield* flags.lock(access.project.id, flag.id).pipe(
@@ -144,8 +143,10 @@ export class FlagWriter extends Context.Service<FlagWriter, {
           const key = input.key ?? (restoring ? originalKeyOf(current.key, current.id) : current.key)
           const next = nextFlagColumns(current, input, key, userOf(actor))
           const changes = flagChanges(current, next)
+          // Analytics dashboards are a change PostHog leaves out of the log (only the version bump shows).
+          const relinked = next.analytics_dashboards.length !== current.analytics_dashboards.length
           // PostHog writes "updated" only when something changed; nothing is bumped for an empty PATCH.
-          if (changes.length === 0) return current
+          if (changes.length === 0 && !relinked) return current
           if (key !== current.key) yield* claimKey(current.project_id, key, current.id)
           const updated = yield* flags.update(current.id, {
             ...next,

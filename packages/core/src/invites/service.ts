@@ -21,16 +21,20 @@ import type { Invite, InviteRecord, PrivateProjectAccess } from "./model.ts"
 import { InviteRepository } from "./repository.ts"
 import { isExpired, toInvite } from "./views.ts"
 
-const decodeFields = decodeInput(Schema.Struct(InviteFields))
-const decodeOptions = decodeInput(Schema.Struct(InviteOptions))
+const FieldsInput = Schema.Struct(InviteFields)
+const OptionsInput = Schema.Struct(InviteOptions)
+const decodeFields = decodeInput(FieldsInput)
+const decodeOptions = decodeInput(OptionsInput)
 const levelOf = Schema.decodeUnknownOption(InviteLevel)
 
-type Fields = typeof decodeFields extends (input: unknown) => Effect.Effect<infer A, any> ? A : never
-type Options = typeof decodeOptions extends (input: unknown) => Effect.Effect<infer A, any> ? A : never
 interface ValidInvite {
-  readonly fields: Fields
-  readonly options: Options
+  readonly fields: typeof FieldsInput.Type
+  readonly options: typeof OptionsInput.Type
 }
+
+/** Where an error points: the body itself (single create), or one item of a bulk body. */
+type Locate = (index: number) => (error: ValidationError) => ValidationError
+const asIs: Locate = () => (error) => error
 
 const PROJECT_UNAVAILABLE = "Project does not exist on this organization, or it is private and you do not have access to it."
 
@@ -63,7 +67,7 @@ const mergeAccess = (
 }
 
 /** A bulk item's error names its index: `2__target_email`, or `2` for the item as a whole. */
-const atIndex = (index: number) => (error: ValidationError) =>
+const atIndex: Locate = (index) => (error) =>
   new ValidationError({ code: error.code, detail: error.detail, attr: error.attr === null ? String(index) : `${index}__${error.attr}` })
 
 export class InviteService extends Context.Service<InviteService, {
@@ -103,7 +107,7 @@ export class InviteService extends Context.Service<InviteService, {
       const validate = Effect.fn("InviteService.validate")(function*(
         items: ReadonlyArray<unknown>,
         orgAccess: OrganizationAccess,
-        locate: (index: number) => (error: ValidationError) => ValidationError
+        locate: Locate
       ) {
         for (const item of items) {
           const level = isRecord(item) && "level" in item ? levelOf(item["level"]) : Option.none()
@@ -140,7 +144,7 @@ export class InviteService extends Context.Service<InviteService, {
         actor: Actor,
         orgAccess: OrganizationAccess,
         valid: ReadonlyArray<ValidInvite>,
-        locate: (index: number) => (error: ValidationError) => ValidationError
+        locate: Locate
       ) {
         const { organization_id } = orgAccess
         const taken = yield* memberships.memberEmails(organization_id, valid.map(({ fields }) => fields.target_email))
@@ -191,10 +195,8 @@ export class InviteService extends Context.Service<InviteService, {
 
       const create = Effect.fn("InviteService.create")(function*(actor: Actor, organization: string, body: Body) {
         const orgAccess = yield* access.organization(actor, organization, "organization_member:write")
-        const item = yield* body
-        const whole = () => (error: ValidationError) => error
-        const valid = yield* validate([item], orgAccess, whole)
-        const [invite] = yield* write(actor, orgAccess, valid, whole)
+        const valid = yield* validate([yield* body], orgAccess, asIs)
+        const [invite] = yield* write(actor, orgAccess, valid, asIs)
         return invite!
       })
 

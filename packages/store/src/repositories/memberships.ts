@@ -102,8 +102,10 @@ export const MembershipRepositoryLive = Layer.effect(
           Effect.map((rows) => Option.fromNullishOr(rows[0]).pipe(Option.map(toMemberRecord)))
         )
       },
+      // NO KEY: member changes queue behind each other, while inserts that merely reference the
+      // organization (their foreign-key checks take KEY SHARE) are not held up.
       lockOrganization: (organization) =>
-        sql`SELECT id FROM organizations WHERE id = ${organization} FOR UPDATE`.pipe(Effect.orDie, Effect.asVoid),
+        sql`SELECT id FROM organizations WHERE id = ${organization} FOR NO KEY UPDATE`.pipe(Effect.orDie, Effect.asVoid),
       countOwners: (organization) =>
         sql<{ n: number }>`SELECT count(*)::integer AS n FROM memberships WHERE organization_id = ${organization} AND level = 15`.pipe(
           Effect.orDie,
