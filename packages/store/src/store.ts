@@ -21,6 +21,7 @@ import { DnsLive } from "./network/dns.ts"
 import { SmtpMailerLive } from "./network/smtp.ts"
 import { layerPgliteDataDir } from "./sql/data-dir-lock.ts"
 import { layerPglite } from "./sql/pglite-client.ts"
+import { EmbeddedAnalyzerLive } from "./sql/statistics.ts"
 
 /** Every repository core declares, over whichever SqlClient is provided. */
 export const Repositories = Layer.mergeAll(
@@ -54,9 +55,12 @@ export interface StoreOptions {
 export const sqlLayer = (options: StoreOptions) =>
   options.dataDir === undefined ? layerPglite() : layerPgliteDataDir(options.dataDir)
 
-/** Repositories on a migrated database, and the network adapters; the SqlClient stays visible for health checks. */
+/**
+ * Repositories on a migrated database, the network adapters, and (PGlite having no autovacuum) the
+ * in-process analyzer; the SqlClient stays visible for health checks.
+ */
 export const StoreLive = (options: StoreOptions = {}) =>
-  Layer.mergeAll(Repositories, NetworkLive).pipe(Layer.provideMerge(MigrationsLive), Layer.provideMerge(sqlLayer(options)))
+  Layer.mergeAll(Repositories, NetworkLive, EmbeddedAnalyzerLive).pipe(Layer.provideMerge(MigrationsLive), Layer.provideMerge(sqlLayer(options)))
 
 /** Core's services over this store: the whole of Hedgerow without a transport, for servers, CLIs and embedding apps. */
 export const HedgerowServices = (options: StoreOptions = {}) => CoreServices.pipe(Layer.provideMerge(StoreLive(options)))

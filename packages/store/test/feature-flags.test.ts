@@ -11,7 +11,7 @@ import {
 } from "@hedgerow/core"
 import { Effect, Exit } from "effect"
 import { SqlClient } from "effect/sql"
-import { HedgerowServices } from "../src/index.ts"
+import { analyzeChangedTables, HedgerowServices } from "../src/index.ts"
 
 /**
  * Feature flags on the real store, through core's services: the guarantees that need a database to
@@ -208,7 +208,7 @@ layer(HedgerowServices(), { timeout: 120_000, excludeTestServices: true })("feat
       assert.strictEqual((yield* retrieve(second.id)).key, `${key}:deleted:${second.id}`)
     }))
 
-  it.effect("search over 100,000 flags in one project uses the trigram indexes, not a scan", () =>
+  it.effect("search over 100,000 flags in one project uses the trigram index, not a scan", () =>
     Effect.gen(function*() {
       const { actor, project, projectId } = yield* setUp
       const sql = yield* SqlClient.SqlClient
@@ -218,16 +218,17 @@ layer(HedgerowServices(), { timeout: 120_000, excludeTestServices: true })("feat
           '{"groups": [{"properties": [], "rollout_percentage": 50}]}'::jsonb, ${actor.user.id}, ${actor.user.id},
           now() - (i || ' seconds')::interval
         FROM generate_series(1, 100000) AS i`
-      yield* sql`ANALYZE feature_flags`
+      // What the embedded store's background analyzer does after a bulk import.
+      assert.include(yield* analyzeChangedTables, "feature_flags")
       const needle = "bulk-77777-"
       const plan = yield* sql.unsafe<{ "QUERY PLAN": string }>(
         `EXPLAIN SELECT f.id FROM feature_flags f
-         WHERE f.project_id = $1 AND NOT f.deleted AND (f.key ILIKE $2 OR f.name ILIKE $2)
+         WHERE f.project_id = $1 AND NOT f.deleted AND (f.key || ' ' || f.name) ILIKE $2 AND (f.key ILIKE $2 OR f.name ILIKE $2)
          ORDER BY f.created_at DESC, f.id DESC LIMIT 100`,
         [projectId, `%${needle}%`]
       )
       const text = plan.map((row) => row["QUERY PLAN"]).join("\n")
-      assert.match(text, /feature_flags_key_trgm_idx/)
+      assert.match(text, /feature_flags_search_trgm_idx/)
       assert.notMatch(text, /Seq Scan on feature_flags/)
 
       // Speed itself is measured by `npm run bench`; here, the answer through the service.

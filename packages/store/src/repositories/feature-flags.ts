@@ -185,7 +185,7 @@ export const FeatureFlagRepositoryLive = Layer.effect(
         const clauses = [sql`f.project_id = ${filter.project_id}`, sql`NOT f.deleted`]
         if (filter.search !== null) {
           const pattern = containsPattern(filter.search)
-          clauses.push(sql`(f.key ILIKE ${pattern} OR f.name ILIKE ${pattern})`)
+          clauses.push(sql`(f.key || ' ' || f.name) ILIKE ${pattern} AND (f.key ILIKE ${pattern} OR f.name ILIKE ${pattern})`)
         }
         if (filter.multivariate !== null) clauses.push(sql`f.is_multivariate = ${filter.multivariate}`)
         if (filter.active !== null) clauses.push(sql`f.active = ${filter.active}`)
