@@ -40,8 +40,12 @@ export const ApiRoutes = Layer.mergeAll(
 export const ServicesLive = (store: StoreOptions) =>
   HedgerowServices(store).pipe(Layer.provide(RateLimitsFromConfig))
 
-/** PostHog's router accepts paths with and without their trailing slash (D7). */
-export const routerConfig = { ignoreTrailingSlash: true } as const
+/**
+ * PostHog's router accepts paths with and without their trailing slash (D7). A path segment of any length
+ * reaches its endpoint, which answers an id it cannot know with 404: the router's default refuses
+ * segments over 100 characters, and such a path was then answered 405 as if the method were wrong.
+ */
+export const routerConfig = { ignoreTrailingSlash: true, maxParamLength: Number.MAX_SAFE_INTEGER } as const
 
 /** The HTTP app on any HttpServer, given core services. */
 export const serveApi = HttpRouter.serve(ApiRoutes, { routerConfig, disableLogger: true, disableListenLog: true })

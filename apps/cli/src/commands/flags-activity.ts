@@ -71,7 +71,7 @@ export const activity = Command.make(
         Option.match(options.id, {
           onNone: () => client.featureFlags.projectActivity({ params: { project_id: options.project }, query }),
           onSome: (id) => client.featureFlags.activity({ params: { project_id: options.project, id }, query })
-        }) as Effect.Effect<ActivityPage<Entry>, unknown>
+        })
       const first: PageQuery = {
         ...(Option.isSome(options.page) ? { page: String(options.page.value) } : {}),
         ...(Option.isSome(options.limit) ? { limit: String(options.limit.value) } : {})

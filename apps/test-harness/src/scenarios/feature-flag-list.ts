@@ -49,6 +49,32 @@ export const featureFlagListScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
+    name: "flag list filters of §4 beyond the interface: type=remote_config, evaluation_runtime, excluded_properties",
+    run: async (context) => {
+      const { target } = context
+      const { at, token, boolean, variant, tagged } = await seed(context)
+      const remote = await createFlag(target, at, { key: `${token}-remote`, is_remote_configuration: true, evaluation_runtime: "server" })
+      const list = async (query: Record<string, string>) => keysOf(await listFlags(target, at, { search: token, ...query }))
+      // One comparison, so that a failure shows every filter's answer at once.
+      assert.deepEqual(
+        {
+          remoteConfig: await list({ type: "remote_config" }),
+          serverRuntime: await list({ evaluation_runtime: "server" }),
+          allRuntime: await list({ evaluation_runtime: "all" }),
+          excluded: await list({ excluded_properties: JSON.stringify([remote.key, tagged.key]) }),
+          malformedExclusion: await list({ excluded_properties: "[oops" })
+        },
+        {
+          remoteConfig: [remote.key],
+          serverRuntime: [remote.key],
+          allRuntime: [tagged.key, variant.key, boolean.key],
+          excluded: [variant.key, boolean.key],
+          malformedExclusion: [remote.key, tagged.key, variant.key, boolean.key]
+        }
+      )
+    }
+  },
+  {
     name: "flag list active filter: true, anything else means inactive, STALE needs 30 days",
     run: async (context) => {
       const { target } = context
@@ -97,6 +123,28 @@ export const featureFlagListScenarios: ReadonlyArray<Scenario> = [
       assert.deepEqual(keysOf(await listFlags(target, at, { search: token, order: "-key" })), [...byKey].reverse())
       assert.deepEqual(keysOf(await listFlags(target, at, { search: token, order: "created_at" })), [boolean.key, variant.key, tagged.key])
       assert.deepEqual(keysOf(await listFlags(target, at, { search: token })), [tagged.key, variant.key, boolean.key])
+    }
+  },
+  {
+    name: "flag list reads odd filter values leniently: never a 500 (D8: bad input is never a server error)",
+    run: async (context) => {
+      const { target } = context
+      const { at, token } = await seed(context)
+      for (const query of [
+        { order: "no_such_field" },
+        { order: "key; DROP TABLE feature_flags" },
+        { order: "-" },
+        { created_by_id: "abc" },
+        { type: "unknown" },
+        { tags: "{\"not\": \"a list\"}" },
+        { search: "%_\\" }
+      ]) {
+        const reply = await listFlags(target, at, { search: token, ...query })
+        assert.equal(reply.status, 200, `${JSON.stringify(query)}: ${JSON.stringify(reply.body)}`)
+      }
+      // LIKE wildcards in a search are text, not patterns.
+      assert.equal((await listFlags(target, at, { search: "%" })).body.count, 0)
+      assert.equal((await listFlags(target, at, { search: `${token.slice(0, 3)}_${token.slice(4)}` })).body.count, 0)
     }
   },
   {

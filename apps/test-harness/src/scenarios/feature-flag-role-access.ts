@@ -2,6 +2,7 @@ import assert from "node:assert/strict"
 import type { Target } from "../targets/target.ts"
 import type { World } from "../world.ts"
 import {
+  conflict,
   createFlag,
   getFlag,
   keysOf,
@@ -108,6 +109,15 @@ export const featureFlagRoleAccessScenarios: ReadonlyArray<Scenario> = [
       const edited = await patchFlag(target, member, granted.id, { name: "edited by the member" })
       expectReply(edited, 200)
       assert.equal(edited.body.last_modified_by.email, MEMBER_A_EMAIL)
+      // The 409 names whoever changed the flag last.
+      expectReply(
+        await patchFlag(target, { key: world.keys.ownerA, project: world.projectA }, granted.id, { name: "stale", version: 1 }),
+        409,
+        conflict(MEMBER_A_EMAIL)
+      )
+      // Soft delete and restore are edits like any other.
+      expectReply(await patchFlag(target, member, granted.id, { deleted: true }), 200)
+      expectReply(await patchFlag(target, member, granted.id, { deleted: false }), 200)
       expectReply(await patchFlag(target, member, other.id, { name: "not allowed" }), 403, NO_EDIT_RIGHTS)
       expectReply(await patchFlag(target, member, other.id, { deleted: true }), 403, NO_EDIT_RIGHTS)
       expectReply(await getFlag(target, member, other.id), 200, unseen.body)
@@ -120,6 +130,23 @@ export const featureFlagRoleAccessScenarios: ReadonlyArray<Scenario> = [
       expectReply(removed, 204)
       assert.equal((await getFlag(target, member, granted.id)).body.can_edit, false)
       expectReply(await patchFlag(target, member, granted.id, { name: "no longer" }), 403, NO_EDIT_RIGHTS)
+    }
+  },
+  {
+    name: "a can-only-view member may create a flag and, as its creator, edit it and manage its role access",
+    needs: ["world"],
+    run: async (context) => {
+      const { target } = context
+      const world = needWorld(context)
+      const member = { key: world.keys.memberA, project: world.projectA }
+      const own = await createFlag(target, member, { key: uniqueKey("member-made") })
+      assert.equal(own.created_by.email, MEMBER_A_EMAIL)
+      assert.deepEqual([own.can_edit, own.user_access_level], [true, "editor"])
+      const edited = await patchFlag(target, member, own.id, { name: "mine" })
+      expectReply(edited, 200)
+      expectReply(await grant(target, world.keys.memberA, world.projectA, own.id, world.roles.editA), 201)
+      // The owner (an organization admin) edits it too.
+      expectReply(await patchFlag(target, { key: world.keys.ownerA, project: world.projectA }, own.id, { name: "theirs too" }), 200)
     }
   },
   {

@@ -1,18 +1,21 @@
 import assert from "node:assert/strict"
 import {
+  conditionGroup as group,
   createFlag,
+  filtersError,
+  flagProperty,
   FLAGS,
   getFlag,
   patchFlag,
   personProperty,
   projectOf,
   rolledOut,
-  uniqueKey
+  uniqueKey,
+  variants
 } from "./feature-flags-support.ts"
 import { expectReply, invalid, needWorld, type Scenario } from "./scenario.ts"
 
 type Invalid = ReturnType<typeof invalid>
-const filtersError = (detail: string, code = "invalid_input") => invalid("filters", detail, code)
 
 /** Body fields other than `filters`: DRF's field messages, then the key rules in PostHog's order (§4). */
 const fieldCases = (taken: string): ReadonlyArray<readonly [string, unknown, Invalid]> => [
@@ -37,11 +40,6 @@ const fieldCases = (taken: string): ReadonlyArray<readonly [string, unknown, Inv
   ["a body that is a list", [{ key: "x" }], invalid(null, "Invalid data. Expected a dictionary, but got list.")]
 ]
 
-const group = (properties: ReadonlyArray<unknown>, extra: object = {}) => ({ properties, rollout_percentage: 100, ...extra })
-const variants = (...percentages: ReadonlyArray<number>) => ({
-  variants: percentages.map((rollout_percentage, i) => ({ key: `v${i}`, name: `Variant ${i}`, rollout_percentage }))
-})
-const flagProperty = (key: string, operator = "flag_evaluates_to") => ({ key, value: true, operator, type: "flag" })
 
 /** `validate_filters` of §4, one rule per row; all answer `attr: "filters"`. */
 const filterCases: ReadonlyArray<readonly [string, unknown, Invalid]> = [
@@ -209,77 +207,29 @@ export const featureFlagValidationScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
-    name: "flag dependencies: no self-reference, no cycle, only live and enabled flags of the project",
-    run: async (context) => {
-      const { target, primary } = context
-      const at = { key: primary.key, project: projectOf(context) }
-      const b = await createFlag(target, at, { key: uniqueKey("dep-b") })
-      const a = await createFlag(target, at, { key: uniqueKey("dep-a"), filters: { groups: [group([flagProperty(String(b.id))])] } })
-      expectReply(
-        await patchFlag(target, at, a.id, { filters: { groups: [group([flagProperty(String(a.id))])] } }),
-        400,
-        filtersError(`Feature flag '${a.key}' cannot depend on itself`)
-      )
-      expectReply(
-        await patchFlag(target, at, b.id, { filters: { groups: [group([flagProperty(String(a.id))])] } }),
-        400,
-        filtersError(`Circular dependency detected: ${b.key} → ${a.key} → ${b.key}`)
-      )
-
-      const disabled = await createFlag(target, at, { key: uniqueKey("dep-off"), active: false })
-      expectReply(
-        await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body: { key: uniqueKey("dep-on-off"), filters: { groups: [group([flagProperty(String(disabled.id))])] } } }),
-        400,
-        filtersError(`Cannot create dependency on disabled flag '${disabled.key}' (ID: ${disabled.id}). Flag dependencies must reference active flags only.`)
-      )
-      const gone = await createFlag(target, at, { key: uniqueKey("dep-gone") })
-      expectReply(await patchFlag(target, at, gone.id, { deleted: true }), 200)
-      expectReply(
-        await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body: { key: uniqueKey("dep-on-gone"), filters: { groups: [group([flagProperty(String(gone.id))])] } } }),
-        400,
-        filtersError(`Flag dependency references non-existent flag with ID ${gone.id}`)
-      )
-    }
-  },
-  {
-    name: "a flag other active flags depend on can be neither soft-deleted nor disabled",
-    run: async (context) => {
-      const { target, primary } = context
-      const at = { key: primary.key, project: projectOf(context) }
-      const base = await createFlag(target, at, { key: uniqueKey("base") })
-      const dependent = await createFlag(target, at, { key: uniqueKey("dependent"), filters: { groups: [group([flagProperty(String(base.id))])] } })
-      expectReply(
-        await patchFlag(target, at, base.id, { deleted: true }),
-        400,
-        invalid(null, `Cannot delete this feature flag because other flags depend on it: ${dependent.key} (ID: ${dependent.id}). Please update or delete the dependent flags first.`)
-      )
-      expectReply(
-        await patchFlag(target, at, base.id, { active: false }),
-        400,
-        invalid(null, `Cannot disable this feature flag because other flags depend on it: ${dependent.key} (ID: ${dependent.id}). Please update or disable the dependent flags first.`)
-      )
-      expectReply(await getFlag(target, at, base.id), 200, base)
-      // Once the dependent flag is disabled, nothing active depends on the base any more.
-      expectReply(await patchFlag(target, at, dependent.id, { active: false }), 200)
-      expectReply(await patchFlag(target, at, base.id, { deleted: true }), 200)
-    }
-  },
-  {
-    name: "a flag dependency on another organization's flag is a non-existent flag",
+    name: "flag analytics_dashboards takes ids of this project's dashboards only",
     needs: ["world"],
     run: async (context) => {
       const { target } = context
       const world = needWorld(context)
-      const foreign = await createFlag(target, { key: world.keys.ownerB, project: world.projectB }, { key: uniqueKey("foreign-dep") })
-      expectReply(
-        await target.call(FLAGS.create, {
-          key: world.keys.ownerA,
-          params: { project_id: world.projectA },
-          body: { key: uniqueKey("on-foreign"), filters: { groups: [group([flagProperty(String(foreign.id))])] } }
-        }),
-        400,
-        filtersError(`Flag dependency references non-existent flag with ID ${foreign.id}`)
-      )
+      const at = { key: world.keys.ownerA, project: world.projectA }
+      const own = (await createFlag(target, at, { key: uniqueKey("with-dashboard") })).usage_dashboard as number
+      const theirs = (await createFlag(target, { key: world.keys.ownerB, project: world.projectB }, { key: uniqueKey("their-dashboard") })).usage_dashboard as number
+      const linked = await createFlag(target, at, { key: uniqueKey("analytics"), analytics_dashboards: [own] })
+      assert.deepEqual(linked.analytics_dashboards, [own])
+      const cases: ReadonlyArray<readonly [unknown, Invalid]> = [
+        [[theirs], invalid("analytics_dashboards", `Invalid pk "${theirs}" - object does not exist.`, "does_not_exist")],
+        [[999999], invalid("analytics_dashboards", "Invalid pk \"999999\" - object does not exist.", "does_not_exist")],
+        [["abc"], invalid("analytics_dashboards", "Incorrect type. Expected pk value, received str.", "incorrect_type")],
+        [own, invalid("analytics_dashboards", "Expected a list of items but got type \"int\".", "not_a_list")]
+      ]
+      for (const [dashboards, error] of cases) {
+        expectReply(
+          await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body: { key: uniqueKey("analytics"), analytics_dashboards: dashboards } }),
+          400,
+          error
+        )
+      }
     }
   }
 ]

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict"
 import type { Reply, Target } from "../targets/target.ts"
-import { denied, envelope, expectReply, type ScenarioContext } from "./scenario.ts"
+import { denied, envelope, expectReply, invalid, type ScenarioContext } from "./scenario.ts"
 
 /** The flag endpoints, named as in packages/api (flags-names.md). */
 export const FLAGS = {
@@ -61,6 +61,20 @@ export const projectOf = (context: ScenarioContext): number => {
 export const rolledOut = (percentage: number | null) => ({ groups: [{ properties: [], rollout_percentage: percentage }] })
 
 export const personProperty = (key: string, value: unknown, operator = "exact") => ({ key, value, operator, type: "person" })
+
+/** A release condition released to everyone it matches. */
+export const conditionGroup = (properties: ReadonlyArray<unknown>, extra: object = {}) => ({ properties, rollout_percentage: 100, ...extra })
+
+/** Variants `v0`, `v1`... with these rollout percentages. */
+export const variants = (...percentages: ReadonlyArray<number>) => ({
+  variants: percentages.map((rollout_percentage, i) => ({ key: `v${i}`, name: `Variant ${i}`, rollout_percentage }))
+})
+
+/** A dependency on another flag, by id (as PostHog requires). */
+export const flagProperty = (key: string, operator = "flag_evaluates_to") => ({ key, value: true, operator, type: "flag" })
+
+/** Every `validate_filters` refusal names the field `filters`. */
+export const filtersError = (detail: string, code = "invalid_input") => invalid("filters", detail, code)
 
 /** Creates a flag and insists on 201; answers the flag. */
 export const createFlag = async (

@@ -99,9 +99,10 @@ export const featureFlagScenarios: ReadonlyArray<Scenario> = [
     run: async (context) => {
       const { target, primary } = context
       const at = { key: primary.key, project: projectOf(context) }
-      const flag = await createFlag(target, at, { key: uniqueKey("no-dashboard"), _should_create_usage_dashboard: false })
+      const flag = await createFlag(target, at, { key: uniqueKey("no-dashboard"), _should_create_usage_dashboard: false, _create_in_folder: "Unfiled" })
       assert.equal(flag.usage_dashboard, null)
       assert.ok(!("_should_create_usage_dashboard" in flag), "the switch is write-only")
+      assert.ok(!("_create_in_folder" in flag), "the folder is write-only")
     }
   },
   {
@@ -195,6 +196,19 @@ export const featureFlagScenarios: ReadonlyArray<Scenario> = [
         [flag.id, flag.created_by, flag.created_at, flag.usage_dashboard, flag.is_simple_flag, "ACTIVE", true]
       )
       assert.ok(!("no_such_field" in reply.body))
+    }
+  },
+  {
+    name: "flag endpoints take @current for the caller's current project (D2)",
+    run: async (context) => {
+      const { target, primary } = context
+      const me = await target.call({ group: "identity", endpoint: "me" }, { key: primary.key })
+      const current = { key: primary.key, project: "@current" }
+      const flag = await createFlag(target, current, { key: uniqueKey("current") })
+      expectReply(await getFlag(target, { key: primary.key, project: me.body.team.id }, flag.id), 200, flag)
+      expectReply(await getFlag(target, current, flag.id), 200, flag)
+      const listed = await target.call(FLAGS.list, { key: primary.key, params: { project_id: "@current" }, query: { search: flag.key } })
+      assert.equal(listed.body.count, 1)
     }
   },
   {

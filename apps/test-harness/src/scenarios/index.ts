@@ -6,13 +6,17 @@ import { domainScenarios } from "./domains.ts"
 import { featureFlagActionScenarios } from "./feature-flag-actions.ts"
 import { featureFlagActivityScenarios } from "./feature-flag-activity.ts"
 import { featureFlagAuthScenarios } from "./feature-flag-auth.ts"
+import { featureFlagDependencyScenarios } from "./feature-flag-dependencies.ts"
 import { featureFlagLifecycleScenarios } from "./feature-flag-lifecycle.ts"
 import { featureFlagListScenarios } from "./feature-flag-list.ts"
+import { featureFlagRegressionScenarios } from "./feature-flag-regressions.ts"
 import { featureFlagRoleAccessScenarios } from "./feature-flag-role-access.ts"
+import { featureFlagTransportScenarios } from "./feature-flag-transport.ts"
 import { featureFlagValidationScenarios } from "./feature-flag-validation.ts"
 import { featureFlagScenarios } from "./feature-flags.ts"
 import { inviteScenarios } from "./invites.ts"
 import { memberScenarios } from "./members.ts"
+import { orgAdminRegressionScenarios } from "./org-admin-regressions.ts"
 import { projectScenarios } from "./projects.ts"
 import type { Scenario } from "./scenario.ts"
 import { transportScenarios } from "./transport.ts"
@@ -27,14 +31,18 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...domainScenarios,
   ...domainAccessScenarios,
   ...batchExportScenarios,
+  ...orgAdminRegressionScenarios,
   ...featureFlagScenarios,
   ...featureFlagValidationScenarios,
+  ...featureFlagDependencyScenarios,
   ...featureFlagListScenarios,
   ...featureFlagLifecycleScenarios,
   ...featureFlagActivityScenarios,
   ...featureFlagRoleAccessScenarios,
   ...featureFlagActionScenarios,
   ...featureFlagAuthScenarios,
+  ...featureFlagRegressionScenarios,
+  ...featureFlagTransportScenarios,
   ...transportScenarios
 ]
 

@@ -21,6 +21,15 @@ export interface ProjectAccess extends OrganizationAccess {
   readonly project: Project
 }
 
+/**
+ * PostHog's OrganizationAdminWritePermissions: writes that change how the organization works (its
+ * domains, its projects) need administrator level or higher.
+ */
+export const requireAdmin = ({ level }: OrganizationAccess): Effect.Effect<void, PermissionDenied> =>
+  level < Level.admin
+    ? Effect.fail(new PermissionDenied({ detail: "Your organization access level is insufficient." }))
+    : Effect.void
+
 const orgRestricted = (id: string) =>
   new PermissionDenied({ detail: `API key does not have access to the requested organization: ID ${id}.` })
 const projectRestricted = (id: string | number) =>

@@ -1,7 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import type { Actor } from "../auth/actor.ts"
-import { Access } from "../auth/access.ts"
-import { Level } from "../organizations/model.ts"
+import { Access, requireAdmin } from "../auth/access.ts"
 import type { Body, BodyError } from "../shared/body.ts"
 import { NotFound, orNotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
 import { canonicalUuid, type DomainId, type OrganizationId } from "../shared/ids.ts"
@@ -18,7 +17,6 @@ import { toDomain } from "./views.ts"
 const decodeName = decodeInput(DomainNameInput)
 const decodeSettings = decodeInput(DomainSettingsInput)
 
-const insufficientLevel = () => new PermissionDenied({ detail: "Your organization access level is insufficient." })
 const domainTaken = () => ValidationError.field("domain", "domain with this domain already exists.", "unique")
 
 /** PostHog's verified-only settings; JIT provisioning and SSO enforcement cannot be switched before. */
@@ -60,9 +58,7 @@ export class DomainService extends Context.Service<DomainService, {
 
       // PostHog checks the level before looking the domain up, so a member learns nothing about ids.
       const writable = (actor: Actor, organization: string) =>
-        access.organization(actor, organization, "organization:write").pipe(
-          Effect.tap(({ level }) => (level < Level.admin ? Effect.fail(insufficientLevel()) : Effect.void))
-        )
+        access.organization(actor, organization, "organization:write").pipe(Effect.tap(requireAdmin))
 
       const find = (organization_id: OrganizationId, id: string, options?: { readonly forUpdate?: boolean }) => {
         const uuid = canonicalUuid(id)

@@ -1,12 +1,10 @@
 import { changesBetween } from "../activity/changes.ts"
 import type { ActivityChange } from "../activity/model.ts"
 import type { DashboardId, UserId } from "../shared/ids.ts"
-import { dependenciesOf, fullRolloutOf, isMultivariate } from "./computed.ts"
+import { dependenciesOf, fullRolloutOf, isMultivariate, type JsonRecord } from "./computed.ts"
 import type { EvaluationRuntime, StoredFeatureFlag } from "./model.ts"
 import type { FlagColumns } from "./repository.ts"
 import type { CreateInput, FlagInput } from "./rules.ts"
-
-type JsonRecord = Readonly<Record<string, unknown>>
 
 /** What the list filters need, computed here so that SQL never reads filters. */
 export const derivedColumns = (filters: JsonRecord) => ({

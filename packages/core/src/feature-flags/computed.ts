@@ -2,9 +2,9 @@ import type { FeatureFlagStatus, FlagStatusName } from "./model.ts"
 
 /** Read-only fields PostHog derives from a flag's filters (posthog-behaviour.md §4, §5). */
 
-type JsonRecord = Readonly<Record<string, unknown>>
+export type JsonRecord = Readonly<Record<string, unknown>>
 
-const isRecord = (value: unknown): value is JsonRecord =>
+export const isRecord = (value: unknown): value is JsonRecord =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** Python's truthiness, which PostHog's checks rely on (`{}` and `[]` are false). */

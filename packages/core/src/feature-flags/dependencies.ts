@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { ValidationError } from "../shared/errors.ts"
-import { integerOf } from "./computed.ts"
+import { integerOf, isRecord, type JsonRecord } from "./computed.ts"
 import { filtersError, pythonText } from "./filters.ts"
 
 /**
@@ -9,8 +9,6 @@ import { filtersError, pythonText } from "./filters.ts"
  * its messages). The reachable flags are loaded breadth-first, one query per level, then walked in
  * memory in PostHog's order.
  */
-
-type JsonRecord = Readonly<Record<string, unknown>>
 
 export interface DependencyNode {
   readonly id: number
@@ -21,9 +19,6 @@ export interface DependencyNode {
 
 /** Live flags of the project with these ids. */
 export type LoadFlags = (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<DependencyNode>>
-
-const isRecord = (value: unknown): value is JsonRecord =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** The `key`s of flag properties, in condition order; PostHog skips empty ones. */
 const referencesOf = (filters: JsonRecord): ReadonlyArray<unknown> => {
@@ -64,7 +59,7 @@ class Refused {
 
 /** PostHog's `_validate_flag_reference` for each reference, in order. */
 const resolve = (filters: JsonRecord, known: ReadonlyMap<number, DependencyNode>): ReadonlyArray<DependencyNode> => {
-  const resolved: Array<DependencyNode> = []
+  const resolved = new Map<number, DependencyNode>()
   for (const reference of referencesOf(filters)) {
     const id = integerOf(reference)
     if (id === undefined) {
@@ -79,15 +74,44 @@ const resolve = (filters: JsonRecord, known: ReadonlyMap<number, DependencyNode>
         `Cannot create dependency on disabled flag '${node.key}' (ID: ${id}). Flag dependencies must reference active flags only.`
       ))
     }
-    if (!resolved.some((seen) => seen.id === node.id)) resolved.push(node)
+    resolved.set(node.id, node)
   }
-  return resolved
+  return [...resolved.values()]
 }
 
-const walk = (node: DependencyNode, path: ReadonlyArray<string>, known: ReadonlyMap<number, DependencyNode>): void => {
-  const at = path.indexOf(node.key)
-  if (at >= 0) throw new Refused(filtersError(`Circular dependency detected: ${[...path.slice(at), node.key].join(" → ")}`))
-  for (const next of resolve(node.filters, known)) walk(next, [...path, node.key], known)
+/**
+ * PostHog's depth-first search from the flag being written, finding the same cycle first. Each flag is
+ * explored once: a flag whose dependencies were all explored without leading back onto the path cannot
+ * lead back later either, so shared dependencies (a flag on two flags that both depend on a third, and
+ * so on) cost linear time instead of one walk per path. No recursion: a long chain cannot exhaust the stack.
+ */
+const walk = (roots: ReadonlyArray<DependencyNode>, rootKey: string, known: ReadonlyMap<number, DependencyNode>): void => {
+  const path: Array<string> = [rootKey]
+  const onPath = new Map<string, number>([[rootKey, 0]])
+  const explored = new Set<number>()
+  const frames: Array<{ readonly node: DependencyNode; readonly next: ReadonlyArray<DependencyNode>; at: number }> = []
+  const enter = (node: DependencyNode) => {
+    const at = onPath.get(node.key)
+    if (at !== undefined) throw new Refused(filtersError(`Circular dependency detected: ${[...path.slice(at), node.key].join(" → ")}`))
+    if (explored.has(node.id)) return
+    frames.push({ node, next: resolve(node.filters, known), at: 0 })
+    onPath.set(node.key, path.length)
+    path.push(node.key)
+  }
+  for (const root of roots) {
+    enter(root)
+    while (frames.length > 0) {
+      const top = frames[frames.length - 1]!
+      if (top.at < top.next.length) {
+        enter(top.next[top.at++]!)
+      } else {
+        frames.pop()
+        path.pop()
+        onPath.delete(top.node.key)
+        explored.add(top.node.id)
+      }
+    }
+  }
 }
 
 /**
@@ -103,7 +127,7 @@ export const dependencyError = (filters: JsonRecord, currentKey: string, loadFla
       if (direct.some((node) => node.key === currentKey)) {
         return filtersError(`Feature flag '${currentKey}' cannot depend on itself`)
       }
-      for (const node of direct) walk(node, [currentKey], known)
+      walk(direct, currentKey, known)
       return undefined
     } catch (refusal) {
       if (refusal instanceof Refused) return refusal.error

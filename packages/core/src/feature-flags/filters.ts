@@ -1,5 +1,5 @@
 import { ValidationError } from "../shared/errors.ts"
-import { integerOf } from "./computed.ts"
+import { integerOf, isRecord, type JsonRecord } from "./computed.ts"
 
 /**
  * PostHog's `validate_filters` (posthog-behaviour.md §4), as far as it applies without an analytics
@@ -8,15 +8,10 @@ import { integerOf } from "./computed.ts"
  * flag dependencies) receive it already loaded.
  */
 
-type JsonRecord = Readonly<Record<string, unknown>>
-
 export const MAX_PROPERTY_VALUES = 1000
 
 const STRING_OPERATORS = new Set(["regex", "icontains", "not_regex", "not_icontains", "gte", "lte", "gt", "lt"])
 const PERSON_PROPERTY_TYPES = new Set(["person", "cohort", "flag"])
-
-const isRecord = (value: unknown): value is JsonRecord =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 export const filtersError = (detail: string, code = "invalid_input") => ValidationError.field("filters", detail, code)
 
@@ -46,7 +41,8 @@ export interface Condition {
 
 export interface FiltersShape {
   readonly groups: ReadonlyArray<Condition>
-  readonly variantKeys: ReadonlyArray<string>
+  /** A set: every condition and payload key is looked up in it, and a body can hold tens of thousands of each. */
+  readonly variantKeys: ReadonlySet<string>
   readonly variantSum: number
   readonly hasMultivariate: boolean
 }
@@ -84,7 +80,7 @@ export const shapeOf = (filters: JsonRecord): FiltersShape | ValidationError => 
   if (!variants.every((variant) => percentOk(variant["rollout_percentage"]))) return filtersError(ROLLOUT_RANGE)
   return {
     groups: conditions,
-    variantKeys: variants.map((variant) => variant["key"] as string),
+    variantKeys: new Set(variants.map((variant) => variant["key"] as string)),
     variantSum: variants.reduce<number>((sum, variant) => sum + ((variant["rollout_percentage"] as number | null | undefined) ?? 0), 0),
     // PostHog tests `filters.get("multivariate")` for truth: an empty object is a boolean flag.
     hasMultivariate: multivariate !== null && Object.keys(multivariate).length > 0
@@ -134,11 +130,11 @@ export const conditionRulesError = (
   shape: FiltersShape,
   cohorts: ReadonlyMap<number, CohortFacts>
 ): ValidationError | undefined => {
-  if (shape.variantKeys.length > 0 && shape.variantSum !== 100) {
+  if (shape.variantKeys.size > 0 && shape.variantSum !== 100) {
     return filtersError("Invalid variant definitions: Variant rollout percentages must sum to 100.")
   }
   for (const group of shape.groups) {
-    if (isTruthyVariant(group.variant) && !shape.variantKeys.includes(group.variant as string)) {
+    if (isTruthyVariant(group.variant) && !shape.variantKeys.has(group.variant as string)) {
       return filtersError("Filters are not valid (variant override does not exist)")
     }
     for (const property of group.properties) {
@@ -182,7 +178,7 @@ export const payloadsError = (filters: JsonRecord, shape: FiltersShape): Validat
   }
   const keys = Object.keys(payloads)
   if (shape.hasMultivariate) {
-    if (!keys.every((key) => shape.variantKeys.includes(key))) {
+    if (!keys.every((key) => shape.variantKeys.has(key))) {
       return filtersError("Payload keys must match a variant key for multivariate flags")
     }
   } else if (keys.length > 1 || keys.some((key) => key !== "true")) {

@@ -1,5 +1,6 @@
 import { Schema, SchemaTransformation } from "effect"
 import { Bool, Choice, Integer, Json, JsonObject, rule, Text } from "../shared/fields.ts"
+import { pythonType } from "../shared/validation.ts"
 import { MAX_KEY_LENGTH } from "./key.ts"
 
 /**
@@ -12,15 +13,6 @@ import { MAX_KEY_LENGTH } from "./key.ts"
 const CREATION_CONTEXTS = ["feature_flags", "experiments", "surveys", "early_access_features", "web_experiments"] as const
 const EVALUATION_RUNTIMES = ["server", "client", "all"] as const
 
-/** Python's name for a JSON value's type, as DRF writes it in related-field messages. */
-export const pythonTypeOf = (value: unknown): string =>
-  value === null ? "NoneType"
-  : Array.isArray(value) ? "list"
-  : typeof value === "string" ? "str"
-  : typeof value === "boolean" ? "bool"
-  : typeof value === "number" ? (Number.isInteger(value) ? "int" : "float")
-  : "dict"
-
 const isPrimaryKey = (value: unknown) =>
   (typeof value === "number" && Number.isInteger(value)) || (typeof value === "string" && /^\s*\d+\s*$/.test(value))
 
@@ -31,7 +23,7 @@ const isPrimaryKey = (value: unknown) =>
 const PrimaryKeyList = Schema.Array(Json).check(
   rule<ReadonlyArray<unknown>>("incorrect_type", (items) => {
     const bad = items.find((item) => !isPrimaryKey(item))
-    return bad === undefined ? undefined : `Incorrect type. Expected pk value, received ${pythonTypeOf(bad)}.`
+    return bad === undefined ? undefined : `Incorrect type. Expected pk value, received ${pythonType(bad)}.`
   })
 ).pipe(Schema.decodeTo(
   Schema.Array(Schema.Number),

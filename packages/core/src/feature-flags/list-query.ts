@@ -1,5 +1,5 @@
 import { type ListQuery, QueryText } from "../shared/page.ts"
-import type { ProjectId } from "../shared/ids.ts"
+import { MAX_SERIAL, type ProjectId } from "../shared/ids.ts"
 import { type Timestamp, timestampFromDate } from "../shared/time.ts"
 import { Schema } from "effect"
 import { STALE_AFTER_DAYS } from "./computed.ts"
@@ -29,14 +29,20 @@ export type ListPlan = { readonly _tag: "Query"; readonly filter: FlagListFilter
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
-/** `tags` is a JSON list of names; anything else is ignored, as PostHog ignores what it cannot parse. */
+/** Stored text never holds NUL (writes refuse it, and PostgreSQL text cannot), so such a value matches nothing. */
+const holdsNul = (text: string) => text.includes("\u0000")
+
+/**
+ * `tags` is a JSON list of names; anything else is ignored, as PostHog ignores what it cannot parse.
+ * `[]` when names were given but none could match.
+ */
 const tagsOf = (text: string | undefined): ReadonlyArray<string> | null => {
   if (text === undefined) return null
   try {
     const parsed: unknown = JSON.parse(text)
     if (!Array.isArray(parsed)) return null
     const names = parsed.filter((tag): tag is string => typeof tag === "string")
-    return names.length === 0 ? null : names
+    return names.length === 0 ? null : names.filter((name) => !holdsNul(name))
   } catch {
     return null
   }
@@ -58,7 +64,12 @@ export const listPlan = (project: ProjectId, query: FlagListQuery, nowMillis: nu
   if (query.created_by_id !== undefined && query.created_by_id !== "") {
     if (!/^\d{1,10}$/.test(query.created_by_id.trim())) return { _tag: "Empty" }
     created_by_id = Number(query.created_by_id.trim())
+    // No user id lies beyond the serial range, and the database would refuse to compare with one.
+    if (created_by_id > MAX_SERIAL) return { _tag: "Empty" }
   }
+  if (query.search !== undefined && holdsNul(query.search)) return { _tag: "Empty" }
+  const tags = tagsOf(query.tags)
+  if (tags !== null && tags.length === 0) return { _tag: "Empty" }
   const stale = query.active === "STALE"
   return {
     _tag: "Query",
@@ -70,7 +81,7 @@ export const listPlan = (project: ProjectId, query: FlagListQuery, nowMillis: nu
       active: query.active === undefined || stale ? null : query.active === "true",
       staleBefore: stale ? (timestampFromDate(new Date(nowMillis - STALE_AFTER_DAYS * DAY_MS)) as Timestamp) : null,
       created_by_id,
-      tags: tagsOf(query.tags),
+      tags,
       order: orderOf(query.order)
     }
   }

@@ -7,8 +7,8 @@ import { NotFound, orNotFound, PermissionDenied, ValidationError } from "../shar
 import { canonicalUuid, parseSerial, type RoleAccessId, type RoleId } from "../shared/ids.ts"
 import { type ListQuery, type Page, pageRequest } from "../shared/page.ts"
 import { rule } from "../shared/fields.ts"
+import { pythonType } from "../shared/validation.ts"
 import { canManageRoles } from "./edit-rights.ts"
-import { pythonTypeOf } from "./input.ts"
 import { editorOf, FlagReader } from "./lookup.ts"
 import type { FeatureFlag, FeatureFlagRoleAccess, RoleAccessRecord, StoredFeatureFlag } from "./model.ts"
 import { FlagRoleAccessRepository } from "./role-access-repository.ts"
@@ -18,7 +18,7 @@ const ROLES_REFUSED = "You can't edit roles for this feature flag."
 /** DRF's PrimaryKeyRelatedField on a uuid key: text, or "Incorrect type". */
 const RoleReference = Schema.Unknown.check(
   rule<unknown>("incorrect_type", (value) =>
-    typeof value === "string" ? undefined : `Incorrect type. Expected pk value, received ${pythonTypeOf(value)}.`)
+    typeof value === "string" ? undefined : `Incorrect type. Expected pk value, received ${pythonType(value)}.`)
 )
 const decodeCreate = decodeBody(Schema.Struct({ role_id: Schema.NullOr(RoleReference) }))
 

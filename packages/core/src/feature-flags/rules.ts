@@ -4,6 +4,7 @@ import { DashboardRepository } from "../dashboards/repository.ts"
 import { ValidationError } from "../shared/errors.ts"
 import type { FeatureFlagId, ProjectId } from "../shared/ids.ts"
 import { decodeInput } from "../shared/validation.ts"
+import type { JsonRecord } from "./computed.ts"
 import { dependencyError } from "./dependencies.ts"
 import {
   cohortIdsIn,
@@ -17,8 +18,6 @@ import { CreateHead, type FeatureFlagUpdate, FiltersPart, MiddlePart, TailPart, 
 import { keyCharactersError, keyTaken } from "./key.ts"
 import type { StoredFeatureFlag } from "./model.ts"
 import { FeatureFlagRepository } from "./repository.ts"
-
-type JsonRecord = Readonly<Record<string, unknown>>
 
 export type FlagInput = FeatureFlagUpdate
 export type CreateInput = FlagInput & { readonly key: string }

@@ -1,11 +1,6 @@
 import type { FeatureFlag, StoredFeatureFlag } from "./model.ts"
-import { effectiveFilters, isSimpleFlag, rolloutPercentageOf, statusNameOf } from "./computed.ts"
+import { effectiveFilters, isRecord, isSimpleFlag, type JsonRecord, rolloutPercentageOf, statusNameOf } from "./computed.ts"
 import { accessLevelName } from "./edit-rights.ts"
-
-type JsonRecord = Readonly<Record<string, unknown>>
-
-const isRecord = (value: unknown): value is JsonRecord =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** Cohort ids referenced by a flag's conditions, whose names the rendered filters carry. */
 export const cohortReferences = (flag: StoredFeatureFlag): ReadonlyArray<number> =>

@@ -148,7 +148,7 @@ export class InviteService extends Context.Service<InviteService, {
       ) {
         const { organization_id } = orgAccess
         const taken = yield* memberships.memberEmails(organization_id, valid.map(({ fields }) => fields.target_email))
-        const clash = valid.findIndex(({ fields }) => taken.has(fields.target_email.toLowerCase()))
+        const clash = valid.findIndex(({ fields }) => taken.has(fields.target_email))
         if (clash >= 0) {
           return yield* locate(clash)(ValidationError.field(null, "A user with this email address already belongs to the organization."))
         }

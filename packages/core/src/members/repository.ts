@@ -45,6 +45,9 @@ export class MembershipRepository extends Context.Service<MembershipRepository, 
   readonly remove: (membership: Membership) => Effect.Effect<void>
   /** The organization the user joined first, if any is left. */
   readonly firstOrganizationOf: (user: UserId) => Effect.Effect<Option.Option<OrganizationId>>
-  /** Which of these addresses (lower-cased) belong to members of the organization, inactive users included. */
+  /**
+   * Which of these addresses, as given, belong to members of the organization (inactive users included),
+   * compared case-insensitively by the store's own case mapping.
+   */
   readonly memberEmails: (organization: OrganizationId, emails: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>
 }>()("hedgerow/MembershipRepository") {}

@@ -1,7 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import type { Actor } from "../auth/actor.ts"
-import { Access } from "../auth/access.ts"
-import { Level } from "../organizations/model.ts"
+import { Access, requireAdmin } from "../auth/access.ts"
 import { NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
 import type { ProjectId } from "../shared/ids.ts"
 import { type ListQuery, type Page, pageRequest } from "../shared/page.ts"
@@ -46,11 +45,10 @@ export class ProjectService extends Context.Service<ProjectService, {
       })
 
       const create = Effect.fn("ProjectService.create")(function*(actor: Actor, organization: string, body: Body) {
-        const { organization_id, level } = yield* access.organization(actor, organization, "project:write")
+        const orgAccess = yield* access.organization(actor, organization, "project:write")
         // D6: creating a project needs administrator level, demo projects included.
-        if (level < Level.admin) {
-          return yield* new PermissionDenied({ detail: "Your organization access level is insufficient." })
-        }
+        yield* requireAdmin(orgAccess)
+        const { organization_id, level } = orgAccess
         const input = yield* decodeCreate(body)
         // A brand-new project has no dashboards, so any primary dashboard is unknown to it.
         if (input.primary_dashboard !== undefined && input.primary_dashboard !== null) {

@@ -1,4 +1,5 @@
 import { Schema, SchemaTransformation } from "effect"
+import { pythonStr } from "./validation.ts"
 
 /**
  * Field schemas with DRF's messages attached, for request input. Output schemas use plain Schema types;
@@ -9,11 +10,32 @@ import { Schema, SchemaTransformation } from "effect"
 export const rule = <T>(code: string, message: (value: T) => string | undefined) =>
   Schema.makeFilter<T>((value) => message(value), { code })
 
+/**
+ * Characters as Python (and so DRF) counts them: code points. JavaScript's length counts UTF-16 units,
+ * two for an emoji, which refused a 20-emoji first name that PostHog takes.
+ */
+export const characters = (s: string): number => {
+  let count = s.length
+  for (let i = 0; i < s.length - 1; i++) {
+    const unit = s.charCodeAt(i)
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = s.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--
+        i++
+      }
+    }
+  }
+  return count
+}
+
+// Code points never outnumber UTF-16 units, so only text long in units needs counting.
 export const maxLength = (max: number) =>
-  rule<string>("max_length", (s) => (s.length > max ? `Ensure this field has no more than ${max} characters.` : undefined))
+  rule<string>("max_length", (s) =>
+    s.length > max && characters(s) > max ? `Ensure this field has no more than ${max} characters.` : undefined)
 
 export const minLength = (min: number, detail = `Ensure this field has at least ${min} characters.`) =>
-  rule<string>("min_length", (s) => (s.length < min ? detail : undefined))
+  rule<string>("min_length", (s) => (characters(s) < min ? detail : undefined))
 
 export const notBlank = rule<string>("blank", (s) => (s.trim() === "" ? "This field may not be blank." : undefined))
 
@@ -37,7 +59,7 @@ export const IntegerBetween = (min: number, max: number) =>
     rule<number>("max_value", (n) => (n > max ? `Ensure this value is less than or equal to ${max}.` : undefined))
   )
 
-const choiceError = (value: unknown) => ({ code: "invalid_choice", detail: `"${String(value)}" is not a valid choice.` })
+const choiceError = (value: unknown) => ({ code: "invalid_choice", detail: `"${pythonStr(value)}" is not a valid choice.` })
 
 /**
  * DRF ChoiceField: a value matches a choice when their text forms match, so `"1"` selects the choice 1
@@ -73,10 +95,18 @@ export const Bool = Schema.Union([Schema.Boolean, Schema.String, Schema.Number])
     })
   ))
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+/**
+ * A local part, then dot-separated domain labels. Labels cannot hold a dot, so there is one way to match
+ * any text and the test stays linear: a pattern whose domain part could also swallow dots backtracks
+ * quadratically, and a 1 MiB body of `a.a.a.…` held the event loop for minutes.
+ */
+const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/
+const MAX_EMAIL_LENGTH = 254
+/** DRF EmailField: the length is checked (and reported) before the address, as Django's validators run. */
 export const Email = Schema.String.check(
-  rule<string>("invalid_input", (s) => (EMAIL.test(s) ? undefined : "Enter a valid email address.")),
-  maxLength(254)
+  maxLength(MAX_EMAIL_LENGTH),
+  rule<string>("invalid_input", (s) =>
+    characters(s) > MAX_EMAIL_LENGTH || EMAIL.test(s) ? undefined : "Enter a valid email address.")
 )
 
 /** DRF ListField(allow_empty=False). */

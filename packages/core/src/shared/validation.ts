@@ -8,7 +8,7 @@ import { ValidationError } from "./errors.ts"
  */
 
 /** Python's name for a JSON value's type, as DRF puts it in its messages. */
-const pythonType = (value: unknown): string => {
+export const pythonType = (value: unknown): string => {
   if (value === null) return "NoneType"
   if (Array.isArray(value)) return "list"
   switch (typeof value) {
@@ -23,6 +23,37 @@ const pythonType = (value: unknown): string => {
     default:
       return typeof value
   }
+}
+
+/** Containers deeper than this, or text past this length, are cut short: a message echoes, it does not dump. */
+const MAX_SHOWN_DEPTH = 8
+const MAX_SHOWN_LENGTH = 1000
+
+/** Python's repr() of a string: single quotes unless the text holds one and no double quote. */
+const pythonRepr = (text: string): string => {
+  const quote = text.includes("'") && !text.includes("\"") ? "\"" : "'"
+  const escaped = text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t")
+  return quote + (quote === "'" ? escaped.replace(/'/g, "\\'") : escaped) + quote
+}
+
+const shown = (value: unknown, depth: number, nested: boolean): string => {
+  if (value === null || value === undefined) return "None"
+  if (typeof value === "boolean") return value ? "True" : "False"
+  if (typeof value === "string") return nested ? pythonRepr(value) : value
+  if (typeof value !== "object") return String(value)
+  if (depth >= MAX_SHOWN_DEPTH) return "..."
+  return Array.isArray(value)
+    ? `[${value.map((item) => shown(item, depth + 1, true)).join(", ")}]`
+    : `{${Object.entries(value).map(([key, item]) => `${pythonRepr(key)}: ${shown(item, depth + 1, true)}`).join(", ")}}`
+}
+
+/**
+ * Python's str() of a JSON value, as DRF quotes a refused input (`"True" is not a valid choice.`,
+ * `"[8]" is not a valid choice.`), cut short when huge.
+ */
+export const pythonStr = (value: unknown): string => {
+  const text = shown(value, 0, false)
+  return text.length > MAX_SHOWN_LENGTH ? `${text.slice(0, MAX_SHOWN_LENGTH)}...` : text
 }
 
 const valueAt = (root: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
@@ -52,7 +83,7 @@ const invalidTypeMessage = (ast: SchemaAST.AST, value: unknown, nested: boolean)
         : { code: "invalid_input", detail: `Invalid data. Expected a dictionary, but got ${pythonType(value)}.` }
     case "Literal":
     case "Union":
-      return { code: "invalid_choice", detail: `"${String(value)}" is not a valid choice.` }
+      return { code: "invalid_choice", detail: `"${pythonStr(value)}" is not a valid choice.` }
     default:
       return { code: "invalid_input", detail: "Invalid input." }
   }
@@ -113,24 +144,35 @@ export const toValidationError = (issue: SchemaIssue.Issue, input: unknown): Val
 /** JSON deeper than this is refused: no real setting nests so far, and deeper input only costs stack. */
 export const MAX_JSON_DEPTH = 100
 
-type Hazard = { readonly path: ReadonlyArray<PropertyKey>; readonly kind: "nul" | "depth" }
+type Hazard = { readonly path: ReadonlyArray<PropertyKey>; readonly kind: "nul" | "surrogate" | "depth" }
 
 /**
- * The first NUL character (keys included) or over-deep nesting in a JSON value. Walked with an explicit
- * stack, so hostile nesting cannot overflow the call stack.
+ * A UTF-16 surrogate standing alone (JSON's `"\ud800"` escape), which no UTF-8 text can encode: jsonb
+ * refuses it (a 500 in PostHog too) and text columns would silently store U+FFFD instead.
+ */
+const LONE_SURROGATE = /\p{Surrogate}/u
+
+const textHazard = (text: string): Hazard["kind"] | undefined =>
+  text.includes("\u0000") ? "nul" : LONE_SURROGATE.test(text) ? "surrogate" : undefined
+
+/**
+ * The first NUL character or lone surrogate (keys included) or over-deep nesting in a JSON value. Walked
+ * with an explicit stack, so hostile nesting cannot overflow the call stack.
  */
 const hazardIn = (root: unknown): Hazard | undefined => {
   const stack: Array<{ value: unknown; path: ReadonlyArray<PropertyKey> }> = [{ value: root, path: [] }]
   while (stack.length > 0) {
     const { value, path } = stack.pop()!
     if (typeof value === "string") {
-      if (value.includes("\u0000")) return { path, kind: "nul" }
+      const kind = textHazard(value)
+      if (kind !== undefined) return { path, kind }
     } else if (value !== null && typeof value === "object") {
       if (path.length >= MAX_JSON_DEPTH) return { path: path.slice(0, 1), kind: "depth" }
       const entries = Array.isArray(value) ? value.map((item, i) => [i, item] as const) : Object.entries(value)
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, inner] = entries[i]!
-        if (typeof key === "string" && key.includes("\u0000")) return { path: [...path, key], kind: "nul" }
+        const kind = typeof key === "string" ? textHazard(key) : undefined
+        if (kind !== undefined) return { path: [...path, key], kind }
         stack.push({ value: inner, path: [...path, key] })
       }
     }
@@ -142,13 +184,15 @@ const hazardError = (hazard: Hazard) => {
   const attr = hazard.path.length === 0 ? null : hazard.path.map(String).join("__")
   return hazard.kind === "nul"
     ? new ValidationError({ code: "null_characters_not_allowed", detail: "Null characters are not allowed.", attr })
+    : hazard.kind === "surrogate"
+    ? new ValidationError({ code: "surrogate_characters_not_allowed", detail: "Surrogate characters are not allowed.", attr })
     : new ValidationError({ code: "invalid_input", detail: `Nested too deeply: at most ${MAX_JSON_DEPTH} levels.`, attr })
 }
 
 /**
  * Decodes untrusted input (a parsed JSON body) with a core input schema, failing like DRF. PostgreSQL
  * text and jsonb cannot hold NUL, so like DRF's ProhibitNullCharactersValidator it is refused before the
- * database sees it; so is nesting no setting needs.
+ * database sees it; so are lone surrogates, which no UTF-8 text holds, and nesting no setting needs.
  */
 export const decodeInput = <S extends Schema.Decoder<unknown>>(schema: S) => {
   const decode = Schema.decodeUnknownEffect(schema)

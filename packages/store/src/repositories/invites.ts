@@ -60,12 +60,16 @@ export const InviteRepositoryLive = Layer.effect(
     const creatorColumns = sql.unsafe(CREATOR_COLUMNS)
 
     return InviteRepository.of({
+      // clock_timestamp(), not the transaction's now(): a bulk's invites are made in one transaction and
+      // must still list newest first, in the order they were sent, as PostHog's one-by-one saves do.
       insert: (input) =>
         sql<InviteRow>`
+          WITH clock AS (SELECT clock_timestamp() AS at)
           INSERT INTO invites (id, organization_id, target_email, first_name, level, message, private_project_access,
-            emailing_attempt_made, created_by_id)
+            emailing_attempt_made, created_by_id, created_at, updated_at)
           VALUES (gen_random_uuid(), ${input.organization_id}, ${input.target_email}, ${input.first_name}, ${input.level},
-            ${input.message}, ${json(input.private_project_access)}::jsonb, ${input.emailing_attempt_made}, ${input.created_by_id})
+            ${input.message}, ${json(input.private_project_access)}::jsonb, ${input.emailing_attempt_made}, ${input.created_by_id},
+            (SELECT at FROM clock), (SELECT at FROM clock))
           RETURNING *`.pipe(Effect.orDie, Effect.map((rows) => toInvite(rows[0]!))),
       list: (organization, page) =>
         Effect.all({

@@ -128,12 +128,16 @@ export const MembershipRepositoryLive = Layer.effect(
           Effect.orDie,
           Effect.map((rows) => Option.fromNullishOr(rows[0]).pipe(Option.map((row) => row.organization_id as OrganizationId)))
         ),
+      // Both sides are lowered here, by the same lower() as users_email_key: JavaScript's case mapping
+      // differs from PostgreSQL's for some letters (final sigma, dotted I), and a mismatch let a member be invited.
       memberEmails: (organization, emails) =>
         emails.length === 0
           ? Effect.succeed(new Set<string>())
           : sql<{ email: string }>`
-            SELECT lower(u.email) AS email FROM users u JOIN memberships m ON m.user_id = u.id
-            WHERE m.organization_id = ${organization} AND lower(u.email) = ANY(${emails.map((email) => email.toLowerCase())}::text[])`.pipe(
+            SELECT given.email FROM unnest(${emails}::text[]) AS given (email)
+            WHERE EXISTS (
+              SELECT 1 FROM users u JOIN memberships m ON m.user_id = u.id
+              WHERE m.organization_id = ${organization} AND lower(u.email) = lower(given.email))`.pipe(
             Effect.orDie,
             Effect.map((rows) => new Set(rows.map((row) => row.email)))
           )
