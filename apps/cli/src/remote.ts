@@ -1,5 +1,5 @@
 import { HedgerowApi, Authorization } from "@hedgerow/api"
-import { decodeInput } from "@hedgerow/core"
+import { CURRENT, decodeInput } from "@hedgerow/core"
 import { Config, Effect, Layer, Option, type Redacted, Schema } from "effect"
 import { Flag } from "effect/cli"
 import { FetchHttpClient, HttpClientRequest } from "effect/http"
@@ -26,6 +26,12 @@ export const remoteFlags = {
     Flag.optional
   )
 }
+
+/** `--org` of the organization commands: an organization id, by default the key holder's current one. */
+export const currentOrgFlag = Flag.String("org").pipe(
+  Flag.withDescription(`Organization id, or ${CURRENT} for the key holder's current one`),
+  Flag.withDefault(CURRENT)
+)
 
 export interface RemoteOptions {
   readonly url: string

@@ -15,7 +15,6 @@ import {
   conditionRulesError,
   payloadsError,
   propertyTypesError,
-  pythonText,
   shapeOf
 } from "../src/feature-flags/filters.ts"
 import { keyCharactersError, originalKeyOf, tombstoneKey } from "../src/feature-flags/key.ts"
@@ -23,6 +22,7 @@ import { listPlan } from "../src/feature-flags/list-query.ts"
 import type { FeatureFlagId, ProjectId, UserId } from "../src/shared/ids.ts"
 import { pageNumberRequest, toNumberedEnvelope } from "../src/shared/page.ts"
 import { ValidationError } from "../src/shared/errors.ts"
+import { pythonStr } from "../src/shared/validation.ts"
 
 type Filters = Readonly<Record<string, unknown>>
 
@@ -177,10 +177,10 @@ describe("filters validation (posthog-behaviour.md §4)", () => {
   })
 
   it("prints values as Python's str() does", () => {
-    assert.strictEqual(pythonText(null), "None")
-    assert.strictEqual(pythonText(true), "True")
-    assert.strictEqual(pythonText(1.5), "1.5")
-    assert.strictEqual(pythonText({ a: [1, "x"] }), "{'a': [1, 'x']}")
+    assert.strictEqual(pythonStr(null), "None")
+    assert.strictEqual(pythonStr(true), "True")
+    assert.strictEqual(pythonStr(1.5), "1.5")
+    assert.strictEqual(pythonStr({ a: [1, "x"] }), "{'a': [1, 'x']}")
   })
 })
 

@@ -1,8 +1,7 @@
-import { CURRENT } from "@hedgerow/core"
 import { Effect } from "effect"
-import { Argument, Command, Flag } from "effect/cli"
+import { Argument, Command } from "effect/cli"
 import { emit, jsonFlag } from "../output.ts"
-import { remoteFlags, withApi } from "../remote.ts"
+import { currentOrgFlag, remoteFlags, withApi } from "../remote.ts"
 
 const switchCommand = (name: "pause" | "unpause") =>
   Command.make(
@@ -10,10 +9,7 @@ const switchCommand = (name: "pause" | "unpause") =>
     {
       ...remoteFlags,
       id: Argument.String("id").pipe(Argument.withDescription("Batch export id (uuid)")),
-      org: Flag.String("org").pipe(
-        Flag.withDescription(`Organization id, or ${CURRENT} for the key holder's current one`),
-        Flag.withDefault(CURRENT)
-      ),
+      org: currentOrgFlag,
       json: jsonFlag
     },
     (options) =>

@@ -1,15 +1,11 @@
-import { CURRENT, type Domain, DomainCreate, DomainUpdate } from "@hedgerow/core"
+import { type Domain, DomainCreate, DomainUpdate } from "@hedgerow/core"
 import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { details, emit, jsonFlag } from "../output.ts"
 import { listCommand, pageFlags } from "../paging.ts"
-import { checkPayload, remoteFlags, withApi } from "../remote.ts"
+import { checkPayload, currentOrgFlag, remoteFlags, withApi } from "../remote.ts"
 import { given, jsonObjectData } from "../request-body.ts"
 
-const orgFlag = Flag.String("org").pipe(
-  Flag.withDescription(`Organization id, or ${CURRENT} for the key holder's current one`),
-  Flag.withDefault(CURRENT)
-)
 const idArgument = Argument.String("id").pipe(Argument.withDescription("Domain id (uuid)"))
 const dataFlag = Flag.String("data").pipe(
   Flag.withDescription("Other writable fields as a JSON object, inline or @file.json; the flags above win"),
@@ -35,7 +31,7 @@ const summary = (domain: Domain) =>
 
 const list = Command.make(
   "list",
-  { ...remoteFlags, org: orgFlag, ...pageFlags, json: jsonFlag },
+  { ...remoteFlags, org: currentOrgFlag, ...pageFlags, json: jsonFlag },
   (options) =>
     withApi(options, (client) =>
       listCommand(
@@ -47,7 +43,7 @@ const list = Command.make(
 
 const get = Command.make(
   "get",
-  { ...remoteFlags, id: idArgument, org: orgFlag, json: jsonFlag },
+  { ...remoteFlags, id: idArgument, org: currentOrgFlag, json: jsonFlag },
   (options) =>
     withApi(options, (client) =>
       client.domains.retrieve({ params: { organization_id: options.org, id: options.id } }).pipe(
@@ -60,7 +56,7 @@ const create = Command.make(
   {
     ...remoteFlags,
     domain: Flag.String("domain").pipe(Flag.withDescription("The domain, e.g. example.com (unique across organizations)")),
-    org: orgFlag,
+    org: currentOrgFlag,
     ...samlFlags,
     data: dataFlag,
     json: jsonFlag
@@ -80,7 +76,7 @@ const update = Command.make(
   {
     ...remoteFlags,
     id: idArgument,
-    org: orgFlag,
+    org: currentOrgFlag,
     jit: Flag.String("jit").pipe(
       Flag.withDescription("Just-in-time provisioning: true or false (verified domains only)"),
       Flag.optional
@@ -109,7 +105,7 @@ const update = Command.make(
 
 const remove = Command.make(
   "delete",
-  { ...remoteFlags, id: idArgument, org: orgFlag, json: jsonFlag },
+  { ...remoteFlags, id: idArgument, org: currentOrgFlag, json: jsonFlag },
   (options) =>
     withApi(options, (client) =>
       client.domains.destroy({ params: { organization_id: options.org, id: options.id } }).pipe(
@@ -130,7 +126,7 @@ const verification = (domain: Domain) =>
 
 const verify = Command.make(
   "verify",
-  { ...remoteFlags, id: idArgument, org: orgFlag, json: jsonFlag },
+  { ...remoteFlags, id: idArgument, org: currentOrgFlag, json: jsonFlag },
   (options) =>
     withApi(options, (client) =>
       Effect.gen(function*() {

@@ -1,16 +1,12 @@
-import { CURRENT, type Invite, InviteCreate, MAX_BULK_INVITES, ValidationError } from "@hedgerow/core"
+import { type Invite, InviteCreate, MAX_BULK_INVITES, ValidationError } from "@hedgerow/core"
 import { Console, Effect, FileSystem, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { CsvError, parseCsv } from "../csv.ts"
 import { details, describeFailure, emit, jsonFlag, UsageError } from "../output.ts"
 import { listCommand, pageFlags } from "../paging.ts"
-import { checkPayload, remoteFlags, withApi } from "../remote.ts"
+import { checkPayload, currentOrgFlag, remoteFlags, withApi } from "../remote.ts"
 import { given, jsonObjectData } from "../request-body.ts"
 
-const orgFlag = Flag.String("org").pipe(
-  Flag.withDescription(`Organization id, or ${CURRENT} for the key holder's current one`),
-  Flag.withDefault(CURRENT)
-)
 const noEmailFlag = Flag.Boolean("no-email").pipe(
   Flag.withDescription("Record the invite without sending its e-mail (send_email false)"),
   Flag.withDefault(false)
@@ -21,7 +17,7 @@ const summary = (invite: Invite) =>
 
 const list = Command.make(
   "list",
-  { ...remoteFlags, org: orgFlag, ...pageFlags, json: jsonFlag },
+  { ...remoteFlags, org: currentOrgFlag, ...pageFlags, json: jsonFlag },
   (options) =>
     withApi(options, (client) =>
       listCommand(
@@ -36,7 +32,7 @@ const create = Command.make(
   {
     ...remoteFlags,
     email: Flag.String("email").pipe(Flag.withDescription("The invitee's e-mail address")),
-    org: orgFlag,
+    org: currentOrgFlag,
     firstName: Flag.String("first-name").pipe(Flag.withDescription("The invitee's first name (at most 30 characters)"), Flag.optional),
     level: Flag.String("level").pipe(Flag.withDescription("1 member (default), 8 administrator, 15 owner; not above your own"), Flag.optional),
     message: Flag.String("message").pipe(Flag.withDescription("A note for the invitee"), Flag.optional),
@@ -70,7 +66,7 @@ const create = Command.make(
 
 const remove = Command.make(
   "delete",
-  { ...remoteFlags, id: Argument.String("id").pipe(Argument.withDescription("Invite id (uuid)")), org: orgFlag, json: jsonFlag },
+  { ...remoteFlags, id: Argument.String("id").pipe(Argument.withDescription("Invite id (uuid)")), org: currentOrgFlag, json: jsonFlag },
   (options) =>
     withApi(options, (client) =>
       client.invites.destroy({ params: { organization_id: options.org, id: options.id } }).pipe(
@@ -148,7 +144,7 @@ const bulk = Command.make(
   {
     ...remoteFlags,
     file: Flag.String("file").pipe(Flag.withDescription(`CSV with a header row: ${CSV_COLUMNS.join(",")} (target_email required)`)),
-    org: orgFlag,
+    org: currentOrgFlag,
     noEmail: noEmailFlag,
     json: jsonFlag
   },

@@ -1,14 +1,10 @@
-import { CURRENT, ME, type Member, MemberUpdate } from "@hedgerow/core"
+import { ME, type Member, MemberUpdate } from "@hedgerow/core"
 import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { details, emit, jsonFlag } from "../output.ts"
 import { listCommand, pageFlags } from "../paging.ts"
-import { checkPayload, remoteFlags, withApi } from "../remote.ts"
+import { checkPayload, currentOrgFlag, remoteFlags, withApi } from "../remote.ts"
 
-const orgFlag = Flag.String("org").pipe(
-  Flag.withDescription(`Organization id, or ${CURRENT} for the key holder's current one`),
-  Flag.withDefault(CURRENT)
-)
 const userArgument = Argument.String("user").pipe(Argument.withDescription(`The member's user uuid, or ${ME} for yourself`))
 
 const ROLE: Record<number, string> = { 1: "member", 8: "administrator", 15: "owner" }
@@ -29,7 +25,7 @@ const list = Command.make(
   "list",
   {
     ...remoteFlags,
-    org: orgFlag,
+    org: currentOrgFlag,
     email: Flag.String("email").pipe(Flag.withDescription("Only the member with this e-mail address (any letter case)"), Flag.optional),
     order: Flag.String("order").pipe(Flag.withDescription("joined_at (oldest first) or -joined_at (newest first, the default)"), Flag.optional),
     ...pageFlags,
@@ -59,7 +55,7 @@ const setLevel = Command.make(
     ...remoteFlags,
     user: userArgument,
     level: Flag.String("level").pipe(Flag.withDescription("1 member, 8 administrator, 15 owner")),
-    org: orgFlag,
+    org: currentOrgFlag,
     json: jsonFlag
   },
   (options) =>
@@ -73,7 +69,7 @@ const setLevel = Command.make(
 
 const remove = Command.make(
   "remove",
-  { ...remoteFlags, user: userArgument, org: orgFlag, json: jsonFlag },
+  { ...remoteFlags, user: userArgument, org: currentOrgFlag, json: jsonFlag },
   (options) =>
     withApi(options, (client) =>
       client.members.destroy({ params: { organization_id: options.org, user__uuid: options.user } }).pipe(

@@ -79,6 +79,23 @@ export const featureFlagRegressionScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
+    name: "a flag tag longer than PostHog's 255 characters is 400 on its item, where the tags index refused it with a 500",
+    run: async (context) => {
+      const { target, primary } = context
+      const at = { key: primary.key, project: projectOf(context) }
+      const longest = "t".repeat(255)
+      const flag = await createFlag(target, at, { key: uniqueKey("tag-length"), tags: [longest] })
+      assert.deepEqual(flag.tags, [longest])
+      const tooLong = invalid("tags__1", "Ensure this field has no more than 255 characters.", "max_length")
+      for (const tag of ["t".repeat(256), "x".repeat(3000)]) {
+        const body = { tags: ["fine", tag] }
+        expectReply(await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body: { key: uniqueKey("tag-length"), ...body } }), 400, tooLong)
+        expectReply(await patchFlag(target, at, flag.id, body), 400, tooLong)
+      }
+      expectReply(await getFlag(target, at, flag.id), 200, flag)
+    }
+  },
+  {
     name: "flag dependencies shared by many flags are checked once each: 40 flags, each on its two predecessors",
     run: async (context) => {
       const { target, primary } = context
@@ -96,6 +113,39 @@ export const featureFlagRegressionScenarios: ReadonlyArray<Scenario> = [
         400,
         filtersError(`Circular dependency detected: ${[flags[0]!.key, ...through, flags[0]!.key].join(" → ")}`)
       )
+    }
+  },
+  {
+    name: "racing writes on one flag serialize: restore against create of its key, PATCH against soft delete, one role granted twice",
+    needs: ["world"],
+    run: async (context) => {
+      const { target } = context
+      const world = needWorld(context)
+      const at = { key: world.keys.ownerA, project: world.projectA }
+      const key = uniqueKey("raced")
+      const flag = await createFlag(target, at, { key, _should_create_usage_dashboard: false })
+
+      const [patched, deleted] = await Promise.all([patchFlag(target, at, flag.id, { name: "renamed" }), patchFlag(target, at, flag.id, { deleted: true })])
+      expectReply(patched, 200)
+      expectReply(deleted, 200)
+      const both = await getFlag(target, at, flag.id)
+      assert.deepEqual([both.body.name, both.body.deleted, both.body.version], ["renamed", true, 3])
+
+      // Whoever comes second finds the key taken; never two live flags with one key, never a 500.
+      const [restored, created] = await Promise.all([
+        patchFlag(target, at, flag.id, { deleted: false }),
+        target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body: { key } })
+      ])
+      const outcome = `restore ${restored.status}, create ${created.status}`
+      assert.ok(["restore 200, create 400", "restore 400, create 201"].includes(outcome), outcome)
+      const holders = await listFlags(target, at, { search: key })
+      assert.deepEqual(holders.body.results.map((live: { key: string }) => live.key), [key])
+
+      const grants = await Promise.all([0, 1, 2].map(() =>
+        target.call(ROLE_ACCESS.create, { key: at.key, params: { project_id: at.project, feature_flag_id: flag.id }, body: { role_id: world.roles.viewA } })))
+      assert.deepEqual(grants.map((reply) => reply.status).sort(), [201, 400, 400])
+      const listed = await target.call(ROLE_ACCESS.list, { key: at.key, params: { project_id: at.project, feature_flag_id: flag.id } })
+      assert.equal(listed.body.count, 1)
     }
   },
   {

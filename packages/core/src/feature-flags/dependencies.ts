@@ -1,7 +1,8 @@
 import { Effect } from "effect"
 import type { ValidationError } from "../shared/errors.ts"
 import { integerOf, isRecord, type JsonRecord } from "./computed.ts"
-import { filtersError, pythonText } from "./filters.ts"
+import { pythonStr } from "../shared/validation.ts"
+import { filtersError } from "./filters.ts"
 
 /**
  * Flag dependencies (`type: flag` properties): each must name an existing, active flag of the project by
@@ -64,7 +65,7 @@ const resolve = (filters: JsonRecord, known: ReadonlyMap<number, DependencyNode>
     const id = integerOf(reference)
     if (id === undefined) {
       throw new Refused(filtersError(
-        `Flag dependencies must reference flag IDs (integers), not flag keys. Invalid reference: '${pythonText(reference)}'`
+        `Flag dependencies must reference flag IDs (integers), not flag keys. Invalid reference: '${pythonStr(reference)}'`
       ))
     }
     const node = known.get(id)

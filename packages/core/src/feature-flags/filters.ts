@@ -1,4 +1,5 @@
 import { ValidationError } from "../shared/errors.ts"
+import { pythonStr } from "../shared/validation.ts"
 import { integerOf, isRecord, type JsonRecord } from "./computed.ts"
 
 /**
@@ -14,23 +15,6 @@ const STRING_OPERATORS = new Set(["regex", "icontains", "not_regex", "not_iconta
 const PERSON_PROPERTY_TYPES = new Set(["person", "cohort", "flag"])
 
 export const filtersError = (detail: string, code = "invalid_input") => ValidationError.field("filters", detail, code)
-
-/** Python's `str()` of a JSON value, as PostHog's f-strings print it. */
-export const pythonText = (value: unknown): string => {
-  if (value === null || value === undefined) return "None"
-  if (value === true) return "True"
-  if (value === false) return "False"
-  if (typeof value === "string") return value
-  if (typeof value === "number") return Number.isInteger(value) && !Object.is(value, -0) ? String(value) : pythonFloat(value)
-  const repr = (inner: unknown): string => (typeof inner === "string" ? `'${inner.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'` : pythonText(inner))
-  if (Array.isArray(value)) return `[${value.map(repr).join(", ")}]`
-  return `{${Object.entries(value as JsonRecord).map(([k, v]) => `${repr(k)}: ${repr(v)}`).join(", ")}}`
-}
-
-const pythonFloat = (value: number) => {
-  const text = String(value)
-  return /[.e]/.test(text) ? text : `${text}.0`
-}
 
 /** A condition set as the rules read it, once its shape is known to be sound. */
 export interface Condition {
@@ -141,13 +125,13 @@ export const conditionRulesError = (
       const value = property["value"]
       if (Array.isArray(value) && value.length > MAX_PROPERTY_VALUES) {
         return filtersError(
-          `Property group expressions of type ${pythonText(property["key"])} cannot contain more than ${MAX_PROPERTY_VALUES} values.`
+          `Property group expressions of type ${pythonStr(property["key"])} cannot contain more than ${MAX_PROPERTY_VALUES} values.`
         )
       }
       if (typeOf(property) === "cohort") {
         const id = integerOf(value)
         const cohort = id === undefined ? undefined : cohorts.get(id)
-        if (cohort === undefined) return filtersError(`Cohort with id ${pythonText(value)} does not exist`, "cohort_does_not_exist")
+        if (cohort === undefined) return filtersError(`Cohort with id ${pythonStr(value)} does not exist`, "cohort_does_not_exist")
         if (cohort.behavioral) {
           return filtersError(
             `Cohort '${cohort.name ?? "None"}' with filters on events cannot be used in feature flags.`,
@@ -157,10 +141,10 @@ export const conditionRulesError = (
       }
       const operator = property["operator"]
       if ((operator === "is_date_before" || operator === "is_date_after") && !parsableDate(value)) {
-        return filtersError(`Invalid date value: ${pythonText(value)}`, "invalid_date")
+        return filtersError(`Invalid date value: ${pythonStr(value)}`, "invalid_date")
       }
       if (typeof operator === "string" && STRING_OPERATORS.has(operator) && typeof value !== "string") {
-        return filtersError(`Invalid value for operator ${operator}: ${pythonText(value)}`, "invalid_value")
+        return filtersError(`Invalid value for operator ${operator}: ${pythonStr(value)}`, "invalid_value")
       }
     }
   }

@@ -35,6 +35,13 @@ const PrimaryKeyList = Schema.Array(Json).check(
 
 const NullableBool = Schema.NullOr(Bool)
 
+/**
+ * PostHog keeps tags as Tag rows whose name is varchar(255). A longer tag is a database error there; here
+ * it is refused as DRF refuses a long item of a list, before it reaches the tags index (whose entries
+ * cannot exceed about 2,700 bytes).
+ */
+export const MAX_TAG_LENGTH = 255
+
 /** Each writable field once, with its DRF rule. */
 export const flagFields = {
   name: Text({ allowBlank: true }),
@@ -46,7 +53,7 @@ export const flagFields = {
   ensure_experience_continuity: NullableBool,
   rollback_conditions: Json,
   performed_rollback: NullableBool,
-  tags: Schema.Array(Schema.String),
+  tags: Schema.Array(Text({ max: MAX_TAG_LENGTH, allowBlank: true })),
   analytics_dashboards: PrimaryKeyList,
   has_enriched_analytics: NullableBool,
   creation_context: Choice(CREATION_CONTEXTS),

@@ -1,4 +1,4 @@
-import { Effect, Layer, Schedule } from "effect"
+import { Clock, Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 
 /**
@@ -30,6 +30,9 @@ export const EmbeddedAnalyzerLive = Layer.effectDiscard(
     // A failed pass (the database closing, say) must not stop the service; the next pass retries.
     Effect.catch((error) => Effect.logWarning("ANALYZE pass failed", error)),
     Effect.repeat(Schedule.spaced(ANALYZE_INTERVAL)),
+    // Statistics upkeep follows wall time: a test that moves a TestClock years ahead must not replay
+    // every pass in between.
+    Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()),
     Effect.forkScoped
   )
 )
