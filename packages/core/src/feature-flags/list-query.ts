@@ -13,6 +13,8 @@ export interface FlagListQuery extends ListQuery {
   readonly created_by_id?: string | undefined
   readonly tags?: string | undefined
   readonly order?: string | undefined
+  readonly evaluation_runtime?: string | undefined
+  readonly excluded_properties?: string | undefined
 }
 
 export const FlagListQueryFields = {
@@ -21,7 +23,9 @@ export const FlagListQueryFields = {
   active: Schema.optionalKey(QueryText),
   created_by_id: Schema.optionalKey(QueryText),
   tags: Schema.optionalKey(QueryText),
-  order: Schema.optionalKey(QueryText)
+  order: Schema.optionalKey(QueryText),
+  evaluation_runtime: Schema.optionalKey(QueryText),
+  excluded_properties: Schema.optionalKey(QueryText)
 }
 
 /** What the repository is asked, or that nothing can match (PostHog would match nothing, or fail). */
@@ -32,21 +36,29 @@ const DAY_MS = 24 * 60 * 60 * 1000
 /** Stored text never holds NUL (writes refuse it, and PostgreSQL text cannot), so such a value matches nothing. */
 const holdsNul = (text: string) => text.includes("\u0000")
 
-/**
- * `tags` is a JSON list of names; anything else is ignored, as PostHog ignores what it cannot parse.
- * `[]` when names were given but none could match.
- */
-const tagsOf = (text: string | undefined): ReadonlyArray<string> | null => {
+/** A JSON list of names; null for anything else, which PostHog ignores as it cannot parse it. */
+const namesOf = (text: string | undefined): ReadonlyArray<string> | null => {
   if (text === undefined) return null
   try {
     const parsed: unknown = JSON.parse(text)
     if (!Array.isArray(parsed)) return null
-    const names = parsed.filter((tag): tag is string => typeof tag === "string")
-    return names.length === 0 ? null : names.filter((name) => !holdsNul(name))
+    const names = parsed.filter((name): name is string => typeof name === "string")
+    return names.length === 0 ? null : names
   } catch {
     return null
   }
 }
+
+/** `tags`: any of these names; `[]` when names were given but none could match. */
+const tagsOf = (text: string | undefined) => namesOf(text)?.filter((name) => !holdsNul(name)) ?? null
+
+/** `excluded_properties`: flag keys to leave out; a key holding NUL names no flag, so it excludes nothing. */
+const excludedKeysOf = (text: string | undefined) => {
+  const keys = namesOf(text)?.filter((key) => !holdsNul(key))
+  return keys === undefined || keys.length === 0 ? null : keys
+}
+
+const EVALUATION_RUNTIMES: ReadonlyArray<string> = ["server", "client", "all"]
 
 /** `order`: one of the sortable fields, `-` for descending; anything else keeps the default `-created_at`. */
 const orderOf = (text: string | undefined): FlagListFilter["order"] => {
@@ -70,6 +82,9 @@ export const listPlan = (project: ProjectId, query: FlagListQuery, nowMillis: nu
   if (query.search !== undefined && holdsNul(query.search)) return { _tag: "Empty" }
   const tags = tagsOf(query.tags)
   if (tags !== null && tags.length === 0) return { _tag: "Empty" }
+  const runtime = query.evaluation_runtime === undefined || query.evaluation_runtime === "" ? null : query.evaluation_runtime
+  // A runtime no flag can have matches nothing, as PostHog's exact filter does.
+  if (runtime !== null && !EVALUATION_RUNTIMES.includes(runtime)) return { _tag: "Empty" }
   const stale = query.active === "STALE"
   return {
     _tag: "Query",
@@ -77,6 +92,9 @@ export const listPlan = (project: ProjectId, query: FlagListQuery, nowMillis: nu
       project_id: project,
       search: query.search === undefined || query.search === "" ? null : query.search,
       multivariate: query.type === "multivariant" ? true : query.type === "boolean" ? false : null,
+      remoteConfiguration: query.type === "remote_config" ? true : null,
+      evaluation_runtime: runtime,
+      excludedKeys: excludedKeysOf(query.excluded_properties),
       // PostHog: "true" lists active flags, any other value inactive ones.
       active: query.active === undefined || stale ? null : query.active === "true",
       staleBefore: stale ? (timestampFromDate(new Date(nowMillis - STALE_AFTER_DAYS * DAY_MS)) as Timestamp) : null,

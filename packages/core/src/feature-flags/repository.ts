@@ -55,6 +55,11 @@ export interface FlagListFilter {
   /** Case-insensitive substring of key or name. */
   readonly search: string | null
   readonly multivariate: boolean | null
+  /** `type=remote_config`: flags serving a remote configuration payload. */
+  readonly remoteConfiguration: boolean | null
+  readonly evaluation_runtime: string | null
+  /** Keys left out (`excluded_properties`). */
+  readonly excludedKeys: ReadonlyArray<string> | null
   readonly active: boolean | null
   /** Active, fully rolled out and created before this moment. */
   readonly staleBefore: Timestamp | null

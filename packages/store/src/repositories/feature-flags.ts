@@ -188,6 +188,9 @@ export const FeatureFlagRepositoryLive = Layer.effect(
           clauses.push(sql`(f.key || ' ' || f.name) ILIKE ${pattern} AND (f.key ILIKE ${pattern} OR f.name ILIKE ${pattern})`)
         }
         if (filter.multivariate !== null) clauses.push(sql`f.is_multivariate = ${filter.multivariate}`)
+        if (filter.remoteConfiguration !== null) clauses.push(sql`f.is_remote_configuration = ${filter.remoteConfiguration}`)
+        if (filter.evaluation_runtime !== null) clauses.push(sql`f.evaluation_runtime = ${filter.evaluation_runtime}`)
+        if (filter.excludedKeys !== null) clauses.push(sql`f.key <> ALL(${filter.excludedKeys}::text[])`)
         if (filter.active !== null) clauses.push(sql`f.active = ${filter.active}`)
         if (filter.staleBefore !== null) {
           clauses.push(sql`f.active AND f.fully_rolled_out AND f.created_at < ${filter.staleBefore}::timestamptz`)
