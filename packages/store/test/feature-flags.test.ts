@@ -208,6 +208,26 @@ layer(HedgerowServices(), { timeout: 120_000, excludeTestServices: true })("feat
       assert.strictEqual((yield* retrieve(second.id)).key, `${key}:deleted:${second.id}`)
     }))
 
+  it.effect("active=STALE lists active, fully rolled-out flags older than 30 days, and only those", () =>
+    Effect.gen(function*() {
+      const { actor, project } = yield* setUp
+      const sql = yield* SqlClient.SqlClient
+      const stem = freshKey("stale")
+      const everyone = { groups: [{ properties: [], rollout_percentage: 100 }] }
+      const half = { groups: [{ properties: [], rollout_percentage: 50 }] }
+      const old = yield* create({ key: `${stem}-old`, filters: everyone })
+      const partial = yield* create({ key: `${stem}-partial`, filters: half })
+      const disabled = yield* create({ key: `${stem}-disabled`, filters: everyone, active: false })
+      const young = yield* create({ key: `${stem}-young`, filters: everyone })
+      // An API client cannot make a flag 31 days old; the database can.
+      yield* sql`UPDATE feature_flags SET created_at = now() - interval '31 days'
+        WHERE id IN (${old.id}, ${partial.id}, ${disabled.id})`
+      const page = yield* FeatureFlagService.use((flags) => flags.list(actor, project, { search: stem, active: "STALE" }))
+      assert.deepStrictEqual(page.results.map((flag) => flag.key), [`${stem}-old`])
+      assert.strictEqual(page.results[0]!.status, "STALE")
+      assert.strictEqual((yield* retrieve(young.id)).status, "ACTIVE")
+    }))
+
   it.effect("search over 100,000 flags in one project uses the trigram index, not a scan", () =>
     Effect.gen(function*() {
       const { actor, project, projectId } = yield* setUp
