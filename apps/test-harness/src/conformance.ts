@@ -6,8 +6,8 @@ import { prepareProcess } from "./targets/process.ts"
 
 /**
  * `npm run conformance -- --url URL --key KEY` checks any deployment with one key (scenarios that need
- * operator fixtures are reported as not applicable); without --url it runs the in-process targets
- * (`--target core|server|process`, default all three).
+ * operator fixtures or the harness's own DNS and mail servers are reported as not applicable); without
+ * --url it runs the in-process targets (`--target core|server|process`, default all three).
  */
 const args = process.argv.slice(2)
 const flag = (name: string) => {
@@ -39,7 +39,12 @@ const main = async () => {
       if (wanted !== undefined && wanted !== name) continue
       const prepared = await prepare()
       try {
-        const outcomes = await runScenarios(scenarios, { target: prepared.target, primary: primaryOf(prepared.world), world: prepared.world })
+        const outcomes = await runScenarios(scenarios, {
+          target: prepared.target,
+          primary: primaryOf(prepared.world),
+          world: prepared.world,
+          network: prepared.network
+        })
         report(name, outcomes)
         all.push(...outcomes)
       } finally {
@@ -50,7 +55,7 @@ const main = async () => {
   const passed = all.filter((o) => o.status === "passed").length
   const failed = all.filter((o) => o.status === "failed").length
   const notApplicable = all.filter((o) => o.status === "not applicable").length
-  if (notApplicable > 0) console.log(`${notApplicable} scenario(s) not applicable to this target (need operator fixtures or raw HTTP).`)
+  if (notApplicable > 0) console.log(`${notApplicable} scenario(s) not applicable to this target (need operator fixtures, raw HTTP, or the harness's DNS and mail servers).`)
   console.log(`${passed} passed, ${failed} failed`)
   process.exitCode = failed > 0 ? 1 : 0
 }

@@ -1,3 +1,4 @@
+import type { Network } from "./network/index.ts"
 import { applicable, type Scenario } from "./scenarios/index.ts"
 import type { Target } from "./targets/target.ts"
 import type { Discovered, World } from "./world.ts"
@@ -19,11 +20,17 @@ export const primaryOf = (world: World): Discovered => ({ key: world.keys.ownerA
 
 export const runScenarios = async (
   scenarios: ReadonlyArray<Scenario>,
-  context: { readonly target: Target; readonly primary: Discovered; readonly world?: World | undefined }
+  context: {
+    readonly target: Target
+    readonly primary: Discovered
+    readonly world?: World | undefined
+    readonly network?: Network | undefined
+  }
 ): Promise<ReadonlyArray<Outcome>> => {
   const outcomes: Array<Outcome> = []
   for (const scenario of scenarios) {
-    if (!applicable(scenario, { world: context.world !== undefined, transport: context.target.raw !== undefined })) {
+    const offered = { world: context.world !== undefined, transport: context.target.raw !== undefined, network: context.network !== undefined }
+    if (!applicable(scenario, offered)) {
       outcomes.push({ scenario: scenario.name, status: "not applicable" })
       continue
     }

@@ -19,11 +19,11 @@ for (const [name, prepare] of Object.entries(targets)) {
     afterAll(async () => {
       await prepared?.close()
     })
-    // Every target here has operator fixtures; only the in-process core lacks raw HTTP.
+    // Every target here has operator fixtures and its own DNS and mail servers; only the in-process core lacks raw HTTP.
     for (const scenario of scenarios) {
-      if (!applicable(scenario, { world: true, transport: name !== "core" })) continue
+      if (!applicable(scenario, { world: true, transport: name !== "core", network: true })) continue
       it(scenario.name, async () => {
-        await scenario.run({ target: prepared.target, primary: primaryOf(prepared.world), world: prepared.world })
+        await scenario.run({ target: prepared.target, primary: primaryOf(prepared.world), world: prepared.world, network: prepared.network })
       })
     }
   })

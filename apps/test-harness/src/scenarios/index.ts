@@ -2,6 +2,7 @@ import { authScenarios } from "./auth.ts"
 import { batchExportScenarios } from "./batch-exports.ts"
 import { discoveryScenarios } from "./discovery.ts"
 import { domainAccessScenarios } from "./domain-access.ts"
+import { domainVerificationScenarios } from "./domain-verification.ts"
 import { domainScenarios } from "./domains.ts"
 import { featureFlagActionScenarios } from "./feature-flag-actions.ts"
 import { featureFlagActivityScenarios } from "./feature-flag-activity.ts"
@@ -14,6 +15,7 @@ import { featureFlagRoleAccessScenarios } from "./feature-flag-role-access.ts"
 import { featureFlagTransportScenarios } from "./feature-flag-transport.ts"
 import { featureFlagValidationScenarios } from "./feature-flag-validation.ts"
 import { featureFlagScenarios } from "./feature-flags.ts"
+import { inviteMailScenarios } from "./invite-mail.ts"
 import { inviteScenarios } from "./invites.ts"
 import { memberScenarios } from "./members.ts"
 import { orgAdminRegressionScenarios } from "./org-admin-regressions.ts"
@@ -28,8 +30,10 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...projectScenarios,
   ...memberScenarios,
   ...inviteScenarios,
+  ...inviteMailScenarios,
   ...domainScenarios,
   ...domainAccessScenarios,
+  ...domainVerificationScenarios,
   ...batchExportScenarios,
   ...orgAdminRegressionScenarios,
   ...featureFlagScenarios,

@@ -92,18 +92,24 @@ export const inviteScenarios: ReadonlyArray<Scenario> = [
     assert.match(invite.created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/)
     assert.deepEqual(await invitesFor(target, world, "new.person@example.com"), [invite])
   }),
-  withWorld("invite create keeps level, message and project access; without a mail transport no e-mail is attempted", async (target, world) => {
-    const reply = await target.call(create, {
-      key: world.members.admin.key,
-      params: { organization_id: world.orgA },
-      body: { target_email: "keeps@example.com", level: "8", message: "Welcome aboard", private_project_access: [{ id: world.projectA, level: "admin" }] }
-    })
-    expectReply(reply, 201)
-    assert.deepEqual(
-      [reply.body.level, reply.body.message, reply.body.private_project_access, reply.body.emailing_attempt_made, reply.body.created_by.uuid],
-      [8, "Welcome aboard", [{ id: world.projectA, level: "admin" }], false, world.members.admin.uuid]
-    )
-  }),
+  {
+    // Harness-made targets have a mail server; without one the attempt is false (packages/store/test/members-invites.test.ts).
+    name: "invite create keeps level, message and project access; with a mail transport configured the e-mail is attempted",
+    needs: ["world", "network"],
+    run: async (context: ScenarioContext) => {
+      const world = needWorld(context)
+      const reply = await context.target.call(create, {
+        key: world.members.admin.key,
+        params: { organization_id: world.orgA },
+        body: { target_email: "keeps@example.com", level: "8", message: "Welcome aboard", private_project_access: [{ id: world.projectA, level: "admin" }] }
+      })
+      expectReply(reply, 201)
+      assert.deepEqual(
+        [reply.body.level, reply.body.message, reply.body.private_project_access, reply.body.emailing_attempt_made, reply.body.created_by.uuid],
+        [8, "Welcome aboard", [{ id: world.projectA, level: "admin" }], true, world.members.admin.uuid]
+      )
+    }
+  },
   withWorld("a new invite replaces every earlier one for the same address, whatever its letter case", async (target, world) => {
     const params = { organization_id: world.orgA }
     expectReply(await target.call(create, { key: world.keys.ownerA, params, body: { target_email: "again@replace.example" } }), 201)

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict"
+import type { Network } from "../network/index.ts"
 import type { Reply, Target } from "../targets/target.ts"
 import type { Discovered, World } from "../world.ts"
 
@@ -8,19 +9,25 @@ export interface ScenarioContext {
   readonly primary: Discovered
   /** Operator fixtures; present when the harness made them. */
   readonly world?: World | undefined
+  /** The DNS and mail servers the target is configured with; present when the harness made the target. */
+  readonly network?: Network | undefined
 }
 
 export interface Scenario {
   readonly name: string
-  /** `world`: needs the operator fixtures. `transport`: needs raw HTTP (not the in-process core). */
-  readonly needs?: ReadonlyArray<"world" | "transport">
+  /**
+   * `world`: needs the operator fixtures. `transport`: needs raw HTTP (not the in-process core).
+   * `network`: needs the DNS and mail servers the harness configures its own targets with.
+   */
+  readonly needs?: ReadonlyArray<"world" | "transport" | "network">
   readonly run: (context: ScenarioContext) => Promise<void>
 }
 
-/** What a run offers: operator fixtures, raw HTTP. */
+/** What a run offers: operator fixtures, raw HTTP, the harness's DNS and mail servers. */
 export interface Capabilities {
   readonly world: boolean
   readonly transport: boolean
+  readonly network: boolean
 }
 
 export const applicable = (scenario: Scenario, offered: Capabilities) =>
@@ -63,3 +70,18 @@ export const needWorld = (context: ScenarioContext): World => {
   assert.ok(context.world, "this scenario needs operator fixtures")
   return context.world
 }
+
+export const needNetwork = (context: ScenarioContext): Network => {
+  assert.ok(context.network, "this scenario needs the harness's DNS and mail servers")
+  return context.network
+}
+
+/** A scenario on the harness's DNS and mail servers, run with the primary key. */
+export const withNetwork = (
+  name: string,
+  run: (target: Target, primary: Discovered, network: Network) => Promise<void>
+): Scenario => ({
+  name,
+  needs: ["network"],
+  run: async (context) => run(context.target, context.primary, needNetwork(context))
+})

@@ -7,7 +7,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { createWorld } from "../world.ts"
 import { httpTarget } from "./http.ts"
-import type { Prepared } from "./in-process.ts"
+import { onLocalNetwork } from "./in-process.ts"
 
 /** The same entry point `npm start` uses. */
 const hedgerow = fileURLToPath(new URL("../../../cli/bin/hedgerow.mjs", import.meta.url))
@@ -15,16 +15,16 @@ const hedgerow = fileURLToPath(new URL("../../../cli/bin/hedgerow.mjs", import.m
 /**
  * A separate server process reached only by URL, as any deployment would be: the operator fixtures are
  * written to a data dir first (the store admits one process at a time), then `hedgerow serve`, what `npm start` runs,
- * serves that dir on a free port.
+ * serves that dir on a free port, configured through its environment with the harness's DNS and mail servers.
  */
-export const prepareProcess = async (): Promise<Prepared> => {
+export const prepareProcess = () => onLocalNetwork(async (local) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "hedgerow-conformance-"))
   const runtime = ManagedRuntime.make(HedgerowServices({ dataDir }))
   const world = await runtime.runPromise(createWorld)
   await runtime.dispose()
 
   const child = spawn(process.execPath, [hedgerow, "serve"], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", HEDGEROW_DATA_DIR: dataDir },
+    env: { ...process.env, ...local.env, PORT: "0", HOST: "127.0.0.1", HEDGEROW_DATA_DIR: dataDir },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""
@@ -49,4 +49,4 @@ export const prepareProcess = async (): Promise<Prepared> => {
     rmSync(dataDir, { recursive: true, force: true })
   }
   return { target: httpTarget("process", url), world, close }
-}
+})
