@@ -77,6 +77,10 @@ const update = Command.make(
     ...remoteFlags,
     id: idArgument,
     org: currentOrgFlag,
+    domain: Flag.String("domain").pipe(
+      Flag.withDescription("A new name: the domain must then be verified again (JIT and SSO switch off)"),
+      Flag.optional
+    ),
     jit: Flag.String("jit").pipe(
       Flag.withDescription("Just-in-time provisioning: true or false (verified domains only)"),
       Flag.optional
@@ -94,14 +98,14 @@ const update = Command.make(
       Effect.gen(function*() {
         const body = {
           ...(yield* extraData(options.data)),
-          ...given({ jit_provisioning_enabled: options.jit, sso_enforcement: options.ssoEnforcement }),
+          ...given({ domain: options.domain, jit_provisioning_enabled: options.jit, sso_enforcement: options.ssoEnforcement }),
           ...samlFields(options)
         }
         const payload = yield* checkPayload(DomainUpdate, body)
         const domain = yield* client.domains.update({ params: { organization_id: options.org, id: options.id }, payload })
         yield* emit(options.json, summary)(domain)
       }))
-).pipe(Command.withDescription("Change a domain's settings (the name itself cannot change)"))
+).pipe(Command.withDescription("Change a domain's name or settings (a new name must be verified again)"))
 
 const remove = Command.make(
   "delete",

@@ -83,6 +83,19 @@ export const domainVerificationScenarios: ReadonlyArray<Scenario> = [
       invalid("sso_enforcement", "\"okta\" is not a valid choice.", "invalid_choice")
     )
   }),
+  withNetwork("renaming a verified domain drops its verification, JIT provisioning and SSO enforcement", async (target, primary, network) => {
+    const verified = await verifiedDomain(target, primary, network)
+    const params = { organization_id: primary.organization, id: verified.id }
+    expectReply(await target.call(update, { key: primary.key, params, body: { jit_provisioning_enabled: true, sso_enforcement: "github" } }), 200)
+    const name = freshDomain("moved")
+    const renamed = await target.call(update, { key: primary.key, params, body: { domain: name } })
+    expectReply(renamed, 200)
+    assert.deepEqual(
+      [renamed.body.domain, renamed.body.is_verified, renamed.body.verified_at, renamed.body.jit_provisioning_enabled, renamed.body.sso_enforcement],
+      [name, false, null, false, ""]
+    )
+    assert.notEqual(renamed.body.verification_challenge, verified.verification_challenge)
+  }),
   withNetwork("a wrong TXT value, a name without TXT records and an absent record all leave the domain unverified", async (target, primary, network) => {
     const wrong = await newDomain(target, primary)
     network.publishTxt(challengeRecordOf(wrong), [`${wrong.verification_challenge}x`, "unrelated"])

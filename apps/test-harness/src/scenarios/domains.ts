@@ -166,17 +166,46 @@ export const domainScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
-    name: "PATCH changes SAML settings and has_saml follows; the name cannot change",
+    name: "PATCH changes SAML settings and has_saml follows",
     run: async ({ target, primary }) => {
       const d = await createDomain(target, primary.key, primary.organization, { saml_entity_id: "entity", saml_acs_url: "https://acs" })
       assert.equal(d.has_saml, false)
       const params = { organization_id: primary.organization, id: d.id }
-      const patched = await target.call(update, { key: primary.key, params, body: { saml_x509_cert: "CERT", domain: freshDomain("renamed") } })
+      const patched = await target.call(update, { key: primary.key, params, body: { saml_x509_cert: "CERT", domain: d.domain } })
       expectReply(patched, 200, { ...d, saml_x509_cert: "CERT", has_saml: true })
       const cleared = await target.call(update, { key: primary.key, params, body: { saml_acs_url: "" } })
       expectReply(cleared, 200, { ...d, saml_x509_cert: "CERT", saml_acs_url: "", has_saml: false })
       expectReply(await target.call(update, { key: primary.key, params, body: {} }), 200, cleared.body)
       expectReply(await target.call(retrieve, { key: primary.key, params }), 200, cleared.body)
+    }
+  },
+  {
+    name: "PATCH renames a domain (interface.md: writable on update): new challenge, unverified; taken and invalid names are refused",
+    run: async ({ target, primary }) => {
+      const d = await createDomain(target, primary.key, primary.organization, { saml_entity_id: "entity" })
+      const other = await createDomain(target, primary.key, primary.organization)
+      const params = { organization_id: primary.organization, id: d.id }
+      const name = freshDomain("renamed")
+      const renamed = await target.call(update, { key: primary.key, params, body: { domain: name } })
+      expectReply(renamed, 200)
+      assert.equal(renamed.body.domain, name)
+      assert.notEqual(renamed.body.verification_challenge, d.verification_challenge, "a new name needs a new proof")
+      assert.deepEqual({ ...renamed.body, domain: d.domain, verification_challenge: d.verification_challenge }, d)
+      expectReply(await target.call(retrieve, { key: primary.key, params }), 200, renamed.body)
+      const taken = invalid("domain", "domain with this domain already exists.", "unique")
+      expectReply(await target.call(update, { key: primary.key, params, body: { domain: other.domain, saml_entity_id: "x" } }), 400, taken)
+      expectReply(
+        await target.call(update, { key: primary.key, params, body: { domain: "Not A Domain" } }),
+        400,
+        invalid("domain", "Please enter a valid domain or subdomain name.")
+      )
+      // A rename that also switches on JIT provisioning meets an unverified domain, and nothing is written.
+      expectReply(
+        await target.call(update, { key: primary.key, params, body: { domain: freshDomain("again"), jit_provisioning_enabled: true } }),
+        400,
+        invalid("jit_provisioning_enabled", VERIFICATION_REQUIRED, "verification_required")
+      )
+      expectReply(await target.call(retrieve, { key: primary.key, params }), 200, renamed.body)
     }
   },
   {

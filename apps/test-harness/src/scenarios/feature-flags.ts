@@ -36,6 +36,8 @@ export const featureFlagScenarios: ReadonlyArray<Scenario> = [
       assert.equal(flag.rollback_conditions, null)
       assert.deepEqual(flag.tags, [])
       assert.deepEqual(flag.experiment_set, [])
+      // interface.md types both as "object with arbitrary keys"; nothing is linked to a flag here.
+      assert.deepEqual([flag.surveys, flag.features], [{}, {}])
       assert.deepEqual(flag.analytics_dashboards, [])
       assert.equal(typeof flag.usage_dashboard, "number", "create makes the usage dashboard by default")
       assert.equal(flag.created_by.id, me.body.id)

@@ -38,7 +38,7 @@ const settingsInput = {
  */
 export const DomainNameInput = Schema.Struct({ domain: DomainName })
 
-/** The settings of a POST or PATCH body. `domain` is not among them: it cannot change after creation. */
+/** The settings of a POST or PATCH body, decoded after the name. */
 export const DomainSettingsInput = Schema.Struct(settingsInput)
 export type DomainSettingsInput = typeof DomainSettingsInput.Type
 
@@ -46,8 +46,11 @@ export type DomainSettingsInput = typeof DomainSettingsInput.Type
 export const DomainCreate = Schema.Struct({ domain: DomainName, ...settingsInput })
 export type DomainCreate = typeof DomainCreate.Type
 
-/** Body of PATCH `.../domains/{id}/`; a `domain` sent here is ignored, as in newer PostHog. */
-export const DomainUpdate = DomainSettingsInput
+/** The name in a PATCH body, decoded before the settings like on create; absent keeps the name. */
+export const DomainRenameInput = Schema.Struct({ domain: Schema.optionalKey(DomainName) })
+
+/** Body of PATCH `.../domains/{id}/`: interface.md lists `domain` as writable on update too. */
+export const DomainUpdate = Schema.Struct({ domain: Schema.optionalKey(DomainName), ...settingsInput })
 export type DomainUpdate = typeof DomainUpdate.Type
 
 /** Settings that only a verified domain may change (PostHog's UPDATE_ONLY_WHEN_VERIFIED, in its order). */

@@ -35,6 +35,11 @@ export class DomainRepository extends Context.Service<DomainRepository, {
   /** The organization's domains ordered by name (unique, so the order is stable). */
   readonly list: (organization: OrganizationId, page: PageRequest) => Effect.Effect<Page<DomainRecord>>
   readonly update: (id: DomainId, settings: DomainSettings) => Effect.Effect<DomainRecord>
+  /**
+   * A new name starts unproven: a new challenge, no verification, and JIT provisioning and SSO
+   * enforcement off, since both need a verified domain. Fails when another domain has the name.
+   */
+  readonly rename: (id: DomainId, domain: string, verification_challenge: string) => Effect.Effect<DomainRecord, DomainTaken>
   /** False when there was nothing to delete. */
   readonly delete: (organization: OrganizationId, id: DomainId) => Effect.Effect<boolean>
   /**

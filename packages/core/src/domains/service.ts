@@ -9,12 +9,13 @@ import { newChallenge } from "../shared/secrets.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { decodeInput } from "../shared/validation.ts"
 import { challengeRecordName, DomainChallengeLookup, DomainVerificationSettings } from "./challenge-lookup.ts"
-import { DomainNameInput, DomainSettingsInput, VERIFIED_ONLY } from "./input.ts"
+import { DomainNameInput, DomainRenameInput, DomainSettingsInput, VERIFIED_ONLY } from "./input.ts"
 import type { Domain, DomainRecord } from "./model.ts"
 import { DomainRepository, type DomainSettings } from "./repository.ts"
 import { toDomain } from "./views.ts"
 
 const decodeName = decodeInput(DomainNameInput)
+const decodeRename = decodeInput(DomainRenameInput)
 const decodeSettings = decodeInput(DomainSettingsInput)
 
 const domainTaken = () => ValidationError.field("domain", "domain with this domain already exists.", "unique")
@@ -105,11 +106,20 @@ export class DomainService extends Context.Service<DomainService, {
 
       const update = Effect.fn("DomainService.update")(function*(actor: Actor, organization: string, id: string, body: Body) {
         const { organization_id } = yield* writable(actor, organization)
-        yield* find(organization_id, id)
-        const input = yield* Effect.flatMap(body, decodeSettings)
+        const before = yield* find(organization_id, id)
+        const raw = yield* body
+        // DRF's field order: the name (and whether another domain has it) before the settings.
+        const { domain: name } = yield* decodeRename(raw)
+        const renaming = name !== undefined && name !== before.domain
+        if (renaming && (yield* domains.isTaken(name))) return yield* domainTaken()
+        const input = yield* decodeSettings(raw)
         // The row is locked, so a verification or another edit cannot slip between the check and the write.
         const record = yield* transactions.run(Effect.gen(function*() {
-          const current = yield* find(organization_id, id, { forUpdate: true })
+          const locked = yield* find(organization_id, id, { forUpdate: true })
+          // A new name must be proven again: the settings below then meet an unverified domain.
+          const current = renaming && name !== locked.domain
+            ? yield* domains.rename(locked.id, name, newChallenge()).pipe(Effect.catchTag("DomainTaken", () => Effect.fail(domainTaken())))
+            : locked
           if (current.verified_at === null) {
             const gated = VERIFIED_ONLY.find((field) => input[field] !== undefined)
             if (gated !== undefined) return yield* verificationRequired(gated)

@@ -69,9 +69,12 @@ export const FeatureFlag = Schema.Struct({
   rollout_percentage: Schema.NullOr(Schema.Number),
   ensure_experience_continuity: Schema.Boolean,
   experiment_set: Schema.Array(Schema.Int),
-  /** PostHog renders the linked surveys and early-access features as lists; this service links none. */
-  surveys: Schema.Array(Json),
-  features: Schema.Array(Json),
+  /**
+   * Linked surveys and early-access features: "object with arbitrary keys" in interface.md and PostHog's
+   * schema (its server renders lists). This service links none, so both are `{}`.
+   */
+  surveys: JsonObject,
+  features: JsonObject,
   rollback_conditions: Json,
   performed_rollback: Schema.Boolean,
   can_edit: Schema.Boolean,

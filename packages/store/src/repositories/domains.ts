@@ -1,6 +1,6 @@
 import { type DomainId, type DomainRecord, DomainRepository, DomainTaken, type OrganizationId } from "@hedgerow/core"
 import { Effect, Layer, Option } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlError } from "effect/sql"
 import { ts, tsOrNull } from "./rows.ts"
 
 interface DomainRow {
@@ -80,6 +80,18 @@ export const DomainRepositoryLive = Layer.effect(
             sso_enforcement = ${settings.sso_enforcement}, saml_entity_id = ${settings.saml_entity_id},
             saml_acs_url = ${settings.saml_acs_url}, saml_x509_cert = ${settings.saml_x509_cert}
           WHERE id = ${id} RETURNING *`.pipe(Effect.orDie, Effect.map((rows) => toDomainRecord(rows[0]!))),
+      rename: (id, domain, verification_challenge) =>
+        sql<DomainRow>`
+          UPDATE domains SET domain = ${domain}, verification_challenge = ${verification_challenge}, verified_at = NULL,
+            last_verification_retry = NULL, jit_provisioning_enabled = false, sso_enforcement = ''
+          WHERE id = ${id} RETURNING *`.pipe(
+          Effect.catchIf(
+            (error) => SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation",
+            () => Effect.fail(new DomainTaken())
+          ),
+          Effect.catchIf(SqlError.isSqlError, Effect.die),
+          Effect.map((rows) => toDomainRecord(rows[0]!))
+        ),
       delete: (organization, id) =>
         sql<{ id: string }>`DELETE FROM domains WHERE id = ${id} AND organization_id = ${organization} RETURNING id`.pipe(
           Effect.orDie,
