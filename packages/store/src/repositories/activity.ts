@@ -2,6 +2,7 @@ import { type ActivityDetail, type ActivityLogId, type ActivityLogView, Activity
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { json, ts } from "./rows.ts"
+import { pageAndTotal } from "./paging.ts"
 
 interface EntryRow {
   readonly id: string
@@ -48,18 +49,17 @@ export const ActivityRepositoryLive = Layer.effect(
         const where = filter.item === null
           ? sql`a.project_id = ${filter.project_id} AND a.scope = ${filter.scope}`
           : sql`a.project_id = ${filter.project_id} AND a.scope = ${filter.scope} AND a.item_id = ${filter.item}`
-        return Effect.all({
-          count: sql<{ n: number }>`SELECT count(*)::integer AS n FROM activity_log a WHERE ${where}`,
-          rows: sql<EntryRow>`
+        const offset = (page.page - 1) * page.limit
+        return pageAndTotal(
+          { limit: page.limit, offset },
+          sql<EntryRow>`
             SELECT a.id, a.activity, a.scope, a.item_id, a.detail, a.is_system, a.created_at, a.user_id, u.first_name, u.email
             FROM activity_log a LEFT JOIN users u ON u.id = a.user_id
             WHERE ${where}
             ORDER BY a.created_at DESC, a.id DESC
-            LIMIT ${page.limit} OFFSET ${(page.page - 1) * page.limit}`
-        }).pipe(
-          Effect.orDie,
-          Effect.map(({ count, rows }) => ({ total_count: count[0]?.n ?? 0, results: rows.map(toView), request: page }))
-        )
+            LIMIT ${page.limit} OFFSET ${offset}`,
+          sql<{ n: number }>`SELECT count(*)::integer AS n FROM activity_log a WHERE ${where}`
+        ).pipe(Effect.map(({ rows, total }) => ({ total_count: total, results: rows.map(toView), request: page })))
       }
     })
   })

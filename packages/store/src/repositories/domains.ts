@@ -2,6 +2,7 @@ import { type DomainId, type DomainRecord, DomainRepository, DomainTaken, type O
 import { Effect, Layer, Option } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { ts, tsOrNull } from "./rows.ts"
+import { pageAndTotal } from "./paging.ts"
 
 interface DomainRow {
   readonly id: string
@@ -65,15 +66,13 @@ export const DomainRepositoryLive = Layer.effect(
         ),
       // Names are unique, so ordering by name alone is stable; domains_list_idx serves it.
       list: (organization, page) =>
-        Effect.all({
-          count: sql<{ n: number }>`SELECT count(*)::integer AS n FROM domains WHERE organization_id = ${organization}`,
-          rows: sql<DomainRow>`
+        pageAndTotal(
+          page,
+          sql<DomainRow>`
             SELECT * FROM domains WHERE organization_id = ${organization}
-            ORDER BY domain LIMIT ${page.limit} OFFSET ${page.offset}`
-        }).pipe(
-          Effect.orDie,
-          Effect.map(({ count, rows }) => ({ count: count[0]?.n ?? 0, results: rows.map(toDomainRecord), request: page }))
-        ),
+            ORDER BY domain LIMIT ${page.limit} OFFSET ${page.offset}`,
+          sql<{ n: number }>`SELECT count(*)::integer AS n FROM domains WHERE organization_id = ${organization}`
+        ).pipe(Effect.map(({ rows, total }) => ({ count: total, results: rows.map(toDomainRecord), request: page }))),
       update: (id, settings) =>
         sql<DomainRow>`
           UPDATE domains SET jit_provisioning_enabled = ${settings.jit_provisioning_enabled},

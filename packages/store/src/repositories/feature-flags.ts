@@ -14,6 +14,7 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { json, serialIds, ts } from "./rows.ts"
+import { pageAndTotal } from "./paging.ts"
 import { summaryColumns, summaryOf } from "./user-summary.ts"
 
 interface FlagRow {
@@ -201,15 +202,13 @@ export const FeatureFlagRepositoryLive = Layer.effect(
         // The field comes from core's fixed list, never from the request text itself.
         const direction = filter.order.descending ? "DESC" : "ASC"
         const order = sql.unsafe(`f.${filter.order.field} ${direction}, f.id ${direction}`)
-        return Effect.all({
-          count: sql<{ n: number }>`SELECT count(*)::integer AS n FROM feature_flags f WHERE ${where}`,
-          rows: sql<FlagRow>`
+        return pageAndTotal(
+          page,
+          sql<FlagRow>`
             SELECT ${select} FROM feature_flags f ${joins} WHERE ${where}
-            ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`
-        }).pipe(
-          Effect.orDie,
-          Effect.map(({ count, rows }) => ({ count: count[0]?.n ?? 0, results: rows.map(toFlag), request: page }))
-        )
+            ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`,
+          sql<{ n: number }>`SELECT count(*)::integer AS n FROM feature_flags f WHERE ${where}`
+        ).pipe(Effect.map(({ rows, total }) => ({ count: total, results: rows.map(toFlag), request: page })))
       },
       dependencyNodes: (project, ids) =>
         sql<{ id: number; key: string; active: boolean; filters: Record<string, unknown> }>`

@@ -2,6 +2,7 @@ import { type FeatureFlagId, FlagRoleAccessRepository, type RoleAccessId, type R
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { ts } from "./rows.ts"
+import { pageAndTotal } from "./paging.ts"
 
 interface GrantRow {
   readonly id: number
@@ -25,15 +26,13 @@ export const FlagRoleAccessRepositoryLive = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     return FlagRoleAccessRepository.of({
       list: (flag, page) =>
-        Effect.all({
-          count: sql<{ n: number }>`SELECT count(*)::integer AS n FROM feature_flag_role_access WHERE feature_flag_id = ${flag}`,
-          rows: sql<GrantRow>`
+        pageAndTotal(
+          page,
+          sql<GrantRow>`
             SELECT * FROM feature_flag_role_access WHERE feature_flag_id = ${flag}
-            ORDER BY id LIMIT ${page.limit} OFFSET ${page.offset}`
-        }).pipe(
-          Effect.orDie,
-          Effect.map(({ count, rows }) => ({ count: count[0]?.n ?? 0, results: rows.map(toGrant), request: page }))
-        ),
+            ORDER BY id LIMIT ${page.limit} OFFSET ${page.offset}`,
+          sql<{ n: number }>`SELECT count(*)::integer AS n FROM feature_flag_role_access WHERE feature_flag_id = ${flag}`
+        ).pipe(Effect.map(({ rows, total }) => ({ count: total, results: rows.map(toGrant), request: page }))),
       find: (flag, id) =>
         sql<GrantRow>`SELECT * FROM feature_flag_role_access WHERE id = ${id} AND feature_flag_id = ${flag}`.pipe(
           Effect.orDie,

@@ -10,6 +10,7 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { json, ts } from "./rows.ts"
+import { pageAndTotal } from "./paging.ts"
 import { toUser, USER_COLUMNS, type UserRow } from "./users.ts"
 
 interface InviteRow {
@@ -72,16 +73,16 @@ export const InviteRepositoryLive = Layer.effect(
             (SELECT at FROM clock), (SELECT at FROM clock))
           RETURNING *`.pipe(Effect.orDie, Effect.map((rows) => toInvite(rows[0]!))),
       list: (organization, page) =>
-        Effect.all({
-          count: sql<{ n: number }>`SELECT count(*)::integer AS n FROM invites WHERE organization_id = ${organization}`,
-          rows: sql<InviteListRow>`
+        pageAndTotal(
+          page,
+          sql<InviteListRow>`
             SELECT i.*, ${creatorColumns} FROM invites i LEFT JOIN users u ON u.id = i.created_by_id
             WHERE i.organization_id = ${organization}
-            ORDER BY i.created_at DESC, i.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`
-        }).pipe(
-          Effect.orDie,
-          Effect.map(({ count, rows }) => ({
-            count: count[0]?.n ?? 0,
+            ORDER BY i.created_at DESC, i.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
+          sql<{ n: number }>`SELECT count(*)::integer AS n FROM invites WHERE organization_id = ${organization}`
+        ).pipe(
+          Effect.map(({ rows, total }) => ({
+            count: total,
             results: rows.map((row) => ({ invite: toInvite(row), created_by: creatorOf(row) })),
             request: page
           }))

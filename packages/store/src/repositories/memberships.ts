@@ -11,6 +11,7 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { ts } from "./rows.ts"
+import { pageAndTotal } from "./paging.ts"
 import { toUser, USER_COLUMNS, type UserRow } from "./users.ts"
 
 interface MembershipRow {
@@ -82,16 +83,14 @@ export const MembershipRepositoryLive = Layer.effect(
           : sql`m.organization_id = ${filter.organization_id} AND u.is_active AND lower(u.email) = lower(${filter.email})`
         // Both orders walk memberships_list_idx (organization_id, joined_at DESC, id DESC), one way or the other.
         const orderBy = order === "joined_at" ? sql.unsafe("m.joined_at, m.id") : sql.unsafe("m.joined_at DESC, m.id DESC")
-        return Effect.all({
-          count: sql<{ n: number }>`
-            SELECT count(*)::integer AS n FROM memberships m JOIN users u ON u.id = m.user_id WHERE ${where}`,
-          rows: sql<MemberRow>`
+        return pageAndTotal(
+          page,
+          sql<MemberRow>`
             SELECT ${memberColumns} FROM memberships m JOIN users u ON u.id = m.user_id
-            WHERE ${where} ORDER BY ${orderBy} LIMIT ${page.limit} OFFSET ${page.offset}`
-        }).pipe(
-          Effect.orDie,
-          Effect.map(({ count, rows }) => ({ count: count[0]?.n ?? 0, results: rows.map(toMemberRecord), request: page }))
-        )
+            WHERE ${where} ORDER BY ${orderBy} LIMIT ${page.limit} OFFSET ${page.offset}`,
+          sql<{ n: number }>`
+            SELECT count(*)::integer AS n FROM memberships m JOIN users u ON u.id = m.user_id WHERE ${where}`
+        ).pipe(Effect.map(({ rows, total }) => ({ count: total, results: rows.map(toMemberRecord), request: page })))
       },
       findMember: (organization, user) => {
         const who = "uuid" in user ? sql`u.uuid = ${user.uuid}` : sql`u.id = ${user.id}`

@@ -2,6 +2,7 @@ import { type OrganizationId, type Project, type ProjectId, ProjectRepository, t
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { json, ts } from "./rows.ts"
+import { pageAndTotal } from "./paging.ts"
 
 interface ProjectRow {
   readonly id: number
@@ -47,13 +48,11 @@ export const ProjectRepositoryLive = Layer.effect(
         const where = filter.ids === null
           ? sql`organization_id = ANY(${filter.organizations}::uuid[])`
           : sql`organization_id = ANY(${filter.organizations}::uuid[]) AND id = ANY(${filter.ids}::integer[])`
-        return Effect.all({
-          count: sql<{ n: number }>`SELECT count(*)::integer AS n FROM projects WHERE ${where}`,
-          rows: sql<ProjectRow>`SELECT * FROM projects WHERE ${where} ORDER BY id LIMIT ${page.limit} OFFSET ${page.offset}`
-        }).pipe(
-          Effect.orDie,
-          Effect.map(({ count, rows }) => ({ count: count[0]?.n ?? 0, results: rows.map(toProject), request: page }))
-        )
+        return pageAndTotal(
+          page,
+          sql<ProjectRow>`SELECT * FROM projects WHERE ${where} ORDER BY id LIMIT ${page.limit} OFFSET ${page.offset}`,
+          sql<{ n: number }>`SELECT count(*)::integer AS n FROM projects WHERE ${where}`
+        ).pipe(Effect.map(({ rows, total }) => ({ count: total, results: rows.map(toProject), request: page })))
       }
     })
   })
