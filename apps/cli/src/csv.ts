@@ -1,6 +1,6 @@
 /**
  * A small RFC 4180 reader: comma-separated fields, double-quoted fields that may hold commas, quotes
- * (doubled) and line breaks, LF or CRLF line ends, an optional byte-order mark. Blank lines are skipped.
+ * (doubled) and line breaks, LF, CRLF or CR line ends, an optional byte-order mark. Blank lines are skipped.
  * Anything else malformed is an error naming the line it starts on.
  */
 
@@ -55,7 +55,8 @@ export const parseCsv = (text: string): ReadonlyArray<CsvRecord> => {
         quoted = false
         closed = true
       } else {
-        if (char === "\n") line++
+        // A line break inside a field counts like one outside it, CR-only ones included.
+        if (char === "\n" || (char === "\r" && input[i + 1] !== "\n")) line++
         field += char
       }
       i++

@@ -51,6 +51,13 @@ describe("CSV reading", () => {
       { line: 7, fields: ["c@example.com", ""] }
     ])
   })
+  it("counts a CR-only line break inside a quoted field as a line, as outside one", () => {
+    assert.deepStrictEqual(parseCsv("a,b\r\"x\",\"one\rtwo\"\ry,z\r"), [
+      { line: 1, fields: ["a", "b"] },
+      { line: 2, fields: ["x", "one\rtwo"] },
+      { line: 4, fields: ["y", "z"] }
+    ])
+  })
   it("names the line of a malformed record", () => {
     assert.throws(() => parseCsv("a,b\nx,\"open\n\n"), /^line 2: a quoted field is never closed$/)
     assert.throws(() => parseCsv("a\nx\"y\n"), /line 2: a quote inside an unquoted field/)
