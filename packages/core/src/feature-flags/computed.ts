@@ -1,11 +1,8 @@
+import { isRecord, type JsonRecord } from "../shared/fields.ts"
 import type { FeatureFlagStatus, FlagStatusName } from "./model.ts"
 
 /** Read-only fields PostHog derives from a flag's filters (posthog-behaviour.md §4, §5). */
 
-export type JsonRecord = Readonly<Record<string, unknown>>
-
-export const isRecord = (value: unknown): value is JsonRecord =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** Python's truthiness, which PostHog's checks rely on (`{}` and `[]` are false). */
 const isTruthy = (value: unknown): boolean =>

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import type { ValidationError } from "../shared/errors.ts"
-import { integerOf, isRecord, type JsonRecord } from "./computed.ts"
+import { isRecord, type JsonRecord } from "../shared/fields.ts"
+import { integerOf } from "./computed.ts"
 import { pythonStr } from "../shared/validation.ts"
 import { filtersError } from "./filters.ts"
 

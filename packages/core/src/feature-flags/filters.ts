@@ -1,6 +1,7 @@
 import { ValidationError } from "../shared/errors.ts"
 import { pythonStr } from "../shared/validation.ts"
-import { integerOf, isRecord, type JsonRecord } from "./computed.ts"
+import { isRecord, type JsonRecord } from "../shared/fields.ts"
+import { integerOf } from "./computed.ts"
 
 /**
  * PostHog's `validate_filters` (posthog-behaviour.md §4), as far as it applies without an analytics

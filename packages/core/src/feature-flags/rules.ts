@@ -4,7 +4,7 @@ import { DashboardRepository } from "../dashboards/repository.ts"
 import { ValidationError } from "../shared/errors.ts"
 import type { FeatureFlagId, ProjectId } from "../shared/ids.ts"
 import { decodeInput } from "../shared/validation.ts"
-import type { JsonRecord } from "./computed.ts"
+import type { JsonRecord } from "../shared/fields.ts"
 import { dependencyError } from "./dependencies.ts"
 import {
   cohortIdsIn,

@@ -1,5 +1,6 @@
 import type { FeatureFlag, StoredFeatureFlag } from "./model.ts"
-import { effectiveFilters, isRecord, isSimpleFlag, type JsonRecord, rolloutPercentageOf, statusNameOf } from "./computed.ts"
+import { isRecord, type JsonRecord } from "../shared/fields.ts"
+import { effectiveFilters, isSimpleFlag, rolloutPercentageOf, statusNameOf } from "./computed.ts"
 import { accessLevelName } from "./edit-rights.ts"
 
 /** Cohort ids referenced by a flag's conditions, whose names the rendered filters carry. */

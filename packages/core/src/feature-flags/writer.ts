@@ -5,7 +5,7 @@ import type { ProjectAccess } from "../auth/access.ts"
 import { DashboardRepository } from "../dashboards/repository.ts"
 import { enrichedTiles, retargetTiles, usageDashboardDescription, usageDashboardName, usageTiles } from "../dashboards/usage.ts"
 import type { Body, BodyError } from "../shared/body.ts"
-import { Conflict, NotFound, type PermissionDenied, ValidationError } from "../shared/errors.ts"
+import { Conflict, type NotFound, orNotFound, type PermissionDenied, ValidationError } from "../shared/errors.ts"
 import type { FeatureFlagId, ProjectId, UserId } from "../shared/ids.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { dependenciesOf } from "./computed.ts"
@@ -130,9 +130,7 @@ export class FlagWriter extends Context.Service<FlagWriter, {
         yield* reader.requireEdit(actor, found)
         const input = yield* rules.update(access.project.id, flag, yield* body)
         return yield* transactions.run(Effect.gen(function*() {
-          const current = yield* flags.lock(access.project.id, flag.id).pipe(
-            Effect.flatMap(Option.match({ onNone: () => Effect.fail(NotFound.default()), onSome: Effect.succeed }))
-          )
+          const current = yield* flags.lock(access.project.id, flag.id).pipe(Effect.flatMap(orNotFound))
           yield* dependencyRefusal(current, input.deleted === true, input.active)
           if (input.version !== undefined && input.version !== current.version) {
             return yield* new Conflict({

@@ -13,6 +13,7 @@ import type { Body, BodyError } from "../shared/body.ts"
 import { NotFound, orNotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
 import { canonicalUuid, type InviteId, MAX_SERIAL, type ProjectId } from "../shared/ids.ts"
 import { type ListQuery, type Page, pageRequest } from "../shared/page.ts"
+import { isRecord } from "../shared/fields.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { decodeInput } from "../shared/validation.ts"
 import { inviteEmail } from "./email.ts"
@@ -37,9 +38,6 @@ type Locate = (index: number) => (error: ValidationError) => ValidationError
 const asIs: Locate = () => (error) => error
 
 const PROJECT_UNAVAILABLE = "Project does not exist on this organization, or it is private and you do not have access to it."
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** The project ids an invite body names, where they could be ids at all (for one lookup before validation). */
 const namedProjects = (item: unknown): ReadonlyArray<ProjectId> => {

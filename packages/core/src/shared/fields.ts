@@ -119,3 +119,9 @@ export const SerialReference = IntegerBetween(1, 2_147_483_647)
 /** Arbitrary JSON object (DRF JSONField holding a dict). */
 export const JsonObject = Schema.Record(Schema.String, Schema.Unknown)
 export const Json = Schema.Unknown
+
+/** A JSON object as parsed (not a list): what rules reading raw bodies and stored filters look inside. */
+export type JsonRecord = Readonly<Record<string, unknown>>
+
+export const isRecord = (value: unknown): value is JsonRecord =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
