@@ -3,12 +3,12 @@ import type { InviteRecord, PrivateProjectAccess } from "./model.ts"
 import type { MembershipLevel } from "../organizations/model.ts"
 import type { InviteId, OrganizationId, UserId } from "../shared/ids.ts"
 import type { Page, PageRequest } from "../shared/page.ts"
-import type { User } from "../users/model.ts"
+import type { UserSummary } from "../users/model.ts"
 
 /** An invite with its creator, read in one query. */
 export interface InviteWithCreator {
   readonly invite: InviteRecord
-  readonly created_by: User | null
+  readonly created_by: UserSummary | null
 }
 
 export class InviteRepository extends Context.Service<InviteRepository, {

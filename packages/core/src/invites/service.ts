@@ -21,6 +21,7 @@ import { InviteFields, InviteLevel, InviteOptions, MAX_BULK_INVITES } from "./in
 import type { Invite, InviteRecord, PrivateProjectAccess } from "./model.ts"
 import { InviteRepository } from "./repository.ts"
 import { isExpired, toInvite } from "./views.ts"
+import { toUserSummary } from "../users/model.ts"
 
 const FieldsInput = Schema.Struct(InviteFields)
 const OptionsInput = Schema.Struct(InviteOptions)
@@ -151,6 +152,7 @@ export class InviteService extends Context.Service<InviteService, {
           return yield* locate(clash)(ValidationError.field(null, "A user with this email address already belongs to the organization."))
         }
         const inviter = actor._tag === "User" ? actor.user : null
+        const createdBy = inviter === null ? null : toUserSummary(inviter)
         const mailing = valid.some(({ options }) => options.send_email ?? true)
         const organizationName = mailing
           ? (yield* organizations.findById(organization_id).pipe(Effect.flatMap(orNotFound))).name
@@ -188,7 +190,7 @@ export class InviteService extends Context.Service<InviteService, {
           return { created, entries }
         }))
         yield* delivery.dispatch(entries)
-        return created.map((invite) => toInvite(invite, inviter, now))
+        return created.map((invite) => toInvite(invite, createdBy, now))
       })
 
       const create = Effect.fn("InviteService.create")(function*(actor: Actor, organization: string, body: Body) {

@@ -1,5 +1,5 @@
 import { millisOf } from "../shared/time.ts"
-import { toUserSummary, type User } from "../users/model.ts"
+import type { UserSummary } from "../users/model.ts"
 import { INVITE_DAYS_VALIDITY, type Invite, type InviteRecord } from "./model.ts"
 
 const VALIDITY_MS = INVITE_DAYS_VALIDITY * 24 * 60 * 60 * 1000
@@ -7,14 +7,14 @@ const VALIDITY_MS = INVITE_DAYS_VALIDITY * 24 * 60 * 60 * 1000
 /** PostHog's `is_expired`: created more than three days ago. */
 export const isExpired = (invite: InviteRecord, now: number): boolean => millisOf(invite.created_at) + VALIDITY_MS < now
 
-export const toInvite = (invite: InviteRecord, createdBy: User | null, now: number): Invite => ({
+export const toInvite = (invite: InviteRecord, createdBy: UserSummary | null, now: number): Invite => ({
   id: invite.id,
   target_email: invite.target_email,
   first_name: invite.first_name,
   emailing_attempt_made: invite.emailing_attempt_made,
   level: invite.level,
   is_expired: isExpired(invite, now),
-  created_by: createdBy === null ? null : toUserSummary(createdBy),
+  created_by: createdBy,
   created_at: invite.created_at,
   updated_at: invite.updated_at,
   message: invite.message,

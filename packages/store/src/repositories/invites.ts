@@ -11,7 +11,7 @@ import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { json, ts } from "./rows.ts"
 import { pageAndTotal } from "./paging.ts"
-import { toUser, USER_COLUMNS, type UserRow } from "./users.ts"
+import { summaryColumns, summaryOf } from "./user-summary.ts"
 
 interface InviteRow {
   readonly id: string
@@ -41,18 +41,8 @@ const toInvite = (row: InviteRow): InviteRecord => ({
   updated_at: ts(row.updated_at)
 })
 
-/** The creator's columns ride along under a `u_` prefix; all null when there is no creator. */
-type InviteListRow = InviteRow & { readonly [K in keyof UserRow as `u_${K}`]: UserRow[K] | null }
-
-const CREATOR_COLUMNS = USER_COLUMNS.split(",").map((column) => `u.${column.trim()} AS u_${column.trim()}`).join(", ")
-
-const creatorOf = (row: InviteListRow) => {
-  if (row.u_id === null) return null
-  const user = Object.fromEntries(
-    Object.entries(row).filter(([key]) => key.startsWith("u_")).map(([key, value]) => [key.slice(2), value])
-  ) as unknown as UserRow
-  return toUser(user)
-}
+/** The creator rides along on the invite's row, its columns prefixed `u_` (all null when there is none). */
+const CREATOR_COLUMNS = summaryColumns("u", "u_")
 
 export const InviteRepositoryLive = Layer.effect(
   InviteRepository,
@@ -75,7 +65,7 @@ export const InviteRepositoryLive = Layer.effect(
       list: (organization, page) =>
         pageAndTotal(
           page,
-          sql<InviteListRow>`
+          sql<InviteRow & Record<string, unknown>>`
             SELECT i.*, ${creatorColumns} FROM invites i LEFT JOIN users u ON u.id = i.created_by_id
             WHERE i.organization_id = ${organization}
             ORDER BY i.created_at DESC, i.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
@@ -83,7 +73,7 @@ export const InviteRepositoryLive = Layer.effect(
         ).pipe(
           Effect.map(({ rows, total }) => ({
             count: total,
-            results: rows.map((row) => ({ invite: toInvite(row), created_by: creatorOf(row) })),
+            results: rows.map((row) => ({ invite: toInvite(row), created_by: summaryOf(row, "u_") })),
             request: page
           }))
         ),
