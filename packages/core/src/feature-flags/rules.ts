@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { CohortRepository } from "../cohorts/repository.ts"
 import { DashboardRepository } from "../dashboards/repository.ts"
-import { ValidationError } from "../shared/errors.ts"
+import { failIfAny, ValidationError } from "../shared/errors.ts"
 import type { FeatureFlagId, ProjectId } from "../shared/ids.ts"
 import { decodeInput } from "../shared/validation.ts"
 import type { JsonRecord } from "../shared/fields.ts"
@@ -28,8 +28,6 @@ const decodeFilters = decodeInput(FiltersPart)
 const decodeMiddle = decodeInput(MiddlePart)
 const decodeTail = decodeInput(TailPart)
 
-const failIf = (error: ValidationError | undefined) => (error === undefined ? Effect.void : Effect.fail(error))
-
 /**
  * A flag body's validation in DRF's order: each field's own rules, including those that read stored
  * data, before the next field (posthog-behaviour.md §4). Reads only: the writes re-check what a
@@ -51,16 +49,16 @@ export class FlagRules extends Context.Service<FlagRules, {
         Effect.gen(function*() {
           const holder = yield* flags.holderOfKey(project, value)
           if (Option.isSome(holder) && !holder.value.deleted && holder.value.id !== self) return yield* keyTaken()
-          yield* failIf(keyCharactersError(value))
+          yield* failIfAny(keyCharactersError(value))
         })
 
       const filters = (project: ProjectId, value: JsonRecord, currentKey: string) =>
         Effect.gen(function*() {
           const shape = shapeOf(value)
           if (shape instanceof ValidationError) return yield* shape
-          yield* failIf(propertyTypesError(value, shape))
+          yield* failIfAny(propertyTypesError(value, shape))
           if ((value["aggregation_group_type_index"] ?? null) === null && currentKey !== "") {
-            yield* failIf(yield* dependencyError(value, currentKey, (ids) => flags.dependencyNodes(project, ids)))
+            yield* failIfAny(yield* dependencyError(value, currentKey, (ids) => flags.dependencyNodes(project, ids)))
           }
           const wanted = [...new Set(cohortIdsIn(shape))]
           const found = wanted.length === 0 ? [] : yield* cohorts.briefs(project, wanted)
@@ -68,8 +66,8 @@ export class FlagRules extends Context.Service<FlagRules, {
             cohort.id as number,
             { name: cohort.name, behavioral: isBehavioralDefinition(cohort.filters) || isBehavioralDefinition(cohort.groups) }
           ]))
-          yield* failIf(conditionRulesError(shape, facts))
-          yield* failIf(payloadsError(value, shape))
+          yield* failIfAny(conditionRulesError(shape, facts))
+          yield* failIfAny(payloadsError(value, shape))
         })
 
       // DRF's PrimaryKeyRelatedField: each id must name a dashboard of this project.

@@ -4,7 +4,7 @@ import { Access } from "../auth/access.ts"
 import { Level, MembershipLevel } from "../organizations/model.ts"
 import { ProjectRepository } from "../projects/repository.ts"
 import { type Body, type BodyError, decodeBody } from "../shared/body.ts"
-import { NotFound, orNotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
+import { failIfAny, NotFound, orNotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
 import { Email } from "../shared/fields.ts"
 import { canonicalUuid, type OrganizationId, type UserUuid } from "../shared/ids.ts"
 import { type ListQuery, type Page, pageRequest } from "../shared/page.ts"
@@ -29,8 +29,6 @@ export interface MemberListQuery extends ListQuery {
   readonly email?: string | undefined
   readonly order?: string | undefined
 }
-
-const failWith = <E>(error: E | undefined): Effect.Effect<void, E> => (error === undefined ? Effect.void : Effect.fail(error))
 
 export class MemberService extends Context.Service<MemberService, {
   /** Operator: puts an existing user into an organization at a level. */
@@ -110,16 +108,16 @@ export class MemberService extends Context.Service<MemberService, {
         const { organization_id } = yield* access.organization(actor, organization, "organization_member:write")
         // PostHog's order: object permission, then the body, then the level rules.
         const before = yield* seats(actor, organization_id, ref)
-        yield* failWith(othersRule(before.caller, before.member.membership))
+        yield* failIfAny(othersRule(before.caller, before.member.membership))
         const { level } = yield* decodeUpdate(body)
         if (level === undefined) return toMember(before.member)
-        yield* failWith(levelRule(before.caller, before.member.membership, level))
+        yield* failIfAny(levelRule(before.caller, before.member.membership, level))
         // The body is read; now decide again under the lock, on rows no one else can change meanwhile.
         return yield* transactions.run(Effect.gen(function*() {
           yield* memberships.lockOrganization(organization_id)
           const { caller, member } = yield* seats(actor, organization_id, ref)
-          yield* failWith(othersRule(caller, member.membership))
-          yield* failWith(levelRule(caller, member.membership, level))
+          yield* failIfAny(othersRule(caller, member.membership))
+          yield* failIfAny(levelRule(caller, member.membership, level))
           if (member.membership.level === Level.owner && level !== Level.owner && (yield* memberships.countOwners(organization_id)) <= 1) {
             return yield* lastOwnerDemoted()
           }
@@ -145,11 +143,11 @@ export class MemberService extends Context.Service<MemberService, {
       const remove = Effect.fn("MemberService.remove")(function*(actor: Actor, organization: string, ref: string) {
         const { organization_id } = yield* access.organization(actor, organization, "organization_member:write")
         const before = yield* seats(actor, organization_id, ref)
-        yield* failWith(othersRule(before.caller, before.member.membership))
+        yield* failIfAny(othersRule(before.caller, before.member.membership))
         yield* transactions.run(Effect.gen(function*() {
           yield* memberships.lockOrganization(organization_id)
           const { caller, member } = yield* seats(actor, organization_id, ref)
-          yield* failWith(othersRule(caller, member.membership))
+          yield* failIfAny(othersRule(caller, member.membership))
           if (member.membership.level === Level.owner && (yield* memberships.countOwners(organization_id)) <= 1) {
             return yield* lastOwnerLeaving()
           }

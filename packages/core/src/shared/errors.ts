@@ -52,6 +52,10 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
   static readonly default = () => new NotFound({ detail: "Not found." })
 }
 
+/** Rules written as checks that return their error, or undefined when the input passes. */
+export const failIfAny = <E>(error: E | undefined): Effect.Effect<void, E> =>
+  error === undefined ? Effect.void : Effect.fail(error)
+
 /** A lookup that found nothing is the 404 every unknown or foreign id answers. */
 export const orNotFound = <A>(found: Option.Option<A>): Effect.Effect<A, NotFound> =>
   Option.match(found, { onNone: () => Effect.fail(NotFound.default()), onSome: Effect.succeed })
