@@ -1,28 +1,53 @@
-import { HedgerowServices } from "@hedgerow/store"
-import { Config, Effect } from "effect"
+import { DEFAULT_POOL_SIZE, HedgerowServices, type StoreOptions } from "@hedgerow/store"
+import { Config, Effect, Option } from "effect"
 import { Flag } from "effect/cli"
 
 /**
- * Admin commands run core in this process on the server's data directory rather than over HTTP:
- * users, organizations, keys and roles have no endpoints (only the operator may create them), and this
- * is how the operator makes the very first key.
+ * Admin commands run core in this process on the server's store rather than over HTTP: users,
+ * organizations, keys and roles have no endpoints (only the operator may create them), and this is how
+ * the operator makes the very first key. On a PostgreSQL database they run beside running servers; an
+ * embedded data directory admits one process at a time.
  */
 
 export const DEFAULT_DATA_DIR = ".hedgerow"
 
 export const dataDirFlag = Flag.String("data-dir").pipe(
-  Flag.withDescription(`Embedded store directory (env HEDGEROW_DATA_DIR, default ${DEFAULT_DATA_DIR})`),
+  Flag.withDescription(`Embedded store directory, when no database URL is given (env HEDGEROW_DATA_DIR, default ${DEFAULT_DATA_DIR})`),
   Flag.withFallbackConfig(Config.String("HEDGEROW_DATA_DIR")),
   Flag.withDefault(DEFAULT_DATA_DIR)
 )
 
-/** Spread into an admin command's flags. */
-export const localFlags = { dataDir: dataDirFlag }
+export const databaseUrlFlag = Flag.String("database-url").pipe(
+  Flag.withDescription("PostgreSQL server to keep the store on, postgres://user:password@host:port/database (env DATABASE_URL)"),
+  Flag.withFallbackConfig(Config.String("DATABASE_URL")),
+  Flag.optional
+)
+
+export const poolSizeFlag = Flag.Int("pool-size").pipe(
+  Flag.withDescription(`Connections to PostgreSQL per process (env HEDGEROW_DB_POOL_SIZE, default ${DEFAULT_POOL_SIZE})`),
+  Flag.withFallbackConfig(Config.Int("HEDGEROW_DB_POOL_SIZE")),
+  Flag.withDefault(DEFAULT_POOL_SIZE)
+)
+
+/** Spread into a command's flags; the handler passes them on to `storeOf` or `inProcess`. */
+export const localFlags = { dataDir: dataDirFlag, databaseUrl: databaseUrlFlag, poolSize: poolSizeFlag }
+
+export interface LocalFlags {
+  readonly dataDir: string
+  readonly databaseUrl: Option.Option<string>
+  readonly poolSize: number
+}
+
+/** The store the flags select: the PostgreSQL URL when one is given (an empty one counts as none), else the data dir. */
+export const storeOf = (flags: LocalFlags): StoreOptions => {
+  const url = Option.filter(flags.databaseUrl, (value) => value.trim() !== "")
+  return Option.isSome(url) ? { databaseUrl: url.value.trim(), poolSize: flags.poolSize } : { dataDir: flags.dataDir }
+}
 
 /**
- * Runs `effect` against core services on `dataDir`. The store is opened for this one effect and closed
- * after it, releasing the directory's lock; a running server holds that lock, so this fails with the
- * store's DataDirInUse rather than corrupting its database.
+ * Runs `effect` against core services on the selected store, opened for this one effect and closed after
+ * it. A running server holds an embedded data directory's lock, so there this fails with the store's
+ * DataDirInUse rather than corrupting its database.
  */
-export const inProcess = (dataDir: string) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.provide(effect, HedgerowServices({ dataDir }))
+export const inProcess = (flags: LocalFlags) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.provide(effect, HedgerowServices(storeOf(flags)))

@@ -1,12 +1,11 @@
 import { Cause, Console, Effect, Exit, Layer, Option, type Runtime } from "effect"
-import * as path from "node:path"
+import { storeDescription } from "@hedgerow/store"
 import { baseUrl, bootstrapIfEmpty, HedgerowServer, type ServerOptions } from "./server.ts"
 
 const banner = (options: ServerOptions) =>
   Effect.gen(function*() {
     const url = yield* baseUrl
-    const where = options.store.dataDir === undefined ? "in memory" : `in ${path.resolve(options.store.dataDir)}`
-    const lines = [`Hedgerow is serving the API on ${url} (embedded store ${where}).`]
+    const lines = [`Hedgerow is serving the API on ${url} (${storeDescription(options.store)}).`]
     const first = yield* bootstrapIfEmpty
     if (Option.isSome(first)) {
       const { organization_id, project_id, user, personal_api_key } = first.value
@@ -32,6 +31,7 @@ export const launch = (options: ServerOptions) =>
   })).pipe(
     Effect.catchTags({
       DataDirInUse: (error) => refuse(error.message),
+      DatabaseUnavailable: (error) => refuse(error.message),
       ServeError: (error) => refuse(`cannot listen on ${options.host}:${options.port}: ${causeMessage(error.cause)}`)
     })
   )

@@ -28,5 +28,9 @@ export const baseUrl = Effect.map(Effect.service(HttpServer.HttpServer), (server
 export const bootstrapIfEmpty = Effect.gen(function*() {
   const bootstrap = yield* Bootstrap
   if (yield* bootstrap.isBootstrapped) return Option.none<Bootstrapped>()
-  return Option.some(yield* bootstrap.run({}))
+  // Another process sharing the database may have bootstrapped it since the check.
+  return yield* bootstrap.run({}).pipe(
+    Effect.map(Option.some),
+    Effect.catchTag("AlreadyBootstrapped", () => Effect.succeed(Option.none<Bootstrapped>()))
+  )
 })

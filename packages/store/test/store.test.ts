@@ -12,10 +12,10 @@ import {
 import { Effect, Exit, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { StoreLive } from "../src/index.ts"
+import { forEachBackend } from "../src/testing/index.ts"
 
-const Services = CoreServices.pipe(Layer.provideMerge(StoreLive()))
-
-layer(Services, { timeout: 60_000 })("the store under core", (it) => {
+forEachBackend((backend) =>
+layer(backend.on((options) => CoreServices.pipe(Layer.provideMerge(StoreLive(options)))), { timeout: 60_000 })(`the store under core on ${backend.name}`, (it) => {
   it.effect("records each migration once", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -98,4 +98,4 @@ layer(Services, { timeout: 60_000 })("the store under core", (it) => {
       )
       assert.match(yield* plan("SELECT * FROM memberships WHERE user_id = 1"), /memberships_user_idx/)
     }))
-})
+}))

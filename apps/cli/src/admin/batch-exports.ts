@@ -15,9 +15,9 @@ const create = Command.make(
     model: Flag.String("model").pipe(Flag.withDescription("events (default) or persons"), Flag.optional),
     json: jsonFlag
   },
-  ({ dataDir, org, project, name, model, json }) =>
+  ({ org, project, name, model, json, ...store }) =>
     BatchExportService.use((s) => s.create(systemActor, org, { project_id: project, name, ...given({ model }) })).pipe(
-      inProcess(dataDir),
+      inProcess(store),
       Effect.flatMap(emit(json, (batchExport: BatchExport) =>
         details(batchExport, ["id", "organization_id", "project_id", "name", "model", "interval", "paused", "created_at"])))
     )

@@ -19,12 +19,12 @@ export const bootstrap = Command.make(
     projectName: Flag.String("project-name").pipe(Flag.withDescription("Project name (default Default project)"), Flag.optional),
     json: jsonFlag
   },
-  ({ dataDir, email, orgName, projectName, json }) =>
+  ({ email, orgName, projectName, json, ...store }) =>
     Bootstrap.use((b) =>
       b.run({
         email: Option.getOrUndefined(email),
         organizationName: Option.getOrUndefined(orgName),
         projectName: Option.getOrUndefined(projectName)
       })
-    ).pipe(inProcess(dataDir), Effect.flatMap(emit(json, render)))
+    ).pipe(inProcess(store), Effect.flatMap(emit(json, render)))
 ).pipe(Command.withDescription("First setup of an empty store: an organization, its owner, a project and an all-scopes key"))

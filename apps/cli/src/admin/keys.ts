@@ -22,7 +22,7 @@ const create = Command.make(
     projects: Flag.String("projects").pipe(Flag.withDescription("Restrict to these project ids (comma-separated)"), Flag.optional),
     json: jsonFlag
   },
-  ({ dataDir, email, scopes, label, orgs, projects, json }) =>
+  ({ email, scopes, label, orgs, projects, json, ...store }) =>
     PersonalApiKeyService.use((s) =>
       s.create(systemActor, {
         email,
@@ -31,7 +31,7 @@ const create = Command.make(
         scoped_organizations: Option.match(orgs, { onNone: () => null, onSome: commaList }),
         scoped_teams: Option.match(projects, { onNone: () => null, onSome: numberList })
       })
-    ).pipe(inProcess(dataDir), Effect.flatMap(emit(json, render)))
+    ).pipe(inProcess(store), Effect.flatMap(emit(json, render)))
 ).pipe(Command.withDescription("Create a personal API key for a user"))
 
 export const keys = Command.make("keys").pipe(

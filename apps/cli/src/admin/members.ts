@@ -13,9 +13,9 @@ const add = Command.make(
     level: Flag.Int("level").pipe(Flag.withDescription("1 member, 8 administrator, 15 owner")),
     json: jsonFlag
   },
-  ({ dataDir, org, email, level, json }) =>
+  ({ org, email, level, json, ...store }) =>
     MemberService.use((s) => s.add(systemActor, org, { email, level })).pipe(
-      inProcess(dataDir),
+      inProcess(store),
       Effect.flatMap(emit(json, (membership: Membership) => details(membership)))
     )
 ).pipe(Command.withDescription("Add a user to an organization at a level"))

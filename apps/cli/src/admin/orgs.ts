@@ -7,9 +7,9 @@ import { details, emit, jsonFlag } from "../output.ts"
 const create = Command.make(
   "create",
   { ...localFlags, name: Flag.String("name").pipe(Flag.withDescription("Organization name")), json: jsonFlag },
-  ({ dataDir, name, json }) =>
+  ({ name, json, ...store }) =>
     OrganizationService.use((s) => s.create(systemActor, { name })).pipe(
-      inProcess(dataDir),
+      inProcess(store),
       Effect.flatMap(emit(json, (org: Organization) => details(org)))
     )
 ).pipe(Command.withDescription("Create an organization"))

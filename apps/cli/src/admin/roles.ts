@@ -17,10 +17,10 @@ const create = Command.make(
     ),
     json: jsonFlag
   },
-  ({ dataDir, org, name, featureFlagsAccessLevel, json }) =>
+  ({ org, name, featureFlagsAccessLevel, json, ...store }) =>
     RoleService.use((s) =>
       s.create(systemActor, org, { name, ...given({ feature_flags_access_level: featureFlagsAccessLevel }) })
-    ).pipe(inProcess(dataDir), Effect.flatMap(emit(json, (role: RoleRecord) => details(role))))
+    ).pipe(inProcess(store), Effect.flatMap(emit(json, (role: RoleRecord) => details(role))))
 ).pipe(Command.withDescription("Create a role in an organization"))
 
 const addMember = Command.make(
@@ -31,9 +31,9 @@ const addMember = Command.make(
     email: Flag.String("email").pipe(Flag.withDescription("A member of the role's organization")),
     json: jsonFlag
   },
-  ({ dataDir, role, email, json }) =>
+  ({ role, email, json, ...store }) =>
     RoleService.use((s) => s.addMember(systemActor, role, { email })).pipe(
-      inProcess(dataDir),
+      inProcess(store),
       // Core answers nothing on success; the JSON echoes what was done so scripts still get an object.
       Effect.andThen(json ? Console.log(JSON.stringify({ role_id: role, email }, null, 2)) : Console.log(`Added ${email} to role ${role}.`))
     )

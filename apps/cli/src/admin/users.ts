@@ -14,9 +14,9 @@ const create = Command.make(
     lastName: Flag.String("last-name").pipe(Flag.withDescription("Family name"), Flag.optional),
     json: jsonFlag
   },
-  ({ dataDir, email, firstName, lastName, json }) =>
+  ({ email, firstName, lastName, json, ...store }) =>
     UserService.use((s) => s.create(systemActor, { email, ...given({ first_name: firstName, last_name: lastName }) })).pipe(
-      inProcess(dataDir),
+      inProcess(store),
       Effect.flatMap(emit(json, (user: User) => details(user, ["id", "uuid", "email", "first_name", "last_name", "created_at"])))
     )
 ).pipe(Command.withDescription("Create a user (then `members add` puts them in an organization)"))

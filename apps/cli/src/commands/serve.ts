@@ -1,12 +1,12 @@
 import { launch } from "@hedgerow/http-server"
 import { Config } from "effect"
 import { Command, Flag } from "effect/cli"
-import { dataDirFlag } from "../local.ts"
+import { localFlags, storeOf } from "../local.ts"
 
 export const serve = Command.make(
   "serve",
   {
-    dataDir: dataDirFlag,
+    ...localFlags,
     port: Flag.Int("port").pipe(
       Flag.withDescription("Port to listen on (env PORT, default 8000)"),
       Flag.withFallbackConfig(Config.Int("PORT")),
@@ -18,5 +18,7 @@ export const serve = Command.make(
       Flag.withDefault("127.0.0.1")
     )
   },
-  ({ dataDir, port, host }) => launch({ port, host, store: { dataDir } })
-).pipe(Command.withDescription("Serve the API on the embedded store; the first start bootstraps and prints a key"))
+  ({ port, host, ...store }) => launch({ port, host, store: storeOf(store) })
+).pipe(Command.withDescription(
+  "Serve the API on the embedded store, or on PostgreSQL with --database-url; the first start bootstraps and prints a key"
+))

@@ -36,6 +36,8 @@ const decodeTail = decodeInput(TailPart)
 export class FlagRules extends Context.Service<FlagRules, {
   readonly create: (project: ProjectId, body: unknown) => Effect.Effect<CreateInput, ValidationError>
   readonly update: (project: ProjectId, current: StoredFeatureFlag, body: unknown) => Effect.Effect<FlagInput, ValidationError>
+  /** The flag-dependency rules alone (existing, active, no cycle through the flag keyed `key`), for a re-check under lock. */
+  readonly dependencies: (project: ProjectId, filters: JsonRecord, key: string) => Effect.Effect<void, ValidationError>
 }>()("hedgerow/FlagRules") {
   static readonly layer = Layer.effect(
     FlagRules,
@@ -52,14 +54,18 @@ export class FlagRules extends Context.Service<FlagRules, {
           yield* failIfAny(keyCharactersError(value))
         })
 
+      // Person flags only: PostHog does not follow dependencies of group flags.
+      const dependencies = (project: ProjectId, value: JsonRecord, currentKey: string) =>
+        (value["aggregation_group_type_index"] ?? null) === null && currentKey !== ""
+          ? Effect.flatMap(dependencyError(value, currentKey, (ids) => flags.dependencyNodes(project, ids)), failIfAny)
+          : Effect.void
+
       const filters = (project: ProjectId, value: JsonRecord, currentKey: string) =>
         Effect.gen(function*() {
           const shape = shapeOf(value)
           if (shape instanceof ValidationError) return yield* shape
           yield* failIfAny(propertyTypesError(value, shape))
-          if ((value["aggregation_group_type_index"] ?? null) === null && currentKey !== "") {
-            yield* failIfAny(yield* dependencyError(value, currentKey, (ids) => flags.dependencyNodes(project, ids)))
-          }
+          yield* dependencies(project, value, currentKey)
           const wanted = [...new Set(cohortIdsIn(shape))]
           const found = wanted.length === 0 ? [] : yield* cohorts.briefs(project, wanted)
           const facts = new Map(found.map((cohort) => [
@@ -112,7 +118,7 @@ export class FlagRules extends Context.Service<FlagRules, {
         return { ...head, ...(kept === undefined ? {} : { filters: kept }), ...(yield* rest(project, body)) } as FlagInput
       })
 
-      return FlagRules.of({ create, update })
+      return FlagRules.of({ create, update, dependencies })
     })
   )
 }

@@ -80,6 +80,10 @@ export class FlagWriter extends Context.Service<FlagWriter, {
         const input = yield* rules.create(project, body)
         const columns = newFlagColumns(input, userOf(actor))
         return yield* transactions.run(Effect.gen(function*() {
+          if (dependenciesOf(columns.filters).length > 0) {
+            yield* guardDependencies(project)
+            yield* rules.dependencies(project, columns.filters, columns.key)
+          }
           yield* claimKey(project, columns.key, null)
           const inserted = yield* flags.insert({
             ...columns,
@@ -100,6 +104,13 @@ export class FlagWriter extends Context.Service<FlagWriter, {
           return created
         }))
       })
+
+      /**
+       * Dependency rules read other flags, which a concurrent write can change (two PATCHes drawing the two
+       * halves of a cycle, a dependency disabled while a flag starts to use it): writes that could break
+       * them take turns per project and re-check inside their transaction.
+       */
+      const guardDependencies = (project: ProjectId) => transactions.serialize(`hedgerow:flag-dependencies:${project}`)
 
       /** PostHog refuses to delete or disable a flag other active flags depend on, and to enable one that depends on disabled flags. */
       const dependencyRefusal = (current: StoredFeatureFlag, deleting: boolean, active: boolean | undefined) =>
@@ -129,8 +140,13 @@ export class FlagWriter extends Context.Service<FlagWriter, {
         const { access, flag } = found
         yield* reader.requireEdit(actor, found)
         const input = yield* rules.update(access.project.id, flag, yield* body)
+        const newDependencies = input.filters !== undefined && dependenciesOf(input.filters).length > 0
+        const guarded = newDependencies || input.active !== undefined || input.deleted !== undefined
         return yield* transactions.run(Effect.gen(function*() {
+          // The turn is taken before the row lock, always in this order, so two writers cannot deadlock.
+          if (guarded) yield* guardDependencies(access.project.id)
           const current = yield* flags.lock(access.project.id, flag.id).pipe(Effect.flatMap(orNotFound))
+          if (newDependencies) yield* rules.dependencies(current.project_id, input.filters!, current.key)
           yield* dependencyRefusal(current, input.deleted === true, input.active)
           if (input.version !== undefined && input.version !== current.version) {
             return yield* new Conflict({

@@ -58,6 +58,8 @@ export class Bootstrap extends Context.Service<Bootstrap, {
 
       const run = (options: BootstrapOptions) =>
         transactions.run(Effect.gen(function*() {
+          // Two servers starting at once on one empty database must not both bootstrap.
+          yield* transactions.serialize("hedgerow:bootstrap")
           const input = yield* decodeOptions({
             email: options.email ?? "admin@hedgerow.local",
             organization_name: options.organizationName ?? "Hedgerow",

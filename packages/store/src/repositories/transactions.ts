@@ -11,7 +11,9 @@ export const TransactionsLive = Layer.effect(
       run: (effect) =>
         sql.withTransaction(effect).pipe(
           Effect.catchIf(SqlError.isSqlError, (error) => Effect.die(error))
-        ) as typeof effect
+        ) as typeof effect,
+      // A transaction-level advisory lock: PostgreSQL releases it at COMMIT or ROLLBACK, whatever happens.
+      serialize: (name) => sql`SELECT pg_advisory_xact_lock(hashtext(${name}))`.pipe(Effect.asVoid, Effect.orDie)
     })
   })
 )

@@ -1,0 +1,61 @@
+import { PgClient } from "@effect/sql-pg"
+import { Data, Effect, Layer, Redacted } from "effect"
+import { Reactivity } from "effect/reactivity"
+import { SqlClient } from "effect/sql"
+
+export interface PostgresOptions {
+  /** `postgres://user:password@host:port/database`; `sslmode` and `connect_timeout` are read from it. */
+  readonly url: string
+  /** Connections this process may open (HEDGEROW_DB_POOL_SIZE, default 10). */
+  readonly poolSize?: number | undefined
+}
+
+export const DEFAULT_POOL_SIZE = 10
+
+/** The database could not be reached or refused us; says where without the password. */
+export class DatabaseUnavailable extends Data.TaggedError("DatabaseUnavailable")<{
+  readonly url: string
+  readonly reason: string
+}> {
+  override get message() {
+    return `cannot use the PostgreSQL database at ${this.url}: ${this.reason}`
+  }
+}
+
+/** The URL as it may appear in a log line or an error: any password replaced. */
+export const displayUrl = (url: string): string => {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password !== "") parsed.password = "***"
+    return parsed.toString()
+  } catch {
+    return "(an unparseable URL)"
+  }
+}
+
+const reasonOf = (error: unknown): string => {
+  const cause = (error as { reason?: { cause?: unknown; message?: unknown } })?.reason
+  const inner = cause?.cause instanceof Error ? cause.cause.message : undefined
+  const message = typeof cause?.message === "string" ? cause.message : error instanceof Error ? error.message : String(error)
+  return inner !== undefined && !message.includes(inner) ? `${message} (${inner})` : message
+}
+
+/**
+ * A pooled `SqlClient` on a PostgreSQL server. One connection is opened and used before the layer is
+ * ready, so a wrong URL, a server that is down or a refused login stops a start with one clear line,
+ * rather than failing the first request.
+ */
+export const layerPostgres = (options: PostgresOptions): Layer.Layer<SqlClient.SqlClient, DatabaseUnavailable> =>
+  Layer.effect(SqlClient.SqlClient)(
+    Effect.gen(function*() {
+      const client = yield* PgClient.make({
+        url: Redacted.make(options.url),
+        maxConnections: options.poolSize ?? DEFAULT_POOL_SIZE,
+        applicationName: "hedgerow"
+      })
+      yield* client`SELECT 1`
+      return client as SqlClient.SqlClient
+    }).pipe(
+      Effect.mapError((error) => new DatabaseUnavailable({ url: displayUrl(options.url), reason: reasonOf(error) }))
+    )
+  ).pipe(Layer.provide(Reactivity.layer))
