@@ -1,6 +1,6 @@
 import { NodeServices } from "@effect/platform-node"
 import { ConfigProvider, Console, Effect, Exit } from "effect"
-import { spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { runHedgerow } from "../src/hedgerow.ts"
@@ -39,11 +39,19 @@ export const runInProcess = (args: ReadonlyArray<string>, env: Record<string, st
     return { code: Exit.isSuccess(exit) ? 0 : 1, stdout: joined(out), stderr: joined(err) } satisfies Ran
   })
 
+/**
+ * This process's environment without the developer's store and Hedgerow settings (HEDGEROW_*,
+ * DATABASE_URL), plus `env`: a child sees only the configuration its test gives it.
+ */
+const childEnv = (env: Record<string, string>) => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("HEDGEROW_") && key !== "DATABASE_URL")),
+  ...env
+})
+
 /** Runs the real executable (`bin/hedgerow.mjs` under this Node) in a child process, from apps/cli. */
 export const runChild = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
   Effect.callback<Ran>((resume) => {
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("HEDGEROW_")))
-    const child = spawn(process.execPath, [bin, ...args], { cwd: cliDir, env: { ...inherited, ...env } })
+    const child = spawn(process.execPath, [bin, ...args], { cwd: cliDir, env: childEnv(env) })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (chunk) => (stdout += chunk))
@@ -54,3 +62,38 @@ export const runChild = (args: ReadonlyArray<string>, env: Record<string, string
 
 /** The lines of a stream that should hold exactly one. */
 export const lines = (text: string) => text.split("\n").filter((line) => line !== "")
+
+/** A `hedgerow serve` child process (what `npm start` runs), left running. */
+export interface Serving {
+  readonly child: ChildProcess
+  /** Everything it printed so far, stdout and stderr interleaved. */
+  readonly output: () => string
+  readonly exited: Promise<number | null>
+}
+
+/** Starts `hedgerow serve` on 127.0.0.1 and a free port unless `env` says otherwise. */
+export const startServe = (env: Record<string, string>, args: ReadonlyArray<string> = []): Serving => {
+  const child = spawn(process.execPath, [bin, "serve", ...args], {
+    cwd: cliDir,
+    env: childEnv({ PORT: "0", HOST: "127.0.0.1", ...env }),
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout!.on("data", (chunk) => (output += chunk))
+  child.stderr!.on("data", (chunk) => (output += chunk))
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
+  return { child, output: () => output, exited }
+}
+
+/** The first match of `pattern` in what the server printed, waiting up to a minute for it. */
+export const waitFor = async (serving: Serving, pattern: RegExp) => {
+  for (let i = 0; i < 600; i++) {
+    const match = pattern.exec(serving.output())
+    if (match) return match
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`timed out waiting for ${pattern}:\n${serving.output()}`)
+}
+
+/** The base URL once the server prints that it serves. */
+export const servingUrl = async (serving: Serving) => (await waitFor(serving, /serving the API on (http:\/\/\S+?) /))[1]!

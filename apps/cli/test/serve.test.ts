@@ -1,43 +1,15 @@
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { createServer, request } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
+import { servingUrl, startServe, waitFor } from "./cli-runner.ts"
 
-/** `npm start` runs exactly this: `hedgerow serve`. */
-const bin = fileURLToPath(new URL("../bin/hedgerow.mjs", import.meta.url))
 const dataDir = mkdtempSync(path.join(tmpdir(), "hedgerow-lifecycle-"))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
-interface Running {
-  readonly child: ChildProcess
-  readonly output: () => string
-  readonly exited: Promise<number | null>
-}
-
-const start = (port = "0", dir = dataDir): Running => {
-  const child = spawn(process.execPath, [bin, "serve"], {
-    env: { ...process.env, PORT: port, HOST: "127.0.0.1", HEDGEROW_DATA_DIR: dir },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  let output = ""
-  child.stdout!.on("data", (chunk) => (output += chunk))
-  child.stderr!.on("data", (chunk) => (output += chunk))
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
-  return { child, output: () => output, exited }
-}
-
-const waitFor = async (running: Running, pattern: RegExp) => {
-  for (let i = 0; i < 600; i++) {
-    const match = pattern.exec(running.output())
-    if (match) return match
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`timed out waiting for ${pattern}:\n${running.output()}`)
-}
+const start = (port = "0", dir = dataDir) => startServe({ PORT: port, HEDGEROW_DATA_DIR: dir })
 
 describe("hedgerow serve (what npm start runs)", () => {
   let key = ""
@@ -46,7 +18,7 @@ describe("hedgerow serve (what npm start runs)", () => {
 
   it("bootstraps an empty store on first start and prints the key once with a curl command", async () => {
     const server = start()
-    url = (await waitFor(server, /serving the API on (http:\/\/\S+?) /))[1]!
+    url = await servingUrl(server)
     await waitFor(server, /Ctrl-C/)
     key = /Personal API key with scope \* \(shown only this once, keep it\): (phx_\w+)/.exec(server.output())![1]!
     organization = /created organization ([0-9a-f-]{36})/.exec(server.output())![1]!
@@ -65,7 +37,7 @@ describe("hedgerow serve (what npm start runs)", () => {
 
   it("lets an in-flight request finish when told to stop, then closes cleanly", async () => {
     const server = start()
-    url = (await waitFor(server, /serving the API on (http:\/\/\S+?) /))[1]!
+    url = await servingUrl(server)
     await waitFor(server, /Ctrl-C/)
     expect(server.output()).not.toContain("phx_")
 
@@ -111,7 +83,7 @@ describe("hedgerow serve (what npm start runs)", () => {
 
   it("keeps every acknowledged write across restarts", async () => {
     const server = start()
-    url = (await waitFor(server, /serving the API on (http:\/\/\S+?) /))[1]!
+    url = await servingUrl(server)
     const listed = await fetch(`${url}/api/organizations/${organization}/projects/`, { headers: { authorization: `Bearer ${key}` } })
     const names = (await listed.json()).results.map((p: { name: string }) => p.name)
     expect(names).toContain("Made during shutdown")

@@ -1,13 +1,14 @@
 import { runScenarios, discover, primaryOf, type Outcome } from "./runner.ts"
 import { scenarios } from "./scenarios/index.ts"
 import { httpTarget } from "./targets/http.ts"
-import { prepareCore, prepareServer, type Prepared } from "./targets/in-process.ts"
-import { prepareProcess } from "./targets/process.ts"
+import { preparers } from "./targets/index.ts"
+import { onFreshDatabase } from "./targets/prepared.ts"
 
 /**
  * `npm run conformance -- --url URL --key KEY` checks any deployment with one key (scenarios that need
  * operator fixtures or the harness's own DNS and mail servers are reported as not applicable); without
- * --url it runs the in-process targets (`--target core|server|process`, default all three).
+ * --url it runs the harness's own targets (`--target core|server|process`, default all three) on PGlite,
+ * or with `--postgres SERVER_URL` each on a fresh database it creates on that server and drops afterwards.
  */
 const args = process.argv.slice(2)
 const flag = (name: string) => {
@@ -34,10 +35,10 @@ const main = async () => {
     all.push(...outcomes)
   } else {
     const wanted = flag("target")
-    const preparers: Record<string, () => Promise<Prepared>> = { core: prepareCore, server: prepareServer, process: prepareProcess }
+    const postgres = flag("postgres")
     for (const [name, prepare] of Object.entries(preparers)) {
       if (wanted !== undefined && wanted !== name) continue
-      const prepared = await prepare()
+      const prepared = await (postgres === undefined ? prepare() : onFreshDatabase(postgres, prepare))
       try {
         const outcomes = await runScenarios(scenarios, {
           target: prepared.target,

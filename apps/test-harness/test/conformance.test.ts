@@ -1,30 +1,33 @@
+import { forEachBackend, testDatabaseUrl } from "@hedgerow/store/testing"
 import { afterAll, beforeAll, describe, it } from "vitest"
 import { primaryOf } from "../src/runner.ts"
 import { applicable, scenarios } from "../src/scenarios/index.ts"
-import { type Prepared, prepareCore, prepareServer } from "../src/targets/in-process.ts"
-import { prepareProcess } from "../src/targets/process.ts"
+import { preparers } from "../src/targets/index.ts"
+import { onFreshDatabase, type Prepared } from "../src/targets/prepared.ts"
 
 /**
- * The conformance set on its three targets: core in-process (no HTTP), the server in this process on a
- * random port, and a separate server process reached only through its URL.
+ * The conformance set on the harness's three targets (core in-process, the server in this process, a
+ * separate server process), each on PGlite and on a fresh PostgreSQL database of its own.
  */
-const targets = { core: prepareCore, server: prepareServer, process: prepareProcess }
-
-for (const [name, prepare] of Object.entries(targets)) {
-  describe(`conformance on ${name}`, () => {
-    let prepared: Prepared
-    beforeAll(async () => {
-      prepared = await prepare()
-    })
-    afterAll(async () => {
-      await prepared?.close()
-    })
-    // Every target here has operator fixtures and its own DNS and mail servers; only the in-process core lacks raw HTTP.
-    for (const scenario of scenarios) {
-      if (!applicable(scenario, { world: true, transport: name !== "core", network: true })) continue
-      it(scenario.name, async () => {
-        await scenario.run({ target: prepared.target, primary: primaryOf(prepared.world), world: prepared.world, network: prepared.network })
+forEachBackend((backend) => {
+  for (const [name, prepare] of Object.entries(preparers)) {
+    describe(`conformance on ${name} (${backend.name})`, () => {
+      let prepared: Prepared | undefined
+      beforeAll(async () => {
+        // forEachBackend registers the PostgreSQL half only when there is a server to run on.
+        prepared = backend.name === "postgres" ? await onFreshDatabase(testDatabaseUrl()!, prepare) : await prepare()
       })
-    }
-  })
-}
+      afterAll(async () => {
+        await prepared?.close()
+      })
+      // Every target here has operator fixtures and its own DNS and mail servers; only the in-process core lacks raw HTTP.
+      for (const scenario of scenarios) {
+        if (!applicable(scenario, { world: true, transport: name !== "core", network: true })) continue
+        it(scenario.name, async () => {
+          const { target, world, network } = prepared!
+          await scenario.run({ target, primary: primaryOf(world), world, network })
+        })
+      }
+    })
+  }
+})

@@ -13,16 +13,18 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { StoreLive } from "../src/index.ts"
+import { forEachBackend } from "../src/testing/index.ts"
 
-const Services = CoreServices.pipe(Layer.provideMerge(StoreLive()))
+// One bootstrap per store (each backend's layer has its own), made on first use.
+const booted = new WeakMap<object, { readonly organization_id: OrganizationId; readonly project_id: number }>()
 
-let booted: { readonly organization_id: OrganizationId; readonly project_id: number } | undefined
-
-/** A new export in the bootstrapped organization (bootstrapped once for the file). */
+/** A new export in the store's bootstrapped organization. */
 const setUp = Effect.gen(function*() {
-  booted ??= yield* (yield* Bootstrap).run({ email: "exports@example.com" })
-  const made = yield* (yield* BatchExportService).create(systemActor, booted.organization_id, { project_id: booted.project_id, name: "Nightly" })
-  return { organization: booted.organization_id, id: made.id }
+  const bootstrap = yield* Bootstrap
+  const boot = booted.get(bootstrap) ?? (yield* bootstrap.run({ email: "exports@example.com" }))
+  booted.set(bootstrap, boot)
+  const made = yield* (yield* BatchExportService).create(systemActor, boot.organization_id, { project_id: boot.project_id, name: "Nightly" })
+  return { organization: boot.organization_id, id: made.id }
 })
 
 const stateOf = (organization: OrganizationId, id: BatchExportId) =>
@@ -31,7 +33,8 @@ const stateOf = (organization: OrganizationId, id: BatchExportId) =>
 const notFoundNaming = (id: string) => (error: { readonly _tag: string; readonly detail: string }) =>
   assert.deepStrictEqual([error._tag, error.detail], ["NotFound", `BatchExport ID '${id}' not found.`])
 
-layer(Services, { timeout: 60_000, excludeTestServices: true })("batch export pause switch on the store", (it) => {
+forEachBackend((backend) =>
+layer(backend.on((options) => CoreServices.pipe(Layer.provideMerge(StoreLive(options)))), { timeout: 60_000, excludeTestServices: true })(`batch export pause switch on ${backend.name}`, (it) => {
   it.effect("pause stamps last_paused_at once; repeats change nothing; unpause keeps the stamp", () =>
     Effect.gen(function*() {
       const { organization, id } = yield* setUp
@@ -86,4 +89,4 @@ layer(Services, { timeout: 60_000, excludeTestServices: true })("batch export pa
       const kept = yield* sql<{ paused: boolean }>`SELECT paused FROM batch_exports WHERE id = ${id}`
       assert.isFalse(kept[0]!.paused)
     }))
-})
+}))

@@ -2,15 +2,18 @@ import { assert, layer } from "@effect/vitest"
 import { Bootstrap, bodyOf, type DomainId, DomainRepository, DomainService, type OrganizationId, systemActor } from "@hedgerow/core"
 import { Cause, ConfigProvider, Effect, Exit, Fiber, Layer, Option } from "effect"
 import { HedgerowServices, NetworkLive } from "../src/index.ts"
+import { type Backend, forEachBackend } from "../src/testing/index.ts"
 import { TestDns, type ZoneAnswer } from "./dns-server.ts"
 
 const TIMEOUT_MS = 600
 
-/** Hedgerow configured as an operator would, through the environment, against the test DNS server. */
-const servicesWith = (env: Record<string, string>) =>
+/** Hedgerow on `backend`, configured as an operator would, through the environment, against the test DNS server. */
+const servicesWith = (backend: Backend, env: Record<string, string>) =>
   Layer.unwrap(Effect.map(Effect.service(TestDns), (dns) =>
-    HedgerowServices({}).pipe(
-      Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { HEDGEROW_DNS_SERVERS: dns.address, ...env } })))
+    backend.on((options) =>
+      HedgerowServices(options).pipe(
+        Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { HEDGEROW_DNS_SERVERS: dns.address, ...env } })))
+      )
     ))).pipe(Layer.provideMerge(TestDns.layer))
 
 // One organization per store (each layer below has its own), made on first use.
@@ -51,8 +54,9 @@ const assertUnverified = (outcome: Effect.Success<ReturnType<typeof verifyAndRea
   assert.match(outcome.record.last_verification_retry ?? "", /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/)
 }
 
-layer(servicesWith({ HEDGEROW_DNS_TIMEOUT_MS: String(TIMEOUT_MS) }), { timeout: 60_000, excludeTestServices: true })(
-  "domain verification against a real DNS server",
+forEachBackend((backend) => {
+layer(servicesWith(backend, { HEDGEROW_DNS_TIMEOUT_MS: String(TIMEOUT_MS) }), { timeout: 60_000, excludeTestServices: true })(
+  `domain verification against a real DNS server on ${backend.name}`,
   (it) => {
     it.effect("a TXT record equal to the challenge verifies the domain; verifying again is 400 already_verified", () =>
       Effect.gen(function*() {
@@ -142,8 +146,8 @@ layer(servicesWith({ HEDGEROW_DNS_TIMEOUT_MS: String(TIMEOUT_MS) }), { timeout: 
   }
 )
 
-layer(servicesWith({ HEDGEROW_DOMAIN_CHALLENGE_PREFIX: "_acme-proof" }), { timeout: 60_000, excludeTestServices: true })(
-  "a configured challenge prefix",
+layer(servicesWith(backend, { HEDGEROW_DOMAIN_CHALLENGE_PREFIX: "_acme-proof" }), { timeout: 60_000, excludeTestServices: true })(
+  `a configured challenge prefix on ${backend.name}`,
   (it) => {
     it.effect("names the TXT record verification asks for", () =>
       Effect.gen(function*() {
@@ -155,6 +159,7 @@ layer(servicesWith({ HEDGEROW_DOMAIN_CHALLENGE_PREFIX: "_acme-proof" }), { timeo
       }))
   }
 )
+})
 
 // The network adapters alone: their configuration needs no database to be judged.
 const buildWith = (env: Record<string, string>) =>

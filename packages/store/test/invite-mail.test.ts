@@ -5,6 +5,7 @@ import { SqlClient } from "effect/sql"
 import * as net from "node:net"
 import { SMTPServer } from "smtp-server"
 import { HedgerowServices, smtpUrlOf } from "../src/index.ts"
+import { type Backend, forEachBackend } from "../src/testing/index.ts"
 
 /**
  * Invite e-mail against real SMTP on loopback: a local server that accepts mail, and a port where nothing
@@ -52,8 +53,11 @@ const closedPort = Effect.callback<number>((resume) => {
   })
 })
 
-const services = (env: Record<string, string>) =>
-  HedgerowServices({}).pipe(Layer.provide(Layer.succeed(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))))
+/** Hedgerow on a new store of `backend`, configured through the environment `env`. */
+const servicesOn = (backend: Backend) => (env: Record<string, string>) =>
+  backend.on((options) =>
+    HedgerowServices(options).pipe(Layer.provide(Layer.succeed(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))))
+  )
 
 /** Quoted-printable bodies, read as text. */
 const plainText = (raw: string) =>
@@ -86,7 +90,10 @@ const owner = Effect.gen(function*() {
   return { actor, organization: boot.organization_id }
 })
 
-describe("invite e-mail over SMTP", () => {
+forEachBackend((backend) =>
+describe(`invite e-mail over SMTP on ${backend.name}`, () => {
+  const services = servicesOn(backend)
+
   it.live("is delivered to the invitee, from the configured sender, naming the organization and the inviter", () =>
     Effect.gen(function*() {
       const smtp = yield* smtpServer
@@ -163,4 +170,4 @@ describe("invite e-mail over SMTP", () => {
       const failure = yield* Layer.build(services({ HEDGEROW_SMTP_URL: "http://mail.example" })).pipe(Effect.scoped, Effect.flip)
       assert.deepInclude(failure, refusal)
     }), { timeout: 60_000 })
-})
+}))

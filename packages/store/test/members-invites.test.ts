@@ -18,8 +18,7 @@ import {
 import { Effect, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { StoreLive } from "../src/index.ts"
-
-const Services = CoreServices.pipe(Layer.provideMerge(StoreLive()))
+import { forEachBackend } from "../src/testing/index.ts"
 
 /** A user with a `*` key in the organization at a level, as the operator makes them. */
 const memberOf = (organization: string, email: string, level: 1 | 8 | 15) =>
@@ -43,7 +42,8 @@ const currentOf = (email: string) =>
   })
 
 // The live clock: invite expiry compares the database's clock (creation times) with the service's.
-layer(Services, { timeout: 60_000, excludeTestServices: true })("members and invites on the store", (it) => {
+forEachBackend((backend) =>
+layer(backend.on((options) => CoreServices.pipe(Layer.provideMerge(StoreLive(options)))), { timeout: 60_000, excludeTestServices: true })(`members and invites on ${backend.name}`, (it) => {
   it.effect("bootstraps the first organization", () =>
     Effect.gen(function*() {
       yield* (yield* Bootstrap).run({ email: "boss@example.com", organizationName: "First" })
@@ -181,4 +181,4 @@ layer(Services, { timeout: 60_000, excludeTestServices: true })("members and inv
       const rows = yield* sql`SELECT id FROM email_outbox WHERE recipient = 'one@atomic.example'`
       assert.strictEqual(rows.length, 0)
     }))
-})
+}))

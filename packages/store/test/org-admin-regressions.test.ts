@@ -12,16 +12,17 @@ import {
 } from "@hedgerow/core"
 import { Effect, Layer, Result } from "effect"
 import { StoreLive } from "../src/index.ts"
+import { forEachBackend } from "../src/testing/index.ts"
 
-/** Organization administration defects found in review, each pinned on the real store. */
-const Services = CoreServices.pipe(Layer.provideMerge(StoreLive()))
+/** Organization administration defects found in review, each pinned on each real store. */
 
 const freshOrganization = (name: string) =>
   OrganizationService.use((s) => s.create(systemActor, { name })).pipe(Effect.map((organization) => organization.id))
 
 const ALREADY_MEMBER = "A user with this email address already belongs to the organization."
 
-layer(Services, { timeout: 60_000 })("organization administration regressions", (it) => {
+forEachBackend((backend) =>
+layer(backend.on((options) => CoreServices.pipe(Layer.provideMerge(StoreLive(options)))), { timeout: 60_000 })(`organization administration regressions on ${backend.name}`, (it) => {
   it.effect("bootstraps the first organization", () =>
     Effect.gen(function*() {
       yield* (yield* Bootstrap).run({ email: "boss@example.com", organizationName: "First" })
@@ -80,4 +81,4 @@ layer(Services, { timeout: 60_000 })("organization administration regressions", 
       const page = yield* (yield* MemberService).list(systemActor, org, { email: "a\u0000b@example.com" })
       assert.deepStrictEqual({ count: page.count, results: page.results }, { count: 0, results: [] })
     }))
-})
+}))

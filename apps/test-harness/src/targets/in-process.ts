@@ -1,19 +1,11 @@
 import { baseUrl, HedgerowServer } from "@hedgerow/http-server"
 import { HedgerowServices } from "@hedgerow/store"
 import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
-import { type LocalNetwork, type Network, startNetwork } from "../network/index.ts"
-import { createWorld, type World } from "../world.ts"
+import { type LocalNetwork, startNetwork } from "../network/index.ts"
+import { createWorld } from "../world.ts"
 import { coreTarget } from "./core.ts"
 import { httpTarget } from "./http.ts"
-import type { Target } from "./target.ts"
-
-export interface Prepared {
-  readonly target: Target
-  readonly world: World
-  /** The DNS and mail servers the target is configured with. */
-  readonly network: Network
-  readonly close: () => Promise<void>
-}
+import { closingAfter, type Prepared, type TargetStore } from "./prepared.ts"
 
 /**
  * Starts a target's own DNS and mail servers, builds the target against them, and closes them after the
@@ -21,20 +13,7 @@ export interface Prepared {
  */
 export const onLocalNetwork = async (build: (local: LocalNetwork) => Promise<Omit<Prepared, "network">>): Promise<Prepared> => {
   const local = await startNetwork()
-  try {
-    const prepared = await build(local)
-    const close = async () => {
-      try {
-        await prepared.close()
-      } finally {
-        await local.close()
-      }
-    }
-    return { ...prepared, network: local.network, close }
-  } catch (error) {
-    await local.close()
-    throw error
-  }
+  return closingAfter(local.close, async () => ({ ...(await build(local)), network: local.network }))
 }
 
 /**
@@ -44,18 +23,22 @@ export const onLocalNetwork = async (build: (local: LocalNetwork) => Promise<Omi
 const configuredFor = (local: LocalNetwork) =>
   ConfigProvider.layerAdd(ConfigProvider.fromEnv({ env: { ...local.env } }), { asPrimary: true })
 
-/** Core services on an in-memory store, called directly. */
-export const prepareCore = () =>
+/** Core services on the given store (PGlite in memory by default), called directly. */
+export const prepareCore = (store: TargetStore = {}) =>
   onLocalNetwork(async (local) => {
-    const runtime = ManagedRuntime.make(HedgerowServices({}).pipe(Layer.provide(configuredFor(local))))
-    const world = await runtime.runPromise(createWorld)
-    return { target: coreTarget(runtime), world, close: () => runtime.dispose() }
+    const runtime = ManagedRuntime.make(HedgerowServices(store).pipe(Layer.provide(configuredFor(local))))
+    return closingAfter(() => runtime.dispose(), async () => {
+      const world = await runtime.runPromise(createWorld)
+      return { target: coreTarget(runtime), world, close: async () => {} }
+    })
   })
 
-/** The real HTTP server on a random loopback port, in this process, on an in-memory store. */
-export const prepareServer = () =>
+/** The real HTTP server on a random loopback port, in this process, on the given store (PGlite in memory by default). */
+export const prepareServer = (store: TargetStore = {}) =>
   onLocalNetwork(async (local) => {
-    const runtime = ManagedRuntime.make(HedgerowServer({ port: 0, host: "127.0.0.1", store: {} }).pipe(Layer.provide(configuredFor(local))))
-    const { world, url } = await runtime.runPromise(Effect.all({ world: createWorld, url: baseUrl }))
-    return { target: httpTarget("server", url), world, close: () => runtime.dispose() }
+    const runtime = ManagedRuntime.make(HedgerowServer({ port: 0, host: "127.0.0.1", store }).pipe(Layer.provide(configuredFor(local))))
+    return closingAfter(() => runtime.dispose(), async () => {
+      const { world, url } = await runtime.runPromise(Effect.all({ world: createWorld, url: baseUrl }))
+      return { target: httpTarget("server", url), world, close: async () => {} }
+    })
   })

@@ -1,28 +1,41 @@
-import { HedgerowServices } from "@hedgerow/store"
+import { HedgerowServices, type StoreOptions } from "@hedgerow/store"
 import { ManagedRuntime } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
+import type { LocalNetwork } from "../network/index.ts"
 import { createWorld } from "../world.ts"
 import { httpTarget } from "./http.ts"
 import { onLocalNetwork } from "./in-process.ts"
+import { closingAfter, type TargetStore } from "./prepared.ts"
 import { startServerProcess } from "./server-process.ts"
 
 /**
- * A separate server process reached only by URL, as any deployment would be: the operator fixtures are
- * written to a data dir first (the store admits one process at a time), then `hedgerow serve`, what `npm start` runs,
- * serves that dir on a free port, configured through its environment with the harness's DNS and mail servers.
+ * Writes the operator fixtures into `options`' store from this process, closes it, then starts `hedgerow
+ * serve` on the same store, configured through `env` and the harness's DNS and mail servers.
  */
-export const prepareProcess = () => onLocalNetwork(async (local) => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "hedgerow-conformance-"))
-  const runtime = ManagedRuntime.make(HedgerowServices({ dataDir }))
-  const world = await runtime.runPromise(createWorld)
-  await runtime.dispose()
-
-  const server = await startServerProcess({ env: { ...local.env, HEDGEROW_DATA_DIR: dataDir } })
+const serve = async (local: LocalNetwork, options: StoreOptions, env: Readonly<Record<string, string>>) => {
+  const runtime = ManagedRuntime.make(HedgerowServices(options))
+  const world = await runtime.runPromise(createWorld).finally(() => runtime.dispose())
+  const server = await startServerProcess({ env: { ...local.env, ...env } })
   const close = async () => {
     await server.stop()
-    rmSync(dataDir, { recursive: true, force: true })
   }
   return { target: httpTarget("process", server.url), world, close }
-})
+}
+
+/**
+ * A separate server process reached only by URL, as any deployment would be: what `npm start` runs,
+ * on a free port. On PostgreSQL (`store.databaseUrl`) it is given DATABASE_URL; on PGlite the fixtures go to
+ * a new data dir first (the embedded store admits one process at a time), which it then serves.
+ */
+export const prepareProcess = (store: TargetStore = {}) =>
+  onLocalNetwork(async (local) => {
+    const databaseUrl = store.databaseUrl
+    if (databaseUrl !== undefined) return serve(local, { databaseUrl }, { DATABASE_URL: databaseUrl })
+    const dataDir = mkdtempSync(path.join(tmpdir(), "hedgerow-conformance-"))
+    return closingAfter(
+      async () => rmSync(dataDir, { recursive: true, force: true }),
+      () => serve(local, { dataDir }, { HEDGEROW_DATA_DIR: dataDir })
+    )
+  })

@@ -86,6 +86,7 @@ export class FeatureFlagRepository extends Context.Service<FeatureFlagRepository
   readonly lock: (project: ProjectId, id: FeatureFlagId) => Effect.Effect<Option.Option<StoredFeatureFlag>>
   /** The flag, live or deleted, that holds a key (at most one: keys are unique per project). */
   readonly holderOfKey: (project: ProjectId, key: string) => Effect.Effect<Option.Option<FlagRef & { readonly deleted: boolean }>>
+  /** Renames a soft-deleted flag's key; a flag no longer deleted is left as it is. */
   readonly renameKey: (id: FeatureFlagId, key: string) => Effect.Effect<void>
   readonly list: (filter: FlagListFilter, page: PageRequest) => Effect.Effect<Page<StoredFeatureFlag>>
   /** Live flags of the project with these ids, for dependency checks. */

@@ -159,6 +159,9 @@ export class InviteService extends Context.Service<InviteService, {
           : ""
         const now = yield* Clock.currentTimeMillis
         const { created, entries } = yield* transactions.run(Effect.gen(function*() {
+          // Replacing an address's invites is read, delete, insert, and no row lock covers an invite not yet
+          // written: invite writers in one organization take turns, so the later sees and replaces the earlier.
+          yield* transactions.serialize(`hedgerow:invites:${organization_id}`)
           const created: Array<InviteRecord> = []
           const entries: Array<OutboxEntry> = []
           for (const { fields, options } of valid) {

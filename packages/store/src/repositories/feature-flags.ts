@@ -181,7 +181,9 @@ export const FeatureFlagRepositoryLive = Layer.effect(
           Effect.orDie,
           Effect.map((rows) => Option.fromNullishOr(rows[0]).pipe(Option.map((row) => ({ ...refs([row])[0]!, deleted: row.deleted }))))
         ),
-      renameKey: (id, key) => sql`UPDATE feature_flags SET key = ${key} WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
+      // Only while still deleted: a flag restored by a concurrent transaction keeps its key, and the caller's
+      // own write of that key then meets the unique constraint (FlagKeyTaken) instead of hiding a live flag.
+      renameKey: (id, key) => sql`UPDATE feature_flags SET key = ${key} WHERE id = ${id} AND deleted`.pipe(Effect.orDie, Effect.asVoid),
       list: (filter, page) => {
         const clauses = [sql`f.project_id = ${filter.project_id}`, sql`NOT f.deleted`]
         if (filter.search !== null) {

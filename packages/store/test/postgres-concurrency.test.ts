@@ -1,0 +1,130 @@
+import { assert, layer } from "@effect/vitest"
+import { Bootstrap } from "@hedgerow/core"
+import { Context, Effect, Layer, Result } from "effect"
+import { SqlClient } from "effect/sql"
+import { HedgerowServices, type StoreOptions } from "../src/index.ts"
+import { forEachBackend } from "../src/testing/index.ts"
+import { create, freshKey, patch, retrieve } from "./flag-owner.ts"
+
+/**
+ * What only a PostgreSQL server can show: PGlite is one session, so its transactions never overlap.
+ * Here several pools share one database and transactions really run side by side (READ COMMITTED).
+ */
+
+/** The options of a new, empty database, for a test that opens several stores on it. */
+class EmptyDatabase extends Context.Service<EmptyDatabase, StoreOptions>()("test/EmptyDatabase") {}
+
+const STORES = 4
+/** Races run this many times: one overlap is luck, many in a row show the guard. */
+const ROUNDS = 12
+
+/** A filter making a flag depend on the flag `id` being true. */
+const dependingOn = (id: number) => ({
+  groups: [{ properties: [{ key: String(id), type: "flag", operator: "flag_evaluates_to", value: true }], rollout_percentage: 100 }]
+})
+
+/** Runs two writes at once, of which exactly one must succeed: which one, its value, and the other's error. */
+const race = <A, B, E1, E2, R1, R2>(first: Effect.Effect<A, E1, R1>, second: Effect.Effect<B, E2, R2>) =>
+  Effect.gen(function*() {
+    const [a, b] = yield* Effect.all([Effect.result(first), Effect.result(second)], { concurrency: "unbounded" })
+    if (Result.isSuccess(a) && Result.isFailure(b)) return { winner: 0, won: a.success as A | B, lost: b.failure as E1 | E2 } as const
+    if (Result.isFailure(a) && Result.isSuccess(b)) return { winner: 1, won: b.success as A | B, lost: a.failure as E1 | E2 } as const
+    const told = (outcome: Result.Result<unknown, unknown>) =>
+      Result.isSuccess(outcome) ? "succeeded" : String((outcome.failure as { detail?: unknown }).detail ?? outcome.failure)
+    return assert.fail(`exactly one of two concurrent writes must succeed; first: ${told(a)}; second: ${told(b)}`)
+  })
+
+const refusal = (error: unknown) => {
+  const { _tag, attr, detail } = error as { _tag: string; attr?: unknown; detail?: unknown }
+  return { _tag, attr, detail }
+}
+
+forEachBackend((backend) => {
+  if (backend.name === "pglite") return
+
+  layer(backend.on((options) => Layer.succeed(EmptyDatabase, options)), { timeout: 120_000 })(`stores starting at once on ${backend.name}`, (it) => {
+    it.effect(`${STORES} stores built at once migrate one empty database once; of their bootstraps at once, one makes the organization`, () =>
+      Effect.gen(function*() {
+        const options = yield* EmptyDatabase
+        // Each store is its own pool, as separate server processes would be.
+        const stores = yield* Effect.forEach(
+          Array.from({ length: STORES }, () => HedgerowServices({ ...options, poolSize: 2 })),
+          Layer.build,
+          { concurrency: "unbounded" }
+        )
+        const outcomes = yield* Effect.forEach(
+          stores,
+          (store, i) => Bootstrap.use((bootstrap) => bootstrap.run({ email: `first${i}@example.com` })).pipe(Effect.provide(store), Effect.result),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(outcomes.filter(Result.isSuccess).length, 1)
+        // The others each found the one organization made meanwhile.
+        const refused = outcomes.filter(Result.isFailure).map(({ failure }) =>
+          failure._tag === "AlreadyBootstrapped" ? `${failure._tag} (${failure.organizations})` : failure._tag
+        )
+        assert.deepStrictEqual(refused, Array.from({ length: STORES - 1 }, () => "AlreadyBootstrapped (1)"))
+
+        const sql = yield* SqlClient.SqlClient.pipe(Effect.provide(stores[0]!))
+        const migrated = yield* sql<{ name: string }>`SELECT name FROM hedgerow_migrations ORDER BY migration_id`
+        assert.deepStrictEqual(migrated.map((row) => row.name), ["initial", "feature_flags"])
+        const [counts] = yield* sql<{ organizations: number; users: number; projects: number }>`
+          SELECT (SELECT count(*)::integer FROM organizations) AS organizations, (SELECT count(*)::integer FROM users) AS users,
+            (SELECT count(*)::integer FROM projects) AS projects`
+        assert.deepStrictEqual(counts, { organizations: 1, users: 1, projects: 1 })
+      }).pipe(Effect.scoped))
+  })
+
+  layer(backend.on(HedgerowServices), { timeout: 120_000, excludeTestServices: true })(`flag dependencies under concurrent writers on ${backend.name}`, (it) => {
+    it.effect("two PATCHes drawing the two halves of a cycle at once: one lands, the other is PostHog's cycle error", () =>
+      Effect.gen(function*() {
+        for (let round = 0; round < ROUNDS; round++) {
+          const a = yield* create({ key: freshKey("cycle-a") })
+          const b = yield* create({ key: freshKey("cycle-b") })
+          const { winner, lost } = yield* race(patch(a.id, { filters: dependingOn(b.id) }), patch(b.id, { filters: dependingOn(a.id) }))
+          const [won, loser] = winner === 0 ? [a, b] : [b, a]
+          assert.deepStrictEqual(refusal(lost), {
+            _tag: "ValidationError",
+            attr: "filters",
+            detail: `Circular dependency detected: ${loser.key} → ${won.key} → ${loser.key}`
+          })
+          // The loser is as it was; only the winner depends on the other.
+          assert.deepStrictEqual((yield* retrieve(won.id)).filters, dependingOn(loser.id))
+          const unchanged = yield* retrieve(loser.id)
+          assert.deepStrictEqual([unchanged.version, unchanged.filters], [loser.version, loser.filters])
+        }
+      }))
+
+    it.effect("a flag disabled while another starts to depend on it (by PATCH or by create): never both", () =>
+      Effect.gen(function*() {
+        const cannotDisable = (dependent: { id: number; key: string }) =>
+          `Cannot disable this feature flag because other flags depend on it: ${dependent.key} (ID: ${dependent.id}). Please update or disable the dependent flags first.`
+        const cannotDependOn = (target: { id: number; key: string }) =>
+          `Cannot create dependency on disabled flag '${target.key}' (ID: ${target.id}). Flag dependencies must reference active flags only.`
+        for (let round = 0; round < ROUNDS; round++) {
+          const target = yield* create({ key: freshKey("target") })
+          const byCreate = round % 2 === 1
+          const dependentKey = freshKey("dependent")
+          const existing = byCreate ? undefined : yield* create({ key: dependentKey })
+          const depend = existing === undefined
+            ? create({ key: dependentKey, filters: dependingOn(target.id) })
+            : patch(existing.id, { filters: dependingOn(target.id) })
+          const { winner, won, lost } = yield* race(patch(target.id, { active: false }), depend)
+          const after = yield* retrieve(target.id)
+          if (winner === 0) {
+            assert.isFalse(after.active)
+            assert.deepStrictEqual(refusal(lost), { _tag: "ValidationError", attr: "filters", detail: cannotDependOn(target) })
+          } else {
+            assert.isTrue(after.active)
+            const dependent = won as { id: number; key: string }
+            assert.deepStrictEqual(refusal(lost), { _tag: "ValidationError", attr: null, detail: cannotDisable(dependent) })
+            assert.deepStrictEqual((yield* retrieve(dependent.id)).filters, dependingOn(target.id))
+          }
+          // A refused create leaves no flag behind.
+          if (byCreate && winner === 0) {
+            const sql = yield* SqlClient.SqlClient
+            assert.deepStrictEqual(yield* sql`SELECT id FROM feature_flags WHERE key = ${dependentKey}`, [])
+          }
+        }
+      }))
+  })
+})
