@@ -1,37 +1,131 @@
+import { layerPostgres } from "@hedgerow/store"
+import { forEachBackend, testDatabaseUrl } from "@hedgerow/store/testing"
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { randomBytes } from "node:crypto"
 import { assert, describe, it } from "vitest"
 import { flagScenarios } from "../src/bench/flag-scenarios.ts"
-import { failedRequests, runBench } from "../src/bench/run-bench.ts"
 import { parseInvocation } from "../src/bench/options.ts"
-import { getProject } from "../src/bench/scenarios.ts"
+import { type BenchFigures, failedRequests, runBench } from "../src/bench/run-bench.ts"
+import { getProject, type Scenario } from "../src/bench/scenarios.ts"
 import { formatBench } from "../src/bench/table.ts"
 
-describe("benchmark driver", () => {
-  // A fraction of a second per target proves the whole path (seeding, server, probe, worker, baseline) for every
-  // scenario without being a benchmark; the flag search runs over a small seed instead of 10,000.
-  it("measures Hedgerow and the baseline with no failed request", async () => {
-    const scenarios = [getProject, ...flagScenarios({ seedFlags: 400 })]
-    const figures = await Effect.runPromise(runBench({ durationSeconds: 0.3, connections: 2, warmupSeconds: 0, scenarios }))
-    assert.deepStrictEqual(figures.scenarios.map((s) => s.name), scenarios.map((s) => s.name))
-    for (const scenario of figures.scenarios) {
+// A fraction of a second per target proves the whole path (seeding, server,
+// probe, worker, baseline) for every scenario without being a benchmark; the flag search runs over a small seed
+// instead of 10,000.
+const scenarios = [getProject, ...flagScenarios({ seedFlags: 400 })]
+// On PostgreSQL every scenario runs twice, each run with its own server processes to start: seeding with
+// ANALYZE, the search, and the writes spread over two processes are what differ from the in-process run.
+const postgresScenarios = scenarios.filter((scenario) => scenario.name !== "GET project" && scenario.name !== "GET flag")
+
+/** Every run measured every scenario on both targets, and no request failed; timings are not judged. */
+const assertClean = (figures: BenchFigures, expected: ReadonlyArray<Scenario>) => {
+  for (const run of figures.runs) {
+    assert.deepStrictEqual(run.scenarios.map((s) => s.name), expected.map((s) => s.name), run.label)
+    for (const scenario of run.scenarios) {
+      const where = `${run.label}: ${scenario.name}`
       assert.isAbove(scenario.responseBytes, 0)
       for (const target of [scenario.hedgerow, scenario.baseline]) {
-        assert.isAbove(target.requestsPerSecond, 0, scenario.name)
-        assert.isAbove(target.p50Ms, 0)
-        assert.isAtLeast(target.p99Ms, target.p50Ms)
-        assert.strictEqual(target.errors, 0)
-        assert.strictEqual(target.non2xx, 0, scenario.name)
+        assert.isAbove(target.requestsPerSecond, 0, where)
+        assert.isAbove(target.p50Ms, 0, where)
+        assert.isAtLeast(target.p99Ms, target.p50Ms, where)
+        assert.strictEqual(target.errors, 0, where)
+        assert.strictEqual(target.non2xx, 0, where)
       }
-      assert.isAbove(scenario.memoryAfterHedgerow.rssBytes, 0)
+      assert.isTrue(scenario.memoryAfterHedgerow.every((process) => process.rssBytes > 0), where)
     }
     // The search finds seeded flags (two in 400), not an empty page.
-    assert.isAbove(figures.scenarios[1]!.responseBytes, 1000)
-    assert.strictEqual(failedRequests(figures), 0)
-    assert.include(formatBench(figures), "hedgerow/baseline")
+    assert.isAbove(run.scenarios.find((s) => s.name.startsWith("GET flags ?search="))!.responseBytes, 1000, run.label)
+  }
+  assert.strictEqual(failedRequests(figures), 0)
+}
+
+/** Runs one statement on the test server's own database (roles and the catalog only, never its tables). */
+const onServer = <A>(url: string, statement: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
+  Effect.runPromise(Effect.gen(function*() {
+    return yield* statement(yield* SqlClient.SqlClient)
+  }).pipe(Effect.provide(layerPostgres({ url, poolSize: 1 }))))
+
+describe("benchmark driver", () => {
+  forEachBackend((backend) => {
+    if (backend.name === "pglite") {
+      it("measures Hedgerow in this process and the baseline with no failed request", async () => {
+        const figures = await Effect.runPromise(runBench({ durationSeconds: 0.3, connections: 2, warmupSeconds: 0, scenarios }))
+        assert.deepStrictEqual(figures.runs.map((run) => run.label), ["Hedgerow in this process, embedded store in memory"])
+        assertClean(figures, scenarios)
+        for (const scenario of figures.runs[0]!.scenarios) {
+          assert.strictEqual(scenario.memoryAfterHedgerow.length, 1)
+          assert.isAbove(scenario.memoryAfterHedgerow[0]!.heapUsedBytes ?? 0, 0)
+        }
+        const report = formatBench(figures)
+        assert.include(report, "=== Hedgerow in this process, embedded store in memory ===")
+        assert.include(report, "hedgerow/baseline")
+        assert.include(report, "Process memory after the Hedgerow run: RSS")
+      })
+      return
+    }
+
+    const serverUrl = testDatabaseUrl()!
+    it("measures PostgreSQL with one and with two server processes, and drops its databases", async () => {
+      const progress: Array<string> = []
+      const figures = await Effect.runPromise(runBench({
+        durationSeconds: 0.5,
+        connections: 4,
+        warmupSeconds: 0,
+        databaseUrl: serverUrl,
+        scenarios: postgresScenarios,
+        progress: (line) => progress.push(line)
+      }))
+      assert.deepStrictEqual(figures.runs.map((run) => run.label), ["PostgreSQL, 1 server process", "PostgreSQL, 2 server processes"])
+      assert.deepStrictEqual(figures.runs.map((run) => run.serverProcesses), [1, 2])
+      assertClean(figures, postgresScenarios)
+      for (const run of figures.runs) {
+        for (const scenario of run.scenarios) {
+          // One resident-memory reading per server process, and the load reached every one of them.
+          assert.strictEqual(scenario.memoryAfterHedgerow.length, run.serverProcesses)
+          assert.strictEqual(scenario.hedgerowPerServer.length, run.serverProcesses)
+          assert.isTrue(scenario.hedgerowPerServer.every((completed) => completed > 0), `${run.label}: ${scenario.name}`)
+          assert.strictEqual(scenario.hedgerowPerServer.reduce((a, b) => a + b, 0), scenario.hedgerow.completed)
+        }
+      }
+      const report = formatBench(figures)
+      assert.include(report, "=== PostgreSQL, 1 server process ===")
+      assert.include(report, "=== PostgreSQL, 2 server processes ===")
+      assert.include(report, "Server process memory after the Hedgerow run (resident): server 1 (pid ")
+      assert.include(report, "Hedgerow requests completed per server process: ")
+
+      // Each run made its own database and none outlives it.
+      const created = progress.flatMap((line) => /created database (\S+)/.exec(line)?.[1] ?? [])
+      assert.strictEqual(created.length, 2)
+      const left = await onServer(serverUrl, (sql) => sql<{ datname: string }>`SELECT datname FROM pg_database WHERE datname IN ${sql.in(created)}`)
+      assert.deepStrictEqual(left, [])
+    })
+
+    it("names the CREATEDB privilege when its user may not create a database", async () => {
+      const role = `hedgerow_bench_nocreatedb_${randomBytes(4).toString("hex")}`
+      await onServer(serverUrl, (sql) => sql.unsafe(`CREATE ROLE "${role}" LOGIN NOCREATEDB`))
+      try {
+        const url = new URL(serverUrl)
+        url.username = role
+        url.password = ""
+        const error = await Effect.runPromise(Effect.flip(
+          runBench({ durationSeconds: 0.3, connections: 1, warmupSeconds: 0, databaseUrl: url.toString(), scenarios: postgresScenarios })
+        ))
+        assert.strictEqual(error._tag, "BenchFailed")
+        assert.include(error.message, "needs the CREATEDB privilege")
+        assert.notInclude(error.message, "\n")
+      } finally {
+        await onServer(serverUrl, (sql) => sql.unsafe(`DROP ROLE IF EXISTS "${role}"`))
+      }
+    })
   })
 
-  it("refuses --database-url rather than benchmarking the in-memory store", () => {
-    assert.strictEqual(parseInvocation(["--database-url", "postgres://localhost/hedgerow"])._tag, "unsupported")
+  it("takes --database-url as the PostgreSQL server to run on", () => {
+    const invocation = parseInvocation(["--database-url", "postgres://localhost/hedgerow"])
+    assert.strictEqual(invocation._tag, "run")
+    assert.strictEqual(invocation._tag === "run" ? invocation.options.databaseUrl : undefined, "postgres://localhost/hedgerow")
+    assert.strictEqual(parseInvocation(["--database-url", "mysql://localhost/hedgerow"])._tag, "invalid")
+    assert.strictEqual(parseInvocation(["--database-url", "localhost"])._tag, "invalid")
   })
 
   it("rejects malformed flags", () => {

@@ -5,7 +5,8 @@ declare module "autocannon" {
 
   namespace autocannon {
     interface Options {
-      readonly url: string
+      /** Several URLs: connection i goes to URL i modulo their number. */
+      readonly url: string | ReadonlyArray<string>
       readonly method?: string
       readonly headers?: Readonly<Record<string, string>>
       readonly body?: string
@@ -14,6 +15,8 @@ declare module "autocannon" {
       /** Seconds. */
       readonly duration?: number
       readonly connections?: number
+      /** Milliseconds between samples; a run stops at the first sample after its duration (default 1000). */
+      readonly sampleInt?: number
       /** Seconds before a request counts as timed out (and as an error). */
       readonly timeout?: number
     }

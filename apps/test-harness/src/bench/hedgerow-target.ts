@@ -1,9 +1,12 @@
 import { Bootstrap, type OrganizationId, type ProjectId, type UserId } from "@hedgerow/core"
 import { baseUrl, HedgerowServer } from "@hedgerow/http-server"
-import { Context, Effect, Layer } from "effect"
+import { analyzeChangedTables, type HedgerowServices } from "@hedgerow/store"
+import { Context, Effect, Layer, type Scope } from "effect"
+import { type ProcessMemory, thisProcessMemory } from "./memory.ts"
 
 /** The bootstrapped tenant every scenario works in, and how to reach and authenticate to it. */
 export class HedgerowFixture extends Context.Service<HedgerowFixture, {
+  /** Where a scenario's setup sends its own API requests (the first server when there are several). */
   readonly baseUrl: string
   readonly organizationId: OrganizationId
   readonly projectId: ProjectId
@@ -13,27 +16,70 @@ export class HedgerowFixture extends Context.Service<HedgerowFixture, {
   readonly authorization: Readonly<Record<string, string>>
 }>()("hedgerow/bench/HedgerowFixture") {}
 
-const serverLayer = HedgerowServer({ port: 0, host: "127.0.0.1", store: {} })
+/** Brings the planner's statistics up to date after seeding, the way the store in use gets them. */
+export class RefreshStatistics extends Context.Service<RefreshStatistics, {
+  readonly run: Effect.Effect<void, unknown>
+}>()("hedgerow/bench/RefreshStatistics") {}
 
-/** Everything a scenario's setup may use: core's services, the store, the server and the fixture. */
-export type HedgerowServices = Layer.Success<typeof serverLayer> | HedgerowFixture
+/** Everything a scenario's setup may use: core's services over the target's store, and the fixture. */
+export type ScenarioServices = Layer.Success<ReturnType<typeof HedgerowServices>> | HedgerowFixture | RefreshStatistics
+
+/** A Hedgerow deployment under test, for as long as the scope that started it. */
+export interface HedgerowTarget {
+  readonly context: Context.Context<ScenarioServices>
+  /** One base URL per server; the load is spread over all of them. */
+  readonly urls: ReadonlyArray<string>
+  /** Memory of the processes serving those URLs, read right after a measured run. */
+  readonly memory: Effect.Effect<ReadonlyArray<ProcessMemory>>
+}
+
+/** How a benchmark run names and starts its target. */
+export interface TargetPlan {
+  /** Heads the run's table, e.g. "PostgreSQL, 2 server processes". */
+  readonly label: string
+  /** `hedgerow serve` processes it starts; 0 when Hedgerow runs in this process. */
+  readonly serverProcesses: number
+  /** Reports each step through `progress`. */
+  readonly start: (progress: (line: string) => void) => Effect.Effect<HedgerowTarget, unknown, Scope.Scope>
+}
 
 /**
- * Hedgerow in this process on an in-memory store, bootstrapped, for as long as the enclosing scope
- * lives. Scenarios get the layer's services too, so they can seed data through core directly.
+ * Bootstraps an empty store through core: the tenant of the fixture, for whichever URL serves it. Run
+ * before any server process starts on that store, so that none bootstraps it first.
  */
-export const startHedgerow = Effect.gen(function*() {
-  const context = yield* Layer.build(serverLayer)
-  const fixture = yield* Effect.gen(function*() {
-    const url = yield* baseUrl
-    const tenant = yield* (yield* Bootstrap).run({})
-    return HedgerowFixture.of({
-      baseUrl: url,
+export const bootstrapTenant = Effect.gen(function*() {
+  const tenant = yield* (yield* Bootstrap).run({})
+  return (baseUrl: string) =>
+    HedgerowFixture.of({
+      baseUrl,
       organizationId: tenant.organization_id,
       projectId: tenant.project_id,
       userId: tenant.user.id,
       authorization: { authorization: `Bearer ${tenant.personal_api_key}` }
     })
-  }).pipe(Effect.provideContext(context))
-  return Context.add(context, HedgerowFixture, fixture)
 })
+
+const serverLayer = HedgerowServer({ port: 0, host: "127.0.0.1", store: {} })
+
+/**
+ * Hedgerow in this process on an in-memory store, bootstrapped. Scenarios get the layer's services
+ * too, so they seed data through core directly; the embedded store's own analyzer rule refreshes
+ * statistics.
+ */
+export const inProcess: TargetPlan = {
+  label: "Hedgerow in this process, embedded store in memory",
+  serverProcesses: 0,
+  start: () => Effect.gen(function*() {
+    const context = yield* Layer.build(serverLayer)
+    const fixture = yield* Effect.all([bootstrapTenant, baseUrl]).pipe(
+      Effect.map(([tenantAt, url]) => tenantAt(url)),
+      Effect.provideContext(context)
+    )
+    const refresh = RefreshStatistics.of({ run: analyzeChangedTables.pipe(Effect.asVoid, Effect.provideContext(context)) })
+    return {
+      context: context.pipe(Context.add(HedgerowFixture, fixture), Context.add(RefreshStatistics, refresh)),
+      urls: [fixture.baseUrl],
+      memory: Effect.sync(() => [thisProcessMemory()])
+    } satisfies HedgerowTarget
+  })
+}

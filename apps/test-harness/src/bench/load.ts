@@ -1,9 +1,12 @@
 import { Data, Effect } from "effect"
 import { Worker } from "node:worker_threads"
 
-/** One target under load: a URL and the request sent on every connection, for a bounded time. */
+/**
+ * One target under load: its URLs and the request sent on every connection, for a bounded time. With
+ * several URLs (one per server process) autocannon deals the connections out over them in turn.
+ */
 export interface LoadRequest {
-  readonly url: string
+  readonly urls: ReadonlyArray<string>
   readonly method: string
   readonly headers: Readonly<Record<string, string>>
   readonly body?: string | undefined
@@ -25,11 +28,13 @@ export interface LoadFigures {
   readonly errors: number
   readonly timeouts: number
   readonly statusCodes: Readonly<Record<string, number>>
+  /** Responses per origin (`http://host:port`), to show how the load was spread over several servers. */
+  readonly completedByOrigin: Readonly<Record<string, number>>
 }
 
-export class LoadFailed extends Data.TaggedError("LoadFailed")<{ readonly url: string; readonly reason: string }> {
+export class LoadFailed extends Data.TaggedError("LoadFailed")<{ readonly urls: ReadonlyArray<string>; readonly reason: string }> {
   override get message() {
-    return `Load run against ${this.url} failed: ${this.reason}`
+    return `Load run against ${this.urls.join(", ")} failed: ${this.reason}`
   }
 }
 
@@ -51,8 +56,8 @@ export const runLoad = (request: LoadRequest) =>
       void worker.terminate().finally(() => resume(outcome))
     }
     worker.on("message", (message: { readonly figures: LoadFigures } | { readonly error: string }) =>
-      settle("figures" in message ? Effect.succeed(message.figures) : Effect.fail(new LoadFailed({ url: request.url, reason: message.error }))))
-    worker.on("error", (error) => settle(Effect.fail(new LoadFailed({ url: request.url, reason: String(error) }))))
-    worker.on("exit", (code) => settle(Effect.fail(new LoadFailed({ url: request.url, reason: `load worker exited with code ${code}` }))))
+      settle("figures" in message ? Effect.succeed(message.figures) : Effect.fail(new LoadFailed({ urls: request.urls, reason: message.error }))))
+    worker.on("error", (error) => settle(Effect.fail(new LoadFailed({ urls: request.urls, reason: String(error) }))))
+    worker.on("exit", (code) => settle(Effect.fail(new LoadFailed({ urls: request.urls, reason: `load worker exited with code ${code}` }))))
     return Effect.asVoid(Effect.promise(() => worker.terminate()))
   })

@@ -14,9 +14,6 @@ const main = Effect.gen(function*() {
     case "invalid":
       yield* Console.error(`${invocation.reason}\n\n${usage}`)
       return 2
-    case "unsupported":
-      yield* Console.error(invocation.reason)
-      return 2
     case "run": {
       // Progress goes to stderr so that stdout carries only the report.
       const figures = yield* runBench({ ...invocation.options, progress: (line) => process.stderr.write(`… ${line}\n`) })

@@ -1,7 +1,10 @@
 import { Context, Data, Effect } from "effect"
+import { availableParallelism } from "node:os"
 import { baselineServer } from "./baseline-server.ts"
-import { HedgerowFixture, type HedgerowServices, startHedgerow } from "./hedgerow-target.ts"
+import { HedgerowFixture, type HedgerowTarget, inProcess, type TargetPlan } from "./hedgerow-target.ts"
 import { failures, type LoadFigures, runLoad } from "./load.ts"
+import type { ProcessMemory } from "./memory.ts"
+import { onPostgres } from "./postgres-target.ts"
 import { probe } from "./probe.ts"
 import { type RequestSpec, type Scenario, scenarios as defaultScenarios } from "./scenarios.ts"
 
@@ -11,17 +14,17 @@ export interface BenchOptions {
   readonly connections: number
   /** Seconds of unreported load before each measured run, so JIT and pools are warm; 0 skips it. */
   readonly warmupSeconds: number
+  /**
+   * A PostgreSQL server to run on instead of the in-process embedded store: a fresh database there,
+   * served by one and then by two `hedgerow serve` processes.
+   */
+  readonly databaseUrl?: string | undefined
   readonly scenarios?: ReadonlyArray<Scenario> | undefined
   /** Receives a line as each phase starts; silent when absent. */
   readonly progress?: ((line: string) => void) | undefined
 }
 
 export const defaultBenchOptions = { durationSeconds: 10, connections: 10, warmupSeconds: 2 } as const
-
-export interface MemoryFigures {
-  readonly rssBytes: number
-  readonly heapUsedBytes: number
-}
 
 export interface ScenarioFigures {
   readonly name: string
@@ -31,15 +34,30 @@ export interface ScenarioFigures {
   readonly responseBytes: number
   readonly hedgerow: LoadFigures
   readonly baseline: LoadFigures
-  /** The whole process (Hedgerow, its in-memory store and the harness), right after Hedgerow's run. */
-  readonly memoryAfterHedgerow: MemoryFigures
+  /** Hedgerow's completed requests per server, in server order (one entry for a single server). */
+  readonly hedgerowPerServer: ReadonlyArray<number>
+  /**
+   * The processes serving Hedgerow right after its run: the bench process itself (Hedgerow, its
+   * in-memory store and the harness), or each server process.
+   */
+  readonly memoryAfterHedgerow: ReadonlyArray<ProcessMemory>
+}
+
+/** One target's table: its label and a row block per scenario. */
+export interface RunFigures {
+  readonly label: string
+  /** `hedgerow serve` processes the load was spread over; 0 for Hedgerow in the bench process. */
+  readonly serverProcesses: number
+  readonly scenarios: ReadonlyArray<ScenarioFigures>
 }
 
 export interface BenchFigures {
   readonly durationSeconds: number
   readonly connections: number
   readonly warmupSeconds: number
-  readonly scenarios: ReadonlyArray<ScenarioFigures>
+  /** Logical CPUs of this machine, which the load generator and every server share. */
+  readonly cpus: number
+  readonly runs: ReadonlyArray<RunFigures>
 }
 
 export class BenchFailed extends Data.TaggedError("BenchFailed")<{ readonly scenario: string; readonly reason: string }> {
@@ -50,16 +68,19 @@ export class BenchFailed extends Data.TaggedError("BenchFailed")<{ readonly scen
 
 /** Failed or non-2xx requests over every measured run; the figures only mean something at 0. */
 export const failedRequests = (figures: BenchFigures) =>
-  figures.scenarios.reduce((sum, scenario) => sum + failures(scenario.hedgerow) + failures(scenario.baseline), 0)
+  figures.runs.flatMap((run) => run.scenarios).reduce(
+    (sum, scenario) => sum + failures(scenario.hedgerow) + failures(scenario.baseline),
+    0
+  )
 
 const describeStatuses = (figures: LoadFigures) =>
   Object.entries(figures.statusCodes).map(([code, count]) => `${count}x ${code}`).join(", ") || "none"
 
-const measure = (scenario: string, target: string, url: string, spec: RequestSpec, options: BenchOptions) =>
+const measure = (scenario: string, target: string, urls: ReadonlyArray<string>, spec: RequestSpec, options: BenchOptions) =>
   Effect.gen(function*() {
     const load = (durationSeconds: number) =>
       runLoad({
-        url,
+        urls,
         method: spec.method,
         headers: spec.headers,
         body: spec.body,
@@ -84,15 +105,15 @@ const measure = (scenario: string, target: string, url: string, spec: RequestSpe
   }).pipe(Effect.mapError((error) =>
     error._tag === "LoadFailed" ? new BenchFailed({ scenario, reason: error.message }) : error))
 
-const runScenario = (scenario: Scenario, options: BenchOptions, hedgerow: Context.Context<HedgerowServices>) =>
+const runScenario = (scenario: Scenario, options: BenchOptions, target: HedgerowTarget) =>
   Effect.gen(function*() {
-    const fixture = Context.get(hedgerow, HedgerowFixture)
+    const fixture = Context.get(target.context, HedgerowFixture)
     const spec = yield* scenario.setup.pipe(
-      Effect.provideContext(hedgerow),
+      Effect.provideContext(target.context),
       Effect.mapError((error) => new BenchFailed({ scenario: scenario.name, reason: `setup failed: ${String(error)}` }))
     )
-    const url = `${fixture.baseUrl}${spec.path}`
-    const probed = yield* probe(url, spec).pipe(
+    // Every server answers the probe alike, so the first one sizes the baseline.
+    const probed = yield* probe(`${fixture.baseUrl}${spec.path}`, spec).pipe(
       Effect.mapError((error) => new BenchFailed({ scenario: scenario.name, reason: `probe request failed: ${error.message}` }))
     )
     if (probed.status < 200 || probed.status > 299) {
@@ -100,11 +121,11 @@ const runScenario = (scenario: Scenario, options: BenchOptions, hedgerow: Contex
       return yield* new BenchFailed({ scenario: scenario.name, reason: `probe got ${probed.status} from Hedgerow: ${excerpt}` })
     }
 
-    const hedgerowFigures = yield* measure(scenario.name, "hedgerow", url, spec, options)
-    const memory = process.memoryUsage()
+    const hedgerowFigures = yield* measure(scenario.name, "hedgerow", target.urls.map((url) => `${url}${spec.path}`), spec, options)
+    const memory = yield* target.memory
     const baselineFigures = yield* Effect.scoped(Effect.flatMap(
       baselineServer(probed.body),
-      (baseUrl) => measure(scenario.name, "baseline", `${baseUrl}${spec.path}`, spec, options)
+      (baseUrl) => measure(scenario.name, "baseline", [`${baseUrl}${spec.path}`], spec, options)
     ))
 
     return {
@@ -114,29 +135,47 @@ const runScenario = (scenario: Scenario, options: BenchOptions, hedgerow: Contex
       responseBytes: probed.body.byteLength,
       hedgerow: hedgerowFigures,
       baseline: baselineFigures,
-      memoryAfterHedgerow: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed }
+      hedgerowPerServer: target.urls.map((url) => hedgerowFigures.completedByOrigin[new URL(url).origin] ?? 0),
+      memoryAfterHedgerow: memory
     } satisfies ScenarioFigures
   })
 
+/** In-process on the embedded store; or on PostgreSQL with one server process, then with two. */
+export const plansFor = (options: Pick<BenchOptions, "databaseUrl">): ReadonlyArray<TargetPlan> =>
+  options.databaseUrl === undefined ? [inProcess] : [onPostgres(options.databaseUrl, 1), onPostgres(options.databaseUrl, 2)]
+
 /**
- * Starts Hedgerow in this process and, for each scenario in turn, loads it and then a bare
- * node:http baseline with the same request. Targets never run at the same time, since they would
- * compete for the same cores. Hedgerow is stopped when the figures are in.
+ * Starts the target and, for each scenario in turn, loads it and then a bare node:http baseline with
+ * the same request. Targets never run at the same time, since they would compete for the same cores.
+ * The target is stopped (and its database dropped) when its figures are in, or the run fails.
  */
-export const runBench = (options: BenchOptions) =>
+const runTarget = (plan: TargetPlan, options: BenchOptions) =>
   Effect.scoped(Effect.gen(function*() {
-    options.progress?.("starting Hedgerow on an in-memory store")
-    const hedgerow = yield* startHedgerow.pipe(
-      Effect.mapError((error) => new BenchFailed({ scenario: "startup", reason: String(error) }))
+    const progress = (line: string) => options.progress?.(`${plan.label}: ${line}`)
+    progress("starting")
+    const target = yield* plan.start(progress).pipe(
+      Effect.mapError((error) =>
+        new BenchFailed({ scenario: `${plan.label}, startup`, reason: error instanceof Error ? error.message : String(error) }))
     )
-    const figures = yield* Effect.forEach(
+    const scenarios = yield* Effect.forEach(
       options.scenarios ?? defaultScenarios,
-      (scenario) => runScenario(scenario, options, hedgerow)
+      (scenario) => runScenario(scenario, { ...options, progress }, target).pipe(
+        Effect.mapError((error) => new BenchFailed({ scenario: `${plan.label}, ${error.scenario}`, reason: error.reason }))
+      )
     )
-    return {
+    progress("stopping")
+    return { label: plan.label, serverProcesses: plan.serverProcesses, scenarios } satisfies RunFigures
+  }))
+
+/** Every run `options` asks for, one after the other. */
+export const runBench = (options: BenchOptions) =>
+  Effect.map(
+    Effect.forEach(plansFor(options), (plan) => runTarget(plan, options)),
+    (runs) => ({
       durationSeconds: options.durationSeconds,
       connections: options.connections,
       warmupSeconds: options.warmupSeconds,
-      scenarios: figures
-    } satisfies BenchFigures
-  }))
+      cpus: availableParallelism(),
+      runs
+    }) satisfies BenchFigures
+  )

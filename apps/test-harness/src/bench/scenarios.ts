@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { flagScenarios } from "./flag-scenarios.ts"
-import { HedgerowFixture, type HedgerowServices } from "./hedgerow-target.ts"
+import { HedgerowFixture, type ScenarioServices } from "./hedgerow-target.ts"
 
 /** The one request a scenario repeats; the path is relative to the server's base URL. */
 export interface RequestSpec {
@@ -19,7 +19,7 @@ export interface RequestSpec {
  */
 export interface Scenario {
   readonly name: string
-  readonly setup: Effect.Effect<RequestSpec, unknown, HedgerowServices>
+  readonly setup: Effect.Effect<RequestSpec, unknown, ScenarioServices>
 }
 
 export const getProject: Scenario = {

@@ -1,5 +1,6 @@
 import type { LoadFigures } from "./load.ts"
-import type { BenchFigures, ScenarioFigures } from "./run-bench.ts"
+import type { ProcessMemory } from "./memory.ts"
+import type { BenchFigures, RunFigures, ScenarioFigures } from "./run-bench.ts"
 
 const integer = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 0 })
 const milliseconds = (n: number) => n.toFixed(2)
@@ -28,6 +29,16 @@ const targetRow = (target: string, figures: LoadFigures) => [
   integer(figures.errors)
 ]
 
+/** The bench process's RSS and heap when Hedgerow runs in it; of a server process only its resident set shows. */
+const memoryLine = (memory: ReadonlyArray<ProcessMemory>) => {
+  const [only] = memory
+  if (memory.length === 1 && only!.heapUsedBytes !== undefined) {
+    return `Process memory after the Hedgerow run: RSS ${mebibytes(only!.rssBytes)}, heap used ${mebibytes(only!.heapUsedBytes)}`
+  }
+  return `Server process memory after the Hedgerow run (resident): ` +
+    memory.map((process) => `${process.label} ${mebibytes(process.rssBytes)}`).join(", ")
+}
+
 const scenarioBlock = (scenario: ScenarioFigures) => {
   const { hedgerow, baseline } = scenario
   return [
@@ -45,16 +56,37 @@ const scenarioBlock = (scenario: ScenarioFigures) => {
         ""
       ]
     ]),
-    `Process memory after the Hedgerow run: RSS ${mebibytes(scenario.memoryAfterHedgerow.rssBytes)}, ` +
-    `heap used ${mebibytes(scenario.memoryAfterHedgerow.heapUsedBytes)}`
+    ...(scenario.hedgerowPerServer.length > 1
+      ? [`Hedgerow requests completed per server process: ${scenario.hedgerowPerServer.map(integer).join(" / ")}`]
+      : []),
+    memoryLine(scenario.memoryAfterHedgerow)
   ]
 }
 
-/** The report `npm run bench` prints: a header, then one block per scenario. */
-export const formatBench = (figures: BenchFigures) =>
-  [
-    `Hedgerow against a bare node:http server sending a body of the same size, on loopback (Node ${process.version}).`,
+const runBlock = (run: RunFigures) => [
+  "",
+  `=== ${run.label} ===`,
+  ...(run.serverProcesses > 1
+    ? ["Load spread over the servers: connections dealt out in turn; req/s is their sum, p50/p99 come from all responses together."]
+    : []),
+  ...run.scenarios.flatMap((scenario) => ["", ...scenarioBlock(scenario)])
+]
+
+/** The report `npm run bench` prints: a header, then a labelled table per run with a block per scenario. */
+export const formatBench = (figures: BenchFigures) => {
+  const serverProcesses = figures.runs.some((run) => run.serverProcesses > 0)
+  return [
+    `Hedgerow against a bare node:http server sending a body of the same size, on loopback ` +
+    `(Node ${process.version}, ${figures.cpus} CPU${figures.cpus === 1 ? "" : "s"}).`,
     `${figures.connections} connections, ${figures.durationSeconds} s measured per target` +
     (figures.warmupSeconds > 0 ? ` after ${figures.warmupSeconds} s of warm-up.` : ", no warm-up."),
-    ...figures.scenarios.flatMap((scenario) => ["", ...scenarioBlock(scenario)])
+    ...(serverProcesses
+      ? [
+        `The load generator (a thread of the bench process), the server processes and PostgreSQL (if on this machine)`,
+        `all share these ${figures.cpus} CPUs: a second server process only adds capacity where a core would otherwise idle.`,
+        `The baseline is one node:http server in the bench process, in every run.`
+      ]
+      : []),
+    ...figures.runs.flatMap(runBlock)
   ].join("\n")
+}
