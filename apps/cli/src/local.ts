@@ -26,7 +26,9 @@ export const databaseUrlFlag = Flag.String("database-url").pipe(
 export const poolSizeFlag = Flag.Int("pool-size").pipe(
   Flag.withDescription(`Connections to PostgreSQL per process (env HEDGEROW_DB_POOL_SIZE, default ${DEFAULT_POOL_SIZE})`),
   Flag.withFallbackConfig(Config.Int("HEDGEROW_DB_POOL_SIZE")),
-  Flag.withDefault(DEFAULT_POOL_SIZE)
+  Flag.withDefault(DEFAULT_POOL_SIZE),
+  // No connection at all would make every request wait forever.
+  Flag.filter((size) => size >= 1, (size) => `--pool-size must be at least 1, got ${size}`)
 )
 
 /** Spread into a command's flags; the handler passes them on to `storeOf` or `inProcess`. */

@@ -12,10 +12,27 @@ import {
 import { Effect, Exit, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { StoreLive } from "../src/index.ts"
+import { ts } from "../src/repositories/rows.ts"
 import { forEachBackend } from "../src/testing/index.ts"
 
 forEachBackend((backend) =>
 layer(backend.on((options) => CoreServices.pipe(Layer.provideMerge(StoreLive(options)))), { timeout: 60_000 })(`the store under core on ${backend.name}`, (it) => {
+  it.effect("timestamps keep their microseconds, before and after 2000, whatever the session's zone", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const [row] = yield* sql<{ a: string; b: string; c: string }>`
+        SELECT '2020-01-02 03:04:05.123456+00'::timestamptz AS a, '1999-12-31 23:59:59.999999+00'::timestamptz AS b,
+               '2021-06-01 12:00:00.000001+02'::timestamptz AS c`
+      assert.deepStrictEqual([ts(row!.a), ts(row!.b), ts(row!.c)], [
+        "2020-01-02T03:04:05.123456Z",
+        "1999-12-31T23:59:59.999999Z",
+        "2021-06-01T10:00:00.000001Z"
+      ])
+      // A timestamp sent back as a parameter keeps them too.
+      const [echo] = yield* sql<{ t: string }>`SELECT ${"2020-01-02T03:04:05.123456Z"}::timestamptz AS t`
+      assert.strictEqual(ts(echo!.t), "2020-01-02T03:04:05.123456Z")
+    }))
+
   it.effect("records each migration once", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

@@ -3,6 +3,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { PgClient, PgTypes } from "@effect/sql-pg"
 import { Effect, Layer, Scope, Semaphore, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
+import { pgliteTimestampParsers } from "./timestamps.ts"
 import { SqlClient, SqlConnection, SqlError } from "effect/sql"
 
 type Transform = (<A extends object>(rows: ReadonlyArray<A>) => ReadonlyArray<A>) | undefined
@@ -147,7 +148,13 @@ export const openPglite = (dataDir: string | undefined): Effect.Effect<PGlite, S
   Effect.acquireRelease(
     Effect.tryPromise({
       // pg_trgm backs the flag list's case-insensitive search (migration 0002).
-      try: () => PGlite.create({ postgresqlconf: POSTGRES_CONF, extensions: { pg_trgm }, ...(dataDir === undefined ? {} : { dataDir }) }),
+      try: () =>
+        PGlite.create({
+          postgresqlconf: POSTGRES_CONF,
+          extensions: { pg_trgm },
+          parsers: pgliteTimestampParsers,
+          ...(dataDir === undefined ? {} : { dataDir })
+        }),
       catch: (cause) =>
         new SqlError.SqlError({
           reason: new SqlError.ConnectionError({

@@ -2,6 +2,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Data, Effect, Layer, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient } from "effect/sql"
+import { hedgerowPgTypes } from "./timestamps.ts"
 
 export interface PostgresOptions {
   /** `postgres://user:password@host:port/database`; `sslmode` and `connect_timeout` are read from it. */
@@ -51,7 +52,10 @@ export const layerPostgres = (options: PostgresOptions): Layer.Layer<SqlClient.S
       const client = yield* PgClient.make({
         url: Redacted.make(options.url),
         maxConnections: options.poolSize ?? DEFAULT_POOL_SIZE,
-        applicationName: "hedgerow"
+        applicationName: "hedgerow",
+        types: hedgerowPgTypes(),
+        // Text timestamps (timestamps.ts) are read as UTC whatever the server's own zone.
+        startupParameters: { timezone: "UTC" }
       })
       yield* client`SELECT 1`
       return client as SqlClient.SqlClient
