@@ -1,6 +1,6 @@
 /** Hedgerow's store: core's repositories in SQL, on embedded PGlite or on a PostgreSQL server. */
 export * from "./store.ts"
-export { MigrationsLive, migrations } from "./migrations/index.ts"
+export { MigrationFailed, MigrationsLive, migrations } from "./migrations/index.ts"
 export { DataDirInUse, DataDirLockError } from "./sql/data-dir-lock.ts"
 export { layerPglite } from "./sql/pglite-client.ts"
 export { DatabaseUnavailable, DEFAULT_POOL_SIZE, displayUrl, layerPostgres } from "./sql/postgres-client.ts"

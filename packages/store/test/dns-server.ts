@@ -3,7 +3,8 @@ import { createServer, Packet } from "dns2"
 
 /** What the test zone answers for a name; unknown names are NXDOMAIN. */
 export type ZoneAnswer =
-  | { readonly txt: ReadonlyArray<ReadonlyArray<string>> }
+  /** TXT records, sent after `delayMs` when given (a slow resolver). */
+  | { readonly txt: ReadonlyArray<ReadonlyArray<string>>; readonly delayMs?: number }
   | "nxdomain"
   | "servfail"
   /** Never answers, like a server behind a dead link. */
@@ -41,7 +42,8 @@ export class TestDns extends Context.Service<TestDns, TestDnsServer>()("test/Tes
                 response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 60, data: [...strings] } as never)
               }
             }
-            send(response)
+            if (typeof answer === "object" && answer.delayMs !== undefined) setTimeout(() => send(response), answer.delayMs)
+            else send(response)
           }
         })
         const addresses = await server.listen({ udp: { port: 0, address: "127.0.0.1" } })

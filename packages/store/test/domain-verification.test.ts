@@ -123,6 +123,19 @@ layer(servicesWith(backend, { HEDGEROW_DNS_TIMEOUT_MS: String(TIMEOUT_MS) }), { 
         assert.isBelow(outcome.elapsed, TIMEOUT_MS + 1_000)
       }))
 
+    it.effect("a rename while the lookup is in flight: the old name's answer does not verify the new name", () =>
+      Effect.gen(function*() {
+        const created = yield* domainAnswering((challenge) => ({ txt: [[challenge]], delayMs: 300 }))
+        const domains = yield* DomainService
+        const pending = yield* Effect.forkChild(domains.verify(systemActor, yield* org, created.id, bodyOf({})))
+        yield* Effect.sleep(50)
+        const renamed = `renamed-${created.domain}`
+        yield* domains.update(systemActor, yield* org, created.id, bodyOf({ domain: renamed }))
+        yield* Fiber.join(pending)
+        const after = yield* domains.retrieve(systemActor, yield* org, created.id)
+        assert.deepStrictEqual([after.domain, after.is_verified, after.verified_at], [renamed, false, null])
+      }))
+
     it.effect("a lookup in flight does not hold up other requests", () =>
       Effect.gen(function*() {
         const created = yield* domainAnswering(() => "silent")

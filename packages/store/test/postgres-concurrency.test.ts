@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Bootstrap } from "@hedgerow/core"
+import { Bootstrap, bodyOf, InviteService, MemberService, OrganizationService, RoleService, systemActor, UserService } from "@hedgerow/core"
 import { Context, Effect, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { HedgerowServices, type StoreOptions } from "../src/index.ts"
@@ -124,6 +124,69 @@ forEachBackend((backend) => {
             const sql = yield* SqlClient.SqlClient
             assert.deepStrictEqual(yield* sql`SELECT id FROM feature_flags WHERE key = ${dependentKey}`, [])
           }
+        }
+      }))
+
+    it.effect("a restore racing a create of the deleted flag's key: one wins, and the live flag holds the key", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        for (let round = 0; round < ROUNDS; round++) {
+          const key = freshKey("restored")
+          const deleted = yield* create({ key })
+          yield* patch(deleted.id, { deleted: true })
+          const { winner, won, lost } = yield* race(patch(deleted.id, { deleted: false }), create({ key }))
+          assert.deepStrictEqual(refusal(lost), { _tag: "ValidationError", attr: "key", detail: "There is already a feature flag with this key." })
+          // Exactly one live flag with the key: the restored one, or the new one (the old one keeping a tombstone).
+          const live = yield* sql<{ id: number }>`SELECT id FROM feature_flags WHERE key = ${key} AND NOT deleted`
+          assert.deepStrictEqual(live.map((row) => row.id), [winner === 0 ? deleted.id : (won as { id: number }).id])
+          const [old] = yield* sql<{ key: string; deleted: boolean }>`SELECT key, deleted FROM feature_flags WHERE id = ${deleted.id}`
+          assert.deepStrictEqual(old, winner === 0 ? { key, deleted: false } : { key: `${key}:deleted:${deleted.id}`, deleted: true })
+        }
+      }))
+
+    it.effect("two deleted flags taking each other's keys at once both land, without a deadlock", () =>
+      Effect.gen(function*() {
+        for (let round = 0; round < ROUNDS; round++) {
+          const x = yield* create({ key: freshKey("swap-x") })
+          const y = yield* create({ key: freshKey("swap-y") })
+          yield* patch(x.id, { deleted: true })
+          yield* patch(y.id, { deleted: true })
+          const both = yield* Effect.all([Effect.result(patch(x.id, { key: y.key })), Effect.result(patch(y.id, { key: x.key }))], {
+            concurrency: "unbounded"
+          })
+          assert.deepStrictEqual(both.map((outcome) => outcome._tag), ["Success", "Success"])
+        }
+      }))
+  })
+
+  layer(backend.on(HedgerowServices), { timeout: 120_000, excludeTestServices: true })(`organization writers at once on ${backend.name}`, (it) => {
+    it.effect("two invites for one address at once: the later replaces the earlier, one remains", () =>
+      Effect.gen(function*() {
+        for (let round = 0; round < ROUNDS; round++) {
+          const org = yield* OrganizationService.use((s) => s.create(systemActor, { name: `invites ${round}` }))
+          const invite = (level: number) =>
+            InviteService.use((s) => s.create(systemActor, org.id, bodyOf({ target_email: "twice@example.com", level, send_email: false })))
+          yield* Effect.all([invite(1), invite(8)], { concurrency: "unbounded" })
+          const page = yield* InviteService.use((s) => s.list(systemActor, org.id, {}))
+          assert.strictEqual(page.count, 1)
+        }
+      }))
+
+    it.effect("a role membership granted while the member is removed: never left behind for a non-member", () =>
+      Effect.gen(function*() {
+        const org = (yield* OrganizationService.use((s) => s.create(systemActor, { name: "roles" }))).id
+        const role = yield* RoleService.use((s) => s.create(systemActor, org, { name: "racing role" }))
+        const sql = yield* SqlClient.SqlClient
+        for (let round = 0; round < ROUNDS; round++) {
+          const email = `leaving-${round}@example.com`
+          const user = yield* UserService.use((s) => s.create(systemActor, { email }))
+          yield* MemberService.use((s) => s.add(systemActor, org, { email, level: 1 }))
+          yield* Effect.all([
+            Effect.result(RoleService.use((s) => s.addMember(systemActor, role.id, { email }))),
+            MemberService.use((s) => s.remove(systemActor, org, user.uuid))
+          ], { concurrency: "unbounded" })
+          const left = yield* sql`SELECT 1 FROM role_memberships WHERE role_id = ${role.id} AND user_id = ${user.id}`
+          assert.deepStrictEqual(left, [])
         }
       }))
   })

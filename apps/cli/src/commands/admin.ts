@@ -9,7 +9,8 @@ import { users } from "../admin/users.ts"
 
 export const admin = Command.make("admin").pipe(
   Command.withDescription(
-    "Operator commands, run in this process on the data directory (stop the server first: it holds the directory's lock)"
+    "Operator commands, run in this process on the store: on PostgreSQL (--database-url) beside running servers; " +
+      "on a data directory, stop the server first (it holds the directory's lock)"
   ),
   Command.withSubcommands([bootstrap, orgs, users, members, keys, roles, batchExports])
 )

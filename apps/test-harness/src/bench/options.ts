@@ -24,7 +24,8 @@ const databaseUrl = (raw: string | undefined) => {
   try {
     protocol = new URL(raw).protocol
   } catch {
-    throw new Error(`--database-url must be a URL such as postgres://user@host:5432/db, got "${raw}"`)
+    // Not echoed: an unparseable URL may still hold a password.
+    throw new Error("--database-url must be a URL such as postgres://user@host:5432/db")
   }
   if (protocol !== "postgres:" && protocol !== "postgresql:") {
     throw new Error(`--database-url must be a postgres:// URL, got one starting with ${protocol}//`)

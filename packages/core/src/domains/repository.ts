@@ -44,7 +44,9 @@ export class DomainRepository extends Context.Service<DomainRepository, {
   readonly delete: (organization: OrganizationId, id: DomainId) => Effect.Effect<boolean>
   /**
    * The outcome of a DNS check on a still unverified domain: verified now (retry cleared), or the time
-   * of this failed retry. A domain verified meanwhile keeps its first verification time.
+   * of this failed retry. A domain verified meanwhile keeps its first verification time; one renamed
+   * meanwhile (a rename draws a new challenge) is left alone, so a lookup made for one name cannot
+   * verify another.
    */
-  readonly recordVerification: (id: DomainId, verified: boolean) => Effect.Effect<void>
+  readonly recordVerification: (id: DomainId, challenge: string, verified: boolean) => Effect.Effect<void>
 }>()("hedgerow/DomainRepository") {}

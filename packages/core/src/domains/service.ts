@@ -154,7 +154,7 @@ export class DomainService extends Context.Service<DomainService, {
         }
         // DNS is asked outside any transaction: a slow answer must not hold a connection or a lock.
         const verified = yield* challengeFound(domain)
-        yield* transactions.run(domains.recordVerification(domain.id, verified))
+        yield* transactions.run(domains.recordVerification(domain.id, domain.verification_challenge, verified))
       })
 
       return DomainService.of({ list, create, retrieve, update, destroy, verify })

@@ -52,12 +52,22 @@ export class FlagWriter extends Context.Service<FlagWriter, {
       const activity = yield* ActivityWriter
       const transactions = yield* Transactions
 
+      /**
+       * Writes that read or lock other flags than their own take turns per project, always before any row
+       * lock: dependency rules (two PATCHes drawing the two halves of a cycle, a dependency disabled while
+       * a flag starts to use it, re-checked inside the transaction) and key moves (two flags taking each
+       * other's deleted keys would otherwise lock each other's rows in opposite orders).
+       */
+      const takeTurn = (project: ProjectId) => transactions.serialize(`hedgerow:flags:${project}`)
+
       /** D5: a key held by a soft-deleted flag is freed by renaming that flag to its tombstone key. */
       const claimKey = (project: ProjectId, key: string, self: FeatureFlagId | null) =>
         Effect.gen(function*() {
           const holder = yield* flags.holderOfKey(project, key)
           if (Option.isNone(holder) || holder.value.id === self) return
           if (!holder.value.deleted) return yield* keyTaken()
+          // Another flag's row is about to be locked (an update took its turn before its own row).
+          yield* takeTurn(project)
           yield* flags.renameKey(holder.value.id, tombstoneKey(key, holder.value.id))
         })
 
@@ -81,7 +91,7 @@ export class FlagWriter extends Context.Service<FlagWriter, {
         const columns = newFlagColumns(input, userOf(actor))
         return yield* transactions.run(Effect.gen(function*() {
           if (dependenciesOf(columns.filters).length > 0) {
-            yield* guardDependencies(project)
+            yield* takeTurn(project)
             yield* rules.dependencies(project, columns.filters, columns.key)
           }
           yield* claimKey(project, columns.key, null)
@@ -104,13 +114,6 @@ export class FlagWriter extends Context.Service<FlagWriter, {
           return created
         }))
       })
-
-      /**
-       * Dependency rules read other flags, which a concurrent write can change (two PATCHes drawing the two
-       * halves of a cycle, a dependency disabled while a flag starts to use it): writes that could break
-       * them take turns per project and re-check inside their transaction.
-       */
-      const guardDependencies = (project: ProjectId) => transactions.serialize(`hedgerow:flag-dependencies:${project}`)
 
       /** PostHog refuses to delete or disable a flag other active flags depend on, and to enable one that depends on disabled flags. */
       const dependencyRefusal = (current: StoredFeatureFlag, deleting: boolean, active: boolean | undefined) =>
@@ -141,10 +144,9 @@ export class FlagWriter extends Context.Service<FlagWriter, {
         yield* reader.requireEdit(actor, found)
         const input = yield* rules.update(access.project.id, flag, yield* body)
         const newDependencies = input.filters !== undefined && dependenciesOf(input.filters).length > 0
-        const guarded = newDependencies || input.active !== undefined || input.deleted !== undefined
+        const turn = newDependencies || input.active !== undefined || input.deleted !== undefined || input.key !== undefined
         return yield* transactions.run(Effect.gen(function*() {
-          // The turn is taken before the row lock, always in this order, so two writers cannot deadlock.
-          if (guarded) yield* guardDependencies(access.project.id)
+          if (turn) yield* takeTurn(access.project.id)
           const current = yield* flags.lock(access.project.id, flag.id).pipe(Effect.flatMap(orNotFound))
           if (newDependencies) yield* rules.dependencies(current.project_id, input.filters!, current.key)
           yield* dependencyRefusal(current, input.deleted === true, input.active)

@@ -6,6 +6,7 @@ import { Choice, Email, Text } from "../shared/fields.ts"
 import { NotFound, orNotFound, type PermissionDenied, ValidationError } from "../shared/errors.ts"
 import { isUuid, type RoleId } from "../shared/ids.ts"
 import { requireSystem } from "../shared/system.ts"
+import { Transactions } from "../shared/transactions.ts"
 import { decodeInput } from "../shared/validation.ts"
 import { UserRepository } from "../users/repository.ts"
 import { AccessLevel, type RoleRecord } from "./model.ts"
@@ -28,6 +29,7 @@ export class RoleService extends Context.Service<RoleService, {
       const access = yield* Access
       const memberships = yield* MembershipRepository
       const users = yield* UserRepository
+      const transactions = yield* Transactions
 
       const create = Effect.fn("RoleService.create")(function*(actor: Actor, organization: string, body: unknown) {
         yield* requireSystem(actor)
@@ -50,15 +52,18 @@ export class RoleService extends Context.Service<RoleService, {
         const found = yield* roles.findById(role as RoleId).pipe(Effect.flatMap(orNotFound))
         const input = yield* decodeAddMember(body)
         const user = yield* users.findByEmail(input.email).pipe(Effect.map(Option.getOrUndefined))
-        // Roles hold members of their organization only.
-        const membership = user === undefined ? Option.none() : yield* memberships.find(found.organization_id, user.id)
-        if (user === undefined || Option.isNone(membership)) {
-          return yield* ValidationError.field("email", "This user is not a member of the role's organization.", "does_not_exist")
-        }
-        yield* roles.addMember(found.id, user.id).pipe(
-          Effect.catchTag("AlreadyRoleMember", () =>
-            Effect.fail(ValidationError.field("email", "This user is already a member of the role.", "unique")))
-        )
+        const notMember = ValidationError.field("email", "This user is not a member of the role's organization.", "does_not_exist")
+        if (user === undefined) return yield* notMember
+        // Roles hold members of their organization only. Removal takes the organization's lock and clears
+        // the user's roles, so the check and the insert hold it too: a removal cannot fall in between.
+        yield* transactions.run(Effect.gen(function*() {
+          yield* memberships.lockOrganization(found.organization_id)
+          if (Option.isNone(yield* memberships.find(found.organization_id, user.id))) return yield* notMember
+          yield* roles.addMember(found.id, user.id).pipe(
+            Effect.catchTag("AlreadyRoleMember", () =>
+              Effect.fail(ValidationError.field("email", "This user is already a member of the role.", "unique")))
+          )
+        }))
       })
 
       return RoleService.of({ create, addMember })

@@ -1,7 +1,8 @@
-import { Effect, Layer } from "effect"
+import { Data, Effect, Layer } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import initial from "./0001_initial.ts"
 import featureFlags from "./0002_feature_flags.ts"
+import { sqlErrorReason } from "../sql/postgres-client.ts"
 
 /** Forward-only, versioned migrations, recorded in `hedgerow_migrations` and applied at start. */
 export const migrations = { "0001_initial": initial, "0002_feature_flags": featureFlags }
@@ -16,8 +17,30 @@ const migrate = Migrator.make({})({ loader: Migrator.fromRecord(migrations), tab
 export const MigrationsLive = Layer.effectDiscard(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    yield* sql.withTransaction(
-      Effect.andThen(sql`SELECT pg_advisory_xact_lock(hashtext('hedgerow:migrations'))`, migrate)
-    )
-  }).pipe(Effect.withSpan("hedgerow.migrate"))
+    yield* sql.withTransaction(Effect.gen(function*() {
+      yield* sql`SELECT pg_advisory_xact_lock(hashtext('hedgerow:migrations'))`
+      // The migrator's own table, as it would make it: its way (try, and on failure look again) is for
+      // callers outside a transaction, and inside this one would hide the first error (a missing
+      // privilege, say) behind "current transaction is aborted".
+      yield* sql`CREATE TABLE IF NOT EXISTS hedgerow_migrations (
+        migration_id integer PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now(), name text NOT NULL)`
+      yield* migrate
+    }))
+  }).pipe(
+    Effect.mapError((error) =>
+      new MigrationFailed({
+        reason: error._tag === "MigrationError"
+          ? `${error.message}${error.cause === undefined ? "" : `: ${sqlErrorReason(error.cause)}`}`
+          : sqlErrorReason(error)
+      })
+    ),
+    Effect.withSpan("hedgerow.migrate")
+  )
 )
+
+/** The database refused a migration (often a privilege): PostgreSQL's own words, for the operator. */
+export class MigrationFailed extends Data.TaggedError("MigrationFailed")<{ readonly reason: string }> {
+  override get message() {
+    return `cannot migrate the database: ${this.reason}`
+  }
+}

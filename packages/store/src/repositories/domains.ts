@@ -96,10 +96,12 @@ export const DomainRepositoryLive = Layer.effect(
           Effect.orDie,
           Effect.map((rows) => rows.length > 0)
         ),
-      recordVerification: (id, verified) =>
+      recordVerification: (id, challenge, verified) =>
         (verified
-          ? sql`UPDATE domains SET verified_at = now(), last_verification_retry = NULL WHERE id = ${id} AND verified_at IS NULL`
-          : sql`UPDATE domains SET last_verification_retry = now() WHERE id = ${id} AND verified_at IS NULL`).pipe(
+          ? sql`UPDATE domains SET verified_at = now(), last_verification_retry = NULL
+                WHERE id = ${id} AND verified_at IS NULL AND verification_challenge = ${challenge}`
+          : sql`UPDATE domains SET last_verification_retry = now()
+                WHERE id = ${id} AND verified_at IS NULL AND verification_challenge = ${challenge}`).pipe(
           Effect.orDie,
           Effect.asVoid
         )

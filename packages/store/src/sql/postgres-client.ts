@@ -28,13 +28,16 @@ export const displayUrl = (url: string): string => {
   try {
     const parsed = new URL(url)
     if (parsed.password !== "") parsed.password = "***"
-    return parsed.toString()
+    // libpq-style URLs may carry the password as a parameter too.
+    if (parsed.searchParams.has("password")) parsed.searchParams.set("password", "***")
+    return parsed.toString().replaceAll("%2A%2A%2A", "***")
   } catch {
     return "(an unparseable URL)"
   }
 }
 
-const reasonOf = (error: unknown): string => {
+/** What went wrong, in the server's or the socket's words, from an SqlError (or anything else). */
+export const sqlErrorReason = (error: unknown): string => {
   const cause = (error as { reason?: { cause?: unknown; message?: unknown } })?.reason
   const inner = cause?.cause instanceof Error ? cause.cause.message : undefined
   const message = typeof cause?.message === "string" ? cause.message : error instanceof Error ? error.message : String(error)
@@ -60,6 +63,6 @@ export const layerPostgres = (options: PostgresOptions): Layer.Layer<SqlClient.S
       yield* client`SELECT 1`
       return client as SqlClient.SqlClient
     }).pipe(
-      Effect.mapError((error) => new DatabaseUnavailable({ url: displayUrl(options.url), reason: reasonOf(error) }))
+      Effect.mapError((error) => new DatabaseUnavailable({ url: displayUrl(options.url), reason: sqlErrorReason(error) }))
     )
   ).pipe(Layer.provide(Reactivity.layer))
