@@ -1,5 +1,18 @@
 import { assert, layer } from "@effect/vitest"
-import { Bootstrap, bodyOf, InviteService, MemberService, OrganizationService, RoleService, systemActor, UserService } from "@hedgerow/core"
+import {
+  Bootstrap,
+  bodyOf,
+  InviteService,
+  Level,
+  MemberService,
+  MembershipRepository,
+  membersTurn,
+  OrganizationService,
+  RoleService,
+  systemActor,
+  Transactions,
+  UserService
+} from "@hedgerow/core"
 import { Context, Effect, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { HedgerowServices, type StoreOptions } from "../src/index.ts"
@@ -169,6 +182,33 @@ forEachBackend((backend) => {
           yield* Effect.all([invite(1), invite(8)], { concurrency: "unbounded" })
           const page = yield* InviteService.use((s) => s.list(systemActor, org.id, {}))
           assert.strictEqual(page.count, 1)
+        }
+      }))
+
+    it.effect("an invite waits for a member's addition in flight, then refuses the new member's address", () =>
+      Effect.gen(function*() {
+        const transactions = yield* Transactions
+        const memberships = yield* MembershipRepository
+        const org = (yield* OrganizationService.use((s) => s.create(systemActor, { name: "joining" }))).id
+        for (let round = 0; round < ROUNDS / 4; round++) {
+          const email = `joining-${round}@example.com`
+          const user = yield* UserService.use((s) => s.create(systemActor, { email }))
+          // A member addition as MemberService.add makes it, held open for a moment after its insert.
+          const adding = transactions.run(Effect.gen(function*() {
+            yield* transactions.serialize(membersTurn(org))
+            yield* memberships.insert({ organization_id: org, user_id: user.id, level: Level.member })
+            yield* Effect.sleep("300 millis")
+          }))
+          const inviting = Effect.sleep("100 millis").pipe(
+            Effect.andThen(InviteService.use((s) => s.create(systemActor, org, bodyOf({ target_email: email, send_email: false })))),
+            Effect.flip
+          )
+          const [, refused] = yield* Effect.all([adding, inviting], { concurrency: "unbounded" })
+          assert.deepStrictEqual(refusal(refused), {
+            _tag: "ValidationError",
+            attr: null,
+            detail: "A user with this email address already belongs to the organization."
+          })
         }
       }))
 

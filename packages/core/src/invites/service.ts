@@ -5,6 +5,7 @@ import { MailDelivery } from "../mail/delivery.ts"
 import type { OutboxEntry } from "../mail/outbox.ts"
 import { OutboxRepository } from "../mail/outbox.ts"
 import { MembershipRepository } from "../members/repository.ts"
+import { membersTurn } from "../members/turn.ts"
 import { Level, type MembershipLevel } from "../organizations/model.ts"
 import { OrganizationRepository } from "../organizations/repository.ts"
 import type { Project } from "../projects/model.ts"
@@ -146,11 +147,6 @@ export class InviteService extends Context.Service<InviteService, {
         locate: Locate
       ) {
         const { organization_id } = orgAccess
-        const taken = yield* memberships.memberEmails(organization_id, valid.map(({ fields }) => fields.target_email))
-        const clash = valid.findIndex(({ fields }) => taken.has(fields.target_email))
-        if (clash >= 0) {
-          return yield* locate(clash)(ValidationError.field(null, "A user with this email address already belongs to the organization."))
-        }
         const inviter = actor._tag === "User" ? actor.user : null
         const createdBy = inviter === null ? null : toUserSummary(inviter)
         const mailing = valid.some(({ options }) => options.send_email ?? true)
@@ -160,8 +156,14 @@ export class InviteService extends Context.Service<InviteService, {
         const now = yield* Clock.currentTimeMillis
         const { created, entries } = yield* transactions.run(Effect.gen(function*() {
           // Replacing an address's invites is read, delete, insert, and no row lock covers an invite not yet
-          // written: invite writers in one organization take turns, so the later sees and replaces the earlier.
-          yield* transactions.serialize(`hedgerow:invites:${organization_id}`)
+          // written: invite writers in one organization take turns (with member additions, whose check is
+          // the next one), so the later sees and replaces the earlier.
+          yield* transactions.serialize(membersTurn(organization_id))
+          const taken = yield* memberships.memberEmails(organization_id, valid.map(({ fields }) => fields.target_email))
+          const clash = valid.findIndex(({ fields }) => taken.has(fields.target_email))
+          if (clash >= 0) {
+            return yield* locate(clash)(ValidationError.field(null, "A user with this email address already belongs to the organization."))
+          }
           const created: Array<InviteRecord> = []
           const entries: Array<OutboxEntry> = []
           for (const { fields, options } of valid) {

@@ -17,6 +17,7 @@ import { memberOrderOf, MemberUpdate } from "./input.ts"
 import type { Member, Membership } from "./model.ts"
 import { type MemberRecord, MembershipRepository } from "./repository.ts"
 import { lastOwnerDemoted, lastOwnerLeaving, levelRule, othersRule, type Seat } from "./rules.ts"
+import { membersTurn } from "./turn.ts"
 import { toMember } from "./views.ts"
 
 const decodeAdd = decodeInput(Schema.Struct({ email: Email, level: MembershipLevel }))
@@ -57,6 +58,8 @@ export class MemberService extends Context.Service<MemberService, {
         const input = yield* decodeAdd(body)
         const user = yield* userByEmail(input.email).pipe(Effect.provideService(UserRepository, users))
         return yield* transactions.run(Effect.gen(function*() {
+          // After an invite being written to this address, not beside it (see membersTurn).
+          yield* transactions.serialize(membersTurn(organization_id))
           const membership = yield* memberships.insert({ organization_id, user_id: user.id, level: input.level }).pipe(
             Effect.catchTag("AlreadyMember", () =>
               Effect.fail(ValidationError.field("email", "A user with this email address already belongs to the organization.", "unique")))
