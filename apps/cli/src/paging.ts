@@ -19,35 +19,43 @@ export const pageFlags = {
   all: Flag.Boolean("all").pipe(Flag.withDescription("Follow `next` to the last page"), Flag.withDefault(false))
 }
 
-const toQuery = (limit: Option.Option<number>, offset: Option.Option<number>): PageQuery => ({
-  ...(Option.isSome(limit) ? { limit: String(limit.value) } : {}),
-  ...(Option.isSome(offset) ? { offset: String(offset.value) } : {})
-})
+/** Query parameters from optional flag values, as text; absent ones are left out. */
+export const queryOf = <K extends string>(values: Readonly<Record<K, Option.Option<number>>>): Partial<Record<K, string>> =>
+  Object.fromEntries(
+    Object.entries<Option.Option<number>>(values).flatMap(([key, value]) => Option.isSome(value) ? [[key, String(value.value)]] : [])
+  ) as Partial<Record<K, string>>
 
 /**
- * Only `limit` and `offset` are read from a `next` link: its host is whatever the server was asked for
- * (possibly via a proxy), while the client keeps talking to the URL it was given.
+ * Only the paging parameters `keys` are read from a `next` link: its host is whatever the server was
+ * asked for (possibly via a proxy), while the client keeps talking to the URL it was given.
  */
-const queryOfLink = (link: string): PageQuery => {
+export const queryOfLink = <K extends string>(link: string, keys: ReadonlyArray<K>): Partial<Record<K, string>> => {
   const params = new URL(link).searchParams
-  return {
-    ...(params.has("limit") ? { limit: params.get("limit")! } : {}),
-    ...(params.has("offset") ? { offset: params.get("offset")! } : {})
-  }
+  return Object.fromEntries(keys.flatMap((key) => params.has(key) ? [[key, params.get(key)!]] : [])) as Partial<Record<K, string>>
 }
 
-/** Every item from `first` on, page after page; `count` is the server's total, as on any page. */
-export const allPages = <A, E, R>(fetch: (query: PageQuery) => Effect.Effect<Page<A>, E, R>, first: PageQuery) =>
+/**
+ * Every item from `first` on, following `next` page after page (read by `keys`), with the last page. An
+ * empty page ends the walk even if the server still offers a link, so it cannot loop forever.
+ */
+export const followNext = <K extends string, P extends { readonly results: ReadonlyArray<unknown>; readonly next: string | null }, E, R>(
+  fetch: (query: Partial<Record<K, string>>) => Effect.Effect<P, E, R>,
+  first: Partial<Record<K, string>>,
+  keys: ReadonlyArray<K>
+) =>
   Effect.gen(function*() {
     let page = yield* fetch(first)
-    const results = [...page.results]
-    // An empty page ends the walk even if the server still offers a link, so it cannot loop forever.
+    const results: Array<P["results"][number]> = [...page.results]
     while (page.next !== null && page.results.length > 0) {
-      page = yield* fetch(queryOfLink(page.next))
+      page = yield* fetch(queryOfLink(page.next, keys))
       results.push(...page.results)
     }
-    return { count: page.count, results }
+    return { last: page, results }
   })
+
+/** Every item from `first` on; `count` is the server's total, as on any page. */
+export const allPages = <A, E, R>(fetch: (query: PageQuery) => Effect.Effect<Page<A>, E, R>, first: PageQuery) =>
+  Effect.map(followNext(fetch, first, ["limit", "offset"]), ({ last, results }) => ({ count: last.count, results }))
 
 const footer = (page: Page<unknown>, offset: number) => {
   if (page.results.length === page.count) return `${page.count} in all`
@@ -71,7 +79,7 @@ export const listCommand = <A extends object, E, R>(
   fetch: (query: PageQuery) => Effect.Effect<Page<A>, E, R>,
   row: (item: A) => object = (item) => item
 ) => {
-  const query = toQuery(options.limit, options.offset)
+  const query: PageQuery = queryOf({ limit: options.limit, offset: options.offset })
   return options.all
     ? allPages(fetch, query).pipe(
       Effect.flatMap(emit(options.json, (everything) =>

@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { emit, jsonFlag, table } from "../output.ts"
+import { followNext, queryOf } from "../paging.ts"
 import { remoteFlags, withApi } from "../remote.ts"
 import { projectFlag } from "./flags-shared.ts"
 
@@ -19,30 +20,12 @@ interface Entry {
   readonly detail: { readonly name: string | null; readonly changes: ReadonlyArray<{ readonly field: string | null }> | null }
 }
 
-interface PageQuery {
-  readonly page?: string
-  readonly limit?: string
-}
-
-/** Only `page` and `limit` are read from a `next` link, whose host is the server's idea of itself. */
-const queryOfLink = (link: string): PageQuery => {
-  const params = new URL(link).searchParams
-  return {
-    ...(params.has("page") ? { page: params.get("page")! } : {}),
-    ...(params.has("limit") ? { limit: params.get("limit")! } : {})
-  }
-}
+/** Activity pages by number: only `page` and `limit` are read from a `next` link. */
+const ACTIVITY_PAGING = ["page", "limit"] as const
+type PageQuery = Partial<Record<(typeof ACTIVITY_PAGING)[number], string>>
 
 const everyPage = <A, E, R>(fetch: (query: PageQuery) => Effect.Effect<ActivityPage<A>, E, R>, first: PageQuery) =>
-  Effect.gen(function*() {
-    let page = yield* fetch(first)
-    const results = [...page.results]
-    while (page.next !== null && page.results.length > 0) {
-      page = yield* fetch(queryOfLink(page.next))
-      results.push(...page.results)
-    }
-    return { total_count: page.total_count, results }
-  })
+  Effect.map(followNext(fetch, first, ACTIVITY_PAGING), ({ last, results }) => ({ total_count: last.total_count, results }))
 
 const row = (entry: Entry) => ({
   created_at: entry.created_at,
@@ -72,10 +55,7 @@ export const activity = Command.make(
           onNone: () => client.featureFlags.projectActivity({ params: { project_id: options.project }, query }),
           onSome: (id) => client.featureFlags.activity({ params: { project_id: options.project, id }, query })
         })
-      const first: PageQuery = {
-        ...(Option.isSome(options.page) ? { page: String(options.page.value) } : {}),
-        ...(Option.isSome(options.limit) ? { limit: String(options.limit.value) } : {})
-      }
+      const first: PageQuery = queryOf({ page: options.page, limit: options.limit })
       return options.all
         ? everyPage(fetch, first).pipe(Effect.flatMap(emit(options.json, (all) =>
           `${table(all.results.map(row), COLUMNS)}\n${all.results.length} of ${all.total_count}`)))
