@@ -1,4 +1,5 @@
 import { Effect, Layer } from "effect"
+import type { SqlError } from "effect/sql"
 import { describe, it } from "vitest"
 import type { StoreOptions } from "../store.ts"
 import { scopedDatabase, TEST_DATABASE_URL_VARIABLE, testDatabaseUrl } from "./databases.ts"
@@ -7,7 +8,7 @@ import { scopedDatabase, TEST_DATABASE_URL_VARIABLE, testDatabaseUrl } from "./d
 export interface Backend {
   readonly name: "pglite" | "postgres"
   /** Builds a layer over the options of a new, empty store (dropped with the layer, for PostgreSQL). */
-  readonly on: <A, E, R>(build: (options: StoreOptions) => Layer.Layer<A, E, R>) => Layer.Layer<A, E | unknown, R>
+  readonly on: <A, E, R>(build: (options: StoreOptions) => Layer.Layer<A, E, R>) => Layer.Layer<A, E | SqlError.SqlError, R>
 }
 
 const pglite: Backend = { name: "pglite", on: (build) => build({}) }
