@@ -29,8 +29,9 @@ layer(backend.on((options) => CoreServices.pipe(Layer.provideMerge(StoreLive(opt
         "2021-06-01T10:00:00.000001Z"
       ])
       // A timestamp sent back as a parameter keeps them too.
-      const [echo] = yield* sql<{ t: string }>`SELECT ${"2020-01-02T03:04:05.123456Z"}::timestamptz AS t`
-      assert.strictEqual(ts(echo!.t), "2020-01-02T03:04:05.123456Z")
+      const [echo] = yield* sql<{ t: string; d: string }>`
+        SELECT ${"2020-01-02T03:04:05.123456Z"}::timestamptz AS t, ${new Date("1999-12-31T23:59:59.999Z")}::timestamptz AS d`
+      assert.deepStrictEqual([ts(echo!.t), ts(echo!.d)], ["2020-01-02T03:04:05.123456Z", "1999-12-31T23:59:59.999000Z"])
     }))
 
   it.effect("records each migration once", () =>
