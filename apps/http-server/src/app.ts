@@ -4,13 +4,13 @@ import { HedgerowServices, type StoreOptions } from "@hedgerow/store"
 import { Config, Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
-import { HandlersLive } from "./handlers/groups.ts"
+import { HandlersLive } from "./handlers.ts"
 import { AuthorizationLive } from "./middleware/authorization.ts"
 import { ErrorEnvelopeLive } from "./middleware/error-envelope.ts"
 import { ServerSettings } from "./settings.ts"
 import { RequestDecodingLive } from "./middleware/request-decoding.ts"
 
-/** HEDGEROW_RATE_LIMIT=true turns on PostHog's per-key limits (D8); they are off by default. */
+/** HEDGEROW_RATE_LIMIT=true turns on PostHog's per-key limits (480 a minute, 4800 an hour); they are off by default. */
 const RateLimitsFromConfig = Layer.effect(
   RateLimitSettings,
   Effect.gen(function*() {
@@ -41,7 +41,7 @@ export const ServicesLive = (store: StoreOptions) =>
   HedgerowServices(store).pipe(Layer.provide(RateLimitsFromConfig))
 
 /**
- * PostHog's router accepts paths with and without their trailing slash (D7). A path segment of any length
+ * PostHog's router accepts paths with and without their trailing slash, and clients use both. A path segment of any length
  * reaches its endpoint, which answers an id it cannot know with 404: the router's default refuses
  * segments over 100 characters, and such a path was then answered 405 as if the method were wrong.
  */

@@ -2,7 +2,7 @@ import { ParseError, PayloadTooLarge, UnsupportedMediaType } from "@hedgerow/cor
 import { ByteSize, Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
 
-/** Bodies over 1 MiB are refused (D1). */
+/** Bodies over 1 MiB are refused with 413. */
 export const MAX_BODY_BYTES = 1024 * 1024
 
 const tooLarge = () => new PayloadTooLarge({ detail: "Request body is larger than the 1 MiB limit." })
@@ -37,8 +37,8 @@ export const readJsonBody = (request: HttpServerRequest.HttpServerRequest): Effe
     }
     return yield* Effect.try({
       // Bytes that are not UTF-8 are a parse error, as in DRF, not text to repair.
-      try: () => JSON.parse(UTF8.decode(bytes)) as unknown,
+      try: (): unknown => JSON.parse(UTF8.decode(bytes)),
       catch: (cause) =>
-        new ParseError({ detail: `JSON parse error - ${cause instanceof TypeError ? "the body is not valid UTF-8" : (cause as Error).message}` })
+        new ParseError({ detail: `JSON parse error - ${cause instanceof TypeError ? "the body is not valid UTF-8" : String(cause instanceof Error ? cause.message : cause)}` })
     })
   })

@@ -2,6 +2,7 @@
 export * from "./app.ts"
 export * from "./server.ts"
 export * from "./launch.ts"
-export * from "./operations.ts"
+export * from "./endpoints/index.ts"
 export { envelopeResponse } from "./middleware/error-envelope.ts"
+export { undecodedPart } from "./middleware/request-decoding.ts"
 export { readJsonBody, MAX_BODY_BYTES } from "./body.ts"

@@ -7,7 +7,8 @@ import { assert, describe, it } from "vitest"
 import { flagScenarios } from "../src/bench/flag-scenarios.ts"
 import { parseInvocation } from "../src/bench/options.ts"
 import { type BenchFigures, failedRequests, runBench } from "../src/bench/run-bench.ts"
-import { getProject, type Scenario } from "../src/bench/scenarios.ts"
+import type { Scenario } from "../src/bench/scenario.ts"
+import { getProject } from "../src/bench/scenarios.ts"
 import { formatBench } from "../src/bench/table.ts"
 
 // A fraction of a second per target proves the whole path (seeding, server,

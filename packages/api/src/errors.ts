@@ -1,7 +1,10 @@
 import {
   AuthenticationError,
   Conflict,
+  type ApiFailure,
+  type Envelope,
   envelopeOf,
+  errorKinds,
   InternalError,
   MethodNotAllowed,
   NotFound,
@@ -15,88 +18,98 @@ import {
 import { Schema, SchemaTransformation } from "effect"
 
 /**
- * PostHog's error envelope `{type, code, detail, attr}` on the wire, core's tagged errors in code. The
- * mapping itself is core's `envelopeOf`; these schemas only carry it to HttpApi, OpenAPI and clients.
+ * PostHog's error envelope `{type, code, detail, attr}` on the wire, core's tagged errors in code. Status,
+ * type and code come from core's `errorKinds`; these schemas only carry them to HttpApi, OpenAPI and clients.
  */
-const envelopeFields = {
-  code: Schema.String,
-  detail: Schema.String,
-  attr: Schema.NullOr(Schema.String)
-}
-
-type Failure = Parameters<typeof envelopeOf>[0]
-type Envelope = { readonly type: string; readonly code: string; readonly detail: string; readonly attr: string | null }
-
-const envelope = <E extends Failure>(
+const envelope = <E extends ApiFailure>(
+  tag: E["_tag"],
   error: new(...args: any) => E,
-  options: { readonly status: number; readonly type: string; readonly description: string },
+  description: string,
   fromEnvelope: (body: Omit<Envelope, "type">) => E
-): Schema.Codec<E, Envelope> =>
-  Schema.Struct({ type: Schema.Literal(options.type), ...envelopeFields }).pipe(
+): Schema.Codec<E, Envelope> => {
+  const { status, type } = errorKinds[tag]
+  return Schema.Struct({
+    type: Schema.Literal(type),
+    code: Schema.String,
+    detail: Schema.String,
+    attr: Schema.NullOr(Schema.String)
+  }).pipe(
     Schema.decodeTo(
       Schema.instanceOf(error),
-      SchemaTransformation.transform({
-        decode: fromEnvelope,
-        encode: (failure: E) => envelopeOf(failure).body as Envelope & { type: any }
-      })
+      SchemaTransformation.transform({ decode: fromEnvelope, encode: (failure: E) => ({ ...envelopeOf(failure).body, type }) })
     ),
-    Schema.annotate({ httpApiStatus: options.status, description: options.description })
+    Schema.annotate({ httpApiStatus: status, description })
   )
+}
 
 export const ValidationErrorResponse = envelope(
+  "ValidationError",
   ValidationError,
-  { status: 400, type: "validation_error", description: "A field or the whole body broke a rule" },
+  "A field or the whole body broke a rule",
   ({ code, detail, attr }) => new ValidationError({ code, detail, attr })
 )
 export const ParseErrorResponse = envelope(
+  "ParseError",
   ParseError,
-  { status: 400, type: "invalid_request", description: "Malformed JSON" },
+  "Malformed JSON",
   ({ detail }) => new ParseError({ detail })
 )
 export const AuthenticationErrorResponse = envelope(
+  "AuthenticationError",
   AuthenticationError,
-  { status: 401, type: "authentication_error", description: "Missing or invalid personal API key" },
-  ({ code, detail }) => new AuthenticationError({ code: code as AuthenticationError["code"], detail })
+  "Missing or invalid personal API key",
+  ({ code, detail }) =>
+    new AuthenticationError({ code: code === "not_authenticated" ? code : "authentication_failed", detail })
 )
 export const PermissionDeniedResponse = envelope(
+  "PermissionDenied",
   PermissionDenied,
-  { status: 403, type: "authentication_error", description: "Missing scope or insufficient level" },
+  "Missing scope or insufficient level",
   ({ detail }) => new PermissionDenied({ detail })
 )
 export const NotFoundResponse = envelope(
+  "NotFound",
   NotFound,
-  { status: 404, type: "invalid_request", description: "Unknown id, or another organization's" },
+  "Unknown id, or another organization's",
   ({ detail }) => new NotFound({ detail })
 )
 export const MethodNotAllowedResponse = envelope(
+  "MethodNotAllowed",
   MethodNotAllowed,
-  { status: 405, type: "invalid_request", description: "Method not allowed" },
+  "Method not allowed",
   ({ detail }) => new MethodNotAllowed({ detail })
 )
 export const ConflictResponse = envelope(
+  "Conflict",
   Conflict,
-  { status: 409, type: "server_error", description: "Changed by someone else meanwhile" },
+  "Changed by someone else meanwhile",
   ({ detail }) => new Conflict({ detail })
 )
 export const PayloadTooLargeResponse = envelope(
+  "PayloadTooLarge",
   PayloadTooLarge,
-  { status: 413, type: "invalid_request", description: "Body over 1 MiB" },
+  "Body over 1 MiB",
   ({ detail }) => new PayloadTooLarge({ detail })
 )
 export const UnsupportedMediaTypeResponse = envelope(
+  "UnsupportedMediaType",
   UnsupportedMediaType,
-  { status: 415, type: "invalid_request", description: "Write body that is not JSON" },
+  "Write body that is not JSON",
   ({ detail }) => new UnsupportedMediaType({ detail })
 )
+/** The wait travels in the Retry-After header, not in the body, so the decoded error has none. */
 export const ThrottledResponse = envelope(
+  "Throttled",
   Throttled,
-  { status: 429, type: "throttled_error", description: "Over the key's rate limit (when enabled); see Retry-After" },
-  ({ detail }) => new Throttled({ detail, retryAfter: Number(/in (\d+) second/.exec(detail)?.[1] ?? 1) })
+  "Over the key's rate limit (when enabled); see Retry-After",
+  ({ detail }) => new Throttled({ detail })
 )
+/** The request id travels in the x-request-id header (and the detail's words), so the decoded error has none. */
 export const InternalErrorResponse = envelope(
+  "InternalError",
   InternalError,
-  { status: 500, type: "server_error", description: "Unexpected failure; the detail names a request id" },
-  ({ detail }) => new InternalError({ detail, requestId: /request id ([\w-]+)/.exec(detail)?.[1] ?? "" })
+  "Unexpected failure; the detail names a request id",
+  ({ detail }) => new InternalError({ detail })
 )
 
 /**

@@ -1,10 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
-import { AuthenticationError, NotFound, PermissionDenied, ValidationError } from "@hedgerow/core"
+import { AuthenticationError, errorKinds, NotFound, PermissionDenied, Throttled, ValidationError } from "@hedgerow/core"
 import { Schema } from "effect"
+import * as Responses from "../src/errors.ts"
 import {
   AuthenticationErrorResponse,
   NotFoundResponse,
   PermissionDeniedResponse,
+  ThrottledResponse,
   ValidationErrorResponse
 } from "../src/errors.ts"
 
@@ -42,5 +44,26 @@ describe("error schemas carry PostHog's envelope", () => {
   it("refuse an envelope of another type, so clients tell errors sharing a status apart", () => {
     const attempt = Schema.decodeUnknownExit(ValidationErrorResponse)({ type: "invalid_request", code: "parse_error", detail: "x", attr: null })
     assert.strictEqual(attempt._tag, "Failure")
+  })
+
+  it("take every status from core's table of error kinds", () => {
+    const statuses = Object.entries(Responses).flatMap(([name, schema]) =>
+      Schema.isSchema(schema) ? [[name.replace(/Response$/, ""), Schema.resolveAnnotations(schema)?.["httpApiStatus"]]] : []
+    )
+    assert.deepStrictEqual(
+      Object.fromEntries(statuses),
+      Object.fromEntries(Object.entries(errorKinds).filter(([tag]) => tag !== "HeadersTooLarge").map(([tag, kind]) => [tag, kind.status]))
+    )
+  })
+
+  it("read a 429 back without parsing its words: the wait is the Retry-After header's", () => {
+    const decoded = Schema.decodeUnknownSync(ThrottledResponse)({
+      type: "throttled_error",
+      code: "throttled",
+      detail: "Request was throttled. Expected available in 5 seconds.",
+      attr: null
+    })
+    assert.instanceOf(decoded, Throttled)
+    assert.strictEqual(decoded.retryAfter, undefined)
   })
 })

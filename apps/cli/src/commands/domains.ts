@@ -135,7 +135,7 @@ const verify = Command.make(
     withApi(options, (client) =>
       Effect.gen(function*() {
         const params = { organization_id: options.org, id: options.id }
-        // The API answers 200 without a body (D4); the outcome is read back like any client would.
+        // The API answers 200 without a body; the outcome is read back like any client would.
         yield* client.domains.verify({ params })
         const domain = yield* client.domains.retrieve({ params })
         yield* emit(options.json, verification)(domain)

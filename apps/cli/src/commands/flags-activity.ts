@@ -5,7 +5,7 @@ import { followNext, queryOf } from "../paging.ts"
 import { remoteFlags, withApi } from "../remote.ts"
 import { projectFlag } from "./flags-shared.ts"
 
-/** Activity endpoints page by number (D3): `{results, next, previous, total_count}`. */
+/** Activity endpoints page by number, as PostHog's do: `{results, next, previous, total_count}`. */
 interface ActivityPage<A> {
   readonly results: ReadonlyArray<A>
   readonly next: string | null

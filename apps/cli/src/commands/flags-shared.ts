@@ -2,7 +2,7 @@ import { CURRENT } from "@hedgerow/core"
 import { Argument, Flag } from "effect/cli"
 import { details } from "../output.ts"
 
-/** Flags live under a project; `@current` is the key holder's current one (D2). */
+/** Flags live under a project; `@current` is the key holder's current one. */
 export const projectFlag = Flag.String("project").pipe(
   Flag.withDescription(`Project id, or ${CURRENT} for the key holder's current project`),
   Flag.withDefault(CURRENT)

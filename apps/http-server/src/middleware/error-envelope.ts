@@ -1,6 +1,7 @@
 import { Authentication, envelopeOf, InternalError, MethodNotAllowed, NotFound } from "@hedgerow/core"
 import { HedgerowApi } from "@hedgerow/api"
-import { Cause, Effect, Option, type Types } from "effect"
+import { Cause, Effect, Option, Predicate, type Types } from "effect"
+import { HttpApi } from "effect/http-api"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { randomUUID } from "node:crypto"
 
@@ -8,24 +9,25 @@ import { randomUUID } from "node:crypto"
 const routes: ReadonlyArray<{ readonly pattern: RegExp; readonly methods: ReadonlySet<string> }> = (() => {
   // The OpenAPI document and its docs page are served beside the contract's endpoints.
   const byPath = new Map<string, Set<string>>([["/api/schema/", new Set(["GET"])], ["/api/docs/", new Set(["GET"])]])
-  for (const group of Object.values(HedgerowApi.groups) as ReadonlyArray<{ endpoints: Record<string, { path: string; method: string }> }>) {
-    for (const endpoint of Object.values(group.endpoints)) {
+  HttpApi.reflect(HedgerowApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
       const methods = byPath.get(endpoint.path) ?? new Set<string>()
       methods.add(endpoint.method)
       byPath.set(endpoint.path, methods)
     }
-  }
+  })
   return [...byPath].map(([path, methods]) => ({
     pattern: new RegExp(`^${path.replace(/\/$/, "").replace(/:[a-z_]+/g, "[^/]+")}/?$`),
     methods
   }))
 })()
 
-/** Core's envelope for a failure; a 429 also says when to retry (D1). */
+/** Core's envelope for a failure; a 429 also says when to retry. */
 export const envelopeResponse = (failure: Parameters<typeof envelopeOf>[0], requestId?: string) => {
   const { status, body } = envelopeOf(failure)
   const headers: Record<string, string> = requestId === undefined ? {} : { "x-request-id": requestId }
-  if (failure._tag === "Throttled") headers["retry-after"] = String(failure.retryAfter)
+  if (failure._tag === "Throttled" && failure.retryAfter !== undefined) headers["retry-after"] = String(failure.retryAfter)
   return HttpServerResponse.jsonUnsafe(body, { status, headers })
 }
 
@@ -98,5 +100,4 @@ export const ErrorEnvelopeLive = HttpRouter.middleware(
 )
 
 const isRouteNotFound = (error: unknown): boolean =>
-  typeof error === "object" && error !== null && "reason" in error &&
-  (error as { reason: { _tag?: string } }).reason?._tag === "RouteNotFound"
+  Predicate.hasProperty(error, "reason") && Predicate.isTagged(error.reason, "RouteNotFound")

@@ -1,7 +1,7 @@
 import { FeatureFlagRepository, newFlagColumns, Transactions } from "@hedgerow/core"
 import { Effect } from "effect"
 import { HedgerowFixture, RefreshStatistics } from "./hedgerow-target.ts"
-import type { Scenario } from "./scenarios.ts"
+import type { Scenario } from "./scenario.ts"
 
 /**
  * Flag keys of a plausible product: area × feature × serial. A search for one area-feature pair finds

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { request } from "node:http"
-import type { RequestSpec } from "./scenarios.ts"
+import type { RequestSpec } from "./scenario.ts"
 
 /** The body the probe sends: with a fresh id where the load generator would put one. */
 const probeBody = (spec: RequestSpec) =>

@@ -6,7 +6,8 @@ import { failures, type LoadFigures, runLoad } from "./load.ts"
 import type { ProcessMemory } from "./memory.ts"
 import { onPostgres } from "./postgres-target.ts"
 import { probe } from "./probe.ts"
-import { type RequestSpec, type Scenario, scenarios as defaultScenarios } from "./scenarios.ts"
+import type { RequestSpec, Scenario } from "./scenario.ts"
+import { scenarios as defaultScenarios } from "./scenarios.ts"
 
 export interface BenchOptions {
   /** Seconds of measured load per target. */

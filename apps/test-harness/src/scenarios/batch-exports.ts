@@ -6,7 +6,7 @@ const pause = { group: "batchExports", endpoint: "pause" } as const
 const unpause = { group: "batchExports", endpoint: "unpause" } as const
 const SWITCHES = [pause, unpause] as const
 
-/** D6: the export's own 404, naming the id. */
+/** The export's own 404, naming the id, as PostHog's pause and unpause answer. */
 const exportNotFound = (id: string) => envelope("invalid_request", "not_found", `BatchExport ID '${id}' not found.`)
 
 const rawPost = (target: Target, path: string, key: string, body: string, contentType = "application/json") => {

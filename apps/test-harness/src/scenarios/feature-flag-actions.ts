@@ -9,10 +9,10 @@ const action = (target: Target, at: At, ref: (typeof FLAGS)[keyof typeof FLAGS],
   target.call(ref, { key: at.key, params: { project_id: at.project, id }, body: {} })
 
 const ACTIVE = { status: "active", reason: "Flag is not fully rolled out and may still be active" }
-/** PostHog answers `{"success": false, "error"}`; D1 makes every error the envelope, with PostHog's message. */
+/** PostHog answers `{"success": false, "error"}`; here every error is the envelope, with PostHog's message. */
 const enrichRefusal = (error: string) => invalid(null, error)
 
-/** The flag helper operations (D5, §5): status, usage dashboards, static cohorts, access controls. */
+/** The flag helper operations: status, usage dashboards, static cohorts, access controls. */
 export const featureFlagActionScenarios: ReadonlyArray<Scenario> = [
   {
     name: "flag status: active, inactive when disabled, deleted when soft-deleted; never stale before 30 days",

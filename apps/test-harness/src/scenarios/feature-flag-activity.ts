@@ -12,7 +12,7 @@ interface Change {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-/** An activity page link: its path and its `page`/`limit` (D3, §3). */
+/** An activity page link: its path and its `page`/`limit` (activity pages by number, not offset). */
 const pageLink = (url: string | null) => {
   if (url === null) return null
   const parsed = new URL(url)
@@ -25,7 +25,7 @@ const changeOf = (entry: { detail: { changes: ReadonlyArray<Change> | null } }, 
   return change
 }
 
-/** Activity entries (§5, D5): one per create, change, soft delete and restore, newest first, page-paginated. */
+/** Activity entries, in PostHog's shape: one per create, change, soft delete and restore, newest first, page-paginated. */
 export const featureFlagActivityScenarios: ReadonlyArray<Scenario> = [
   {
     name: "flag activity records create, field-level updates, soft delete and restore, newest first",
@@ -63,7 +63,7 @@ export const featureFlagActivityScenarios: ReadonlyArray<Scenario> = [
       assert.deepEqual([filtersChange.before.groups[0].rollout_percentage, filtersChange.after.groups[0].rollout_percentage], [10, 60])
       assert.equal(deleted.activity, "deleted")
       assert.deepEqual([changeOf(deleted, "deleted").before, changeOf(deleted, "deleted").after], [false, true])
-      // [2025-H2] logs a restore as "updated"; newer PostHog as "restored". Either way it says what changed.
+      // PostHog of late 2025 logs a restore as "updated"; newer PostHog as "restored". Either way it says what changed.
       assert.ok(["restored", "updated"].includes(restored.activity), restored.activity)
       assert.deepEqual([changeOf(restored, "deleted").before, changeOf(restored, "deleted").after], [true, false])
       assert.ok(renamed.created_at <= filters.created_at && filters.created_at <= deleted.created_at)

@@ -22,7 +22,7 @@ interface Ids {
 interface Endpoint {
   readonly label: string
   readonly ref: EndpointRef
-  /** The scope a 403 names; access controls accept either of two (D2). */
+  /** The scope a 403 names; access controls accept `feature_flag:read` or `access_control:read`. */
   readonly scope: string | readonly [string, string]
   readonly params: (ids: Ids) => Record<string, string | number>
   readonly body?: (role: string) => unknown
@@ -38,7 +38,7 @@ const WRITE = "feature_flag:write"
 const ACTIVITY = "activity_log:read"
 const ACCESS_CONTROL = [READ, "access_control:read"] as const
 
-/** Every endpoint of flags-names.md with its scope (interface.md, D2). */
+/** Every flag endpoint with the scope it needs. */
 const ENDPOINTS: ReadonlyArray<Endpoint> = [
   { label: "list", ref: FLAGS.list, scope: READ, params: onProject },
   { label: "create", ref: FLAGS.create, scope: WRITE, params: onProject, body: () => ({ key: uniqueKey("auth") }) },

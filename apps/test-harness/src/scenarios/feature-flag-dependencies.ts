@@ -1,7 +1,7 @@
 import { conditionGroup as group, createFlag, filtersError, FLAGS, flagProperty, getFlag, patchFlag, projectOf, uniqueKey } from "./feature-flags-support.ts"
 import { expectReply, invalid, needWorld, type Scenario } from "./scenario.ts"
 
-/** Flag dependencies (flag-type properties, §4): references by id, no cycles, and what they forbid later. */
+/** Flag dependencies (flag-type properties): references by id, no cycles, and what they forbid later. */
 export const featureFlagDependencyScenarios: ReadonlyArray<Scenario> = [
   {
     name: "flag dependencies: no self-reference, no cycle, only live and enabled flags of the project",

@@ -16,7 +16,7 @@ import { expectReply, invalid, missingScope, needWorld, NOT_AUTHENTICATED, NOT_F
 
 const KEY_TAKEN = invalid("key", "There is already a feature flag with this key.", "unique")
 
-/** Soft delete, tombstones, restore, versions, concurrency and the refused hard delete (D1, D5, §4). */
+/** Soft delete, tombstones, restore, versions, concurrency and the refused hard delete. */
 export const featureFlagLifecycleScenarios: ReadonlyArray<Scenario> = [
   {
     name: "soft delete keeps the flag readable by id, marks it DELETED and hides it from the list",

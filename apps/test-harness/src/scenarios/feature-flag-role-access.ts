@@ -25,7 +25,7 @@ const grant = (target: Target, key: string, project: number, flag: number, role:
 const ownerFlag = (target: Target, world: World, stem: string) =>
   createFlag(target, { key: world.keys.ownerA, project: world.projectA }, { key: uniqueKey(stem) })
 
-/** FeatureFlagRoleAccess (§6, D5) and the legacy edit rights it grants. */
+/** FeatureFlagRoleAccess, PostHog's per-flag role grants, and the legacy edit rights they give. */
 export const featureFlagRoleAccessScenarios: ReadonlyArray<Scenario> = [
   {
     name: "flag role access create answers 201 with the full flag and the role, whose members are member summaries",
@@ -79,7 +79,7 @@ export const featureFlagRoleAccessScenarios: ReadonlyArray<Scenario> = [
       expectReply(await grant(target, world.keys.ownerA, world.projectA, flag.id, world.roles.viewA), 201)
       const repeat = await grant(target, world.keys.ownerA, world.projectA, flag.id, world.roles.viewA)
       expectReply(repeat, 400)
-      // D5 fixes the code; PostHog (a bare DB constraint) has no message for it.
+      // The code is Hedgerow's; PostHog has only a bare DB constraint here, with no message to copy.
       assert.deepEqual([repeat.body.type, repeat.body.code], ["validation_error", "unique"])
       const listed = await target.call(ROLE_ACCESS.list, { key: world.keys.ownerA, params: { project_id: world.projectA, feature_flag_id: flag.id } })
       assert.equal(listed.body.count, 1)

@@ -2,7 +2,7 @@ import assert from "node:assert/strict"
 import type { Reply, Target } from "../targets/target.ts"
 import { denied, envelope, expectReply, invalid, type ScenarioContext } from "./scenario.ts"
 
-/** The flag endpoints, named as in packages/api (flags-names.md). */
+/** The flag endpoints, named as in packages/api. */
 export const FLAGS = {
   list: { group: "featureFlags", endpoint: "list" },
   create: { group: "featureFlags", endpoint: "create" },
@@ -26,17 +26,17 @@ export const ROLE_ACCESS = {
   destroy: { group: "flagRoleAccess", endpoint: "destroy" }
 } as const
 
-/** D1: the refused hard delete, with the envelope PostHog leaves empty. */
+/** The refused hard delete: PostHog answers an empty 405; here it has the envelope and says what to do instead. */
 export const HARD_DELETE = envelope(
   "invalid_request",
   "method_not_allowed",
   "Hard delete of this model is not allowed. Use a patch API call to set \"deleted\" to true"
 )
-/** PostHog's legacy CanEditFeatureFlag refusal (D5: PATCH without edit rights). */
+/** PostHog's legacy CanEditFeatureFlag refusal, to a PATCH without edit rights. */
 export const NO_EDIT_RIGHTS = denied("You don't have edit permissions for this feature flag.")
-/** PostHog's FeatureFlagRoleAccessPermission refusal (posthog-behaviour.md §6). */
+/** PostHog's FeatureFlagRoleAccessPermission refusal, to a caller who may not grant roles on the flag. */
 export const NO_ROLE_RIGHTS = denied("You can't edit roles for this feature flag.")
-/** §1: the 409 of a stale `version`. */
+/** The 409 of a stale `version`, with PostHog's message. */
 export const conflict = (email: string) =>
   envelope("server_error", "conflict", `The feature flag was updated by ${email} since you started editing it. Please refresh and try again.`)
 
@@ -112,10 +112,10 @@ export const linkOf = (url: string | null) => {
   return { path: parsed.pathname, query: Object.fromEntries([...parsed.searchParams.entries()].sort(([a], [b]) => a.localeCompare(b))) }
 }
 
-/** DRF's timestamps: microseconds and `Z` (D8). */
+/** DRF's timestamps: UTC, microseconds and `Z`. */
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
 
-/** The FeatureFlag fields of interface.md, plus those PostHog's serializer adds (posthog-behaviour.md §4). */
+/** The FeatureFlag fields of the API, plus the read-only ones PostHog's serializer adds. */
 export const FLAG_FIELDS = [
   "id", "name", "key", "filters", "deleted", "active", "created_by", "created_at", "is_simple_flag", "rollout_percentage",
   "ensure_experience_continuity", "experiment_set", "surveys", "features", "rollback_conditions", "performed_rollback",

@@ -13,7 +13,7 @@ import {
 } from "./feature-flags-support.ts"
 import { expectReply, type Scenario } from "./scenario.ts"
 
-/** Create, retrieve and PATCH: the flag resource itself (interface.md, posthog-behaviour.md §4, D5). */
+/** Create, retrieve and PATCH: the flag resource itself, with PostHog's fields, defaults and rules. */
 export const featureFlagScenarios: ReadonlyArray<Scenario> = [
   {
     name: "flag create with only a key answers 201 with the full FeatureFlag and PostHog's defaults",
@@ -36,7 +36,7 @@ export const featureFlagScenarios: ReadonlyArray<Scenario> = [
       assert.equal(flag.rollback_conditions, null)
       assert.deepEqual(flag.tags, [])
       assert.deepEqual(flag.experiment_set, [])
-      // interface.md types both as "object with arbitrary keys"; nothing is linked to a flag here.
+      // The API types both as "object with arbitrary keys"; nothing is linked to a flag here.
       assert.deepEqual([flag.surveys, flag.features], [{}, {}])
       assert.deepEqual(flag.analytics_dashboards, [])
       assert.equal(typeof flag.usage_dashboard, "number", "create makes the usage dashboard by default")

@@ -1,30 +1,40 @@
 import { type ApiFailure, Authentication, bodyOf, envelopeOf } from "@hedgerow/core"
-import { operations } from "@hedgerow/http-server"
+import { bindingOf, undecodedPart } from "@hedgerow/http-server"
 import { Effect, type ManagedRuntime, Schema } from "effect"
 import { type Call, endpointOf, type EndpointRef, type Reply, renderPath, type Target } from "./target.ts"
 
 const isApiFailure = (error: unknown): error is ApiFailure =>
   typeof error === "object" && error !== null && "_tag" in error && "detail" in error
 
+/** A path or query decoded by the endpoint's own schema, failing as the server's middleware fails it. */
+const decodePart = (part: "Params" | "Query", schema: Schema.Top | undefined, text: Readonly<Record<string, string>>) =>
+  schema === undefined
+    ? Effect.succeed({})
+    : Schema.decodeUnknownEffect(schema as Schema.Codec<unknown>)(text).pipe(
+      Effect.mapError((error) => undecodedPart(part, error.issue))
+    )
+
+const asText = (values: Readonly<Record<string, string | number>> | undefined) =>
+  Object.fromEntries(Object.entries(values ?? {}).map(([k, v]) => [k, String(v)]))
+
 /**
  * Core in-process, as an embedding Node app would use it: no HTTP at all. The call goes through core's
- * Authentication and the same endpoint→core bindings the server uses; the answer is encoded with the
- * contract's success schema, and failures become core's envelope. Statuses therefore come from core's
- * error model alone.
+ * Authentication, the contract's decoding of path and query, and the same endpoint bindings the server
+ * runs; the answer is encoded with the contract's success schema, and failures become core's envelope.
+ * Statuses therefore come from core's error model alone.
  */
 export const coreTarget = (runtime: ManagedRuntime.ManagedRuntime<any, any>): Target => ({
   name: "core",
   call: (ref: EndpointRef, call: Call): Promise<Reply> => {
     const endpoint = endpointOf(ref)
-    const operation = (operations as Record<string, Record<string, (input: any) => Effect.Effect<unknown, ApiFailure, any>>>)[
-      ref.group
-    ]![ref.endpoint]!
-    const params = Object.fromEntries(Object.entries(call.params ?? {}).map(([k, v]) => [k, String(v)]))
-    const query = Object.fromEntries(Object.entries(call.query ?? {}).map(([k, v]) => [k, String(v)]))
+    const binding = bindingOf(ref.group, ref.endpoint)
+    if (binding === undefined) throw new Error(`No binding for ${ref.group}.${ref.endpoint}`)
     const isWrite = endpoint.method !== "GET" && endpoint.method !== "DELETE"
     const program = Effect.gen(function*() {
       const actor = yield* Authentication.use((auth) => auth.authenticate(call.key))
-      const value = yield* operation({
+      const params = yield* decodePart("Params", endpoint.params, asText(call.params))
+      const query = yield* decodePart("Query", endpoint.query, asText(call.query))
+      const value = yield* binding({
         actor,
         params,
         query,

@@ -1,11 +1,12 @@
 import { HedgerowApi } from "@hedgerow/api"
-import type { Operations } from "@hedgerow/http-server"
+import type { EndpointName, GroupName } from "@hedgerow/http-server"
 import { Schema } from "effect"
+import type { HttpApiEndpoint } from "effect/http-api"
 
 /** An endpoint of the contract, named like HedgerowApi's group and endpoint. */
 export type EndpointRef = {
-  [G in keyof Operations]: { readonly group: G; readonly endpoint: keyof Operations[G] & string }
-}[keyof Operations]
+  [G in GroupName]: { readonly group: G; readonly endpoint: EndpointName<G> }
+}[GroupName]
 
 export interface Call {
   /** The personal API key; absent means no Authorization header. */
@@ -36,20 +37,21 @@ export interface Target {
   readonly raw?: (request: RawRequest) => Promise<Reply & { readonly headers: Headers }>
 }
 
-interface EndpointShape {
-  readonly path: string
-  readonly method: string
-  readonly success: ReadonlySet<Schema.Top>
-}
-
 /** The contract's own description of an endpoint: path template, method, success schema and status. */
 export const endpointOf = (ref: EndpointRef) => {
-  const group = (HedgerowApi.groups as unknown as Record<string, { endpoints: Record<string, EndpointShape> }>)[ref.group]!
-  const endpoint = group.endpoints[ref.endpoint]!
+  const endpoint = new Map(Object.entries<HttpApiEndpoint.Top>(HedgerowApi.groups[ref.group].endpoints)).get(ref.endpoint)
+  if (endpoint === undefined) throw new Error(`No endpoint ${ref.group}.${ref.endpoint} in the contract`)
   const success = [...endpoint.success][0]!
   // HttpApiSchema.status puts the code on the schema or, for plain structs, on its key context.
   const status = Schema.resolveAnnotations(success)?.["httpApiStatus"] ?? success.ast.context?.annotations?.["httpApiStatus"]
-  return { path: endpoint.path, method: endpoint.method, success, status: typeof status === "number" ? status : 200 }
+  return {
+    path: endpoint.path,
+    method: endpoint.method,
+    params: endpoint.params,
+    query: endpoint.query,
+    success,
+    status: typeof status === "number" ? status : 200
+  }
 }
 
 /** `/api/organizations/:organization_id/` with its parameters filled in, plus the query string. */

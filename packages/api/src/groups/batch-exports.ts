@@ -6,7 +6,7 @@ import { OrganizationParam } from "./shared.ts"
 
 const BatchExportParams = { ...OrganizationParam, id: Schema.String }
 
-/** The pause switch of `/api/organizations/{organization_id}/batch_exports/{id}/` (interface.md). */
+/** The pause switch of `/api/organizations/{organization_id}/batch_exports/{id}/`. */
 export class BatchExportsGroup extends HttpApiGroup.make("batchExports")
   .add(
     HttpApiEndpoint.post("pause", "/api/organizations/:organization_id/batch_exports/:id/pause/", {

@@ -7,7 +7,7 @@ import { ListQuery, OrganizationParam } from "./shared.ts"
 
 const DomainParams = { ...OrganizationParam, id: Schema.String }
 
-/** `/api/organizations/{organization_id}/domains/` (interface.md). */
+/** `/api/organizations/{organization_id}/domains/`. */
 export class DomainsGroup extends HttpApiGroup.make("domains")
   .add(
     HttpApiEndpoint.get("list", "/api/organizations/:organization_id/domains/", {

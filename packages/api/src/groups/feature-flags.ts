@@ -21,7 +21,7 @@ const ProjectParam = { project_id: Schema.String }
 const FlagParams = { project_id: Schema.String, id: Schema.String }
 const ActivityQuery = { page: Schema.optionalKey(QueryText), limit: Schema.optionalKey(QueryText) }
 
-/** `/api/projects/{project_id}/feature_flags/` (interface.md, D1–D5). Path ids stay text: core decides what is 404. */
+/** `/api/projects/{project_id}/feature_flags/`. Path ids stay text: core decides what is 404. */
 export class FeatureFlagsGroup extends HttpApiGroup.make("featureFlags")
   .add(
     HttpApiEndpoint.get("list", "/api/projects/:project_id/feature_flags/", {

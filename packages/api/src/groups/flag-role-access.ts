@@ -8,7 +8,7 @@ import { ListQuery } from "./shared.ts"
 const FlagParams = { project_id: Schema.String, feature_flag_id: Schema.String }
 const AccessParams = { ...FlagParams, id: Schema.String }
 
-/** `/api/projects/{project_id}/feature_flags/{feature_flag_id}/role_access/` (D5, posthog-behaviour.md §6). */
+/** `/api/projects/{project_id}/feature_flags/{feature_flag_id}/role_access/`: roles granted edit rights on one flag. */
 export class FlagRoleAccessGroup extends HttpApiGroup.make("flagRoleAccess")
   .add(
     HttpApiEndpoint.get("list", "/api/projects/:project_id/feature_flags/:feature_flag_id/role_access/", {

@@ -3,7 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ReadErrors } from "../errors.ts"
 import { Authorization } from "../security.ts"
 
-/** Who is calling: the key's user and the key itself (D7). Any valid key may ask. */
+/** Who is calling: the key's user and the key itself, which PostHog clients ask first. Any valid key may ask. */
 export class IdentityGroup extends HttpApiGroup.make("identity")
   .add(
     HttpApiEndpoint.get("me", "/api/users/@me/", { success: Me, error: ReadErrors }),

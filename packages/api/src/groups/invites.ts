@@ -5,7 +5,7 @@ import { ReadErrors, WriteErrors } from "../errors.ts"
 import { Authorization } from "../security.ts"
 import { ListQuery, OrganizationParam } from "./shared.ts"
 
-/** `/api/organizations/{organization_id}/invites/` (interface.md). */
+/** `/api/organizations/{organization_id}/invites/`. */
 export class InvitesGroup extends HttpApiGroup.make("invites")
   .add(
     HttpApiEndpoint.get("list", "/api/organizations/:organization_id/invites/", {

@@ -8,7 +8,7 @@ import { ListQuery, OrganizationParam } from "./shared.ts"
 /** `members/{user__uuid}/` names the member by their user's uuid, or `@me`. */
 const MemberParams = { ...OrganizationParam, user__uuid: Schema.String }
 
-/** `/api/organizations/{organization_id}/members/` (interface.md). */
+/** `/api/organizations/{organization_id}/members/`. */
 export class MembersGroup extends HttpApiGroup.make("members")
   .add(
     HttpApiEndpoint.get("list", "/api/organizations/:organization_id/members/", {

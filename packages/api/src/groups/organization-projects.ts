@@ -5,7 +5,7 @@ import { ReadErrors, WriteErrors } from "../errors.ts"
 import { Authorization } from "../security.ts"
 import { ListQuery, OrganizationParam } from "./shared.ts"
 
-/** `/api/organizations/{organization_id}/projects/` (interface.md). */
+/** `/api/organizations/{organization_id}/projects/`. */
 export class OrganizationProjectsGroup extends HttpApiGroup.make("organizationProjects")
   .add(
     HttpApiEndpoint.get("list", "/api/organizations/:organization_id/projects/", {

@@ -4,7 +4,7 @@ import { ReadErrors } from "../errors.ts"
 import { Authorization } from "../security.ts"
 import { ListQuery, OrganizationParam } from "./shared.ts"
 
-/** Discovery: the caller's organizations (D7). */
+/** Discovery for PostHog clients: the caller's organizations. */
 export class OrganizationsGroup extends HttpApiGroup.make("organizations")
   .add(
     HttpApiEndpoint.get("list", "/api/organizations/", {

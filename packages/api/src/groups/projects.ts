@@ -5,7 +5,7 @@ import { ReadErrors } from "../errors.ts"
 import { Authorization } from "../security.ts"
 import { ListQuery } from "./shared.ts"
 
-/** Discovery: every project the caller can see, across its organizations (D7). */
+/** Discovery for PostHog clients: every project the caller can see, across its organizations. */
 export class ProjectsGroup extends HttpApiGroup.make("projects")
   .add(
     HttpApiEndpoint.get("list", "/api/projects/", {

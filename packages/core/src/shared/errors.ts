@@ -1,8 +1,9 @@
 import { Effect, Option, Schema } from "effect"
 
 /**
- * The error model of decisions.md D1. Each class is one (status, type) pair of PostHog's envelope
- * `{type, code, detail, attr}`; adapters map them one to one and decide nothing.
+ * The errors a client can see. Each class is one (status, type) pair of PostHog's envelope
+ * `{type, code, detail, attr}`, declared in `errorKinds` below; adapters map them one to one and decide
+ * nothing.
  */
 
 /** 400 `validation_error`: a field (attr) or the whole input (attr null) broke a rule. */
@@ -85,16 +86,22 @@ export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaTyp
   detail: Schema.String
 }) {}
 
-/** 429 `throttled`; `retryAfter` (seconds) becomes the Retry-After header. */
+/**
+ * 429 `throttled`. `retryAfter` (seconds) becomes the Retry-After header; it is known where the limit is
+ * counted, and absent on an error read back from an envelope, whose body does not carry it.
+ */
 export class Throttled extends Schema.TaggedError<Throttled>()("Throttled", {
   detail: Schema.String,
-  retryAfter: Schema.Int
+  retryAfter: Schema.optionalKey(Schema.Int)
 }) {}
 
-/** 500 `server_error`/`error`: the cause is logged under `requestId`, never sent. */
+/**
+ * 500 `server_error`/`error`: the cause is logged under `requestId`, never sent. The id is known where the
+ * request was answered, and absent on an error read back from an envelope.
+ */
 export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", {
   detail: Schema.String,
-  requestId: Schema.String
+  requestId: Schema.optionalKey(Schema.String)
 }) {}
 
 /** Everything a core service may fail with: what a client of the API can see. */
@@ -112,36 +119,48 @@ export type ApiFailure =
   | Throttled
   | InternalError
 
-/** Statuses and envelope `type`/`code` per error tag: the one table both adapters read. */
-export const envelopeOf = (error: ApiFailure): {
+/** How an error goes on the wire: its HTTP status and PostHog's envelope `type` and `code`. */
+export interface ErrorKind {
   readonly status: number
-  readonly body: { type: string; code: string; detail: string; attr: string | null }
-} => {
-  const body = (type: string, code: string, attr: string | null = null) => ({ type, code, detail: error.detail, attr })
-  switch (error._tag) {
-    case "ValidationError":
-      return { status: 400, body: body("validation_error", error.code, error.attr) }
-    case "ParseError":
-      return { status: 400, body: body("invalid_request", "parse_error") }
-    case "AuthenticationError":
-      return { status: 401, body: body("authentication_error", error.code) }
-    case "PermissionDenied":
-      return { status: 403, body: body("authentication_error", "permission_denied") }
-    case "NotFound":
-      return { status: 404, body: body("invalid_request", "not_found") }
-    case "MethodNotAllowed":
-      return { status: 405, body: body("invalid_request", "method_not_allowed") }
-    case "Conflict":
-      return { status: 409, body: body("server_error", "conflict") }
-    case "PayloadTooLarge":
-      return { status: 413, body: body("invalid_request", "payload_too_large") }
-    case "UnsupportedMediaType":
-      return { status: 415, body: body("invalid_request", "unsupported_media_type") }
-    case "HeadersTooLarge":
-      return { status: 431, body: body("invalid_request", "request_header_fields_too_large") }
-    case "Throttled":
-      return { status: 429, body: body("throttled_error", "throttled") }
-    case "InternalError":
-      return { status: 500, body: body("server_error", "error") }
+  readonly type: string
+  /** Errors with a `code` field of their own (validation, authentication) send that one instead. */
+  readonly code: string
+}
+
+/** Every error's status and envelope, declared once: core, the server and the contract's schemas read it. */
+export const errorKinds = {
+  ValidationError: { status: 400, type: "validation_error", code: "invalid_input" },
+  ParseError: { status: 400, type: "invalid_request", code: "parse_error" },
+  AuthenticationError: { status: 401, type: "authentication_error", code: "not_authenticated" },
+  PermissionDenied: { status: 403, type: "authentication_error", code: "permission_denied" },
+  NotFound: { status: 404, type: "invalid_request", code: "not_found" },
+  MethodNotAllowed: { status: 405, type: "invalid_request", code: "method_not_allowed" },
+  Conflict: { status: 409, type: "server_error", code: "conflict" },
+  PayloadTooLarge: { status: 413, type: "invalid_request", code: "payload_too_large" },
+  UnsupportedMediaType: { status: 415, type: "invalid_request", code: "unsupported_media_type" },
+  Throttled: { status: 429, type: "throttled_error", code: "throttled" },
+  HeadersTooLarge: { status: 431, type: "invalid_request", code: "request_header_fields_too_large" },
+  InternalError: { status: 500, type: "server_error", code: "error" }
+} as const satisfies { readonly [Tag in ApiFailure["_tag"]]: ErrorKind }
+
+/** PostHog's error body. */
+export interface Envelope {
+  readonly type: string
+  readonly code: string
+  readonly detail: string
+  readonly attr: string | null
+}
+
+/** An error's status and body, from its kind and its own fields. */
+export const envelopeOf = (error: ApiFailure): { readonly status: number; readonly body: Envelope } => {
+  const kind: ErrorKind = errorKinds[error._tag]
+  return {
+    status: kind.status,
+    body: {
+      type: kind.type,
+      code: "code" in error ? error.code : kind.code,
+      detail: error.detail,
+      attr: "attr" in error ? error.attr : null
+    }
   }
 }

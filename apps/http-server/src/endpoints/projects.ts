@@ -1,9 +1,9 @@
 import { ProjectService, toEnvelope } from "@hedgerow/core"
 import { Effect } from "effect"
-import type { Operation } from "../operation.ts"
+import { bindGroup } from "./endpoint.ts"
 
-export const projects = {
+export const projects = bindGroup("projects", {
   list: ({ actor, query, url }) =>
     ProjectService.use((s) => s.listVisible(actor, query)).pipe(Effect.map((page) => toEnvelope(page, url))),
-  retrieve: ({ actor, params }) => ProjectService.use((s) => s.retrieveVisible(actor, params["project_id"]!))
-} as const satisfies Record<string, Operation>
+  retrieve: ({ actor, params }) => ProjectService.use((s) => s.retrieveVisible(actor, params.project_id))
+})

@@ -1,8 +1,8 @@
 import { PersonalApiKeyService, UserService } from "@hedgerow/core"
 import { Effect } from "effect"
-import type { Operation } from "../operation.ts"
+import { bindGroup } from "./endpoint.ts"
 
-export const identity = {
+export const identity = bindGroup("identity", {
   me: ({ actor }) => UserService.use((s) => s.me(actor)),
   currentKey: ({ actor }) => PersonalApiKeyService.use((s) => Effect.succeed(s.current(actor)))
-} as const satisfies Record<string, Operation>
+})

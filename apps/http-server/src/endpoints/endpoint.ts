@@ -1,0 +1,49 @@
+import type { HedgerowApi } from "@hedgerow/api"
+import type { Body, CoreServices, UserActor } from "@hedgerow/core"
+import type { Effect, Layer } from "effect"
+import type { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+
+type ApiGroups = typeof HedgerowApi extends HttpApi.HttpApi<string, infer Groups> ? Groups : never
+type GroupOf<G extends string> = HttpApiGroup.WithIdentifier<ApiGroups, G>
+
+/** Groups whose endpoints are bound to core; `system` (health) answers on its own, without a caller. */
+export type GroupName = Exclude<HttpApiGroup.Identifier<ApiGroups>, "system">
+export type EndpointName<G extends GroupName> = HttpApiEndpoint.Identifier<HttpApiGroup.Endpoints<GroupOf<G>>>
+export type EndpointOf<G extends GroupName, E extends string> = HttpApiEndpoint.WithIdentifier<
+  HttpApiGroup.Endpoints<GroupOf<G>>,
+  E
+>
+
+/** A request part the endpoint declares, as its schema decodes it; `{}` where it declares none. */
+type Decoded<S> = [S] extends [never] ? {} : S extends { readonly Type: infer A } ? A : never
+
+/** `void` for 204 endpoints, the success schema's type otherwise. */
+type SuccessOf<Ep extends HttpApiEndpoint.Constraint> = Ep["~Success"] extends typeof HttpApiSchema.NoContent ? void
+  : Ep["~Success"]["Type"]
+
+/** Core's services, which every binding may use. */
+export type Services = Layer.Success<typeof CoreServices>
+
+/** What an endpoint hands to core: the caller, its decoded path and query, the lazy body, the request URL. */
+export interface EndpointCall<Ep extends HttpApiEndpoint.Constraint> {
+  readonly actor: UserActor
+  readonly params: Decoded<HttpApiEndpoint.Params<Ep>>
+  readonly query: Decoded<HttpApiEndpoint.Query<Ep>>
+  /** The JSON body, read when core asks for it: after scope and tenancy, as PostHog orders its checks. */
+  readonly body: Body
+  /** Absolute request URL, for pagination links. */
+  readonly url: string
+}
+
+/** An endpoint bound to its core call: it answers with the endpoint's success type or one of its declared errors. */
+export type Binding<Ep extends HttpApiEndpoint.Constraint> = (
+  call: EndpointCall<Ep>
+) => Effect.Effect<SuccessOf<Ep>, Ep["~Error"]["Type"], Services>
+
+export type GroupBindings<G extends GroupName> = { readonly [E in EndpointName<G>]: Binding<EndpointOf<G, E>> }
+
+/**
+ * The bindings of one group, every endpoint once. The compiler checks each against the contract: a
+ * renamed path parameter, a changed success schema or an undeclared error fails here.
+ */
+export const bindGroup = <G extends GroupName>(_group: G, bindings: GroupBindings<G>): GroupBindings<G> => bindings

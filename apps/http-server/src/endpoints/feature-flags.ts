@@ -1,0 +1,34 @@
+import {
+  FeatureFlagActions,
+  FeatureFlagService,
+  FlagAccessControls,
+  toEnvelope,
+  toNumberedEnvelope
+} from "@hedgerow/core"
+import { Effect } from "effect"
+import { bindGroup } from "./endpoint.ts"
+
+export const featureFlags = bindGroup("featureFlags", {
+  list: ({ actor, params, query, url }) =>
+    FeatureFlagService.use((s) => s.list(actor, params.project_id, query)).pipe(Effect.map((page) => toEnvelope(page, url))),
+  create: ({ actor, params, body }) => FeatureFlagService.use((s) => s.create(actor, params.project_id, body)),
+  projectActivity: ({ actor, params, query, url }) =>
+    FeatureFlagService.use((s) => s.projectActivity(actor, params.project_id, query)).pipe(
+      Effect.map((page) => toNumberedEnvelope(page, url))
+    ),
+  retrieve: ({ actor, params }) => FeatureFlagService.use((s) => s.retrieve(actor, params.project_id, params.id)),
+  update: ({ actor, params, body }) => FeatureFlagService.use((s) => s.update(actor, params.project_id, params.id, body)),
+  destroy: ({ actor, params }) => FeatureFlagService.use((s) => s.destroy(actor, params.project_id, params.id)),
+  status: ({ actor, params }) => FeatureFlagService.use((s) => s.status(actor, params.project_id, params.id)),
+  activity: ({ actor, params, query, url }) =>
+    FeatureFlagService.use((s) => s.activity(actor, params.project_id, params.id, query)).pipe(
+      Effect.map((page) => toNumberedEnvelope(page, url))
+    ),
+  accessControls: ({ actor, params }) => FlagAccessControls.use((s) => s.forFlag(actor, params.project_id, params.id)),
+  globalAccessControls: ({ actor, params }) => FlagAccessControls.use((s) => s.global(actor, params.project_id, params.id)),
+  createStaticCohort: ({ actor, params }) =>
+    FeatureFlagActions.use((s) => s.createStaticCohort(actor, params.project_id, params.id)),
+  dashboard: ({ actor, params }) => FeatureFlagActions.use((s) => s.dashboard(actor, params.project_id, params.id)),
+  enrichUsageDashboard: ({ actor, params }) =>
+    FeatureFlagActions.use((s) => s.enrichUsageDashboard(actor, params.project_id, params.id))
+})

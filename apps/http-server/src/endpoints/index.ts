@@ -1,0 +1,34 @@
+import { batchExports } from "./batch-exports.ts"
+import { domains } from "./domains.ts"
+import type { Binding, GroupBindings, GroupName } from "./endpoint.ts"
+import { featureFlags } from "./feature-flags.ts"
+import { flagRoleAccess } from "./flag-role-access.ts"
+import { identity } from "./identity.ts"
+import { invites } from "./invites.ts"
+import { members } from "./members.ts"
+import { organizationProjects } from "./organization-projects.ts"
+import { organizations } from "./organizations.ts"
+import { projects } from "./projects.ts"
+
+export type * from "./endpoint.ts"
+
+/**
+ * Every authenticated endpoint bound to its core call, one file per group of the contract. The HTTP
+ * handlers and the harness's in-process target both run these, so each binding is written once.
+ */
+export const endpoints: { readonly [G in GroupName]: GroupBindings<G> } = {
+  organizations,
+  organizationProjects,
+  domains,
+  batchExports,
+  invites,
+  members,
+  projects,
+  featureFlags,
+  flagRoleAccess,
+  identity
+}
+
+/** An endpoint's binding by name, for callers that choose endpoints at run time (the harness). */
+export const bindingOf = (group: GroupName, endpoint: string): Binding<any> | undefined =>
+  new Map(Object.entries<Binding<any>>(endpoints[group])).get(endpoint)

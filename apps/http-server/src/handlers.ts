@@ -1,0 +1,90 @@
+import { CurrentActor, HedgerowApi } from "@hedgerow/api"
+import { ParseError } from "@hedgerow/core"
+import { Effect, Layer } from "effect"
+import type { HttpServerRequest } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { readJsonBody } from "./body.ts"
+import { type Binding, type EndpointCall, endpoints, type GroupName, type Services } from "./endpoints/index.ts"
+import { SystemHandlers } from "./system.ts"
+import { ServerSettings } from "./settings.ts"
+
+/**
+ * The absolute URL the client used, for pagination links. X-Forwarded-* headers are believed only when
+ * the operator says a proxy sets them (HEDGEROW_TRUST_PROXY), since any client could send them.
+ */
+export const requestUrl = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string | undefined => {
+  const forwarded = (name: string) => (trustProxy ? request.headers[name]?.split(",")[0]?.trim() : undefined)
+  const proto = forwarded("x-forwarded-proto")
+  const scheme = proto === "https" || proto === "http" ? proto : "http"
+  const host = forwarded("x-forwarded-host") ?? request.headers["host"] ?? "localhost"
+  // A request line may carry an absolute URL; only its path and query are ours to echo.
+  const target = /^[a-z][a-z0-9+.-]*:\/\//i.test(request.url) && URL.canParse(request.url)
+    ? (({ pathname, search }) => pathname + search)(new URL(request.url))
+    : request.url
+  const url = `${scheme}://${host}${target}`
+  return HOST.test(host) && URL.canParse(url) ? url : undefined
+}
+
+/** A DNS name or IPv4 address, or a bracketed IPv6 address, with an optional port. */
+const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
+
+/** Like Django's host validation: a Host header that is not a host makes the request unanswerable. */
+const invalidHost = new ParseError({ detail: "Invalid Host header." })
+
+/** What HttpApi hands a raw handler: the decoded path and query, and the request with its unread body. */
+interface RawCall {
+  readonly request: HttpServerRequest.HttpServerRequest
+  readonly params: EndpointCall<any>["params"]
+  readonly query: EndpointCall<any>["query"]
+}
+
+/** The builder's own face, seen one endpoint at a time by its types; a loop can only use it by name. */
+interface Registry {
+  readonly handleRaw: (name: string, handler: (raw: RawCall) => Effect.Effect<unknown, unknown, unknown>) => unknown
+}
+
+/** A builder with every endpoint handled, by handlers that need core's services. */
+type Complete<H> = H extends HttpApiBuilder.Handlers<infer R, infer Endpoints, infer _Handled>
+  ? HttpApiBuilder.Handlers<R | Services, Endpoints, keyof Endpoints>
+  : never
+
+/**
+ * Serves one binding. HttpApi decodes path and query but not the body: core reads it when its rules
+ * need it, after scope and tenancy, in PostHog's order.
+ */
+const serve = (binding: Binding<any>, trustProxy: boolean) => (raw: RawCall) =>
+  Effect.flatMap(Effect.service(CurrentActor), (actor) => {
+    const url = requestUrl(raw.request, trustProxy)
+    if (url === undefined) return Effect.fail(invalidHost)
+    return binding({ actor, params: raw.params, query: raw.query, body: readJsonBody(raw.request), url })
+  })
+
+/**
+ * The handlers of one group: every binding of `endpoints[group]` under its endpoint's name. `bindGroup`
+ * has checked each binding against its endpoint; the builder's types follow one `handleRaw` call at a
+ * time, so the loop registers through its untyped face and hands the builder back as complete.
+ */
+const serveGroup = <G extends GroupName>(group: G) =>
+  HttpApiBuilder.group(HedgerowApi, group, (handlers) =>
+    Effect.map(Effect.service(ServerSettings), ({ trustProxy }) => {
+      const registry = handlers as unknown as Registry
+      for (const [name, binding] of Object.entries<Binding<any>>(endpoints[group])) {
+        registry.handleRaw(name, serve(binding, trustProxy))
+      }
+      return handlers as unknown as Complete<typeof handlers>
+    }))
+
+/** One handler layer per group of the contract, plus the unauthenticated health check. */
+export const HandlersLive = Layer.mergeAll(
+  serveGroup("organizations"),
+  serveGroup("organizationProjects"),
+  serveGroup("domains"),
+  serveGroup("batchExports"),
+  serveGroup("invites"),
+  serveGroup("members"),
+  serveGroup("projects"),
+  serveGroup("featureFlags"),
+  serveGroup("flagRoleAccess"),
+  serveGroup("identity"),
+  SystemHandlers
+)
