@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
+import { conditionsOf, parseConditions } from "../src/feature-flags/conditions.ts"
 import { type DependencyNode, dependencyError } from "../src/feature-flags/dependencies.ts"
-import { conditionRulesError, payloadsError, shapeOf } from "../src/feature-flags/filters.ts"
+import { conditionRulesError, payloadsError } from "../src/feature-flags/filters.ts"
 import { FeatureFlagCreate } from "../src/feature-flags/input.ts"
 import { listPlan } from "../src/feature-flags/list-query.ts"
 import { ValidationError } from "../src/shared/errors.ts"
@@ -18,7 +19,7 @@ const inMemory = (nodes: ReadonlyArray<DependencyNode>) => {
   return (ids: ReadonlyArray<number>) => Effect.sync(() => ids.flatMap((id) => byId.get(id) ?? []))
 }
 const detailOf = (filters: Readonly<Record<string, unknown>>, key: string, nodes: ReadonlyArray<DependencyNode>) =>
-  Effect.runSync(dependencyError(filters, key, inMemory(nodes)))?.detail
+  Effect.runSync(dependencyError(conditionsOf(filters), key, inMemory(nodes)))?.detail
 
 describe("flag dependency checks", () => {
   it("explore shared dependencies once: flag n on flags n-1 and n-2, 200 deep, answers at once", () => {
@@ -109,10 +110,10 @@ describe("flag bodies", () => {
       payloads: { v49999: "1" }
     }
     const started = Date.now()
-    const shape = shapeOf(filters)
-    assert.isFalse(shape instanceof ValidationError)
-    if (shape instanceof ValidationError) return
-    assert.strictEqual(conditionRulesError(shape, new Map()) ?? payloadsError(filters, shape), undefined)
+    const conditions = parseConditions(filters)
+    assert.isFalse(conditions instanceof ValidationError)
+    if (conditions instanceof ValidationError) return
+    assert.strictEqual(conditionRulesError(conditions, new Map()) ?? payloadsError(conditions), undefined)
     assert.isBelow(Date.now() - started, 1000)
   })
 })

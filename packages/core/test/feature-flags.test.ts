@@ -2,21 +2,16 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { changesBetween } from "../src/activity/changes.ts"
 import {
-  effectiveFilters,
   fullRolloutOf,
   isMultivariate,
   isSimpleFlag,
   rolloutPercentageOf,
   statusOf
 } from "../src/feature-flags/computed.ts"
+import { conditionsOf, parseConditions } from "../src/feature-flags/conditions.ts"
 import { type DependencyNode, dependencyError } from "../src/feature-flags/dependencies.ts"
 import { canManageRoles, editRights, needsRoles } from "../src/feature-flags/edit-rights.ts"
-import {
-  conditionRulesError,
-  payloadsError,
-  propertyTypesError,
-  shapeOf
-} from "../src/feature-flags/filters.ts"
+import { conditionRulesError, payloadsError, propertyTypesError } from "../src/feature-flags/filters.ts"
 import { keyCharactersError, originalKeyOf, tombstoneKey } from "../src/feature-flags/key.ts"
 import { listPlan } from "../src/feature-flags/list-query.ts"
 import type { FeatureFlagId, ProjectId, UserId } from "../src/shared/ids.ts"
@@ -32,9 +27,9 @@ const asPlain = (error: ValidationError | undefined) =>
 
 /** Every rule of validate_filters that needs no stored data, in PostHog's order. */
 const rulesError = (filters: Filters, cohorts = new Map<number, { name: string | null; behavioral: boolean }>()) => {
-  const result = shapeOf(filters)
+  const result = parseConditions(filters)
   if (result instanceof ValidationError) return asPlain(result)
-  return asPlain(propertyTypesError(filters, result) ?? conditionRulesError(result, cohorts) ?? payloadsError(filters, result))
+  return asPlain(propertyTypesError(result) ?? conditionRulesError(result, cohorts) ?? payloadsError(result))
 }
 
 const group = (properties: ReadonlyArray<object> = [], rollout_percentage: unknown = 100, variant?: string) => ({
@@ -200,7 +195,7 @@ describe("flag dependencies", () => {
   const dependingOn = (...keys: ReadonlyArray<unknown>) => ({
     groups: [group(keys.map((key) => ({ key, type: "flag", operator: "flag_evaluates_to", value: true })))]
   })
-  const check = (filters: Filters, key = "new") => asPlain(Effect.runSync(dependencyError(filters, key, load)))
+  const check = (filters: Filters, key = "new") => asPlain(Effect.runSync(dependencyError(conditionsOf(filters), key, load)))
 
   it("accepts dependencies on live, enabled flags and loads each level once", () => {
     queries.length = 0
@@ -224,22 +219,22 @@ describe("flag dependencies", () => {
 
 describe("computed fields", () => {
   it("renders stored `{}` filters as PostHog's one open condition set", () => {
-    assert.deepStrictEqual(effectiveFilters({}), { groups: [{ properties: [], rollout_percentage: null }] })
-    assert.isTrue(isSimpleFlag({}))
-    assert.strictEqual(rolloutPercentageOf({}), null)
+    assert.deepStrictEqual(conditionsOf({}).json, { groups: [{ properties: [], rollout_percentage: null }] })
+    assert.isTrue(isSimpleFlag(conditionsOf({})))
+    assert.strictEqual(rolloutPercentageOf(conditionsOf({})), null)
   })
   it("is_simple_flag: exactly one condition set without properties, not group-aggregated", () => {
-    assert.isTrue(isSimpleFlag({ groups: [group([], 30)] }))
-    assert.strictEqual(rolloutPercentageOf({ groups: [group([], 30)] }), 30)
-    assert.isFalse(isSimpleFlag({ groups: [group([], 30), group([], 40)] }))
-    assert.isFalse(isSimpleFlag({ groups: [group([person("email", "x")], 30)] }))
-    assert.isFalse(isSimpleFlag({ groups: [group([], 30)], aggregation_group_type_index: 0 }))
-    assert.strictEqual(rolloutPercentageOf({ groups: [group([], 30), group([], 40)] }), null)
+    assert.isTrue(isSimpleFlag(conditionsOf({ groups: [group([], 30)] })))
+    assert.strictEqual(rolloutPercentageOf(conditionsOf({ groups: [group([], 30)] })), 30)
+    assert.isFalse(isSimpleFlag(conditionsOf({ groups: [group([], 30), group([], 40)] })))
+    assert.isFalse(isSimpleFlag(conditionsOf({ groups: [group([person("email", "x")], 30)] })))
+    assert.isFalse(isSimpleFlag(conditionsOf({ groups: [group([], 30)], aggregation_group_type_index: 0 })))
+    assert.strictEqual(rolloutPercentageOf(conditionsOf({ groups: [group([], 30), group([], 40)] })), null)
   })
   it("multivariate means at least one variant", () => {
-    assert.isTrue(isMultivariate({ groups: [], multivariate: variants(["a", 100]) }))
-    assert.isFalse(isMultivariate({ groups: [], multivariate: { variants: [] } }))
-    assert.isFalse(isMultivariate({ groups: [], multivariate: null }))
+    assert.isTrue(isMultivariate(conditionsOf({ groups: [], multivariate: variants(["a", 100]) })))
+    assert.isFalse(isMultivariate(conditionsOf({ groups: [], multivariate: { variants: [] } })))
+    assert.isFalse(isMultivariate(conditionsOf({ groups: [], multivariate: null })))
   })
 })
 
@@ -274,7 +269,7 @@ describe("flag status (D5, posthog-behaviour.md §5)", () => {
     assert.deepStrictEqual(statusOf(flag({ groups: [group([], 99)] }), now), active)
     assert.deepStrictEqual(statusOf(flag({ groups: [group([person("email", "x")], 100)] }), now), active)
     assert.deepStrictEqual(statusOf(flag({ groups: [group([], 100)], multivariate: variants(["a", 50], ["b", 50]) }), now), active)
-    assert.strictEqual(fullRolloutOf({ groups: [group([], null)] }), null)
+    assert.strictEqual(fullRolloutOf(conditionsOf({ groups: [group([], null)] })), null)
   })
 })
 

@@ -6,14 +6,17 @@ import {
   DEFAULT_SETTINGS,
   OrganizationRepository,
   ProjectRepository,
+  Timestamp,
   Transactions,
   UserRepository
 } from "@hedgerow/core"
-import { Effect, Exit, Layer, Option } from "effect"
+import { Effect, Exit, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { StoreLive } from "../src/index.ts"
-import { ts } from "../src/repositories/rows.ts"
 import { forEachBackend } from "../src/testing/index.ts"
+
+/** A timestamp column as the repositories read it: through core's Timestamp schema. */
+const ts = Schema.decodeUnknownSync(Timestamp)
 
 forEachBackend((backend) =>
 layer(backend.on((options) => CoreServices.pipe(Layer.provideMerge(StoreLive(options)))), { timeout: 60_000 })(`the store under core on ${backend.name}`, (it) => {

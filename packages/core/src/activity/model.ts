@@ -47,7 +47,7 @@ export const ActivityUser = Schema.Struct({
 })
 export type ActivityUser = typeof ActivityUser.Type
 
-/** An entry as the activity endpoints render it (posthog-behaviour.md §5). */
+/** An entry as the activity endpoints render it. */
 export const ActivityLogView = Schema.Struct({
   id: ActivityLogId,
   user: Schema.NullOr(ActivityUser),
@@ -59,7 +59,7 @@ export const ActivityLogView = Schema.Struct({
 })
 export type ActivityLogView = typeof ActivityLogView.Type
 
-/** PostHog's page-number envelope for activity (D3). */
+/** PostHog's page-number envelope for activity. */
 export const ActivityPageEnvelope = Schema.Struct({
   results: Schema.Array(ActivityLogView),
   next: Schema.NullOr(Schema.String),

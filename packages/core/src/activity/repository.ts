@@ -1,18 +1,11 @@
-import { Context, type Effect } from "effect"
-import type { ActivityDetail, ActivityLogView } from "./model.ts"
-import type { OrganizationId, ProjectId, UserId } from "../shared/ids.ts"
+import { Context, type Effect, Schema, Struct } from "effect"
+import { ActivityLogEntry, type ActivityLogView } from "./model.ts"
+import type { ProjectId } from "../shared/ids.ts"
 import type { NumberedPage, PageNumberRequest } from "../shared/page.ts"
 
-export interface ActivityInsert {
-  readonly organization_id: OrganizationId
-  readonly project_id: ProjectId
-  readonly user_id: UserId | null
-  readonly is_system: boolean
-  readonly activity: "created" | "updated" | "deleted" | "restored"
-  readonly scope: string
-  readonly item_id: string
-  readonly detail: ActivityDetail
-}
+/** An entry as written; the database gives it its id and time. */
+export const ActivityInsert = Schema.Struct(Struct.omit(ActivityLogEntry.fields, ["id", "created_at"]))
+export type ActivityInsert = typeof ActivityInsert.Type
 
 export class ActivityRepository extends Context.Service<ActivityRepository, {
   readonly insert: (entry: ActivityInsert) => Effect.Effect<void>

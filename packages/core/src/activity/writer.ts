@@ -1,9 +1,10 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Struct } from "effect"
 import type { Actor } from "../auth/actor.ts"
 import type { OrganizationId, ProjectId } from "../shared/ids.ts"
 import type { ActivityChange } from "./model.ts"
 import { ActivityRepository, type ActivityInsert } from "./repository.ts"
 
+/** An entry to write: its columns as stored, and what its detail says. */
 export interface ActivityRecord {
   readonly organization_id: OrganizationId
   readonly project_id: ProjectId
@@ -28,13 +29,9 @@ export class ActivityWriter extends Context.Service<ActivityWriter, {
       const entries = yield* ActivityRepository
       const record = (actor: Actor, entry: ActivityRecord) =>
         entries.insert({
-          organization_id: entry.organization_id,
-          project_id: entry.project_id,
+          ...Struct.omit(entry, ["name", "changes"]),
           user_id: actor._tag === "User" ? actor.user.id : null,
           is_system: actor._tag === "System",
-          activity: entry.activity,
-          scope: entry.scope,
-          item_id: entry.item_id,
           detail: {
             id: entry.item_id,
             changes: entry.changes,

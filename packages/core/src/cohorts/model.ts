@@ -4,7 +4,7 @@ import { Json } from "../shared/fields.ts"
 import { Timestamp } from "../shared/time.ts"
 import { UserSummary } from "../users/model.ts"
 
-/** A stored cohort; static cohorts made here hold no persons, which live outside this service (D5). */
+/** A stored cohort; static cohorts made here hold no persons, which live outside this service. */
 export const Cohort = Schema.Struct({
   id: CohortId,
   project_id: ProjectId,
@@ -21,28 +21,40 @@ export const Cohort = Schema.Struct({
 })
 export type Cohort = typeof Cohort.Type
 
-/** A cohort as PostHog's CohortSerializer renders it. */
-export const CohortView = Schema.Struct({
-  id: CohortId,
+/** A stored cohort with its creator (PostHog's UserBasic), read in one statement. */
+export const StoredCohort = Schema.Struct({
+  ...Cohort.fields,
+  created_by: Schema.NullOr(UserSummary)
+})
+export type StoredCohort = typeof StoredCohort.Type
+
+/** What the answer adds to a stored cohort: fields of PostHog's that this service computes no value for. */
+const answerOnlyFields = {
+  /** PostHog's serializer allows a cohort without a name. */
   name: Schema.NullOr(Schema.String),
-  description: Schema.String,
-  groups: Json,
-  deleted: Schema.Boolean,
-  filters: Json,
   query: Json,
   version: Schema.NullOr(Schema.Int),
   pending_version: Schema.NullOr(Schema.Int),
-  is_calculating: Schema.Boolean,
-  created_by: Schema.NullOr(UserSummary),
-  created_at: Timestamp,
   last_calculation: Schema.NullOr(Timestamp),
   errors_calculating: Schema.Int,
   last_error_message: Schema.NullOr(Schema.String),
-  count: Schema.NullOr(Schema.Int),
-  is_static: Schema.Boolean,
   cohort_type: Schema.NullOr(Schema.String),
   experiment_set: Schema.Array(Schema.Int)
-})
+}
+
+/** The answer's fields, in the order PostHog's CohortSerializer declares (and prints) them. */
+export const COHORT_VIEW_FIELDS = [
+  "id", "name", "description", "groups", "deleted", "filters", "query", "version", "pending_version",
+  "is_calculating", "created_by", "created_at", "last_calculation", "errors_calculating", "last_error_message",
+  "count", "is_static", "cohort_type", "experiment_set"
+] as const
+
+/** `keys`' entries of `fields`, in the order of `keys` (Struct.pick keeps the source's order). */
+const fieldsInOrder = <F extends Schema.Struct.Fields, const K extends ReadonlyArray<keyof F>>(fields: F, keys: K) =>
+  Object.fromEntries(keys.map((key) => [key, fields[key]])) as Pick<F, K[number]>
+
+/** A cohort as PostHog's CohortSerializer renders it: the stored cohort's fields plus the answer's own. */
+export const CohortView = Schema.Struct(fieldsInOrder({ ...StoredCohort.fields, ...answerOnlyFields }, COHORT_VIEW_FIELDS))
 export type CohortView = typeof CohortView.Type
 
 /** `POST {id}/create_static_cohort_for_flag/` answers `{"cohort": {...}}`. */

@@ -1,29 +1,20 @@
-import { Context, type Effect } from "effect"
-import type { Cohort } from "./model.ts"
-import type { UserSummary } from "../users/model.ts"
-import type { CohortId, ProjectId, UserId } from "../shared/ids.ts"
+import { Context, type Effect, Schema, Struct } from "effect"
+import { Cohort, type StoredCohort } from "./model.ts"
+import type { ProjectId } from "../shared/ids.ts"
 
-export interface CohortInsert {
-  readonly project_id: ProjectId
-  readonly name: string
-  readonly description: string
-  readonly is_static: boolean
-  readonly is_calculating: boolean
-  readonly count: number | null
-  readonly created_by_id: UserId | null
-}
+/**
+ * A cohort as written: the database gives it its id and time, and it starts live and without
+ * conditions (the static cohorts made here have none).
+ */
+export const CohortInsert = Schema.Struct(Struct.omit(Cohort.fields, ["id", "created_at", "deleted", "groups", "filters"]))
+export type CohortInsert = typeof CohortInsert.Type
 
 /** What flags need to know about a cohort they reference. */
-export interface CohortBrief {
-  readonly id: CohortId
-  readonly name: string
-  readonly filters: unknown
-  readonly groups: unknown
-  readonly deleted: boolean
-}
+export const CohortBrief = Schema.Struct(Struct.pick(Cohort.fields, ["id", "name", "filters", "groups", "deleted"]))
+export type CohortBrief = typeof CohortBrief.Type
 
 export class CohortRepository extends Context.Service<CohortRepository, {
-  readonly insert: (input: CohortInsert) => Effect.Effect<Cohort & { readonly created_by: UserSummary | null }>
+  readonly insert: (input: CohortInsert) => Effect.Effect<StoredCohort>
   /** Cohorts of the project with these ids, deleted ones included. */
   readonly briefs: (project: ProjectId, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<CohortBrief>>
 }>()("hedgerow/CohortRepository") {}

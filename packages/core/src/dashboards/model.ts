@@ -3,7 +3,7 @@ import { DashboardId, ProjectId, UserId } from "../shared/ids.ts"
 import { Json } from "../shared/fields.ts"
 import { Timestamp } from "../shared/time.ts"
 
-/** A stored dashboard record; there is no analytics engine behind it (D5). */
+/** A stored dashboard record; there is no analytics engine behind it, so its tiles are only stored. */
 export const Dashboard = Schema.Struct({
   id: DashboardId,
   project_id: ProjectId,

@@ -1,15 +1,10 @@
-import { Context, type Effect, type Option } from "effect"
-import type { Dashboard } from "./model.ts"
-import type { DashboardId, ProjectId, UserId } from "../shared/ids.ts"
+import { Context, type Effect, type Option, Schema, Struct } from "effect"
+import { Dashboard } from "./model.ts"
+import type { DashboardId, ProjectId } from "../shared/ids.ts"
 
-export interface DashboardInsert {
-  readonly project_id: ProjectId
-  readonly name: string
-  readonly description: string
-  readonly creation_mode: Dashboard["creation_mode"]
-  readonly tiles: ReadonlyArray<unknown>
-  readonly created_by_id: UserId | null
-}
+/** A dashboard as written: the database gives it its id and time, and it starts live. */
+export const DashboardInsert = Schema.Struct(Struct.omit(Dashboard.fields, ["id", "created_at", "deleted"]))
+export type DashboardInsert = typeof DashboardInsert.Type
 
 export class DashboardRepository extends Context.Service<DashboardRepository, {
   readonly insert: (input: DashboardInsert) => Effect.Effect<Dashboard>

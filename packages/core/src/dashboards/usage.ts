@@ -1,5 +1,5 @@
 /**
- * The usage dashboard PostHog generates for a flag (posthog-behaviour.md §5): its name, description and
+ * The usage dashboard PostHog generates for a flag: its name, description and
  * the insight tiles PostHog's template puts on it. There is no analytics engine here: the tiles are the
  * stored definitions a PostHog client would find.
  */

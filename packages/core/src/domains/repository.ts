@@ -1,20 +1,11 @@
 import { Context, type Effect, type Option } from "effect"
 import type { DomainId, OrganizationId } from "../shared/ids.ts"
 import type { Page, PageRequest } from "../shared/page.ts"
-import type { DomainRecord } from "./model.ts"
+import type { DomainRecord, DomainSettings } from "./model.ts"
 
 /** Domains are unique across every organization; the insert found this one taken. */
 export class DomainTaken {
   readonly _tag = "DomainTaken"
-}
-
-/** What a domain holds besides its name and verification state. */
-export interface DomainSettings {
-  readonly jit_provisioning_enabled: boolean
-  readonly sso_enforcement: string
-  readonly saml_entity_id: string | null
-  readonly saml_acs_url: string | null
-  readonly saml_x509_cert: string | null
 }
 
 export class DomainRepository extends Context.Service<DomainRepository, {

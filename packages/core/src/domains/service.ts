@@ -10,8 +10,8 @@ import { Transactions } from "../shared/transactions.ts"
 import { decodeInput } from "../shared/validation.ts"
 import { challengeRecordName, DomainChallengeLookup, DomainVerificationSettings } from "./challenge-lookup.ts"
 import { DomainNameInput, DomainRenameInput, DomainSettingsInput, VERIFIED_ONLY } from "./input.ts"
-import type { Domain, DomainRecord } from "./model.ts"
-import { DomainRepository, type DomainSettings } from "./repository.ts"
+import type { Domain, DomainRecord, DomainSettings } from "./model.ts"
+import { DomainRepository } from "./repository.ts"
 import { toDomain } from "./views.ts"
 
 const decodeName = decodeInput(DomainNameInput)

@@ -10,7 +10,7 @@ import { editorOf, FlagReader } from "./lookup.ts"
 import { ACCESS_LEVELS, type FeatureFlagAccessControls } from "./model.ts"
 
 /**
- * D2/D5: `access_controls` and `global_access_controls` answer keys holding `feature_flag:read` or
+ * `access_controls` and `global_access_controls` answer keys holding `feature_flag:read` or
  * `access_control:read`. The check uses whichever the key holds, and names `feature_flag:read` when it
  * holds neither.
  */
@@ -20,7 +20,7 @@ const readScopeOf = (actor: Actor): Scope =>
     : "feature_flag:read"
 
 /**
- * The flag plus PostHog's access-control fields (D5). This service has no per-object access-control
+ * The flag plus PostHog's access-control fields. This service has no per-object access-control
  * rows (`access_controls` is always empty); the legacy role rules decide, so the levels shown are what
  * they grant: on the flag for `access_controls`, project-wide for flags for `global_access_controls`.
  * Who may change levels: administrators and owners, and for one flag also its creator.

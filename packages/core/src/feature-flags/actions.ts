@@ -15,7 +15,7 @@ import { FlagWriter } from "./writer.ts"
 const secondsText = (millis: number) => new Date(millis).toISOString().slice(0, 19).replace("T", " ")
 
 /**
- * The flag's POST actions (D5, posthog-behaviour.md §5): its usage dashboard, enriching it, and a static
+ * The flag's POST actions: its usage dashboard, enriching it, and a static
  * cohort. They change the flag's world, so they need the right to edit the flag. Their bodies are not
  * read, as in PostHog.
  */
@@ -52,7 +52,7 @@ export class FeatureFlagActions extends Context.Service<FeatureFlagActions, {
         const usage = flag.usage_dashboard_id === null ? Option.none() : yield* dashboards.find(flag.project_id, flag.usage_dashboard_id)
         if (Option.isNone(usage) || usage.value.deleted) return yield* ValidationError.field(null, "Usage dashboard not found")
         if (hasEnrichedTiles(usage.value.tiles)) return yield* ValidationError.field(null, "Usage dashboard already has enriched data")
-        // `has_enriched_analytics` is the signal that enriched data exists (D5).
+        // `has_enriched_analytics` is the signal that enriched data exists: no analytics engine here to ask.
         if (!flag.has_enriched_analytics) {
           return yield* ValidationError.field(null, "No enriched analytics available for this feature flag")
         }
@@ -64,7 +64,7 @@ export class FeatureFlagActions extends Context.Service<FeatureFlagActions, {
       const createStaticCohort = Effect.fn("FeatureFlagActions.createStaticCohort")(function*(actor: Actor, project: string, id: string) {
         const { flag } = yield* editable(actor, project, id)
         const now = yield* Clock.currentTimeMillis
-        // Persons live outside this service, so the cohort is complete and empty from the start (D5).
+        // Persons live outside this service, so the cohort is complete and empty from the start.
         const cohort = yield* cohorts.insert({
           project_id: flag.project_id,
           name: `Users with feature flag ${flag.key} enabled at ${secondsText(now)}`,

@@ -1,8 +1,8 @@
 import { isRecord, type JsonRecord } from "../shared/fields.ts"
+import { type ConditionGroup, conditionsOf, type FlagConditions, propertiesIn } from "./conditions.ts"
 import type { FeatureFlagStatus, FlagStatusName } from "./model.ts"
 
-/** Read-only fields PostHog derives from a flag's filters (posthog-behaviour.md §4, §5). */
-
+/** Read-only fields PostHog derives from a flag's conditions: the answer's, the list filters' and the status. */
 
 /** Python's truthiness, which PostHog's checks rely on (`{}` and `[]` are false). */
 const isTruthy = (value: unknown): boolean =>
@@ -10,63 +10,37 @@ const isTruthy = (value: unknown): boolean =>
   : isRecord(value) ? Object.keys(value).length > 0
   : Boolean(value)
 
-const listOf = (value: unknown): ReadonlyArray<unknown> => (Array.isArray(value) ? value : [])
+/** One condition group without properties, aggregated by persons. */
+export const isSimpleFlag = (conditions: FlagConditions): boolean =>
+  conditions.groups.length === 1 &&
+  conditions.groups.every((group) => group.properties.length === 0) &&
+  conditions.aggregation_group_type_index === null
 
-/**
- * PostHog's `get_filters`: stored filters with `groups` as they are, anything else (a flag created
- * without filters keeps `{}`) as one open condition set, for backwards compatibility.
- */
-export const effectiveFilters = (filters: JsonRecord): JsonRecord =>
-  "groups" in filters
-    ? filters
-    : { groups: [{ properties: listOf(filters["properties"]), rollout_percentage: null }] }
-
-export const conditionsOf = (filters: JsonRecord): ReadonlyArray<JsonRecord> =>
-  listOf(effectiveFilters(filters)["groups"]).filter(isRecord)
-
-const propertiesOf = (group: JsonRecord): ReadonlyArray<unknown> => listOf(group["properties"])
-
-/** One condition set without properties, aggregated by persons. */
-export const isSimpleFlag = (filters: JsonRecord): boolean => {
-  const conditions = conditionsOf(filters)
-  return conditions.length === 1 &&
-    conditions.every((group) => propertiesOf(group).length === 0) &&
-    (effectiveFilters(filters)["aggregation_group_type_index"] ?? null) === null
-}
-
-export const rolloutPercentageOf = (filters: JsonRecord): number | null => {
-  if (!isSimpleFlag(filters)) return null
-  const value = conditionsOf(filters)[0]!["rollout_percentage"]
-  return typeof value === "number" ? value : null
-}
-
-export const variantsOf = (filters: JsonRecord): ReadonlyArray<JsonRecord> => {
-  const multivariate = filters["multivariate"]
-  return isRecord(multivariate) ? listOf(multivariate["variants"]).filter(isRecord) : []
-}
+/** The one group's rollout, for a simple flag. */
+export const rolloutPercentageOf = (conditions: FlagConditions): number | null =>
+  isSimpleFlag(conditions) ? conditions.groups[0]?.rollout_percentage ?? null : null
 
 /** The list's `type` filter: `multivariant` is a flag with at least one variant. */
-export const isMultivariate = (filters: JsonRecord): boolean => variantsOf(filters).length > 0
+export const isMultivariate = (conditions: FlagConditions): boolean => conditions.variants.length > 0
 
-const groupFullyRolledOut = (group: JsonRecord) =>
-  group["rollout_percentage"] === 100 && propertiesOf(group).length === 0
+const groupFullyRolledOut = (group: ConditionGroup) => group.rollout_percentage === 100 && group.properties.length === 0
 
 /**
  * PostHog's status checker, from configuration alone: whether every evaluation gives the same answer.
  * `active` is left out so the answer can be stored; the callers add it.
  */
-export const fullRolloutOf = (filters: JsonRecord): string | null => {
-  const groups = listOf(filters["groups"]).filter(isRecord)
-  if (isTruthy(filters["multivariate"])) {
-    const variantKey = variantsOf(filters).find((variant) => variant["rollout_percentage"] === 100)?.["key"]
-    const openGroups = groups.filter(groupFullyRolledOut)
-    const override = openGroups.map((group) => group["variant"]).find(isTruthy)
+export const fullRolloutOf = (conditions: FlagConditions): string | null => {
+  const openGroups = conditions.groups.filter(groupFullyRolledOut)
+  if (conditions.hasMultivariate) {
+    const variantKey = conditions.variants.find((variant) => variant.rollout_percentage === 100)?.key
+    const override = openGroups.map((group) => group.variant).find(isTruthy)
     const variant = override ?? variantKey
-    if (openGroups.length === 0 || variant === undefined || variant === null) return null
+    if (openGroups.length === 0 || variant === undefined) return null
     return `This flag will always use the variant "${String(variant)}"`
   }
-  // A flag without release conditions is on for everyone (legacy data PostHog still counts).
-  if (Object.keys(filters).length === 0 || groups.some(groupFullyRolledOut)) {
+  // A flag created without filters is on for everyone (legacy data PostHog still counts); its open
+  // group has no rollout percentage, which the groups' check alone would not count.
+  if (conditions.withoutFilters || openGroups.length > 0) {
     return "This boolean flag will always evaluate to \"true\""
   }
   return null
@@ -82,39 +56,24 @@ export interface StatusInput {
   readonly created_at: string
 }
 
-/** D5's `/status/`: deleted, disabled, fully rolled out for 30 days, or still in use. */
-export const statusOf = (flag: StatusInput, nowMillis: number): FeatureFlagStatus => {
+/**
+ * `GET {id}/status/`: deleted, disabled, fully rolled out for 30 days, or still in use. `conditions`:
+ * the flag's filters already read, when the caller has them.
+ */
+export const statusOf = (flag: StatusInput, nowMillis: number, conditions?: FlagConditions): FeatureFlagStatus => {
   if (flag.deleted) return { status: "deleted", reason: "Flag has been deleted" }
   if (!flag.active) return { status: "inactive", reason: "Flag is disabled" }
-  const rollout = fullRolloutOf(flag.filters)
+  const rollout = fullRolloutOf(conditions ?? conditionsOf(flag.filters))
   if (rollout !== null && Date.parse(flag.created_at) < nowMillis - STALE_AFTER_DAYS * DAY_MS) {
     return { status: "stale", reason: rollout }
   }
   return { status: "active", reason: "Flag is not fully rolled out and may still be active" }
 }
 
-export const statusNameOf = (flag: StatusInput, nowMillis: number): FlagStatusName =>
-  statusOf(flag, nowMillis).status.toUpperCase() as FlagStatusName
+export const statusNameOf = (flag: StatusInput, nowMillis: number, conditions?: FlagConditions): FlagStatusName =>
+  statusOf(flag, nowMillis, conditions).status.toUpperCase() as FlagStatusName
 
-/** Ids of the flags a flag's conditions depend on (`type: flag` properties with an integer key). */
-export const dependenciesOf = (filters: JsonRecord): ReadonlyArray<number> => {
-  const ids = new Set<number>()
-  for (const group of listOf(filters["groups"]).filter(isRecord)) {
-    for (const property of propertiesOf(group).filter(isRecord)) {
-      if (property["type"] !== "flag") continue
-      const id = integerOf(property["key"])
-      if (id !== undefined) ids.add(id)
-    }
-  }
-  return [...ids]
-}
-
-/** Python's `safe_int`: an int, or text that is one. */
-export const integerOf = (value: unknown): number | undefined => {
-  if (typeof value === "number") return Number.isSafeInteger(value) ? value : undefined
-  if (typeof value === "string" && /^\s*[+-]?\d+\s*$/.test(value)) {
-    const parsed = Number(value)
-    return Number.isSafeInteger(parsed) ? parsed : undefined
-  }
-  return undefined
-}
+/** Ids of the flags a flag's conditions depend on (`type: flag` properties whose key is a flag id). */
+export const dependenciesOf = (conditions: FlagConditions): ReadonlyArray<number> => [
+  ...new Set(propertiesIn(conditions).flatMap((property) => (property.flag_id === null ? [] : [property.flag_id])))
+]

@@ -1,9 +1,8 @@
 import { Effect } from "effect"
 import type { ValidationError } from "../shared/errors.ts"
-import { isRecord, type JsonRecord } from "../shared/fields.ts"
-import { integerOf } from "./computed.ts"
+import type { JsonRecord } from "../shared/fields.ts"
 import { pythonStr } from "../shared/validation.ts"
-import { filtersError } from "./filters.ts"
+import { conditionsOf, filtersError, type FlagConditions, type PropertyFilter, propertiesIn } from "./conditions.ts"
 
 /**
  * Flag dependencies (`type: flag` properties): each must name an existing, active flag of the project by
@@ -22,32 +21,30 @@ export interface DependencyNode {
 /** Live flags of the project with these ids. */
 export type LoadFlags = (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<DependencyNode>>
 
-/** The `key`s of flag properties, in condition order; PostHog skips empty ones. */
-const referencesOf = (filters: JsonRecord): ReadonlyArray<unknown> => {
-  const groups = Array.isArray(filters["groups"]) ? filters["groups"] : []
-  return groups.filter(isRecord).flatMap((group) =>
-    (Array.isArray(group["properties"]) ? group["properties"] : [])
-      .filter((property): property is JsonRecord => isRecord(property) && property["type"] === "flag")
-      .map((property) => property["key"])
-      .filter((reference) => reference !== undefined && reference !== null && reference !== "" && reference !== 0 && reference !== false))
+/** The flag properties PostHog follows, in condition order: it skips those with an empty key. */
+const referencesOf = (conditions: FlagConditions): ReadonlyArray<PropertyFilter> =>
+  propertiesIn(conditions).filter((property) =>
+    property.type === "flag" && property.key !== "" && property.key !== 0 && property.key !== false)
+
+/** A loaded flag with its own references, read once. */
+interface Loaded {
+  readonly node: DependencyNode
+  readonly references: ReadonlyArray<PropertyFilter>
 }
 
-const load = (root: JsonRecord, loadFlags: LoadFlags) =>
+const load = (references: ReadonlyArray<PropertyFilter>, loadFlags: LoadFlags) =>
   Effect.gen(function*() {
-    const known = new Map<number, DependencyNode>()
+    const known = new Map<number, Loaded>()
     const asked = new Set<number>()
-    let frontier = [root]
+    let frontier = references
     while (frontier.length > 0) {
-      const wanted = [...new Set(frontier.flatMap(referencesOf).flatMap((reference) => {
-        const id = integerOf(reference)
-        return id === undefined || asked.has(id) ? [] : [id]
-      }))]
+      const wanted = [...new Set(frontier.flatMap(({ flag_id }) => (flag_id === null || asked.has(flag_id) ? [] : [flag_id])))]
       if (wanted.length === 0) break
       wanted.forEach((id) => asked.add(id))
-      const found = yield* loadFlags(wanted)
-      found.forEach((node) => known.set(node.id, node))
+      const found = (yield* loadFlags(wanted)).map((node) => ({ node, references: referencesOf(conditionsOf(node.filters)) }))
+      found.forEach((loaded) => known.set(loaded.node.id, loaded))
       // Only active flags are followed: a disabled one fails validation before its own dependencies matter.
-      frontier = found.filter((node) => node.active).map((node) => node.filters)
+      frontier = found.filter((loaded) => loaded.node.active).flatMap((loaded) => loaded.references)
     }
     return known
   })
@@ -60,23 +57,23 @@ class Refused {
 }
 
 /** PostHog's `_validate_flag_reference` for each reference, in order. */
-const resolve = (filters: JsonRecord, known: ReadonlyMap<number, DependencyNode>): ReadonlyArray<DependencyNode> => {
-  const resolved = new Map<number, DependencyNode>()
-  for (const reference of referencesOf(filters)) {
-    const id = integerOf(reference)
-    if (id === undefined) {
+const resolve = (references: ReadonlyArray<PropertyFilter>, known: ReadonlyMap<number, Loaded>): ReadonlyArray<Loaded> => {
+  const resolved = new Map<number, Loaded>()
+  for (const reference of references) {
+    const id = reference.flag_id
+    if (id === null) {
       throw new Refused(filtersError(
-        `Flag dependencies must reference flag IDs (integers), not flag keys. Invalid reference: '${pythonStr(reference)}'`
+        `Flag dependencies must reference flag IDs (integers), not flag keys. Invalid reference: '${pythonStr(reference.key)}'`
       ))
     }
-    const node = known.get(id)
-    if (node === undefined) throw new Refused(filtersError(`Flag dependency references non-existent flag with ID ${id}`))
-    if (!node.active) {
+    const loaded = known.get(id)
+    if (loaded === undefined) throw new Refused(filtersError(`Flag dependency references non-existent flag with ID ${id}`))
+    if (!loaded.node.active) {
       throw new Refused(filtersError(
-        `Cannot create dependency on disabled flag '${node.key}' (ID: ${id}). Flag dependencies must reference active flags only.`
+        `Cannot create dependency on disabled flag '${loaded.node.key}' (ID: ${id}). Flag dependencies must reference active flags only.`
       ))
     }
-    resolved.set(node.id, node)
+    resolved.set(id, loaded)
   }
   return [...resolved.values()]
 }
@@ -87,16 +84,16 @@ const resolve = (filters: JsonRecord, known: ReadonlyMap<number, DependencyNode>
  * lead back later either, so shared dependencies (a flag on two flags that both depend on a third, and
  * so on) cost linear time instead of one walk per path. No recursion: a long chain cannot exhaust the stack.
  */
-const walk = (roots: ReadonlyArray<DependencyNode>, rootKey: string, known: ReadonlyMap<number, DependencyNode>): void => {
+const walk = (roots: ReadonlyArray<Loaded>, rootKey: string, known: ReadonlyMap<number, Loaded>): void => {
   const path: Array<string> = [rootKey]
   const onPath = new Map<string, number>([[rootKey, 0]])
   const explored = new Set<number>()
-  const frames: Array<{ readonly node: DependencyNode; readonly next: ReadonlyArray<DependencyNode>; at: number }> = []
-  const enter = (node: DependencyNode) => {
+  const frames: Array<{ readonly node: DependencyNode; readonly next: ReadonlyArray<Loaded>; at: number }> = []
+  const enter = ({ node, references }: Loaded) => {
     const at = onPath.get(node.key)
     if (at !== undefined) throw new Refused(filtersError(`Circular dependency detected: ${[...path.slice(at), node.key].join(" → ")}`))
     if (explored.has(node.id)) return
-    frames.push({ node, next: resolve(node.filters, known), at: 0 })
+    frames.push({ node, next: resolve(references, known), at: 0 })
     onPath.set(node.key, path.length)
     path.push(node.key)
   }
@@ -117,16 +114,17 @@ const walk = (roots: ReadonlyArray<DependencyNode>, rootKey: string, known: Read
 }
 
 /**
- * The first dependency rule these filters break, for a flag whose key is `currentKey` (the stored key
+ * The first dependency rule these conditions break, for a flag whose key is `currentKey` (the stored key
  * on update, the new key on create).
  */
-export const dependencyError = (filters: JsonRecord, currentKey: string, loadFlags: LoadFlags) =>
+export const dependencyError = (conditions: FlagConditions, currentKey: string, loadFlags: LoadFlags) =>
   Effect.gen(function*() {
-    if (referencesOf(filters).length === 0) return undefined
-    const known = yield* load(filters, loadFlags)
+    const references = referencesOf(conditions)
+    if (references.length === 0) return undefined
+    const known = yield* load(references, loadFlags)
     try {
-      const direct = resolve(filters, known)
-      if (direct.some((node) => node.key === currentKey)) {
+      const direct = resolve(references, known)
+      if (direct.some(({ node }) => node.key === currentKey)) {
         return filtersError(`Feature flag '${currentKey}' cannot depend on itself`)
       }
       walk(direct, currentKey, known)

@@ -5,7 +5,7 @@ import { Schema } from "effect"
 import { STALE_AFTER_DAYS } from "./computed.ts"
 import { FLAG_ORDER_FIELDS, type FlagListFilter, type FlagOrderField } from "./repository.ts"
 
-/** The flag list's query parameters as they arrive (posthog-behaviour.md §4 names). */
+/** The flag list's query parameters as they arrive (PostHog's parameter names). */
 export interface FlagListQuery extends ListQuery {
   readonly search?: string | undefined
   readonly type?: string | undefined

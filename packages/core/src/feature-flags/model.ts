@@ -1,5 +1,5 @@
-import { Schema } from "effect"
-import { DashboardId, FeatureFlagId, ProjectId, RoleAccessId, UserId } from "../shared/ids.ts"
+import { Schema, Struct } from "effect"
+import { DashboardId, FeatureFlagId, ProjectId, RoleAccessId, RoleId, UserId } from "../shared/ids.ts"
 import { Json, JsonObject } from "../shared/fields.ts"
 import { Timestamp } from "../shared/time.ts"
 import { UserSummary } from "../users/model.ts"
@@ -13,7 +13,7 @@ export type CreationContext = typeof CreationContext.Type
 export const EvaluationRuntime = Schema.Literals(["server", "client", "all"])
 export type EvaluationRuntime = typeof EvaluationRuntime.Type
 
-/** A stored flag definition. `version` grows by one on every change (optimistic concurrency, D5). */
+/** A stored flag definition. `version` grows by one on every change (optimistic concurrency). */
 export const FeatureFlagRecord = Schema.Struct({
   id: FeatureFlagId,
   project_id: ProjectId,
@@ -42,56 +42,60 @@ export const FeatureFlagRecord = Schema.Struct({
 })
 export type FeatureFlagRecord = typeof FeatureFlagRecord.Type
 
-/** A stored flag with the users it names, read in one query. */
-export interface StoredFeatureFlag extends FeatureFlagRecord {
-  readonly created_by: UserSummary | null
-  readonly last_modified_by: UserSummary | null
-}
+/** A stored flag with the users it names (PostHog's UserBasic), read in one statement. */
+export const StoredFeatureFlag = Schema.Struct({
+  ...FeatureFlagRecord.fields,
+  created_by: Schema.NullOr(UserSummary),
+  last_modified_by: Schema.NullOr(UserSummary)
+})
+export type StoredFeatureFlag = typeof StoredFeatureFlag.Type
 
 /** The flag's status as the body carries it: the upper-case name of the `/status/` value. */
 export const FlagStatusName = Schema.Literals(["ACTIVE", "STALE", "INACTIVE", "DELETED"])
 export type FlagStatusName = typeof FlagStatusName.Type
 
-/** The FeatureFlag resource of interface.md, with PostHog's extra read-only fields. */
-export const FeatureFlag = Schema.Struct({
-  id: FeatureFlagId,
-  name: Schema.String,
-  key: Schema.String,
-  filters: JsonObject,
-  deleted: Schema.Boolean,
-  active: Schema.Boolean,
-  created_by: Schema.NullOr(UserSummary),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  version: Schema.Int,
-  last_modified_by: Schema.NullOr(UserSummary),
+/** What the answer adds to a stored flag: values computed for the caller, and links this service keeps empty. */
+const answerOnlyFields = {
   is_simple_flag: Schema.Boolean,
   rollout_percentage: Schema.NullOr(Schema.Number),
-  ensure_experience_continuity: Schema.Boolean,
   experiment_set: Schema.Array(Schema.Int),
   /**
-   * Linked surveys and early-access features: "object with arbitrary keys" in interface.md and PostHog's
-   * schema (its server renders lists). This service links none, so both are `{}`.
+   * Linked surveys and early-access features: an object with arbitrary keys in PostHog's schema (its
+   * server renders lists). This service links none, so both are `{}`.
    */
   surveys: JsonObject,
   features: JsonObject,
-  rollback_conditions: Json,
-  performed_rollback: Schema.Boolean,
   can_edit: Schema.Boolean,
-  tags: Schema.Array(Schema.String),
-  usage_dashboard: Schema.NullOr(DashboardId),
-  analytics_dashboards: Schema.Array(DashboardId),
-  has_enriched_analytics: Schema.Boolean,
+  /** `usage_dashboard_id` under the serializer's name. */
+  usage_dashboard: FeatureFlagRecord.fields.usage_dashboard_id,
   user_access_level: Schema.NullOr(Schema.String),
-  creation_context: CreationContext,
-  is_remote_configuration: Schema.Boolean,
-  has_encrypted_payloads: Schema.Boolean,
-  evaluation_runtime: EvaluationRuntime,
   status: FlagStatusName
-})
+}
+
+/**
+ * The answer's fields, in the order PostHog's serializer declares them (and so prints them). Stored
+ * fields left out are internal: the project, the users' ids (the users themselves are shown) and
+ * `usage_dashboard_id` (shown as `usage_dashboard`).
+ */
+export const FEATURE_FLAG_FIELDS = [
+  "id", "name", "key", "filters", "deleted", "active", "created_by", "created_at", "updated_at", "version",
+  "last_modified_by", "is_simple_flag", "rollout_percentage", "ensure_experience_continuity", "experiment_set",
+  "surveys", "features", "rollback_conditions", "performed_rollback", "can_edit", "tags", "usage_dashboard",
+  "analytics_dashboards", "has_enriched_analytics", "user_access_level", "creation_context",
+  "is_remote_configuration", "has_encrypted_payloads", "evaluation_runtime", "status"
+] as const
+
+/** `keys`' entries of `fields`, in the order of `keys` (Struct.pick keeps the source's order). */
+const fieldsInOrder = <F extends Schema.Struct.Fields, const K extends ReadonlyArray<keyof F>>(fields: F, keys: K) =>
+  Object.fromEntries(keys.map((key) => [key, fields[key]])) as Pick<F, K[number]>
+
+/** The FeatureFlag resource, with PostHog's extra read-only fields: the stored flag's fields plus the answer's own. */
+export const FeatureFlag = Schema.Struct(
+  fieldsInOrder({ ...StoredFeatureFlag.fields, ...answerOnlyFields }, FEATURE_FLAG_FIELDS)
+)
 export type FeatureFlag = typeof FeatureFlag.Type
 
-/** `GET {id}/status/` (D5): lower-case values. */
+/** `GET {id}/status/`: lower-case values. */
 export const FlagStatusValue = Schema.Literals(["active", "stale", "inactive", "deleted"])
 export type FlagStatusValue = typeof FlagStatusValue.Type
 export const FeatureFlagStatus = Schema.Struct({
@@ -100,30 +104,30 @@ export const FeatureFlagStatus = Schema.Struct({
 })
 export type FeatureFlagStatus = typeof FeatureFlagStatus.Type
 
-/** The FeatureFlagRoleAccess resource. */
-export const FeatureFlagRoleAccess = Schema.Struct({
+/** A stored role-access row: a role allowed to edit a flag. */
+export const RoleAccessRecord = Schema.Struct({
   id: RoleAccessId,
-  feature_flag: FeatureFlag,
-  role: Role,
+  feature_flag_id: FeatureFlagId,
+  role_id: RoleId,
   added_at: Timestamp,
   updated_at: Timestamp
 })
-export type FeatureFlagRoleAccess = typeof FeatureFlagRoleAccess.Type
+export type RoleAccessRecord = typeof RoleAccessRecord.Type
 
-/** A stored role-access row. */
-export interface RoleAccessRecord {
-  readonly id: RoleAccessId
-  readonly feature_flag_id: FeatureFlagId
-  readonly role_id: string
-  readonly added_at: Timestamp
-  readonly updated_at: Timestamp
-}
+/** The FeatureFlagRoleAccess resource: the stored row, with the flag and the role in place of their ids. */
+export const FeatureFlagRoleAccess = Schema.Struct({
+  id: RoleAccessRecord.fields.id,
+  feature_flag: FeatureFlag,
+  role: Role,
+  ...Struct.omit(RoleAccessRecord.fields, ["id", "feature_flag_id", "role_id"])
+})
+export type FeatureFlagRoleAccess = typeof FeatureFlagRoleAccess.Type
 
 /** Access levels of PostHog's access-control system, lowest first. */
 export const ACCESS_LEVELS = ["none", "viewer", "editor"] as const
 
 /**
- * `{id}/access_controls/` and `{id}/global_access_controls/` (D5): the flag plus the access-control
+ * `{id}/access_controls/` and `{id}/global_access_controls/`: the flag plus the access-control
  * fields. This service has no per-object access-control rows; the legacy role rules decide.
  */
 export const FeatureFlagAccessControls = Schema.Struct({

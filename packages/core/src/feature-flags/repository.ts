@@ -1,7 +1,7 @@
-import { Context, type Effect, type Option } from "effect"
-import type { CreationContext, EvaluationRuntime, StoredFeatureFlag } from "./model.ts"
+import { Context, type Effect, type Option, Schema, Struct } from "effect"
+import { FeatureFlagRecord, type StoredFeatureFlag } from "./model.ts"
 import type { DependencyNode } from "./dependencies.ts"
-import type { DashboardId, FeatureFlagId, ProjectId, UserId } from "../shared/ids.ts"
+import type { DashboardId, FeatureFlagId, ProjectId } from "../shared/ids.ts"
 import type { Page, PageRequest } from "../shared/page.ts"
 import type { Timestamp } from "../shared/time.ts"
 
@@ -10,46 +10,45 @@ export class FlagKeyTaken {
   readonly _tag = "FlagKeyTaken"
 }
 
-/** Every column a write sets; core computes the derived ones so that SQL never interprets filters. */
-export interface FlagColumns {
-  readonly key: string
-  readonly name: string
-  readonly filters: Readonly<Record<string, unknown>>
-  readonly deleted: boolean
-  readonly active: boolean
-  readonly ensure_experience_continuity: boolean
-  readonly rollback_conditions: unknown
-  readonly performed_rollback: boolean
-  readonly tags: ReadonlyArray<string>
-  readonly analytics_dashboards: ReadonlyArray<DashboardId>
-  readonly has_enriched_analytics: boolean
-  readonly is_remote_configuration: boolean
-  readonly has_encrypted_payloads: boolean
-  readonly evaluation_runtime: EvaluationRuntime
-  readonly last_modified_by_id: UserId | null
-  /** Derived: at least one variant (the list's `type` filter). */
-  readonly is_multivariate: boolean
-  /** Derived: every evaluation gives one answer, `active` aside (the list's `active=STALE`). */
-  readonly fully_rolled_out: boolean
-  /** Derived: ids of the flags its conditions depend on (who depends on a flag). */
-  readonly depends_on: ReadonlyArray<number>
-}
+/**
+ * The stored fields a write sets: all but those the database assigns (id, timestamps, the first version)
+ * and those set once or apart (project, creation context, creator; version and usage dashboard on update).
+ */
+export const FlagWritable = Schema.Struct(Struct.omit(FeatureFlagRecord.fields, [
+  "id", "project_id", "version", "usage_dashboard_id", "creation_context", "created_by_id", "created_at", "updated_at"
+]))
+export type FlagWritable = typeof FlagWritable.Type
 
-export interface FlagInsert extends FlagColumns {
-  readonly project_id: ProjectId
-  readonly creation_context: CreationContext
-  readonly created_by_id: UserId | null
-}
+/** Columns kept for the list's filters, computed by core from the filters so that SQL never reads them. */
+export const FlagDerivedColumns = Schema.Struct({
+  /** At least one variant (the list's `type` filter). */
+  is_multivariate: Schema.Boolean,
+  /** Every evaluation gives one answer, `active` aside (the list's `active=STALE`). */
+  fully_rolled_out: Schema.Boolean,
+  /** Ids of the flags its conditions depend on (who depends on a flag). */
+  depends_on: Schema.Array(Schema.Int)
+})
 
-export interface FlagUpdate extends FlagColumns {
-  readonly version: number
-  readonly usage_dashboard_id: DashboardId | null
-}
+/** Every column a write sets. */
+export const FlagColumns = Schema.Struct({ ...FlagWritable.fields, ...FlagDerivedColumns.fields })
+export type FlagColumns = typeof FlagColumns.Type
+
+export const FlagInsert = Schema.Struct({
+  ...FlagColumns.fields,
+  ...Struct.pick(FeatureFlagRecord.fields, ["project_id", "creation_context", "created_by_id"])
+})
+export type FlagInsert = typeof FlagInsert.Type
+
+export const FlagUpdate = Schema.Struct({
+  ...FlagColumns.fields,
+  ...Struct.pick(FeatureFlagRecord.fields, ["version", "usage_dashboard_id"])
+})
+export type FlagUpdate = typeof FlagUpdate.Type
 
 export const FLAG_ORDER_FIELDS = ["key", "name", "created_at", "updated_at", "id", "active", "version"] as const
 export type FlagOrderField = (typeof FLAG_ORDER_FIELDS)[number]
 
-/** The list's filters, already read by core (D5, posthog-behaviour.md §4). */
+/** The list's filters, already read by core from the query. */
 export interface FlagListFilter {
   readonly project_id: ProjectId
   /** Case-insensitive substring of key or name. */
@@ -71,10 +70,8 @@ export interface FlagListFilter {
 }
 
 /** A flag that depends on another, for PostHog's refusals to delete or disable it. */
-export interface FlagRef {
-  readonly id: FeatureFlagId
-  readonly key: string
-}
+export const FlagRef = Schema.Struct(Struct.pick(FeatureFlagRecord.fields, ["id", "key"]))
+export type FlagRef = typeof FlagRef.Type
 
 export class FeatureFlagRepository extends Context.Service<FeatureFlagRepository, {
   readonly insert: (input: FlagInsert) => Effect.Effect<StoredFeatureFlag, FlagKeyTaken>

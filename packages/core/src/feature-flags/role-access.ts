@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema, Struct } from "effect"
 import type { Actor } from "../auth/actor.ts"
 import type { ProjectAccess } from "../auth/access.ts"
 import { RoleRepository } from "../roles/repository.ts"
@@ -25,7 +25,7 @@ const decodeCreate = decodeBody(Schema.Struct({ role_id: Schema.NullOr(RoleRefer
 const roleMissing = (value: string) =>
   new ValidationError({ code: "does_not_exist", detail: `Invalid pk "${value}" - object does not exist.`, attr: "role_id" })
 
-/** FeatureFlagRoleAccess (D5, posthog-behaviour.md §6): which roles may edit a flag. */
+/** FeatureFlagRoleAccess: which roles may edit a flag. */
 export class FlagRoleAccessService extends Context.Service<FlagRoleAccessService, {
   readonly list: (actor: Actor, project: string, flag: string, query: ListQuery) => Effect.Effect<Page<FeatureFlagRoleAccess>, PermissionDenied | NotFound>
   readonly create: (
@@ -47,14 +47,13 @@ export class FlagRoleAccessService extends Context.Service<FlagRoleAccessService
       const render = (rendered: FeatureFlag, rows: ReadonlyArray<RoleAccessRecord>) =>
         Effect.gen(function*() {
           if (rows.length === 0) return []
-          const views = yield* roles.views([...new Set(rows.map((row) => row.role_id as RoleId))])
+          const views = yield* roles.views([...new Set(rows.map((row) => row.role_id))])
           const byId = new Map(views.map((role) => [role.id as string, role]))
           return rows.map((row): FeatureFlagRoleAccess => ({
             id: row.id,
             feature_flag: rendered,
             role: byId.get(row.role_id)!,
-            added_at: row.added_at,
-            updated_at: row.updated_at
+            ...Struct.omit(row, ["id", "feature_flag_id", "role_id"])
           }))
         })
 

@@ -5,15 +5,9 @@ import { failIfAny, ValidationError } from "../shared/errors.ts"
 import type { FeatureFlagId, ProjectId } from "../shared/ids.ts"
 import { decodeInput } from "../shared/validation.ts"
 import type { JsonRecord } from "../shared/fields.ts"
+import { cohortIdsIn, type FlagConditions, parseConditions } from "./conditions.ts"
 import { dependencyError } from "./dependencies.ts"
-import {
-  cohortIdsIn,
-  conditionRulesError,
-  isBehavioralDefinition,
-  payloadsError,
-  propertyTypesError,
-  shapeOf
-} from "./filters.ts"
+import { conditionRulesError, isBehavioralDefinition, payloadsError, propertyTypesError } from "./filters.ts"
 import { CreateHead, type FeatureFlagUpdate, FiltersPart, MiddlePart, TailPart, UpdateHead } from "./input.ts"
 import { keyCharactersError, keyTaken } from "./key.ts"
 import type { StoredFeatureFlag } from "./model.ts"
@@ -30,14 +24,14 @@ const decodeTail = decodeInput(TailPart)
 
 /**
  * A flag body's validation in DRF's order: each field's own rules, including those that read stored
- * data, before the next field (posthog-behaviour.md §4). Reads only: the writes re-check what a
- * concurrent writer could invalidate.
+ * data, before the next field (as DRF validates a serializer's fields in turn). Reads only: the writes
+ * re-check what a concurrent writer could invalidate.
  */
 export class FlagRules extends Context.Service<FlagRules, {
   readonly create: (project: ProjectId, body: unknown) => Effect.Effect<CreateInput, ValidationError>
   readonly update: (project: ProjectId, current: StoredFeatureFlag, body: unknown) => Effect.Effect<FlagInput, ValidationError>
   /** The flag-dependency rules alone (existing, active, no cycle through the flag keyed `key`), for a re-check under lock. */
-  readonly dependencies: (project: ProjectId, filters: JsonRecord, key: string) => Effect.Effect<void, ValidationError>
+  readonly dependencies: (project: ProjectId, conditions: FlagConditions, key: string) => Effect.Effect<void, ValidationError>
 }>()("hedgerow/FlagRules") {
   static readonly layer = Layer.effect(
     FlagRules,
@@ -55,25 +49,25 @@ export class FlagRules extends Context.Service<FlagRules, {
         })
 
       // Person flags only: PostHog does not follow dependencies of group flags.
-      const dependencies = (project: ProjectId, value: JsonRecord, currentKey: string) =>
-        (value["aggregation_group_type_index"] ?? null) === null && currentKey !== ""
-          ? Effect.flatMap(dependencyError(value, currentKey, (ids) => flags.dependencyNodes(project, ids)), failIfAny)
+      const dependencies = (project: ProjectId, conditions: FlagConditions, currentKey: string) =>
+        conditions.aggregation_group_type_index === null && currentKey !== ""
+          ? Effect.flatMap(dependencyError(conditions, currentKey, (ids) => flags.dependencyNodes(project, ids)), failIfAny)
           : Effect.void
 
       const filters = (project: ProjectId, value: JsonRecord, currentKey: string) =>
         Effect.gen(function*() {
-          const shape = shapeOf(value)
-          if (shape instanceof ValidationError) return yield* shape
-          yield* failIfAny(propertyTypesError(value, shape))
-          yield* dependencies(project, value, currentKey)
-          const wanted = [...new Set(cohortIdsIn(shape))]
+          const conditions = parseConditions(value)
+          if (conditions instanceof ValidationError) return yield* conditions
+          yield* failIfAny(propertyTypesError(conditions))
+          yield* dependencies(project, conditions, currentKey)
+          const wanted = [...new Set(cohortIdsIn(conditions))]
           const found = wanted.length === 0 ? [] : yield* cohorts.briefs(project, wanted)
           const facts = new Map(found.map((cohort) => [
             cohort.id as number,
             { name: cohort.name, behavioral: isBehavioralDefinition(cohort.filters) || isBehavioralDefinition(cohort.groups) }
           ]))
-          yield* failIfAny(conditionRulesError(shape, facts))
-          yield* failIfAny(payloadsError(value, shape))
+          yield* failIfAny(conditionRulesError(conditions, facts))
+          yield* failIfAny(payloadsError(conditions))
         })
 
       // DRF's PrimaryKeyRelatedField: each id must name a dashboard of this project.

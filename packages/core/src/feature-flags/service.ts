@@ -13,7 +13,7 @@ import type { FeatureFlag, FeatureFlagStatus } from "./model.ts"
 import { FeatureFlagRepository } from "./repository.ts"
 import { FlagWriter } from "./writer.ts"
 
-/** D1: PostHog answers an empty 405; this service explains what to do instead. */
+/** PostHog answers an empty 405; this service explains what to do instead. */
 export const HARD_DELETE_REFUSED = "Hard delete of this model is not allowed. Use a patch API call to set \"deleted\" to true"
 
 const FLAG_SCOPE = "FeatureFlag"
@@ -32,7 +32,7 @@ export class FeatureFlagService extends Context.Service<FeatureFlagService, {
     id: string,
     body: Body
   ) => Effect.Effect<FeatureFlag, PermissionDenied | NotFound | ValidationError | Conflict | BodyError>
-  /** Hard delete is refused for any id, once the caller may write flags in the project (D1). */
+  /** Hard delete is refused for any id, once the caller may write flags in the project. */
   readonly destroy: (actor: Actor, project: string, id: string) => Effect.Effect<never, PermissionDenied | NotFound | MethodNotAllowed>
   readonly status: (actor: Actor, project: string, id: string) => Effect.Effect<FeatureFlagStatus, PermissionDenied | NotFound>
   readonly activity: (

@@ -1,34 +1,26 @@
-import type { FeatureFlag, StoredFeatureFlag } from "./model.ts"
-import { isRecord, type JsonRecord } from "../shared/fields.ts"
-import { effectiveFilters, isSimpleFlag, rolloutPercentageOf, statusNameOf } from "./computed.ts"
+import { FeatureFlag, type StoredFeatureFlag } from "./model.ts"
+import type { JsonRecord } from "../shared/fields.ts"
+import { isSimpleFlag, rolloutPercentageOf, statusNameOf } from "./computed.ts"
+import { cohortIdsIn, type ConditionGroup, conditionsOf, type FlagConditions } from "./conditions.ts"
 import { accessLevelName } from "./edit-rights.ts"
 
 /** Cohort ids referenced by a flag's conditions, whose names the rendered filters carry. */
-export const cohortReferences = (flag: StoredFeatureFlag): ReadonlyArray<number> =>
-  cohortProperties(effectiveFilters(flag.filters)).flatMap((property) => {
-    const id = Number(property["value"])
-    return Number.isSafeInteger(id) ? [id] : []
-  })
+export const cohortReferences = (flag: StoredFeatureFlag): ReadonlyArray<number> => cohortIdsIn(conditionsOf(flag.filters))
 
-const cohortProperties = (filters: JsonRecord): ReadonlyArray<JsonRecord> =>
-  (Array.isArray(filters["groups"]) ? filters["groups"] : []).filter(isRecord).flatMap((group) =>
-    (Array.isArray(group["properties"]) ? group["properties"] : []).filter(
-      (property): property is JsonRecord => isRecord(property) && property["type"] === "cohort"
-    ))
+const hasCohort = (group: ConditionGroup) => group.properties.some((property) => property.type === "cohort")
 
-/** PostHog adds `cohort_name` to every cohort property it returns. */
-const withCohortNames = (filters: JsonRecord, names: ReadonlyMap<number, string>): JsonRecord => {
-  if (cohortProperties(filters).length === 0) return filters
+/** PostHog adds `cohort_name` to every cohort property it returns; everything else is rendered as stored. */
+const withCohortNames = (conditions: FlagConditions, names: ReadonlyMap<number, string>): JsonRecord => {
+  if (!conditions.groups.some(hasCohort)) return conditions.json
   return {
-    ...filters,
-    groups: (filters["groups"] as ReadonlyArray<unknown>).map((group) =>
-      !isRecord(group) || !Array.isArray(group["properties"]) ? group : {
-        ...group,
-        properties: group["properties"].map((property: unknown) =>
-          isRecord(property) && property["type"] === "cohort"
-            ? { ...property, cohort_name: names.get(Number(property["value"])) ?? null }
-            : property)
+    ...conditions.json,
+    groups: conditions.groups.map((group) => !hasCohort(group) ? group.json : {
+      ...group.json,
+      properties: group.properties.map((property) => property.type !== "cohort" ? property.json : {
+        ...property.json,
+        cohort_name: property.cohort_id === null ? null : names.get(property.cohort_id) ?? null
       })
+    })
   }
 }
 
@@ -38,35 +30,29 @@ export interface RenderContext {
   readonly nowMillis: number
 }
 
-export const toFeatureFlag = (flag: StoredFeatureFlag, context: RenderContext): FeatureFlag => ({
-  id: flag.id,
-  name: flag.name,
-  key: flag.key,
-  filters: withCohortNames(effectiveFilters(flag.filters), context.cohortNames),
-  deleted: flag.deleted,
-  active: flag.active,
-  created_by: flag.created_by,
-  created_at: flag.created_at,
-  updated_at: flag.updated_at,
-  version: flag.version,
-  last_modified_by: flag.last_modified_by,
-  is_simple_flag: isSimpleFlag(flag.filters),
-  rollout_percentage: rolloutPercentageOf(flag.filters),
-  ensure_experience_continuity: flag.ensure_experience_continuity,
-  experiment_set: [],
-  surveys: {},
-  features: {},
-  rollback_conditions: flag.rollback_conditions,
-  performed_rollback: flag.performed_rollback,
-  can_edit: context.canEdit,
-  tags: flag.tags,
-  usage_dashboard: flag.usage_dashboard_id,
-  analytics_dashboards: flag.analytics_dashboards,
-  has_enriched_analytics: flag.has_enriched_analytics,
-  user_access_level: accessLevelName(context.canEdit),
-  creation_context: flag.creation_context,
-  is_remote_configuration: flag.is_remote_configuration,
-  has_encrypted_payloads: flag.has_encrypted_payloads,
-  evaluation_runtime: flag.evaluation_runtime,
-  status: statusNameOf(flag, context.nowMillis)
-})
+/** The answer's fields in the answer's order (the schema's), so the value prints as its encoding does. */
+const ANSWER_FIELDS = Object.keys(FeatureFlag.fields) as ReadonlyArray<keyof FeatureFlag>
+const inAnswerOrder = (answer: FeatureFlag): FeatureFlag =>
+  Object.fromEntries(ANSWER_FIELDS.map((field) => [field, answer[field]])) as FeatureFlag
+
+/**
+ * The answer: the stored flag's fields as they are (cohort names added to its filters), with the values
+ * computed for the caller; internal fields (project, user ids) are left out by the answer's schema.
+ */
+export const toFeatureFlag = (flag: StoredFeatureFlag, context: RenderContext): FeatureFlag => {
+  const conditions = conditionsOf(flag.filters)
+  const answer: FeatureFlag = {
+    ...flag,
+    filters: withCohortNames(conditions, context.cohortNames),
+    is_simple_flag: isSimpleFlag(conditions),
+    rollout_percentage: rolloutPercentageOf(conditions),
+    experiment_set: [],
+    surveys: {},
+    features: {},
+    can_edit: context.canEdit,
+    usage_dashboard: flag.usage_dashboard_id,
+    user_access_level: accessLevelName(context.canEdit),
+    status: statusNameOf(flag, context.nowMillis, conditions)
+  }
+  return inAnswerOrder(answer)
+}

@@ -9,10 +9,11 @@ import { Conflict, type NotFound, orNotFound, type PermissionDenied, ValidationE
 import type { FeatureFlagId, ProjectId, UserId } from "../shared/ids.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { dependenciesOf } from "./computed.ts"
+import { conditionsOf } from "./conditions.ts"
 import { flagChanges, newFlagColumns, nextFlagColumns, versionChange } from "./columns.ts"
 import { keyTaken, originalKeyOf, tombstoneKey } from "./key.ts"
 import { FlagReader, type FoundFlag } from "./lookup.ts"
-import type { CreationContext, StoredFeatureFlag } from "./model.ts"
+import type { StoredFeatureFlag } from "./model.ts"
 import { FeatureFlagRepository, type FlagRef } from "./repository.ts"
 import { FlagRules } from "./rules.ts"
 
@@ -60,7 +61,7 @@ export class FlagWriter extends Context.Service<FlagWriter, {
        */
       const takeTurn = (project: ProjectId) => transactions.serialize(`hedgerow:flags:${project}`)
 
-      /** D5: a key held by a soft-deleted flag is freed by renaming that flag to its tombstone key. */
+      /** A key held by a soft-deleted flag is freed by renaming that flag to its tombstone key. */
       const claimKey = (project: ProjectId, key: string, self: FeatureFlagId | null) =>
         Effect.gen(function*() {
           const holder = yield* flags.holderOfKey(project, key)
@@ -89,16 +90,17 @@ export class FlagWriter extends Context.Service<FlagWriter, {
         const project = access.project.id
         const input = yield* rules.create(project, body)
         const columns = newFlagColumns(input, userOf(actor))
+        const conditions = conditionsOf(columns.filters)
         return yield* transactions.run(Effect.gen(function*() {
-          if (dependenciesOf(columns.filters).length > 0) {
+          if (dependenciesOf(conditions).length > 0) {
             yield* takeTurn(project)
-            yield* rules.dependencies(project, columns.filters, columns.key)
+            yield* rules.dependencies(project, conditions, columns.key)
           }
           yield* claimKey(project, columns.key, null)
           const inserted = yield* flags.insert({
             ...columns,
             project_id: project,
-            creation_context: (input.creation_context ?? "feature_flags") as CreationContext,
+            creation_context: input.creation_context ?? "feature_flags",
             created_by_id: userOf(actor)
           }).pipe(Effect.catchTag("FlagKeyTaken", () => Effect.fail(keyTaken())))
           const created = input._should_create_usage_dashboard === false ? inserted : yield* makeUsageDashboard(actor, inserted, false)
@@ -129,7 +131,7 @@ export class FlagWriter extends Context.Service<FlagWriter, {
             }
           }
           if (active === true && !current.active) {
-            const disabled = yield* flags.disabledAmong(current.project_id, dependenciesOf(current.filters))
+            const disabled = yield* flags.disabledAmong(current.project_id, dependenciesOf(conditionsOf(current.filters)))
             if (disabled.length > 0) {
               return yield* ValidationError.field(
                 null,
@@ -143,12 +145,14 @@ export class FlagWriter extends Context.Service<FlagWriter, {
         const { access, flag } = found
         yield* reader.requireEdit(actor, found)
         const input = yield* rules.update(access.project.id, flag, yield* body)
-        const newDependencies = input.filters !== undefined && dependenciesOf(input.filters).length > 0
-        const turn = newDependencies || input.active !== undefined || input.deleted !== undefined || input.key !== undefined
+        // New filters that depend on other flags are checked again under the project's turn.
+        const conditions = input.filters === undefined ? undefined : conditionsOf(input.filters)
+        const recheck = conditions !== undefined && dependenciesOf(conditions).length > 0 ? conditions : undefined
+        const turn = recheck !== undefined || input.active !== undefined || input.deleted !== undefined || input.key !== undefined
         return yield* transactions.run(Effect.gen(function*() {
           if (turn) yield* takeTurn(access.project.id)
           const current = yield* flags.lock(access.project.id, flag.id).pipe(Effect.flatMap(orNotFound))
-          if (newDependencies) yield* rules.dependencies(current.project_id, input.filters!, current.key)
+          if (recheck !== undefined) yield* rules.dependencies(current.project_id, recheck, current.key)
           yield* dependencyRefusal(current, input.deleted === true, input.active)
           if (input.version !== undefined && input.version !== current.version) {
             return yield* new Conflict({

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { MembershipLevel } from "../organizations/model.ts"
 import { InviteId, OrganizationId, ProjectId, UserId } from "../shared/ids.ts"
 import { Timestamp } from "../shared/time.ts"
@@ -11,22 +11,7 @@ export const PrivateProjectAccess = Schema.Struct({
 })
 export type PrivateProjectAccess = typeof PrivateProjectAccess.Type
 
-export const InviteRecord = Schema.Struct({
-  id: InviteId,
-  organization_id: OrganizationId,
-  target_email: Schema.String,
-  first_name: Schema.String,
-  level: MembershipLevel,
-  message: Schema.NullOr(Schema.String),
-  private_project_access: Schema.Array(PrivateProjectAccess),
-  emailing_attempt_made: Schema.Boolean,
-  created_by_id: Schema.NullOr(UserId),
-  created_at: Timestamp,
-  updated_at: Timestamp
-})
-export type InviteRecord = typeof InviteRecord.Type
-
-/** The Invite resource of interface.md (`send_email`, `combine_pending_invites` are write-only). */
+/** The Invite resource (`send_email` and `combine_pending_invites` are taken on create, never shown). */
 export const Invite = Schema.Struct({
   id: InviteId,
   target_email: Schema.String,
@@ -41,6 +26,22 @@ export const Invite = Schema.Struct({
   private_project_access: Schema.Array(PrivateProjectAccess)
 })
 export type Invite = typeof Invite.Type
+
+/** An invite as the invites table holds it: its organization and creator by id; expiry is computed. */
+export const InviteRecord = Schema.Struct({
+  ...Struct.omit(Invite.fields, ["is_expired", "created_by"]),
+  organization_id: OrganizationId,
+  created_by_id: Schema.NullOr(UserId)
+})
+export type InviteRecord = typeof InviteRecord.Type
+
+/** What a new invite's row is given; the database fills in its id and times. */
+export const NewInvite = InviteRecord.mapFields(Struct.omit(["id", "created_at", "updated_at"]))
+export type NewInvite = typeof NewInvite.Type
+
+/** An invite with its creator, read in one query. */
+export const InviteWithCreator = Schema.Struct({ invite: InviteRecord, created_by: Invite.fields.created_by })
+export type InviteWithCreator = typeof InviteWithCreator.Type
 
 /** PostHog's INVITE_DAYS_VALIDITY. */
 export const INVITE_DAYS_VALIDITY = 3

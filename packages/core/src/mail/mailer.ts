@@ -1,11 +1,8 @@
-import { Context, Data, Effect } from "effect"
+import { Context, Data, Effect, Schema } from "effect"
 
 /** One plain-text e-mail to one address. */
-export interface MailMessage {
-  readonly to: string
-  readonly subject: string
-  readonly text: string
-}
+export const MailMessage = Schema.Struct({ to: Schema.String, subject: Schema.String, text: Schema.String })
+export type MailMessage = typeof MailMessage.Type
 
 /** The transport refused or could not take the message; `message` says why, for the outbox. */
 export class MailError extends Data.TaggedError("MailError")<{ readonly message: string }> {}

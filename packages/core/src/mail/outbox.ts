@@ -1,10 +1,9 @@
-import { Context, type Effect } from "effect"
-import type { MailMessage } from "./mailer.ts"
+import { Context, type Effect, Schema } from "effect"
+import { MailMessage } from "./mailer.ts"
 
 /** A message recorded for sending; the row keeps its delivery history (attempts, last error, sent time). */
-export interface OutboxEntry extends MailMessage {
-  readonly id: string
-}
+export const OutboxEntry = Schema.Struct({ id: Schema.String, ...MailMessage.fields })
+export type OutboxEntry = typeof OutboxEntry.Type
 
 export class OutboxRepository extends Context.Service<OutboxRepository, {
   /** Records a message in the current transaction, so it exists exactly when the change that caused it does. */

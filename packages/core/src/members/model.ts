@@ -1,21 +1,10 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { MembershipLevel } from "../organizations/model.ts"
 import { MembershipId, OrganizationId, UserId } from "../shared/ids.ts"
 import { Timestamp } from "../shared/time.ts"
-import { UserSummary } from "../users/model.ts"
+import { User, UserSummary } from "../users/model.ts"
 
-/** A user's place in an organization. */
-export const Membership = Schema.Struct({
-  id: MembershipId,
-  organization_id: OrganizationId,
-  user_id: UserId,
-  level: MembershipLevel,
-  joined_at: Timestamp,
-  updated_at: Timestamp
-})
-export type Membership = typeof Membership.Type
-
-/** The Member resource of interface.md. */
+/** The Member resource: a membership as the API shows it. */
 export const Member = Schema.Struct({
   id: MembershipId,
   user: UserSummary,
@@ -27,3 +16,15 @@ export const Member = Schema.Struct({
   last_login: Schema.NullOr(Timestamp)
 })
 export type Member = typeof Member.Type
+
+/** A user's place in an organization, as the memberships table holds it. */
+export const Membership = Schema.Struct({
+  ...Struct.pick(Member.fields, ["id", "level", "joined_at", "updated_at"]),
+  organization_id: OrganizationId,
+  user_id: UserId
+})
+export type Membership = typeof Membership.Type
+
+/** A membership with its (active) user, read in one query. */
+export const MemberRecord = Schema.Struct({ membership: Membership, user: User })
+export type MemberRecord = typeof MemberRecord.Type

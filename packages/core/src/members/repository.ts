@@ -1,19 +1,12 @@
 import { Context, type Effect, type Option } from "effect"
 import type { MemberOrder } from "./input.ts"
-import type { Membership } from "./model.ts"
+import type { MemberRecord, Membership } from "./model.ts"
 import type { MembershipLevel } from "../organizations/model.ts"
 import type { MembershipId, OrganizationId, UserId, UserUuid } from "../shared/ids.ts"
 import type { Page, PageRequest } from "../shared/page.ts"
-import type { User } from "../users/model.ts"
 
 export class AlreadyMember {
   readonly _tag = "AlreadyMember"
-}
-
-/** A membership with its (active) user, read in one query. */
-export interface MemberRecord {
-  readonly membership: Membership
-  readonly user: User
 }
 
 export class MembershipRepository extends Context.Service<MembershipRepository, {

@@ -1,6 +1,5 @@
 import { toUserSummary } from "../users/model.ts"
-import type { Member } from "./model.ts"
-import type { MemberRecord } from "./repository.ts"
+import type { Member, MemberRecord } from "./model.ts"
 
 /** Two-factor and social sign-in do not exist here: keys are the only credentials. */
 export const toMember = ({ membership, user }: MemberRecord): Member => ({

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { Text } from "../shared/fields.ts"
 import { OrganizationId } from "../shared/ids.ts"
 import { Timestamp } from "../shared/time.ts"
@@ -6,15 +6,6 @@ import { Timestamp } from "../shared/time.ts"
 export const MembershipLevel = Schema.Literals([1, 8, 15])
 export type MembershipLevel = typeof MembershipLevel.Type
 export const Level = { member: 1, admin: 8, owner: 15 } as const satisfies Record<string, MembershipLevel>
-
-export const Organization = Schema.Struct({
-  id: OrganizationId,
-  name: Schema.String,
-  slug: Schema.String,
-  created_at: Timestamp,
-  updated_at: Timestamp
-})
-export type Organization = typeof Organization.Type
 
 /** An organization as its member sees it (discovery endpoints). */
 export const OrganizationView = Schema.Struct({
@@ -25,6 +16,13 @@ export const OrganizationView = Schema.Struct({
   membership_level: Schema.NullOr(MembershipLevel)
 })
 export type OrganizationView = typeof OrganizationView.Type
+
+/** An organization as the organizations table holds it; the level is the viewer's, from a membership. */
+export const Organization = Schema.Struct({
+  ...Struct.omit(OrganizationView.fields, ["membership_level"]),
+  updated_at: Timestamp
+})
+export type Organization = typeof Organization.Type
 
 export const OrganizationCreate = Schema.Struct({ name: Text({ max: 64 }) })
 export type OrganizationCreate = typeof OrganizationCreate.Type

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { Bool, Choice, Integer, IntegerBetween, Json, rule, Text } from "../shared/fields.ts"
 import { OrganizationId, ProjectId } from "../shared/ids.ts"
 import { Timestamp } from "../shared/time.ts"
@@ -70,11 +70,12 @@ const settingsInput = {
   flags_persistence_default: NullBool
 }
 
-type SettingsInput = { -readonly [K in keyof typeof settingsInput]: (typeof settingsInput)[K]["Type"] }
-/** Stored settings: the sample rate is normalised to DRF's two-decimal text. */
-export type ProjectSettings = Omit<SettingsInput, "session_recording_sample_rate"> & {
-  session_recording_sample_rate: string | null
-}
+/** Stored settings: each input's decoded value, the sample rate normalised to DRF's two-decimal text. */
+export const ProjectSettings = Schema.Struct({
+  ...Struct.map(settingsInput, Schema.toType),
+  session_recording_sample_rate: Schema.NullOr(Schema.String)
+})
+export type ProjectSettings = typeof ProjectSettings.Type
 
 const projectName = Schema.String.check(
   rule<string>("invalid_input", (s) => (s.trim() === "" ? "Project must have a name!" : undefined)),
@@ -136,17 +137,22 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
 export const DEFAULT_PROJECT_NAME = "Default project"
 
 /** A stored project (PostHog's Project and its Team share one id here). */
-export interface Project {
-  readonly id: ProjectId
-  readonly uuid: string
-  readonly organization_id: OrganizationId
-  readonly name: string
-  readonly api_token: string
-  readonly ingested_event: boolean
-  readonly settings: ProjectSettings
-  readonly created_at: Timestamp
-  readonly updated_at: Timestamp
-}
+export const Project = Schema.Struct({
+  id: ProjectId,
+  uuid: Schema.String,
+  organization_id: OrganizationId,
+  name: Schema.String,
+  api_token: Schema.String,
+  ingested_event: Schema.Boolean,
+  settings: ProjectSettings,
+  created_at: Timestamp,
+  updated_at: Timestamp
+})
+export type Project = typeof Project.Type
+
+/** What a new project's row is given; the database fills in the rest. */
+export const NewProject = Project.mapFields(Struct.pick(["organization_id", "name", "api_token", "settings"]))
+export type NewProject = typeof NewProject.Type
 
 /** The project list item of interface.md: exactly these fields. */
 export const ProjectListItem = Schema.Struct({

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { OrganizationId, RoleId, UserId } from "../shared/ids.ts"
 import { Timestamp } from "../shared/time.ts"
 import { UserSummary } from "../users/model.ts"
@@ -9,17 +9,7 @@ export const FeatureFlagsAccessLevel = Schema.Literals([21, 37])
 export type FeatureFlagsAccessLevel = typeof FeatureFlagsAccessLevel.Type
 export const AccessLevel = { canOnlyView: 21, canAlwaysEdit: 37 } as const
 
-export const RoleRecord = Schema.Struct({
-  id: RoleId,
-  organization_id: OrganizationId,
-  name: Schema.String,
-  feature_flags_access_level: FeatureFlagsAccessLevel,
-  created_by_id: Schema.NullOr(UserId),
-  created_at: Timestamp
-})
-export type RoleRecord = typeof RoleRecord.Type
-
-/** The Role resource: `members` lists member summaries (D5). */
+/** The Role resource: `members` lists the role's members, each in the Member resource's form. */
 export const Role = Schema.Struct({
   id: RoleId,
   name: Schema.String,
@@ -29,3 +19,11 @@ export const Role = Schema.Struct({
   members: Schema.Array(Member)
 })
 export type Role = typeof Role.Type
+
+/** A role as the roles table holds it: its organization and creator by id, no members. */
+export const RoleRecord = Schema.Struct({
+  ...Struct.omit(Role.fields, ["created_by", "members"]),
+  organization_id: OrganizationId,
+  created_by_id: Schema.NullOr(UserId)
+})
+export type RoleRecord = typeof RoleRecord.Type

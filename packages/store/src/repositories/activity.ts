@@ -1,50 +1,48 @@
-import { type ActivityDetail, type ActivityLogId, type ActivityLogView, ActivityRepository } from "@hedgerow/core"
-import { Effect, Layer } from "effect"
+import { ActivityInsert, ActivityLogView, ActivityRepository, ActivityUser } from "@hedgerow/core"
+import { Effect, Layer, Schema, Struct } from "effect"
 import { SqlClient } from "effect/sql"
-import { json, ts } from "./rows.ts"
 import { pageAndTotal } from "./paging.ts"
+import { columnsOf, decodeRows, objectOf, recordOf } from "./table.ts"
 
-interface EntryRow {
-  readonly id: string
-  readonly activity: string
-  readonly scope: string
-  readonly item_id: string
-  readonly detail: ActivityDetail
-  readonly is_system: boolean
-  readonly created_at: Date | string
-  readonly user_id: number | null
-  readonly first_name: string | null
-  readonly email: string | null
-}
+/** An entry's own columns: the view's fields but `user`, and whether the system made the change. */
+const EntryColumns = Schema.Struct({
+  ...Struct.omit(ActivityLogView.fields, ["user"]),
+  ...Struct.pick(ActivityInsert.fields, ["is_system"])
+})
+/** The user who made the change, as the view names them. */
+const Author = Schema.Struct(Struct.pick(ActivityUser.fields, ["first_name", "email"]))
+const EntryRow = Schema.Struct({ ...EntryColumns.fields, author: Schema.NullOr(Author) })
+type EntryRow = typeof EntryRow.Type
+
+const decodeEntries = decodeRows(EntryRow)
+const ENTRY_SELECT = `${columnsOf(EntryColumns, "a")}, ${objectOf(Author, "u")} AS author`
 
 /** PostHog names the user, or marks operator changes as the system's. */
 const userOf = (row: EntryRow): ActivityLogView["user"] =>
-  row.user_id !== null
-    ? { first_name: row.first_name ?? "", email: row.email }
+  row.author !== null
+    ? row.author
     : row.is_system
     ? { first_name: "System", email: null, is_system: true }
     : null
 
-const toView = (row: EntryRow): ActivityLogView => ({
-  id: row.id as ActivityLogId,
-  user: userOf(row),
-  activity: row.activity,
-  scope: row.scope,
-  item_id: row.item_id,
-  detail: row.detail,
-  created_at: ts(row.created_at)
-})
+/** The entry's fields, with `user` second as the view declares it. */
+const toView = (row: EntryRow): ActivityLogView => {
+  const { id, ...entry } = Struct.omit(row, ["author", "is_system"])
+  return { id, user: userOf(row), ...entry }
+}
 
 export const ActivityRepositoryLive = Layer.effect(
   ActivityRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const select = sql.unsafe(ENTRY_SELECT)
+    const columns = sql.unsafe(columnsOf(ActivityInsert))
+    const record = recordOf(sql, "activity_log", ActivityInsert)
     return ActivityRepository.of({
       insert: (entry) =>
         sql`
-          INSERT INTO activity_log (id, organization_id, project_id, user_id, is_system, activity, scope, item_id, detail)
-          VALUES (gen_random_uuid(), ${entry.organization_id}, ${entry.project_id}, ${entry.user_id}, ${entry.is_system},
-            ${entry.activity}, ${entry.scope}, ${entry.item_id}, ${json(entry.detail)}::jsonb)`.pipe(Effect.orDie, Effect.asVoid),
+          INSERT INTO activity_log (id, ${columns})
+          SELECT gen_random_uuid(), ${columns} FROM ${record(entry)}`.pipe(Effect.orDie, Effect.asVoid),
       page: (filter, page) => {
         const where = filter.item === null
           ? sql`a.project_id = ${filter.project_id} AND a.scope = ${filter.scope}`
@@ -52,14 +50,16 @@ export const ActivityRepositoryLive = Layer.effect(
         const offset = (page.page - 1) * page.limit
         return pageAndTotal(
           { limit: page.limit, offset },
-          sql<EntryRow>`
-            SELECT a.id, a.activity, a.scope, a.item_id, a.detail, a.is_system, a.created_at, a.user_id, u.first_name, u.email
+          sql`
+            SELECT ${select}
             FROM activity_log a LEFT JOIN users u ON u.id = a.user_id
             WHERE ${where}
             ORDER BY a.created_at DESC, a.id DESC
             LIMIT ${page.limit} OFFSET ${offset}`,
           sql<{ n: number }>`SELECT count(*)::integer AS n FROM activity_log a WHERE ${where}`
-        ).pipe(Effect.map(({ rows, total }) => ({ total_count: total, results: rows.map(toView), request: page })))
+        ).pipe(Effect.flatMap(({ rows, total }) =>
+          decodeEntries(rows).pipe(Effect.map((entries) => ({ total_count: total, results: entries.map(toView), request: page })))
+        ))
       }
     })
   })

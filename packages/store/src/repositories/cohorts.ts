@@ -1,65 +1,36 @@
-import { type CohortId, CohortRepository, type ProjectId, type UserId } from "@hedgerow/core"
+import { Cohort, CohortBrief, CohortInsert, CohortRepository, StoredCohort, UserSummary } from "@hedgerow/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { serialIds, ts } from "./rows.ts"
-import { summaryColumns, summaryOf } from "./user-summary.ts"
+import { serialIds } from "./rows.ts"
+import { columnsOf, decodeOne, decodeRows, objectOf, valuesOf } from "./table.ts"
 
-interface CohortRow {
-  readonly id: number
-  readonly project_id: number
-  readonly name: string
-  readonly description: string
-  readonly groups: unknown
-  readonly filters: unknown
-  readonly is_static: boolean
-  readonly is_calculating: boolean
-  readonly count: number | null
-  readonly created_by_id: number | null
-  readonly created_at: Date | string
-  readonly deleted: boolean
-}
+/** A cohort row is core's stored cohort: its columns, and its creator as a JSON object. */
+const decodeCreated = decodeOne(StoredCohort)
+const COHORT_SELECT = `${columnsOf(Cohort, "c")}, ${objectOf(UserSummary, "u")} AS created_by`
+const decodeBriefs = decodeRows(CohortBrief)
 
 export const CohortRepositoryLive = Layer.effect(
   CohortRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const creator = sql.unsafe(summaryColumns("u", "u_"))
+    const select = sql.unsafe(COHORT_SELECT)
+    const insertColumns = sql.unsafe(columnsOf(CohortInsert))
+    const insertValues = valuesOf(sql, "cohorts", CohortInsert)
+    const briefColumns = sql.unsafe(columnsOf(CohortBrief))
     return CohortRepository.of({
       insert: (input) =>
-        sql<CohortRow>`
-          WITH c AS (
-            INSERT INTO cohorts (project_id, name, description, is_static, is_calculating, count, created_by_id)
-            VALUES (${input.project_id}, ${input.name}, ${input.description}, ${input.is_static}, ${input.is_calculating},
-              ${input.count}, ${input.created_by_id})
-            RETURNING *
-          )
-          SELECT c.*, ${creator} FROM c LEFT JOIN users u ON u.id = c.created_by_id`.pipe(
+        sql`
+          WITH c AS (INSERT INTO cohorts (${insertColumns}) ${insertValues(input)} RETURNING *)
+          SELECT ${select} FROM c LEFT JOIN users u ON u.id = c.created_by_id`.pipe(
           Effect.orDie,
-          Effect.map((rows) => {
-            const row = rows[0]!
-            return {
-              id: row.id as CohortId,
-              project_id: row.project_id as ProjectId,
-              name: row.name,
-              description: row.description,
-              groups: row.groups,
-              filters: row.filters ?? null,
-              is_static: row.is_static,
-              is_calculating: row.is_calculating,
-              count: row.count,
-              created_by_id: row.created_by_id as UserId | null,
-              created_at: ts(row.created_at),
-              deleted: row.deleted,
-              created_by: summaryOf(row as unknown as Record<string, unknown>, "u_")
-            }
-          })
+          Effect.flatMap(decodeCreated)
         ),
       briefs: (project, ids) =>
-        sql<{ id: number; name: string; filters: unknown; groups: unknown; deleted: boolean }>`
-          SELECT id, name, filters, groups, deleted FROM cohorts
+        sql`
+          SELECT ${briefColumns} FROM cohorts
           WHERE project_id = ${project} AND id = ANY(${serialIds(ids)}::integer[])`.pipe(
           Effect.orDie,
-          Effect.map((rows) => rows.map((row) => ({ ...row, id: row.id as CohortId })))
+          Effect.flatMap(decodeBriefs)
         )
     })
   })

@@ -1,56 +1,36 @@
-import { type DomainId, type DomainRecord, DomainRepository, DomainTaken, type OrganizationId } from "@hedgerow/core"
-import { Effect, Layer, Option } from "effect"
+import { DomainRecord, DomainRepository, DomainSettings, DomainTaken } from "@hedgerow/core"
+import { Effect, Layer, Struct } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
-import { ts, tsOrNull } from "./rows.ts"
 import { pageAndTotal } from "./paging.ts"
+import { columnsOf, decodeFirst, decodeOne, decodeRows, recordOf, valuesOf } from "./table.ts"
 
-interface DomainRow {
-  readonly id: string
-  readonly organization_id: string
-  readonly domain: string
-  readonly verification_challenge: string
-  readonly verified_at: Date | string | null
-  readonly last_verification_retry: Date | string | null
-  readonly jit_provisioning_enabled: boolean
-  readonly sso_enforcement: string
-  readonly saml_entity_id: string | null
-  readonly saml_acs_url: string | null
-  readonly saml_x509_cert: string | null
-  readonly created_at: Date | string
-}
-
-const toDomainRecord = (row: DomainRow): DomainRecord => ({
-  id: row.id as DomainId,
-  organization_id: row.organization_id as OrganizationId,
-  domain: row.domain,
-  verification_challenge: row.verification_challenge,
-  verified_at: tsOrNull(row.verified_at),
-  last_verification_retry: tsOrNull(row.last_verification_retry),
-  jit_provisioning_enabled: row.jit_provisioning_enabled,
-  sso_enforcement: row.sso_enforcement,
-  saml_entity_id: row.saml_entity_id,
-  saml_acs_url: row.saml_acs_url,
-  saml_x509_cert: row.saml_x509_cert,
-  created_at: ts(row.created_at)
-})
+/** What a new domain's row is given: it starts unverified, and the database fills in its id and creation time. */
+const NewDomain = DomainRecord.mapFields(Struct.omit(["id", "verified_at", "last_verification_retry", "created_at"]))
+const decodeChanged = decodeOne(DomainRecord)
+const decodeDomain = decodeFirst(DomainRecord)
+const decodeDomains = decodeRows(DomainRecord)
 
 export const DomainRepositoryLive = Layer.effect(
   DomainRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const columns = sql.unsafe(columnsOf(DomainRecord))
+    const newColumns = sql.unsafe(columnsOf(NewDomain))
+    const newRecord = recordOf(sql, "domains", NewDomain)
+    const settingsColumns = sql.unsafe(columnsOf(DomainSettings))
+    const settingsValues = valuesOf(sql, "domains", DomainSettings)
 
     return DomainRepository.of({
       // ON CONFLICT waits for a concurrent insert of the same name to settle, then yields nothing: never a 500.
-      insert: ({ organization_id, domain, verification_challenge, settings }) =>
-        sql<DomainRow>`
-          INSERT INTO domains (id, organization_id, domain, verification_challenge, jit_provisioning_enabled,
-            sso_enforcement, saml_entity_id, saml_acs_url, saml_x509_cert)
-          VALUES (gen_random_uuid(), ${organization_id}, ${domain}, ${verification_challenge},
-            ${settings.jit_provisioning_enabled}, ${settings.sso_enforcement}, ${settings.saml_entity_id},
-            ${settings.saml_acs_url}, ${settings.saml_x509_cert})
-          ON CONFLICT (domain) DO NOTHING RETURNING *`.pipe(
+      insert: ({ settings, ...given }) =>
+        sql`
+          INSERT INTO domains (id, ${newColumns})
+          SELECT gen_random_uuid(), ${newColumns} FROM ${newRecord({ ...given, ...settings })}
+          ON CONFLICT (domain) DO NOTHING RETURNING ${columns}`.pipe(
           Effect.orDie,
-          Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(new DomainTaken()) : Effect.succeed(toDomainRecord(rows[0]!))))
+          Effect.flatMap(decodeDomain),
+          Effect.flatMap(Effect.fromOption),
+          Effect.catchTag("NoSuchElementError", () => Effect.fail(new DomainTaken()))
         ),
       isTaken: (domain) =>
         sql<{ taken: boolean }>`SELECT EXISTS (SELECT 1 FROM domains WHERE domain = ${domain}) AS taken`.pipe(
@@ -59,37 +39,38 @@ export const DomainRepositoryLive = Layer.effect(
         ),
       find: (organization, id, options) =>
         (options?.forUpdate === true
-          ? sql<DomainRow>`SELECT * FROM domains WHERE id = ${id} AND organization_id = ${organization} FOR UPDATE`
-          : sql<DomainRow>`SELECT * FROM domains WHERE id = ${id} AND organization_id = ${organization}`).pipe(
+          ? sql`SELECT ${columns} FROM domains WHERE id = ${id} AND organization_id = ${organization} FOR UPDATE`
+          : sql`SELECT ${columns} FROM domains WHERE id = ${id} AND organization_id = ${organization}`).pipe(
           Effect.orDie,
-          Effect.map((rows) => Option.fromNullishOr(rows[0]).pipe(Option.map(toDomainRecord)))
+          Effect.flatMap(decodeDomain)
         ),
       // Names are unique, so ordering by name alone is stable; domains_list_idx serves it.
       list: (organization, page) =>
         pageAndTotal(
           page,
-          sql<DomainRow>`
-            SELECT * FROM domains WHERE organization_id = ${organization}
+          sql`
+            SELECT ${columns} FROM domains WHERE organization_id = ${organization}
             ORDER BY domain LIMIT ${page.limit} OFFSET ${page.offset}`,
           sql<{ n: number }>`SELECT count(*)::integer AS n FROM domains WHERE organization_id = ${organization}`
-        ).pipe(Effect.map(({ rows, total }) => ({ count: total, results: rows.map(toDomainRecord), request: page }))),
+        ).pipe(
+          Effect.flatMap(({ rows, total }) =>
+            Effect.map(decodeDomains(rows), (results) => ({ count: total, results, request: page })))
+        ),
       update: (id, settings) =>
-        sql<DomainRow>`
-          UPDATE domains SET jit_provisioning_enabled = ${settings.jit_provisioning_enabled},
-            sso_enforcement = ${settings.sso_enforcement}, saml_entity_id = ${settings.saml_entity_id},
-            saml_acs_url = ${settings.saml_acs_url}, saml_x509_cert = ${settings.saml_x509_cert}
-          WHERE id = ${id} RETURNING *`.pipe(Effect.orDie, Effect.map((rows) => toDomainRecord(rows[0]!))),
+        sql`
+          UPDATE domains SET (${settingsColumns}) = (${settingsValues(settings)})
+          WHERE id = ${id} RETURNING ${columns}`.pipe(Effect.orDie, Effect.flatMap(decodeChanged)),
       rename: (id, domain, verification_challenge) =>
-        sql<DomainRow>`
+        sql`
           UPDATE domains SET domain = ${domain}, verification_challenge = ${verification_challenge}, verified_at = NULL,
             last_verification_retry = NULL, jit_provisioning_enabled = false, sso_enforcement = ''
-          WHERE id = ${id} RETURNING *`.pipe(
+          WHERE id = ${id} RETURNING ${columns}`.pipe(
           Effect.catchIf(
             (error) => SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation",
             () => Effect.fail(new DomainTaken())
           ),
           Effect.catchIf(SqlError.isSqlError, Effect.die),
-          Effect.map((rows) => toDomainRecord(rows[0]!))
+          Effect.flatMap(decodeChanged)
         ),
       delete: (organization, id) =>
         sql<{ id: string }>`DELETE FROM domains WHERE id = ${id} AND organization_id = ${organization} RETURNING id`.pipe(

@@ -1,83 +1,33 @@
 import {
-  type CreationContext,
-  type DashboardId,
-  type EvaluationRuntime,
-  type FeatureFlagId,
+  FeatureFlagRecord,
   FeatureFlagRepository,
-  type FlagColumns,
+  FlagInsert,
   FlagKeyTaken,
-  type FlagRef,
-  type ProjectId,
-  type StoredFeatureFlag,
-  type UserId
+  FlagRef,
+  FlagUpdate,
+  StoredFeatureFlag,
+  UserSummary
 } from "@hedgerow/core"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
-import { json, serialIds, ts } from "./rows.ts"
+import { serialIds } from "./rows.ts"
 import { pageAndTotal } from "./paging.ts"
-import { summaryColumns, summaryOf } from "./user-summary.ts"
+import { columnsOf, decodeFirst, decodeOne, decodeRows, objectOf, valuesOf } from "./table.ts"
 
-interface FlagRow {
-  readonly id: number
-  readonly project_id: number
-  readonly key: string
-  readonly name: string
-  readonly filters: Record<string, unknown>
-  readonly deleted: boolean
-  readonly active: boolean
-  readonly version: number
-  readonly ensure_experience_continuity: boolean
-  readonly rollback_conditions: unknown
-  readonly performed_rollback: boolean
-  readonly tags: ReadonlyArray<string>
-  readonly usage_dashboard_id: number | null
-  readonly analytics_dashboards: ReadonlyArray<number>
-  readonly has_enriched_analytics: boolean
-  readonly is_remote_configuration: boolean
-  readonly has_encrypted_payloads: boolean
-  readonly evaluation_runtime: string
-  readonly creation_context: string
-  readonly created_by_id: number | null
-  readonly last_modified_by_id: number | null
-  readonly created_at: Date | string
-  readonly updated_at: Date | string
-}
-
-const toFlag = (row: FlagRow): StoredFeatureFlag => ({
-  id: row.id as FeatureFlagId,
-  project_id: row.project_id as ProjectId,
-  key: row.key,
-  name: row.name,
-  filters: row.filters,
-  deleted: row.deleted,
-  active: row.active,
-  version: row.version,
-  ensure_experience_continuity: row.ensure_experience_continuity,
-  rollback_conditions: row.rollback_conditions ?? null,
-  performed_rollback: row.performed_rollback,
-  tags: row.tags,
-  usage_dashboard_id: row.usage_dashboard_id as DashboardId | null,
-  analytics_dashboards: row.analytics_dashboards as ReadonlyArray<DashboardId>,
-  has_enriched_analytics: row.has_enriched_analytics,
-  is_remote_configuration: row.is_remote_configuration,
-  has_encrypted_payloads: row.has_encrypted_payloads,
-  evaluation_runtime: row.evaluation_runtime as EvaluationRuntime,
-  creation_context: row.creation_context as CreationContext,
-  created_by_id: row.created_by_id as UserId | null,
-  last_modified_by_id: row.last_modified_by_id as UserId | null,
-  created_at: ts(row.created_at),
-  updated_at: ts(row.updated_at),
-  created_by: summaryOf(row as unknown as Record<string, unknown>, "c_"),
-  last_modified_by: summaryOf(row as unknown as Record<string, unknown>, "m_")
-})
-
-/** The flag with its creator and last modifier, in one statement. */
-const FLAG_SELECT = `f.id, f.project_id, f.key, f.name, f.filters, f.deleted, f.active, f.version,
-  f.ensure_experience_continuity, f.rollback_conditions, f.performed_rollback, f.tags, f.usage_dashboard_id,
-  f.analytics_dashboards, f.has_enriched_analytics, f.is_remote_configuration, f.has_encrypted_payloads,
-  f.evaluation_runtime, f.creation_context, f.created_by_id, f.last_modified_by_id, f.created_at, f.updated_at,
-  ${summaryColumns("c", "c_")}, ${summaryColumns("m", "m_")}`
+/** A flag row is core's stored flag: its columns, and the creator and last modifier as JSON objects. */
+const decodeFlags = decodeRows(StoredFeatureFlag)
+const decodeFlag = decodeFirst(StoredFeatureFlag)
+const decodeOnlyFlag = decodeOne(StoredFeatureFlag)
+const FLAG_SELECT = `${columnsOf(FeatureFlagRecord, "f")},
+  ${objectOf(UserSummary, "c")} AS created_by, ${objectOf(UserSummary, "m")} AS last_modified_by`
 const FLAG_JOINS = "LEFT JOIN users c ON c.id = f.created_by_id LEFT JOIN users m ON m.id = f.last_modified_by_id"
+
+const decodeRefs = decodeRows(FlagRef)
+const KeyHolder = Schema.Struct(Struct.pick(FeatureFlagRecord.fields, ["id", "key", "deleted"]))
+const decodeKeyHolder = decodeFirst(KeyHolder)
+/** What dependency checks read of a flag. */
+const DependencyNode = Schema.Struct(Struct.pick(FeatureFlagRecord.fields, ["id", "key", "active", "filters"]))
+const decodeDependencyNodes = decodeRows(DependencyNode)
 
 /** `%`, `_` and `\` are literal in a search: escaped for LIKE's default escape character. */
 const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
@@ -90,96 +40,56 @@ export const FeatureFlagRepositoryLive = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const select = sql.unsafe(FLAG_SELECT)
     const joins = sql.unsafe(FLAG_JOINS)
+    const holderColumns = sql.unsafe(columnsOf(KeyHolder))
+    const nodeColumns = sql.unsafe(columnsOf(DependencyNode))
+    const refColumns = sql.unsafe(columnsOf(FlagRef))
 
-    const first = (rows: ReadonlyArray<FlagRow>) => Option.fromNullishOr(rows[0]).pipe(Option.map(toFlag))
-
-    const columns = (input: FlagColumns) => ({
-      key: input.key,
-      name: input.name,
-      filters: json(input.filters),
-      deleted: input.deleted,
-      active: input.active,
-      ensure_experience_continuity: input.ensure_experience_continuity,
-      rollback_conditions: json(input.rollback_conditions),
-      performed_rollback: input.performed_rollback,
-      tags: input.tags,
-      analytics_dashboards: input.analytics_dashboards,
-      has_enriched_analytics: input.has_enriched_analytics,
-      is_remote_configuration: input.is_remote_configuration,
-      has_encrypted_payloads: input.has_encrypted_payloads,
-      evaluation_runtime: input.evaluation_runtime,
-      last_modified_by_id: input.last_modified_by_id,
-      is_multivariate: input.is_multivariate,
-      fully_rolled_out: input.fully_rolled_out,
-      depends_on: input.depends_on
-    })
-
-    const refs = (rows: ReadonlyArray<{ id: number; key: string }>): ReadonlyArray<FlagRef> =>
-      rows.map((row) => ({ id: row.id as FeatureFlagId, key: row.key }))
+    const insertColumns = sql.unsafe(columnsOf(FlagInsert))
+    const insertValues = valuesOf(sql, "feature_flags", FlagInsert)
+    const updateColumns = sql.unsafe(columnsOf(FlagUpdate))
+    const updateValues = valuesOf(sql, "feature_flags", FlagUpdate)
 
     return FeatureFlagRepository.of({
-      insert: (input) => {
-        const c = columns(input)
-        // A racing writer that took the key meanwhile makes the insert a no-op, reported as the taken key.
-        return sql<FlagRow>`
+      // A racing writer that took the key meanwhile makes the insert a no-op, reported as the taken key.
+      insert: (input) =>
+        sql`
           WITH f AS (
-            INSERT INTO feature_flags (project_id, key, name, filters, deleted, active, version,
-              ensure_experience_continuity, rollback_conditions, performed_rollback, tags, analytics_dashboards,
-              has_enriched_analytics, is_remote_configuration, has_encrypted_payloads, evaluation_runtime,
-              creation_context, created_by_id, last_modified_by_id, is_multivariate, fully_rolled_out, depends_on)
-            VALUES (${input.project_id}, ${c.key}, ${c.name}, ${c.filters}::jsonb, ${c.deleted}, ${c.active}, 1,
-              ${c.ensure_experience_continuity}, ${c.rollback_conditions}::jsonb, ${c.performed_rollback},
-              ${c.tags}::text[], ${c.analytics_dashboards}::integer[], ${c.has_enriched_analytics},
-              ${c.is_remote_configuration}, ${c.has_encrypted_payloads}, ${c.evaluation_runtime},
-              ${input.creation_context}, ${input.created_by_id}, ${c.last_modified_by_id}, ${c.is_multivariate},
-              ${c.fully_rolled_out}, ${c.depends_on}::integer[])
+            INSERT INTO feature_flags (${insertColumns}) ${insertValues(input)}
             ON CONFLICT (project_id, key) DO NOTHING
             RETURNING *
           )
           SELECT ${select} FROM f ${joins}`.pipe(
           Effect.orDie,
-          Effect.flatMap((rows) => Option.match(first(rows), { onNone: () => Effect.fail(new FlagKeyTaken()), onSome: Effect.succeed }))
-        )
-      },
-      update: (id, input) => {
-        const c = columns(input)
-        return sql<FlagRow>`
+          Effect.flatMap(decodeFlag),
+          Effect.flatMap(Option.match({ onNone: () => Effect.fail(new FlagKeyTaken()), onSome: Effect.succeed }))
+        ),
+      update: (id, input) =>
+        sql`
           WITH f AS (
-            UPDATE feature_flags SET key = ${c.key}, name = ${c.name}, filters = ${c.filters}::jsonb,
-              deleted = ${c.deleted}, active = ${c.active}, version = ${input.version},
-              ensure_experience_continuity = ${c.ensure_experience_continuity},
-              rollback_conditions = ${c.rollback_conditions}::jsonb, performed_rollback = ${c.performed_rollback},
-              tags = ${c.tags}::text[], analytics_dashboards = ${c.analytics_dashboards}::integer[],
-              usage_dashboard_id = ${input.usage_dashboard_id}, has_enriched_analytics = ${c.has_enriched_analytics},
-              is_remote_configuration = ${c.is_remote_configuration}, has_encrypted_payloads = ${c.has_encrypted_payloads},
-              evaluation_runtime = ${c.evaluation_runtime}, last_modified_by_id = ${c.last_modified_by_id},
-              is_multivariate = ${c.is_multivariate}, fully_rolled_out = ${c.fully_rolled_out},
-              depends_on = ${c.depends_on}::integer[], updated_at = now()
+            UPDATE feature_flags SET (${updateColumns}) = (${updateValues(input)}), updated_at = now()
             WHERE id = ${id}
             RETURNING *
           )
           SELECT ${select} FROM f ${joins}`.pipe(
           Effect.catchIf(isKeyConflict, () => Effect.fail(new FlagKeyTaken())),
           Effect.catchIf(SqlError.isSqlError, Effect.die),
-          Effect.map((rows) => toFlag(rows[0]!))
-        )
-      },
+          Effect.flatMap(decodeOnlyFlag)
+        ),
       setUsageDashboard: (id, dashboard) =>
         sql`UPDATE feature_flags SET usage_dashboard_id = ${dashboard} WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
       find: (project, id) =>
-        sql<FlagRow>`SELECT ${select} FROM feature_flags f ${joins} WHERE f.id = ${id} AND f.project_id = ${project}`.pipe(
+        sql`SELECT ${select} FROM feature_flags f ${joins} WHERE f.id = ${id} AND f.project_id = ${project}`.pipe(
           Effect.orDie,
-          Effect.map(first)
+          Effect.flatMap(decodeFlag)
         ),
       lock: (project, id) =>
-        sql<FlagRow>`
+        sql`
           SELECT ${select} FROM feature_flags f ${joins} WHERE f.id = ${id} AND f.project_id = ${project}
-          FOR UPDATE OF f`.pipe(Effect.orDie, Effect.map(first)),
+          FOR UPDATE OF f`.pipe(Effect.orDie, Effect.flatMap(decodeFlag)),
       holderOfKey: (project, key) =>
-        sql<{ id: number; key: string; deleted: boolean }>`
-          SELECT id, key, deleted FROM feature_flags WHERE project_id = ${project} AND key = ${key}`.pipe(
+        sql`SELECT ${holderColumns} FROM feature_flags WHERE project_id = ${project} AND key = ${key}`.pipe(
           Effect.orDie,
-          Effect.map((rows) => Option.fromNullishOr(rows[0]).pipe(Option.map((row) => ({ ...refs([row])[0]!, deleted: row.deleted }))))
+          Effect.flatMap(decodeKeyHolder)
         ),
       // Only while still deleted: a flag restored by a concurrent transaction keeps its key, and the caller's
       // own write of that key then meets the unique constraint (FlagKeyTaken) instead of hiding a live flag.
@@ -206,28 +116,31 @@ export const FeatureFlagRepositoryLive = Layer.effect(
         const order = sql.unsafe(`f.${filter.order.field} ${direction}, f.id ${direction}`)
         return pageAndTotal(
           page,
-          sql<FlagRow>`
+          sql`
             SELECT ${select} FROM feature_flags f ${joins} WHERE ${where}
             ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`,
           sql<{ n: number }>`SELECT count(*)::integer AS n FROM feature_flags f WHERE ${where}`
-        ).pipe(Effect.map(({ rows, total }) => ({ count: total, results: rows.map(toFlag), request: page })))
+        ).pipe(Effect.flatMap(({ rows, total }) =>
+          decodeFlags(rows).pipe(Effect.map((results) => ({ count: total, results, request: page })))
+        ))
       },
       dependencyNodes: (project, ids) =>
-        sql<{ id: number; key: string; active: boolean; filters: Record<string, unknown> }>`
-          SELECT id, key, active, filters FROM feature_flags
+        sql`
+          SELECT ${nodeColumns} FROM feature_flags
           WHERE project_id = ${project} AND NOT deleted AND id = ANY(${serialIds(ids)}::integer[])`.pipe(
-          Effect.orDie
+          Effect.orDie,
+          Effect.flatMap(decodeDependencyNodes)
         ),
       dependents: (project, id) =>
-        sql<{ id: number; key: string }>`
-          SELECT id, key FROM feature_flags
+        sql`
+          SELECT ${refColumns} FROM feature_flags
           WHERE project_id = ${project} AND NOT deleted AND active AND id <> ${id} AND depends_on @> ARRAY[${id}]::integer[]
-          ORDER BY key`.pipe(Effect.orDie, Effect.map(refs)),
+          ORDER BY key`.pipe(Effect.orDie, Effect.flatMap(decodeRefs)),
       disabledAmong: (project, ids) =>
-        sql<{ id: number; key: string }>`
-          SELECT id, key FROM feature_flags
+        sql`
+          SELECT ${refColumns} FROM feature_flags
           WHERE project_id = ${project} AND NOT deleted AND NOT active AND id = ANY(${serialIds(ids)}::integer[])
-          ORDER BY key`.pipe(Effect.orDie, Effect.map(refs))
+          ORDER BY key`.pipe(Effect.orDie, Effect.flatMap(decodeRefs))
     })
   })
 )

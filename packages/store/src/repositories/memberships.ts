@@ -1,80 +1,40 @@
-import {
-  AlreadyMember,
-  type MemberRecord,
-  type Membership,
-  type MembershipId,
-  type MembershipLevel,
-  MembershipRepository,
-  type OrganizationId,
-  type UserId
-} from "@hedgerow/core"
-import { Effect, Layer, Option } from "effect"
+import { AlreadyMember, MemberRecord, Membership, MembershipRepository, User } from "@hedgerow/core"
+import { Effect, Layer, Option, Struct } from "effect"
 import { SqlClient } from "effect/sql"
-import { ts } from "./rows.ts"
 import { pageAndTotal } from "./paging.ts"
-import { toUser, USER_COLUMNS, type UserRow } from "./users.ts"
+import { columnsOf, decodeFirst, decodeOne, decodeRows, objectOf } from "./table.ts"
 
-interface MembershipRow {
-  readonly id: string
-  readonly organization_id: string
-  readonly user_id: number
-  readonly level: number
-  readonly joined_at: Date | string
-  readonly updated_at: Date | string
-}
+const decodeMembership = decodeFirst(Membership)
+const decodeUpdated = decodeOne(Membership)
+const decodeMembers = decodeRows(MemberRecord)
+const decodeMember = decodeFirst(MemberRecord)
+const decodeOrganizationOf = decodeFirst(Membership.mapFields(Struct.pick(["organization_id"])))
 
-export const toMembership = (row: MembershipRow): Membership => ({
-  id: row.id as MembershipId,
-  organization_id: row.organization_id as OrganizationId,
-  user_id: row.user_id as UserId,
-  level: row.level as MembershipLevel,
-  joined_at: ts(row.joined_at),
-  updated_at: ts(row.updated_at)
-})
-
-/** A membership and its user side by side: membership columns keep a `m_` prefix, user columns their names. */
-type MemberRow = UserRow & {
-  readonly m_id: string
-  readonly m_organization_id: string
-  readonly m_level: number
-  readonly m_joined_at: Date | string
-  readonly m_updated_at: Date | string
-}
-
-const toMemberRecord = (row: MemberRow): MemberRecord => ({
-  membership: toMembership({
-    id: row.m_id,
-    organization_id: row.m_organization_id,
-    user_id: row.id,
-    level: row.m_level,
-    joined_at: row.m_joined_at,
-    updated_at: row.m_updated_at
-  }),
-  user: toUser(row)
-})
-
-const MEMBER_COLUMNS = `m.id AS m_id, m.organization_id AS m_organization_id, m.level AS m_level,
-  m.joined_at AS m_joined_at, m.updated_at AS m_updated_at, ${USER_COLUMNS.split(",").map((column) => `u.${column.trim()}`).join(", ")}`
+/** A membership `m` and its user `u`, each one JSON object, as MemberRecord decodes them. */
+export const MEMBER_OBJECTS = `${objectOf(Membership, "m")} AS membership, ${objectOf(User, "u")} AS user`
 
 export const MembershipRepositoryLive = Layer.effect(
   MembershipRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const memberColumns = sql.unsafe(MEMBER_COLUMNS)
+    const columns = sql.unsafe(columnsOf(Membership))
+    const memberObjects = sql.unsafe(MEMBER_OBJECTS)
 
     return MembershipRepository.of({
       insert: (input) =>
-        sql<MembershipRow>`
+        sql`
           INSERT INTO memberships (id, organization_id, user_id, level)
           VALUES (gen_random_uuid(), ${input.organization_id}, ${input.user_id}, ${input.level})
-          ON CONFLICT ON CONSTRAINT memberships_organization_user_key DO NOTHING RETURNING *`.pipe(
+          ON CONFLICT ON CONSTRAINT memberships_organization_user_key DO NOTHING RETURNING ${columns}`.pipe(
           Effect.orDie,
-          Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(new AlreadyMember()) : Effect.succeed(toMembership(rows[0]!)))
+          Effect.flatMap(decodeMembership),
+          Effect.flatMap(Effect.fromOption),
+          Effect.catchTag("NoSuchElementError", () => Effect.fail(new AlreadyMember()))
         ),
       find: (organization, user) =>
-        sql<MembershipRow>`SELECT * FROM memberships WHERE organization_id = ${organization} AND user_id = ${user}`.pipe(
+        sql`SELECT ${columns} FROM memberships WHERE organization_id = ${organization} AND user_id = ${user}`.pipe(
           Effect.orDie,
-          Effect.map((rows) => Option.fromNullishOr(rows[0]).pipe(Option.map(toMembership)))
+          Effect.flatMap(decodeMembership)
         ),
       list: (filter, order, page) => {
         // `lower(email)` is what the unique index on users covers, so the filter is an index lookup.
@@ -85,20 +45,23 @@ export const MembershipRepositoryLive = Layer.effect(
         const orderBy = order === "joined_at" ? sql.unsafe("m.joined_at, m.id") : sql.unsafe("m.joined_at DESC, m.id DESC")
         return pageAndTotal(
           page,
-          sql<MemberRow>`
-            SELECT ${memberColumns} FROM memberships m JOIN users u ON u.id = m.user_id
+          sql`
+            SELECT ${memberObjects} FROM memberships m JOIN users u ON u.id = m.user_id
             WHERE ${where} ORDER BY ${orderBy} LIMIT ${page.limit} OFFSET ${page.offset}`,
           sql<{ n: number }>`
             SELECT count(*)::integer AS n FROM memberships m JOIN users u ON u.id = m.user_id WHERE ${where}`
-        ).pipe(Effect.map(({ rows, total }) => ({ count: total, results: rows.map(toMemberRecord), request: page })))
+        ).pipe(
+          Effect.flatMap(({ rows, total }) =>
+            Effect.map(decodeMembers(rows), (results) => ({ count: total, results, request: page })))
+        )
       },
       findMember: (organization, user) => {
         const who = "uuid" in user ? sql`u.uuid = ${user.uuid}` : sql`u.id = ${user.id}`
-        return sql<MemberRow>`
-          SELECT ${memberColumns} FROM memberships m JOIN users u ON u.id = m.user_id
+        return sql`
+          SELECT ${memberObjects} FROM memberships m JOIN users u ON u.id = m.user_id
           WHERE m.organization_id = ${organization} AND u.is_active AND ${who}`.pipe(
           Effect.orDie,
-          Effect.map((rows) => Option.fromNullishOr(rows[0]).pipe(Option.map(toMemberRecord)))
+          Effect.flatMap(decodeMember)
         )
       },
       // NO KEY: member changes queue behind each other, while inserts that merely reference the
@@ -111,9 +74,9 @@ export const MembershipRepositoryLive = Layer.effect(
           Effect.map((rows) => rows[0]?.n ?? 0)
         ),
       setLevel: (id, level) =>
-        sql<MembershipRow>`UPDATE memberships SET level = ${level}, updated_at = now() WHERE id = ${id} RETURNING *`.pipe(
+        sql`UPDATE memberships SET level = ${level}, updated_at = now() WHERE id = ${id} RETURNING ${columns}`.pipe(
           Effect.orDie,
-          Effect.map((rows) => toMembership(rows[0]!))
+          Effect.flatMap(decodeUpdated)
         ),
       remove: (membership) =>
         Effect.all([
@@ -122,10 +85,10 @@ export const MembershipRepositoryLive = Layer.effect(
           sql`DELETE FROM memberships WHERE id = ${membership.id}`
         ], { discard: true }).pipe(Effect.orDie),
       firstOrganizationOf: (user) =>
-        sql<{ organization_id: string }>`
-          SELECT organization_id FROM memberships WHERE user_id = ${user} ORDER BY joined_at, id LIMIT 1`.pipe(
+        sql`SELECT organization_id FROM memberships WHERE user_id = ${user} ORDER BY joined_at, id LIMIT 1`.pipe(
           Effect.orDie,
-          Effect.map((rows) => Option.fromNullishOr(rows[0]).pipe(Option.map((row) => row.organization_id as OrganizationId)))
+          Effect.flatMap(decodeOrganizationOf),
+          Effect.map(Option.map((row) => row.organization_id))
         ),
       // Both sides are lowered here, by the same lower() as users_email_key: JavaScript's case mapping
       // differs from PostgreSQL's for some letters (final sigma, dotted I), and a mismatch let a member be invited.

@@ -1,55 +1,40 @@
-import { type Organization, type OrganizationId, OrganizationRepository, randomBase62 } from "@hedgerow/core"
+import { Organization, OrganizationRepository, randomBase62 } from "@hedgerow/core"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { ts } from "./rows.ts"
+import { columnsOf, decodeFirst, decodeRows } from "./table.ts"
 
-interface OrganizationRow {
-  readonly id: string
-  readonly name: string
-  readonly slug: string
-  readonly created_at: Date | string
-  readonly updated_at: Date | string
-}
-
-const toOrganization = (row: OrganizationRow): Organization => ({
-  id: row.id as OrganizationId,
-  name: row.name,
-  slug: row.slug,
-  created_at: ts(row.created_at),
-  updated_at: ts(row.updated_at)
-})
+const decodeOrganization = decodeFirst(Organization)
+const decodeOrganizations = decodeRows(Organization)
 
 export const OrganizationRepositoryLive = Layer.effect(
   OrganizationRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const columns = sql.unsafe(columnsOf(Organization))
 
     // ON CONFLICT keeps a surrounding transaction alive when the slug is taken; then a suffix is tried.
     const insertWithSlug = (name: string, slug: string): Effect.Effect<Organization> =>
-      sql<OrganizationRow>`
+      sql`
         INSERT INTO organizations (id, name, slug) VALUES (gen_random_uuid(), ${name}, ${slug})
-        ON CONFLICT (slug) DO NOTHING RETURNING *`.pipe(
+        ON CONFLICT (slug) DO NOTHING RETURNING ${columns}`.pipe(
         Effect.orDie,
-        Effect.flatMap((rows) =>
-          rows.length === 0
-            ? insertWithSlug(name, `${slug.slice(0, 40)}-${randomBase62(6).toLowerCase()}`)
-            : Effect.succeed(toOrganization(rows[0]!))
-        )
+        Effect.flatMap(decodeOrganization),
+        Effect.flatMap(Option.match({
+          onNone: () => insertWithSlug(name, `${slug.slice(0, 40)}-${randomBase62(6).toLowerCase()}`),
+          onSome: Effect.succeed
+        }))
       )
 
     return OrganizationRepository.of({
       insert: (input) => insertWithSlug(input.name, input.slug),
       findById: (id) =>
-        sql<OrganizationRow>`SELECT * FROM organizations WHERE id = ${id}`.pipe(
-          Effect.orDie,
-          Effect.map((rows) => Option.fromNullishOr(rows[0]).pipe(Option.map(toOrganization)))
-        ),
+        sql`SELECT ${columns} FROM organizations WHERE id = ${id}`.pipe(Effect.orDie, Effect.flatMap(decodeOrganization)),
       findManyById: (ids) =>
         ids.length === 0
           ? Effect.succeed([])
-          : sql<OrganizationRow>`SELECT * FROM organizations WHERE id = ANY(${ids}::uuid[])`.pipe(
+          : sql`SELECT ${columns} FROM organizations WHERE id = ANY(${ids}::uuid[])`.pipe(
             Effect.orDie,
-            Effect.map((rows) => rows.map(toOrganization))
+            Effect.flatMap(decodeOrganizations)
           ),
       count: sql<{ n: number }>`SELECT count(*)::integer AS n FROM organizations`.pipe(
         Effect.orDie,

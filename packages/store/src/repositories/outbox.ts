@@ -1,9 +1,12 @@
-import { OutboxRepository } from "@hedgerow/core"
+import { OutboxEntry, OutboxRepository } from "@hedgerow/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { decodeOne } from "./table.ts"
 
 /** Delivery errors can be long (a server's whole reply); the row keeps enough to diagnose. */
 const MAX_ERROR_LENGTH = 1000
+
+const decodeEntry = decodeOne(OutboxEntry)
 
 export const OutboxRepositoryLive = Layer.effect(
   OutboxRepository,
@@ -11,13 +14,11 @@ export const OutboxRepositoryLive = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     return OutboxRepository.of({
       insert: (input) =>
-        sql<{ id: string }>`
+        // The table names a message's fields as e-mail does (recipient, body), beside its delivery columns.
+        sql`
           INSERT INTO email_outbox (id, recipient, subject, body, kind, related_id)
           VALUES (gen_random_uuid(), ${input.to}, ${input.subject}, ${input.text}, ${input.kind}, ${input.related_id})
-          RETURNING id`.pipe(
-          Effect.orDie,
-          Effect.map((rows) => ({ id: rows[0]!.id, to: input.to, subject: input.subject, text: input.text }))
-        ),
+          RETURNING id, recipient AS to, subject, body AS text`.pipe(Effect.orDie, Effect.flatMap(decodeEntry)),
       recordSent: (id) =>
         sql`UPDATE email_outbox SET attempts = attempts + 1, sent_at = now(), last_error = NULL WHERE id = ${id}`.pipe(
           Effect.orDie,

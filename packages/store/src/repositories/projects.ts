@@ -1,58 +1,40 @@
-import { type OrganizationId, type Project, type ProjectId, ProjectRepository, type ProjectSettings } from "@hedgerow/core"
-import { Effect, Layer, Option } from "effect"
+import { NewProject, Project, ProjectRepository } from "@hedgerow/core"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { json, ts } from "./rows.ts"
 import { pageAndTotal } from "./paging.ts"
+import { columnsOf, decodeFirst, decodeOne, decodeRows, recordOf } from "./table.ts"
 
-interface ProjectRow {
-  readonly id: number
-  readonly uuid: string
-  readonly organization_id: string
-  readonly name: string
-  readonly api_token: string
-  readonly ingested_event: boolean
-  readonly settings: ProjectSettings
-  readonly created_at: Date | string
-  readonly updated_at: Date | string
-}
-
-const toProject = (row: ProjectRow): Project => ({
-  id: row.id as ProjectId,
-  uuid: row.uuid,
-  organization_id: row.organization_id as OrganizationId,
-  name: row.name,
-  api_token: row.api_token,
-  ingested_event: row.ingested_event,
-  settings: row.settings,
-  created_at: ts(row.created_at),
-  updated_at: ts(row.updated_at)
-})
+const decodeCreated = decodeOne(Project)
+const decodeProject = decodeFirst(Project)
+const decodeProjects = decodeRows(Project)
 
 export const ProjectRepositoryLive = Layer.effect(
   ProjectRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const columns = sql.unsafe(columnsOf(Project))
+    const newColumns = sql.unsafe(columnsOf(NewProject))
+    const newRecord = recordOf(sql, "projects", NewProject)
 
     return ProjectRepository.of({
       insert: (input) =>
-        sql<ProjectRow>`
-          INSERT INTO projects (uuid, organization_id, name, api_token, settings)
-          VALUES (gen_random_uuid(), ${input.organization_id}, ${input.name}, ${input.api_token}, ${json(input.settings)}::jsonb)
-          RETURNING *`.pipe(Effect.orDie, Effect.map((rows) => toProject(rows[0]!))),
+        sql`
+          INSERT INTO projects (uuid, ${newColumns}) SELECT gen_random_uuid(), ${newColumns} FROM ${newRecord(input)}
+          RETURNING ${columns}`.pipe(Effect.orDie, Effect.flatMap(decodeCreated)),
       findById: (id) =>
-        sql<ProjectRow>`SELECT * FROM projects WHERE id = ${id}`.pipe(
-          Effect.orDie,
-          Effect.map((rows) => Option.fromNullishOr(rows[0]).pipe(Option.map(toProject)))
-        ),
+        sql`SELECT ${columns} FROM projects WHERE id = ${id}`.pipe(Effect.orDie, Effect.flatMap(decodeProject)),
       list: (filter, page) => {
         const where = filter.ids === null
           ? sql`organization_id = ANY(${filter.organizations}::uuid[])`
           : sql`organization_id = ANY(${filter.organizations}::uuid[]) AND id = ANY(${filter.ids}::integer[])`
         return pageAndTotal(
           page,
-          sql<ProjectRow>`SELECT * FROM projects WHERE ${where} ORDER BY id LIMIT ${page.limit} OFFSET ${page.offset}`,
+          sql`SELECT ${columns} FROM projects WHERE ${where} ORDER BY id LIMIT ${page.limit} OFFSET ${page.offset}`,
           sql<{ n: number }>`SELECT count(*)::integer AS n FROM projects WHERE ${where}`
-        ).pipe(Effect.map(({ rows, total }) => ({ count: total, results: rows.map(toProject), request: page })))
+        ).pipe(
+          Effect.flatMap(({ rows, total }) =>
+            Effect.map(decodeProjects(rows), (results) => ({ count: total, results, request: page })))
+        )
       }
     })
   })

@@ -1,92 +1,53 @@
 import {
   AlreadyRoleMember,
-  type FeatureFlagId,
-  type FeatureFlagsAccessLevel,
-  type Member,
-  type MembershipId,
-  type MembershipLevel,
-  type OrganizationId,
-  type Role,
-  type RoleId,
+  FeatureFlagId,
+  MemberRecord,
+  Role,
+  RoleId,
   RoleNameTaken,
-  type RoleRecord,
+  RoleRecord,
   RoleRepository,
   toMember,
-  type UserId
+  UserSummary
 } from "@hedgerow/core"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { serialIds, ts } from "./rows.ts"
-import { toUser, USER_COLUMNS, type UserRow } from "./users.ts"
-import { summaryColumns, summaryOf } from "./user-summary.ts"
+import { MEMBER_OBJECTS } from "./memberships.ts"
+import { serialIds } from "./rows.ts"
+import { columnsOf, decodeFirst, decodeRows, objectOf } from "./table.ts"
 
-interface RoleRow {
-  readonly id: string
-  readonly organization_id: string
-  readonly name: string
-  readonly feature_flags_access_level: number
-  readonly created_by_id: number | null
-  readonly created_at: Date | string
-}
-
-const toRole = (row: RoleRow): RoleRecord => ({
-  id: row.id as RoleId,
-  organization_id: row.organization_id as OrganizationId,
-  name: row.name,
-  feature_flags_access_level: row.feature_flags_access_level as FeatureFlagsAccessLevel,
-  created_by_id: row.created_by_id as UserId | null,
-  created_at: ts(row.created_at)
-})
-
-/** A role member: the membership (`m_` columns) and the user's own columns. */
-type MemberRow = UserRow & {
-  readonly role_id: string
-  readonly m_id: string
-  readonly m_organization_id: string
-  readonly m_level: number
-  readonly m_joined_at: Date | string
-  readonly m_updated_at: Date | string
-}
-
-const MEMBER_COLUMNS = `rm.role_id, m.id AS m_id, m.organization_id AS m_organization_id, m.level AS m_level,
-  m.joined_at AS m_joined_at, m.updated_at AS m_updated_at,
-  ${USER_COLUMNS.split(",").map((column) => `u.${column.trim()}`).join(", ")}`
-
-const toRoleMember = (row: MemberRow): Member => {
-  const user = toUser(row)
-  return toMember({
-    membership: {
-      id: row.m_id as MembershipId,
-      organization_id: row.m_organization_id as OrganizationId,
-      user_id: user.id,
-      level: row.m_level as MembershipLevel,
-      joined_at: ts(row.m_joined_at),
-      updated_at: ts(row.m_updated_at)
-    },
-    user
-  })
-}
+const decodeRole = decodeFirst(RoleRecord)
+/** A caller's role: its level, and the flags (of those asked about) that grant it access. */
+const decodeCallerRoles = decodeRows(Schema.Struct({
+  level: RoleRecord.fields.feature_flags_access_level,
+  flags: Schema.Array(FeatureFlagId)
+}))
+/** Role `r` and its creator `c` as one JSON object, null when there is none. */
+const WITH_CREATOR = `${columnsOf(RoleRecord, "r")}, ${objectOf(UserSummary, "c")} AS created_by`
+const decodeWithCreators = decodeRows(Schema.Struct({ ...RoleRecord.fields, created_by: Role.fields.created_by }))
+/** A member of one of the roles asked about. */
+const decodeRoleMembers = decodeRows(Schema.Struct({ role_id: RoleId, ...MemberRecord.fields }))
 
 export const RoleRepositoryLive = Layer.effect(
   RoleRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const creatorColumns = sql.unsafe(summaryColumns("c", "c_"))
-    const memberColumns = sql.unsafe(MEMBER_COLUMNS)
+    const columns = sql.unsafe(columnsOf(RoleRecord))
+    const withCreator = sql.unsafe(WITH_CREATOR)
+    const memberObjects = sql.unsafe(MEMBER_OBJECTS)
     return RoleRepository.of({
       insert: (input) =>
-        sql<RoleRow>`
+        sql`
           INSERT INTO roles (id, organization_id, name, feature_flags_access_level, created_by_id)
           VALUES (gen_random_uuid(), ${input.organization_id}, ${input.name}, ${input.feature_flags_access_level}, ${input.created_by_id})
-          ON CONFLICT DO NOTHING RETURNING *`.pipe(
+          ON CONFLICT DO NOTHING RETURNING ${columns}`.pipe(
           Effect.orDie,
-          Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(new RoleNameTaken()) : Effect.succeed(toRole(rows[0]!)))
+          Effect.flatMap(decodeRole),
+          Effect.flatMap(Effect.fromOption),
+          Effect.catchTag("NoSuchElementError", () => Effect.fail(new RoleNameTaken()))
         ),
       findById: (id) =>
-        sql<RoleRow>`SELECT * FROM roles WHERE id = ${id}`.pipe(
-          Effect.orDie,
-          Effect.map((rows) => Option.fromNullishOr(rows[0]).pipe(Option.map(toRole)))
-        ),
+        sql`SELECT ${columns} FROM roles WHERE id = ${id}`.pipe(Effect.orDie, Effect.flatMap(decodeRole)),
       addMember: (role, user) =>
         sql`INSERT INTO role_memberships (id, role_id, user_id) VALUES (gen_random_uuid(), ${role}, ${user})
             ON CONFLICT DO NOTHING RETURNING id`.pipe(
@@ -94,7 +55,7 @@ export const RoleRepositoryLive = Layer.effect(
           Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(new AlreadyRoleMember()) : Effect.void)
         ),
       callerRoles: (organization, user, flags) =>
-        sql<{ level: number; flags: ReadonlyArray<number> }>`
+        sql`
           SELECT r.feature_flags_access_level AS level,
             ARRAY(
               SELECT a.feature_flag_id FROM feature_flag_role_access a
@@ -103,39 +64,35 @@ export const RoleRepositoryLive = Layer.effect(
           FROM role_memberships rm JOIN roles r ON r.id = rm.role_id
           WHERE rm.user_id = ${user} AND r.organization_id = ${organization}`.pipe(
           Effect.orDie,
-          Effect.map((rows) =>
-            rows.map((row) => ({
-              level: row.level as FeatureFlagsAccessLevel,
-              flags: row.flags as ReadonlyArray<FeatureFlagId>
-            })))
+          Effect.flatMap(decodeCallerRoles)
         ),
       // Two statements for any number of roles: the roles with their creators, then all their members.
       views: (ids) =>
         Effect.all({
-          roles: sql<RoleRow>`
-            SELECT r.*, ${creatorColumns} FROM roles r LEFT JOIN users c ON c.id = r.created_by_id
-            WHERE r.id = ANY(${ids}::uuid[])`,
-          members: sql<MemberRow>`
-            SELECT ${memberColumns} FROM role_memberships rm
+          roles: sql`
+            SELECT ${withCreator} FROM roles r LEFT JOIN users c ON c.id = r.created_by_id
+            WHERE r.id = ANY(${ids}::uuid[])`.pipe(Effect.flatMap(decodeWithCreators)),
+          members: sql`
+            SELECT rm.role_id, ${memberObjects} FROM role_memberships rm
             JOIN roles r ON r.id = rm.role_id
             JOIN users u ON u.id = rm.user_id
             JOIN memberships m ON m.user_id = rm.user_id AND m.organization_id = r.organization_id
             WHERE rm.role_id = ANY(${ids}::uuid[])
-            ORDER BY rm.joined_at, rm.id`
+            ORDER BY rm.joined_at, rm.id`.pipe(Effect.flatMap(decodeRoleMembers))
         }).pipe(
           Effect.orDie,
           Effect.map(({ roles, members }) => {
-            const byId = new Map(roles.map((row) => [row.id, row]))
+            const byId = new Map(roles.map((role) => [role.id, role]))
             return ids.flatMap((id): ReadonlyArray<Role> => {
-              const row = byId.get(id)
-              if (row === undefined) return []
+              const role = byId.get(id)
+              if (role === undefined) return []
               return [{
-                id: row.id as RoleId,
-                name: row.name,
-                feature_flags_access_level: row.feature_flags_access_level as FeatureFlagsAccessLevel,
-                created_at: ts(row.created_at),
-                created_by: summaryOf(row as unknown as Record<string, unknown>, "c_"),
-                members: members.filter((member) => member.role_id === id).map(toRoleMember)
+                id: role.id,
+                name: role.name,
+                feature_flags_access_level: role.feature_flags_access_level,
+                created_at: role.created_at,
+                created_by: role.created_by,
+                members: members.filter((member) => member.role_id === id).map(toMember)
               }]
             })
           })
