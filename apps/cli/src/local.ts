@@ -1,4 +1,4 @@
-import { DEFAULT_POOL_SIZE, HedgerowServices, type StoreOptions } from "@hedgerow/store"
+import { DEFAULT_POOL_SIZE, Hedgerow, type StoreOptions } from "@hedgerow/store"
 import { Config, Effect, Option } from "effect"
 import { Flag } from "effect/cli"
 
@@ -52,4 +52,4 @@ export const storeOf = (flags: LocalFlags): StoreOptions => {
  * DataDirInUse rather than corrupting its database.
  */
 export const inProcess = (flags: LocalFlags) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.provide(effect, HedgerowServices(storeOf(flags)))
+  Effect.provide(effect, Hedgerow.layer(storeOf(flags)))

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { HedgerowServices } from "@hedgerow/store"
+import { Hedgerow } from "@hedgerow/store"
 import { Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -195,7 +195,7 @@ describe("hedgerow admin", () => {
 
   it.live("while another holder has the data dir (a running server), commands fail with DataDirInUse", () =>
     Effect.gen(function*() {
-      yield* Layer.build(HedgerowServices({ dataDir }))
+      yield* Layer.build(Hedgerow.layer({ dataDir }))
       const ran = yield* admin("orgs", "create", "--name", "Blocked")
       assert.strictEqual(ran.code, 1)
       const [line, ...rest] = lines(ran.stderr)

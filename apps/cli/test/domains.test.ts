@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { BatchExportService, Bootstrap, systemActor } from "@hedgerow/core"
-import { baseUrl, HedgerowServer } from "@hedgerow/http-server"
+import { HedgerowServer } from "@hedgerow/http-server"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { lines, runChild, runInProcess } from "./cli-runner.ts"
 
@@ -15,7 +15,7 @@ interface Session {
 let session: Session | undefined
 const connect = Effect.gen(function*() {
   if (session !== undefined) return session
-  const url = yield* baseUrl
+  const url = yield* HedgerowServer.baseUrl
   const done = yield* Effect.flatMap(Effect.service(Bootstrap), (b) => b.run({ email: "owner@example.com" }))
   const made = yield* Effect.flatMap(Effect.service(BatchExportService), (s) =>
     s.create(systemActor, done.organization_id, { project_id: done.project_id, name: "Nightly" }))
@@ -30,7 +30,7 @@ let counter = 0
 const fresh = () => `cli-${++counter}-${Date.now()}.example.com`
 
 // DNS goes to a loopback port where nothing listens: every lookup fails at once, on any machine.
-const Server = HedgerowServer({ port: 0, host: "127.0.0.1", store: {} }).pipe(
+const Server = HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }).pipe(
   Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { HEDGEROW_DNS_SERVERS: "127.0.0.1:9", HEDGEROW_DNS_TIMEOUT_MS: "2000" } })))
 )
 

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Bootstrap, RoleService, systemActor } from "@hedgerow/core"
-import { baseUrl, HedgerowServer } from "@hedgerow/http-server"
+import { HedgerowServer } from "@hedgerow/http-server"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -20,7 +20,7 @@ interface Session {
 let session: Session | undefined
 const connect = Effect.gen(function*() {
   if (session !== undefined) return session
-  const url = yield* baseUrl
+  const url = yield* HedgerowServer.baseUrl
   const done = yield* Effect.flatMap(Effect.service(Bootstrap), (b) => b.run({ email: "owner@example.com" }))
   const role = yield* Effect.flatMap(Effect.service(RoleService), (roles) =>
     roles.create(systemActor, done.organization_id, { name: "Viewers", feature_flags_access_level: 21 }))
@@ -43,7 +43,7 @@ const json = (s: Session, ...args: ReadonlyArray<string>) =>
 let serial = 0
 const freshKey = (stem: string) => `${stem}-${++serial}`
 
-layer(HedgerowServer({ port: 0, host: "127.0.0.1", store: {} }), { excludeTestServices: true })("hedgerow flags", (it) => {
+layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { excludeTestServices: true })("hedgerow flags", (it) => {
   it.effect("create takes the key as an argument and --filters inline; get prints the same flag", () =>
     Effect.gen(function*() {
       const s = yield* connect

@@ -1,6 +1,6 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Bootstrap, MemberService, systemActor, UserService } from "@hedgerow/core"
-import { baseUrl, HedgerowServer } from "@hedgerow/http-server"
+import { HedgerowServer } from "@hedgerow/http-server"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -18,7 +18,7 @@ interface Session {
 let session: Session | undefined
 const connect = Effect.gen(function*() {
   if (session !== undefined) return session
-  const url = yield* baseUrl
+  const url = yield* HedgerowServer.baseUrl
   const done = yield* Effect.flatMap(Effect.service(Bootstrap), (b) => b.run({ email: "owner@example.com" }))
   yield* UserService.use((s) => s.create(systemActor, { email: "already@example.com" }))
   yield* MemberService.use((s) => s.add(systemActor, done.organization_id, { email: "already@example.com", level: 1 }))
@@ -65,7 +65,7 @@ describe("CSV reading", () => {
   })
 })
 
-layer(HedgerowServer({ port: 0, host: "127.0.0.1", store: {} }), { excludeTestServices: true })("hedgerow invites", (it) => {
+layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { excludeTestServices: true })("hedgerow invites", (it) => {
   it.effect("create --json prints the invite; the domain is lower-cased and the flags become fields", () =>
     Effect.gen(function*() {
       const s = yield* connect

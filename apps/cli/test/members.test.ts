@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Bootstrap, MemberService, PersonalApiKeyService, systemActor, UserService } from "@hedgerow/core"
-import { baseUrl, HedgerowServer } from "@hedgerow/http-server"
+import { HedgerowServer } from "@hedgerow/http-server"
 import { Effect } from "effect"
 import { lines, runChild, runInProcess } from "./cli-runner.ts"
 
@@ -22,7 +22,7 @@ interface Session {
 let session: Session | undefined
 const connect = Effect.gen(function*() {
   if (session !== undefined) return session
-  const url = yield* baseUrl
+  const url = yield* HedgerowServer.baseUrl
   const done = yield* Effect.flatMap(Effect.service(Bootstrap), (b) => b.run({ email: "owner@example.com" }))
   const person = (email: string, level: 1 | 8 | 15) =>
     Effect.gen(function*() {
@@ -46,7 +46,7 @@ const members = (s: Session, as: Person, ...args: ReadonlyArray<string>) =>
 
 const jsonOf = (stdout: string) => JSON.parse(stdout) as Record<string, any>
 
-layer(HedgerowServer({ port: 0, host: "127.0.0.1", store: {} }), { excludeTestServices: true })("hedgerow members", (it) => {
+layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { excludeTestServices: true })("hedgerow members", (it) => {
   it.effect("list is a table of the members, newest first; --json is the raw page; --email and --order filter and sort", () =>
     Effect.gen(function*() {
       const s = yield* connect

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Bootstrap } from "@hedgerow/core"
-import { baseUrl, HedgerowServer } from "@hedgerow/http-server"
+import { HedgerowServer } from "@hedgerow/http-server"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -18,7 +18,7 @@ interface Session {
 let session: Session | undefined
 const connect = Effect.gen(function*() {
   if (session !== undefined) return session
-  const url = yield* baseUrl
+  const url = yield* HedgerowServer.baseUrl
   const done = yield* Effect.flatMap(Effect.service(Bootstrap), (b) => b.run({ email: "owner@example.com" }))
   session = { url, key: done.personal_api_key, organization: done.organization_id, project: done.project_id }
   return session
@@ -29,7 +29,7 @@ const projects = (s: Session, ...args: ReadonlyArray<string>) =>
 
 const jsonOf = (stdout: string) => JSON.parse(stdout) as Record<string, any>
 
-layer(HedgerowServer({ port: 0, host: "127.0.0.1", store: {} }), { excludeTestServices: true })("hedgerow projects", (it) => {
+layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { excludeTestServices: true })("hedgerow projects", (it) => {
   it.effect("list --json prints the raw page", () =>
     Effect.gen(function*() {
       const s = yield* connect

@@ -1,14 +1,14 @@
 import { HedgerowApi } from "@hedgerow/api"
 import { RateLimitSettings } from "@hedgerow/core"
-import { HedgerowServices, type StoreOptions } from "@hedgerow/store"
+import { Hedgerow, type StoreOptions } from "@hedgerow/store"
 import { Config, Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
-import { HandlersLive } from "./handlers.ts"
-import { AuthorizationLive } from "./middleware/authorization.ts"
-import { ErrorEnvelopeLive } from "./middleware/error-envelope.ts"
+import * as Handlers from "./handlers.ts"
+import * as AuthorizationMiddleware from "./middleware/authorization.ts"
+import * as ErrorEnvelope from "./middleware/error-envelope.ts"
 import { ServerSettings } from "./settings.ts"
-import { RequestDecodingLive } from "./middleware/request-decoding.ts"
+import * as RequestDecodingMiddleware from "./middleware/request-decoding.ts"
 
 /** HEDGEROW_RATE_LIMIT=true turns on PostHog's per-key limits (480 a minute, 4800 an hour); they are off by default. */
 const RateLimitsFromConfig = Layer.effect(
@@ -26,19 +26,19 @@ const ServerSettingsFromConfig = Layer.effect(
 )
 
 /** The routes of the contract, the OpenAPI document and its rendered docs, over core. */
-export const ApiRoutes = Layer.mergeAll(
+export const routesNoDeps = Layer.mergeAll(
   HttpApiBuilder.layer(HedgerowApi, { openapiPath: "/api/schema/" }).pipe(
-    Layer.provide(HandlersLive.pipe(Layer.provide(ServerSettingsFromConfig))),
-    Layer.provide(AuthorizationLive),
-    Layer.provide(RequestDecodingLive)
+    Layer.provide(Handlers.layerNoDeps.pipe(Layer.provide(ServerSettingsFromConfig))),
+    Layer.provide(AuthorizationMiddleware.layerNoDeps),
+    Layer.provide(RequestDecodingMiddleware.layer)
   ),
   HttpApiScalar.layer(HedgerowApi, { path: "/api/docs/" }),
-  ErrorEnvelopeLive
+  ErrorEnvelope.layer
 )
 
 /** Core services over a store, with the server's configuration. */
-export const ServicesLive = (store: StoreOptions) =>
-  HedgerowServices(store).pipe(Layer.provide(RateLimitsFromConfig))
+export const servicesLayer = (store: StoreOptions) =>
+  Hedgerow.layer(store).pipe(Layer.provide(RateLimitsFromConfig))
 
 /**
  * PostHog's router accepts paths with and without their trailing slash, and clients use both. A path segment of any length
@@ -48,4 +48,4 @@ export const ServicesLive = (store: StoreOptions) =>
 export const routerConfig = { ignoreTrailingSlash: true, maxParamLength: Number.MAX_SAFE_INTEGER } as const
 
 /** The HTTP app on any HttpServer, given core services. */
-export const serveApi = HttpRouter.serve(ApiRoutes, { routerConfig, disableLogger: true, disableListenLog: true })
+export const layerNoDeps = HttpRouter.serve(routesNoDeps, { routerConfig, disableLogger: true, disableListenLog: true })

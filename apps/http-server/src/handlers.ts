@@ -75,7 +75,7 @@ const serveGroup = <G extends GroupName>(group: G) =>
     }))
 
 /** One handler layer per group of the contract, plus the unauthenticated health check. */
-export const HandlersLive = Layer.mergeAll(
+export const layerNoDeps = Layer.mergeAll(
   serveGroup("organizations"),
   serveGroup("organizationProjects"),
   serveGroup("domains"),

@@ -1,6 +1,7 @@
 /** The HTTP adapter: serves packages/api over core and the store. */
-export * from "./app.ts"
-export * from "./server.ts"
+export * as App from "./app.ts"
+export * as HedgerowServer from "./server.ts"
+export type { ServerOptions } from "./server.ts"
 export * from "./launch.ts"
 export * from "./endpoints/index.ts"
 export { envelopeResponse } from "./middleware/error-envelope.ts"

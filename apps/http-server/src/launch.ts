@@ -1,11 +1,11 @@
 import { Cause, Console, Effect, Exit, Layer, Option, type Runtime } from "effect"
-import { storeDescription } from "@hedgerow/store"
-import { baseUrl, bootstrapIfEmpty, HedgerowServer, type ServerOptions } from "./server.ts"
+import { Store } from "@hedgerow/store"
+import { baseUrl, bootstrapIfEmpty, layer as serverLayer, type ServerOptions } from "./server.ts"
 
 const banner = (options: ServerOptions) =>
   Effect.gen(function*() {
     const url = yield* baseUrl
-    const lines = [`Hedgerow is serving the API on ${url} (${storeDescription(options.store)}).`]
+    const lines = [`Hedgerow is serving the API on ${url} (${Store.description(options.store)}).`]
     const first = yield* bootstrapIfEmpty
     if (Option.isSome(first)) {
       const { organization_id, project_id, user, personal_api_key } = first.value
@@ -25,7 +25,7 @@ const banner = (options: ServerOptions) =>
 /** Runs the server until interrupted (SIGINT/SIGTERM via NodeRuntime), then closes it and the store. */
 export const launch = (options: ServerOptions) =>
   Effect.scoped(Effect.gen(function*() {
-    const context = yield* Layer.build(HedgerowServer(options))
+    const context = yield* Layer.build(serverLayer(options))
     yield* banner(options).pipe(Effect.provideContext(context))
     return yield* Effect.never
   })).pipe(

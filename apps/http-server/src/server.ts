@@ -4,7 +4,7 @@ import type { StoreOptions } from "@hedgerow/store"
 import { Effect, Layer, Option } from "effect"
 import { HttpServer } from "effect/http"
 import { NetAddress } from "effect/net"
-import { serveApi, ServicesLive } from "./app.ts"
+import * as App from "./app.ts"
 import { createNodeServer } from "./node-server.ts"
 
 export interface ServerOptions {
@@ -14,10 +14,10 @@ export interface ServerOptions {
 }
 
 /** The API on a Node HTTP server over core and the store; port 0 picks a free port. */
-export const HedgerowServer = (options: ServerOptions) =>
-  serveApi.pipe(
+export const layer = (options: ServerOptions) =>
+  App.layerNoDeps.pipe(
     Layer.provideMerge(NodeHttpServer.layer(createNodeServer, { port: options.port, host: options.host })),
-    Layer.provideMerge(ServicesLive(options.store))
+    Layer.provideMerge(App.servicesLayer(options.store))
   )
 
 /** `http://host:port` of the running server. */

@@ -2,13 +2,13 @@ import { HedgerowApi } from "@hedgerow/api"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { describe, expect, it } from "vitest"
-import { ErrorEnvelopeLive } from "../src/middleware/error-envelope.ts"
+import * as ErrorEnvelope from "../src/middleware/error-envelope.ts"
 import { OpenApi } from "effect/http-api"
 
 describe("unexpected failures", () => {
   it("answer 500 with the envelope and a request id, never the cause", async () => {
     const dying = HttpRouter.add("GET", "/boom", Effect.die(new Error("secret database password in a stack trace")))
-    const { handler, dispose } = HttpRouter.toWebHandler(Layer.mergeAll(dying, ErrorEnvelopeLive), { disableLogger: true })
+    const { handler, dispose } = HttpRouter.toWebHandler(Layer.mergeAll(dying, ErrorEnvelope.layer), { disableLogger: true })
     try {
       const response = await handler(new Request("http://localhost/boom"))
       const requestId = response.headers.get("x-request-id")
@@ -26,7 +26,7 @@ describe("unexpected failures", () => {
 
   it("leave ordinary responses alone apart from the request id", async () => {
     const fine = HttpRouter.add("GET", "/fine", HttpServerResponse.text("fine"))
-    const { handler, dispose } = HttpRouter.toWebHandler(Layer.mergeAll(fine, ErrorEnvelopeLive), { disableLogger: true })
+    const { handler, dispose } = HttpRouter.toWebHandler(Layer.mergeAll(fine, ErrorEnvelope.layer), { disableLogger: true })
     try {
       const response = await handler(new Request("http://localhost/fine"))
       expect(response.status).toBe(200)

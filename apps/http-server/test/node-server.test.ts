@@ -3,7 +3,7 @@ import { forEachBackend } from "@hedgerow/store/testing"
 import { ManagedRuntime } from "effect"
 import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { baseUrl, HedgerowServer } from "../src/index.ts"
+import { HedgerowServer } from "../src/index.ts"
 
 forEachBackend((backend) => describe(`the Node server on ${backend.name}`, () => {
   let runtime: ManagedRuntime.ManagedRuntime<any, any>
@@ -11,8 +11,8 @@ forEachBackend((backend) => describe(`the Node server on ${backend.name}`, () =>
   let key = ""
 
   beforeAll(async () => {
-    runtime = ManagedRuntime.make(backend.on((store) => HedgerowServer({ port: 0, host: "127.0.0.1", store })))
-    port = Number(new URL(await runtime.runPromise(baseUrl)).port)
+    runtime = ManagedRuntime.make(backend.on((store) => HedgerowServer.layer({ port: 0, host: "127.0.0.1", store })))
+    port = Number(new URL(await runtime.runPromise(HedgerowServer.baseUrl)).port)
     key = (await runtime.runPromise(Bootstrap.use((b) => b.run({})))).personal_api_key
   })
   afterAll(() => runtime.dispose())

@@ -2,7 +2,7 @@ import { Bootstrap, PersonalApiKeyService, systemActor } from "@hedgerow/core"
 import { forEachBackend } from "@hedgerow/store/testing"
 import { ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { baseUrl, HedgerowServer } from "../src/index.ts"
+import { HedgerowServer } from "../src/index.ts"
 
 forEachBackend((backend) => describe(`the rate limit on ${backend.name}`, () => {
   let runtime: ManagedRuntime.ManagedRuntime<any, any>
@@ -13,10 +13,10 @@ forEachBackend((backend) => describe(`the rate limit on ${backend.name}`, () => 
 
   beforeAll(async () => {
     process.env["HEDGEROW_RATE_LIMIT"] = "true"
-    runtime = ManagedRuntime.make(backend.on((store) => HedgerowServer({ port: 0, host: "127.0.0.1", store })))
+    runtime = ManagedRuntime.make(backend.on((store) => HedgerowServer.layer({ port: 0, host: "127.0.0.1", store })))
     const boot = await runtime.runPromise(Bootstrap.use((b) => b.run({})))
     otherKey = (await runtime.runPromise(PersonalApiKeyService.use((s) => s.create(systemActor, { email: "admin@hedgerow.local", scopes: ["*"] })))).personal_api_key
-    url = await runtime.runPromise(baseUrl)
+    url = await runtime.runPromise(HedgerowServer.baseUrl)
     key = boot.personal_api_key
     path = `${url}/api/organizations/${boot.organization_id}/projects/`
   })

@@ -4,7 +4,7 @@ import { Authentication } from "./auth/authenticate.ts"
 import { RateLimiter } from "./auth/throttle.ts"
 import { BatchExportService } from "./batch-exports/service.ts"
 import { DomainService } from "./domains/service.ts"
-import { FeatureFlagServices } from "./feature-flags/layer.ts"
+import * as FeatureFlagServices from "./feature-flags/layer.ts"
 import { InviteService } from "./invites/service.ts"
 import { MailDelivery } from "./mail/delivery.ts"
 import { MemberService } from "./members/service.ts"
@@ -15,17 +15,17 @@ import { RoleService } from "./roles/service.ts"
 import { Bootstrap } from "./setup/bootstrap.ts"
 import { UserService } from "./users/service.ts"
 
-/** Every core service, wired to each other; needs the repositories and Transactions from a store. */
-export const CoreServices = Layer.mergeAll(
-  Authentication.layer.pipe(Layer.provide(RateLimiter.layer)),
-  OrganizationService.layer,
-  ProjectService.layer,
-  UserService.layer,
-  MemberService.layer,
-  InviteService.layer.pipe(Layer.provideMerge(MailDelivery.layer)),
-  RoleService.layer,
-  BatchExportService.layer,
-  DomainService.layer,
-  FeatureFlagServices,
-  Layer.provideMerge(Bootstrap.layer, PersonalApiKeyService.layer)
-).pipe(Layer.provideMerge(Access.layer))
+/** Every core service, wired to each other; the repositories and Transactions come from a store. */
+export const layerNoDeps = Layer.mergeAll(
+  Authentication.layerNoDeps.pipe(Layer.provide(RateLimiter.layer)),
+  OrganizationService.layerNoDeps,
+  ProjectService.layerNoDeps,
+  UserService.layerNoDeps,
+  MemberService.layerNoDeps,
+  InviteService.layerNoDeps.pipe(Layer.provideMerge(MailDelivery.layerNoDeps)),
+  RoleService.layerNoDeps,
+  BatchExportService.layerNoDeps,
+  DomainService.layerNoDeps,
+  FeatureFlagServices.layerNoDeps,
+  Layer.provideMerge(Bootstrap.layerNoDeps, PersonalApiKeyService.layerNoDeps)
+).pipe(Layer.provideMerge(Access.layerNoDeps))

@@ -1,6 +1,8 @@
 /** Hedgerow's store: core's repositories in SQL, on embedded PGlite or on a PostgreSQL server. */
-export * from "./store.ts"
-export { MigrationFailed, MigrationsLive, migrations } from "./migrations/index.ts"
+export * as Store from "./store.ts"
+export type { StoreOptions } from "./store.ts"
+export * as Hedgerow from "./hedgerow.ts"
+export { MigrationFailed, migrations } from "./migrations/index.ts"
 export { DataDirInUse, DataDirLockError } from "./sql/data-dir-lock.ts"
 export { layerPglite } from "./sql/pglite-client.ts"
 export { DatabaseUnavailable, DEFAULT_POOL_SIZE, displayUrl, layerPostgres } from "./sql/postgres-client.ts"

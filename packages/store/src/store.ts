@@ -1,53 +1,57 @@
-import { CoreServices } from "@hedgerow/core"
 import { Layer } from "effect"
 import type { SqlClient, SqlError } from "effect/sql"
 import * as path from "node:path"
-import { ActivityRepositoryLive } from "./repositories/activity.ts"
-import { BatchExportRepositoryLive } from "./repositories/batch-exports.ts"
-import { CohortRepositoryLive } from "./repositories/cohorts.ts"
-import { DashboardRepositoryLive } from "./repositories/dashboards.ts"
-import { DomainRepositoryLive } from "./repositories/domains.ts"
-import { FeatureFlagRepositoryLive } from "./repositories/feature-flags.ts"
-import { FlagRoleAccessRepositoryLive } from "./repositories/flag-role-access.ts"
-import { InviteRepositoryLive } from "./repositories/invites.ts"
-import { MembershipRepositoryLive } from "./repositories/memberships.ts"
-import { OutboxRepositoryLive } from "./repositories/outbox.ts"
-import { OrganizationRepositoryLive } from "./repositories/organizations.ts"
-import { PersonalApiKeyRepositoryLive } from "./repositories/personal-api-keys.ts"
-import { ProjectRepositoryLive } from "./repositories/projects.ts"
-import { RoleRepositoryLive } from "./repositories/roles.ts"
-import { TransactionsLive } from "./repositories/transactions.ts"
-import { UserRepositoryLive } from "./repositories/users.ts"
-import { MigrationsLive } from "./migrations/index.ts"
-import { DnsLive } from "./network/dns.ts"
-import { SmtpMailerLive } from "./network/smtp.ts"
+import * as ActivityRepositorySql from "./repositories/activity.ts"
+import * as BatchExportRepositorySql from "./repositories/batch-exports.ts"
+import * as CohortRepositorySql from "./repositories/cohorts.ts"
+import * as DashboardRepositorySql from "./repositories/dashboards.ts"
+import * as DomainRepositorySql from "./repositories/domains.ts"
+import * as FeatureFlagRepositorySql from "./repositories/feature-flags.ts"
+import * as FlagRoleAccessRepositorySql from "./repositories/flag-role-access.ts"
+import * as InviteRepositorySql from "./repositories/invites.ts"
+import * as MembershipRepositorySql from "./repositories/memberships.ts"
+import * as OutboxRepositorySql from "./repositories/outbox.ts"
+import * as OrganizationRepositorySql from "./repositories/organizations.ts"
+import * as PersonalApiKeyRepositorySql from "./repositories/personal-api-keys.ts"
+import * as ProjectRepositorySql from "./repositories/projects.ts"
+import * as RoleRepositorySql from "./repositories/roles.ts"
+import * as TransactionsSql from "./repositories/transactions.ts"
+import * as UserRepositorySql from "./repositories/users.ts"
+import * as Migrations from "./migrations/index.ts"
+import * as Dns from "./network/dns.ts"
+import * as Smtp from "./network/smtp.ts"
 import { type DataDirInUse, type DataDirLockError, layerPgliteDataDir } from "./sql/data-dir-lock.ts"
 import { layerPglite } from "./sql/pglite-client.ts"
 import { type DatabaseUnavailable, displayUrl, layerPostgres } from "./sql/postgres-client.ts"
-import { EmbeddedAnalyzerLive } from "./sql/statistics.ts"
+import * as EmbeddedAnalyzer from "./sql/statistics.ts"
+
+/**
+ * Hedgerow's store. Layers follow one convention: `layer` needs nothing more, `layerNoDeps` needs what
+ * its name's module says (here: a SqlClient).
+ */
 
 /** Every repository core declares, over whichever SqlClient is provided. */
-export const Repositories = Layer.mergeAll(
-  OrganizationRepositoryLive,
-  UserRepositoryLive,
-  MembershipRepositoryLive,
-  InviteRepositoryLive,
-  OutboxRepositoryLive,
-  PersonalApiKeyRepositoryLive,
-  ProjectRepositoryLive,
-  RoleRepositoryLive,
-  BatchExportRepositoryLive,
-  DomainRepositoryLive,
-  FeatureFlagRepositoryLive,
-  FlagRoleAccessRepositoryLive,
-  ActivityRepositoryLive,
-  DashboardRepositoryLive,
-  CohortRepositoryLive,
-  TransactionsLive
+export const repositoriesNoDeps = Layer.mergeAll(
+  OrganizationRepositorySql.layerNoDeps,
+  UserRepositorySql.layerNoDeps,
+  MembershipRepositorySql.layerNoDeps,
+  InviteRepositorySql.layerNoDeps,
+  OutboxRepositorySql.layerNoDeps,
+  PersonalApiKeyRepositorySql.layerNoDeps,
+  ProjectRepositorySql.layerNoDeps,
+  RoleRepositorySql.layerNoDeps,
+  BatchExportRepositorySql.layerNoDeps,
+  DomainRepositorySql.layerNoDeps,
+  FeatureFlagRepositorySql.layerNoDeps,
+  FlagRoleAccessRepositorySql.layerNoDeps,
+  ActivityRepositorySql.layerNoDeps,
+  DashboardRepositorySql.layerNoDeps,
+  CohortRepositorySql.layerNoDeps,
+  TransactionsSql.layerNoDeps
 )
 
 /** Adapters to the world beyond SQL (DNS, SMTP), configured from the environment once, when the layer is built. */
-export const NetworkLive = Layer.mergeAll(DnsLive, SmtpMailerLive)
+export const networkLayer = Layer.mergeAll(Dns.layer, Smtp.layer)
 
 export interface StoreOptions {
   /** A PostgreSQL server's URL; when given, the store lives there and `dataDir` is ignored. */
@@ -59,7 +63,7 @@ export interface StoreOptions {
 }
 
 /** Which store the options select, for messages: the URL without its password, a directory, or memory. */
-export const storeDescription = (options: StoreOptions): string =>
+export const description = (options: StoreOptions): string =>
   options.databaseUrl !== undefined
     ? `PostgreSQL at ${displayUrl(options.databaseUrl)}`
     : options.dataDir === undefined
@@ -67,7 +71,7 @@ export const storeDescription = (options: StoreOptions): string =>
     : `embedded store in ${path.resolve(options.dataDir)}`
 
 /** The SQL client alone: a PostgreSQL pool, or PGlite in memory or on a locked data directory. */
-export const sqlLayer = (
+export const layerSql = (
   options: StoreOptions
 ): Layer.Layer<SqlClient.SqlClient, DatabaseUnavailable | DataDirInUse | DataDirLockError | SqlError.SqlError> =>
   options.databaseUrl !== undefined
@@ -81,11 +85,8 @@ export const sqlLayer = (
  * checks. PGlite has no autovacuum, so the embedded store also runs the in-process analyzer; a
  * PostgreSQL server keeps its own statistics.
  */
-export const StoreLive = (options: StoreOptions = {}) =>
-  Layer.mergeAll(Repositories, NetworkLive, options.databaseUrl === undefined ? EmbeddedAnalyzerLive : Layer.empty).pipe(
-    Layer.provideMerge(MigrationsLive),
-    Layer.provideMerge(sqlLayer(options))
+export const layer = (options: StoreOptions = {}) =>
+  Layer.mergeAll(repositoriesNoDeps, networkLayer, options.databaseUrl === undefined ? EmbeddedAnalyzer.layerNoDeps : Layer.empty).pipe(
+    Layer.provideMerge(Migrations.layerNoDeps),
+    Layer.provideMerge(layerSql(options))
   )
-
-/** Core's services over this store: the whole of Hedgerow without a transport, for servers, CLIs and embedding apps. */
-export const HedgerowServices = (options: StoreOptions = {}) => CoreServices.pipe(Layer.provideMerge(StoreLive(options)))

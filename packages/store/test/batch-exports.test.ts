@@ -1,18 +1,17 @@
 import { assert, layer } from "@effect/vitest"
 import {
   type BatchExportId,
-  BatchExportRepository,
   BatchExportService,
   Bootstrap,
   bodyOf,
-  CoreServices,
   type OrganizationId,
   OrganizationService,
   systemActor
 } from "@hedgerow/core"
-import { Effect, Layer, Option } from "effect"
+import { BatchExportRepository } from "@hedgerow/core/ports"
+import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { StoreLive } from "../src/index.ts"
+import { Hedgerow } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
 
 // One bootstrap per store (each backend's layer has its own), made on first use.
@@ -34,7 +33,7 @@ const notFoundNaming = (id: string) => (error: { readonly _tag: string; readonly
   assert.deepStrictEqual([error._tag, error.detail], ["NotFound", `BatchExport ID '${id}' not found.`])
 
 forEachBackend((backend) =>
-layer(backend.on((options) => CoreServices.pipe(Layer.provideMerge(StoreLive(options)))), { timeout: 60_000, excludeTestServices: true })(`batch export pause switch on ${backend.name}`, (it) => {
+layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000, excludeTestServices: true })(`batch export pause switch on ${backend.name}`, (it) => {
   it.effect("pause stamps last_paused_at once; repeats change nothing; unpause keeps the stamp", () =>
     Effect.gen(function*() {
       const { organization, id } = yield* setUp

@@ -1,13 +1,13 @@
 import { assert, it } from "@effect/vitest"
-import { Bootstrap, CoreServices } from "@hedgerow/core"
-import { Effect, Layer } from "effect"
+import { Bootstrap } from "@hedgerow/core"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
-import { migrations, StoreLive } from "../src/index.ts"
+import { Hedgerow, migrations } from "../src/index.ts"
 
-const open = (dataDir: string) => CoreServices.pipe(Layer.provideMerge(StoreLive({ dataDir })))
+const open = (dataDir: string) => Hedgerow.layer({ dataDir })
 
 it.live("a data dir keeps its data across restarts and migrates only once", () =>
   Effect.gen(function*() {

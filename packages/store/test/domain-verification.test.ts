@@ -1,7 +1,8 @@
 import { assert, layer } from "@effect/vitest"
-import { Bootstrap, bodyOf, type DomainId, DomainRepository, DomainService, type OrganizationId, systemActor } from "@hedgerow/core"
+import { Bootstrap, bodyOf, type DomainId, DomainService, type OrganizationId, systemActor } from "@hedgerow/core"
+import { DomainRepository } from "@hedgerow/core/ports"
 import { Cause, ConfigProvider, Effect, Exit, Fiber, Layer, Option } from "effect"
-import { HedgerowServices, NetworkLive } from "../src/index.ts"
+import { Hedgerow, Store } from "../src/index.ts"
 import { type Backend, forEachBackend } from "../src/testing/index.ts"
 import { TestDns, type ZoneAnswer } from "./dns-server.ts"
 
@@ -11,7 +12,7 @@ const TIMEOUT_MS = 600
 const servicesWith = (backend: Backend, env: Record<string, string>) =>
   Layer.unwrap(Effect.map(Effect.service(TestDns), (dns) =>
     backend.on((options) =>
-      HedgerowServices(options).pipe(
+      Hedgerow.layer(options).pipe(
         Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { HEDGEROW_DNS_SERVERS: dns.address, ...env } })))
       )
     ))).pipe(Layer.provideMerge(TestDns.layer))
@@ -176,7 +177,7 @@ layer(servicesWith(backend, { HEDGEROW_DOMAIN_CHALLENGE_PREFIX: "_acme-proof" })
 
 // The network adapters alone: their configuration needs no database to be judged.
 const buildWith = (env: Record<string, string>) =>
-  Layer.build(NetworkLive.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env }))))).pipe(
+  Layer.build(Store.networkLayer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env }))))).pipe(
     Effect.scoped,
     Effect.exit
   )

@@ -1,8 +1,9 @@
 import { assert, layer } from "@effect/vitest"
-import { FeatureFlagRepository, FeatureFlagService, newFlagColumns } from "@hedgerow/core"
+import { FeatureFlagService } from "@hedgerow/core"
+import { FeatureFlagRepository, newFlagColumns } from "@hedgerow/core/ports"
 import { Effect, Exit } from "effect"
 import { SqlClient } from "effect/sql"
-import { analyzeChangedTables, HedgerowServices } from "../src/index.ts"
+import { analyzeChangedTables, Hedgerow } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
 import { create, freshKey, patch, retrieve, setUp } from "./flag-owner.ts"
 
@@ -34,7 +35,7 @@ const failWhen = (table: string, condition: string) =>
   })
 
 forEachBackend((backend) =>
-layer(backend.on(HedgerowServices), { timeout: 120_000, excludeTestServices: true })(`feature flags on ${backend.name}`, (it) => {
+layer(backend.on(Hedgerow.layer), { timeout: 120_000, excludeTestServices: true })(`feature flags on ${backend.name}`, (it) => {
   it.effect("concurrent PATCHes carrying the same version: exactly one succeeds, the others are 409", () =>
     Effect.gen(function*() {
       const flag = yield* create({ key: freshKey("race") })

@@ -1,10 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Authentication, bodyOf, Bootstrap, InviteService, MAX_ATTEMPTS } from "@hedgerow/core"
+import { Authentication, bodyOf, Bootstrap, InviteService } from "@hedgerow/core"
+import { MAX_ATTEMPTS } from "@hedgerow/core/ports"
 import { ConfigProvider, Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import * as net from "node:net"
 import { SMTPServer } from "smtp-server"
-import { HedgerowServices, smtpUrlOf } from "../src/index.ts"
+import { Hedgerow, smtpUrlOf } from "../src/index.ts"
 import { type Backend, forEachBackend } from "../src/testing/index.ts"
 
 /**
@@ -56,7 +57,7 @@ const closedPort = Effect.callback<number>((resume) => {
 /** Hedgerow on a new store of `backend`, configured through the environment `env`. */
 const servicesOn = (backend: Backend) => (env: Record<string, string>) =>
   backend.on((options) =>
-    HedgerowServices(options).pipe(Layer.provide(Layer.succeed(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))))
+    Hedgerow.layer(options).pipe(Layer.provide(Layer.succeed(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))))
   )
 
 /** Quoted-printable bodies, read as text. */

@@ -3,21 +3,20 @@ import {
   Authentication,
   bodyOf,
   Bootstrap,
-  CoreServices,
   InviteService,
   MemberService,
   OrganizationService,
   PersonalApiKeyService,
   ProjectService,
-  RoleRepository,
   systemActor,
   UserService,
   type OrganizationId,
   type RoleId
 } from "@hedgerow/core"
-import { Effect, Layer, Result } from "effect"
+import { RoleRepository } from "@hedgerow/core/ports"
+import { Effect, Result } from "effect"
 import { SqlClient } from "effect/sql"
-import { StoreLive } from "../src/index.ts"
+import { Hedgerow } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
 
 /** A user with a `*` key in the organization at a level, as the operator makes them. */
@@ -43,7 +42,7 @@ const currentOf = (email: string) =>
 
 // The live clock: invite expiry compares the database's clock (creation times) with the service's.
 forEachBackend((backend) =>
-layer(backend.on((options) => CoreServices.pipe(Layer.provideMerge(StoreLive(options)))), { timeout: 60_000, excludeTestServices: true })(`members and invites on ${backend.name}`, (it) => {
+layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000, excludeTestServices: true })(`members and invites on ${backend.name}`, (it) => {
   it.effect("bootstraps the first organization", () =>
     Effect.gen(function*() {
       yield* (yield* Bootstrap).run({ email: "boss@example.com", organizationName: "First" })

@@ -2,7 +2,6 @@ import { assert, layer } from "@effect/vitest"
 import {
   bodyOf,
   Bootstrap,
-  CoreServices,
   DomainService,
   InviteService,
   MemberService,
@@ -10,8 +9,8 @@ import {
   systemActor,
   UserService
 } from "@hedgerow/core"
-import { Effect, Layer, Result } from "effect"
-import { StoreLive } from "../src/index.ts"
+import { Effect, Result } from "effect"
+import { Hedgerow } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
 
 /** Organization administration defects found in review, each pinned on each real store. */
@@ -22,7 +21,7 @@ const freshOrganization = (name: string) =>
 const ALREADY_MEMBER = "A user with this email address already belongs to the organization."
 
 forEachBackend((backend) =>
-layer(backend.on((options) => CoreServices.pipe(Layer.provideMerge(StoreLive(options)))), { timeout: 60_000 })(`organization administration regressions on ${backend.name}`, (it) => {
+layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000 })(`organization administration regressions on ${backend.name}`, (it) => {
   it.effect("bootstraps the first organization", () =>
     Effect.gen(function*() {
       yield* (yield* Bootstrap).run({ email: "boss@example.com", organizationName: "First" })

@@ -2,7 +2,7 @@ import { Cause, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { describe, expect, it } from "vitest"
-import { StoreLive } from "../src/index.ts"
+import { Store } from "../src/index.ts"
 import { displayUrl, layerPostgres } from "../src/sql/postgres-client.ts"
 import { createDatabase, forEachBackend, testDatabaseUrl } from "../src/testing/index.ts"
 
@@ -39,7 +39,7 @@ forEachBackend((backend) => {
         await admin("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
         const url = new URL(database.url)
         url.username = role
-        const exit = await Effect.runPromiseExit(Effect.scoped(Layer.build(StoreLive({ databaseUrl: url.toString() }))))
+        const exit = await Effect.runPromiseExit(Effect.scoped(Layer.build(Store.layer({ databaseUrl: url.toString() }))))
         const failure = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
         expect((failure as { _tag?: string })?._tag).toBe("MigrationFailed")
         expect((failure as Error).message).toMatch(/^cannot migrate the database: .*permission denied for schema public/)

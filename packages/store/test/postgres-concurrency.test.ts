@@ -5,17 +5,15 @@ import {
   InviteService,
   Level,
   MemberService,
-  MembershipRepository,
-  membersTurn,
   OrganizationService,
   RoleService,
   systemActor,
-  Transactions,
   UserService
 } from "@hedgerow/core"
+import { MembershipRepository, membersTurn, Transactions } from "@hedgerow/core/ports"
 import { Context, Effect, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
-import { HedgerowServices, type StoreOptions } from "../src/index.ts"
+import { Hedgerow, type StoreOptions } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
 import { create, freshKey, patch, retrieve } from "./flag-owner.ts"
 
@@ -61,7 +59,7 @@ forEachBackend((backend) => {
         const options = yield* EmptyDatabase
         // Each store is its own pool, as separate server processes would be.
         const stores = yield* Effect.forEach(
-          Array.from({ length: STORES }, () => HedgerowServices({ ...options, poolSize: 2 })),
+          Array.from({ length: STORES }, () => Hedgerow.layer({ ...options, poolSize: 2 })),
           Layer.build,
           { concurrency: "unbounded" }
         )
@@ -87,7 +85,7 @@ forEachBackend((backend) => {
       }).pipe(Effect.scoped))
   })
 
-  layer(backend.on(HedgerowServices), { timeout: 120_000, excludeTestServices: true })(`flag dependencies under concurrent writers on ${backend.name}`, (it) => {
+  layer(backend.on(Hedgerow.layer), { timeout: 120_000, excludeTestServices: true })(`flag dependencies under concurrent writers on ${backend.name}`, (it) => {
     it.effect("two PATCHes drawing the two halves of a cycle at once: one lands, the other is PostHog's cycle error", () =>
       Effect.gen(function*() {
         for (let round = 0; round < ROUNDS; round++) {
@@ -172,7 +170,7 @@ forEachBackend((backend) => {
       }))
   })
 
-  layer(backend.on(HedgerowServices), { timeout: 120_000, excludeTestServices: true })(`organization writers at once on ${backend.name}`, (it) => {
+  layer(backend.on(Hedgerow.layer), { timeout: 120_000, excludeTestServices: true })(`organization writers at once on ${backend.name}`, (it) => {
     it.effect("two invites for one address at once: the later replaces the earlier, one remains", () =>
       Effect.gen(function*() {
         for (let round = 0; round < ROUNDS; round++) {

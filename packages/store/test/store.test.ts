@@ -1,25 +1,16 @@
 import { assert, layer } from "@effect/vitest"
-import {
-  Authentication,
-  Bootstrap,
-  CoreServices,
-  DEFAULT_SETTINGS,
-  OrganizationRepository,
-  ProjectRepository,
-  Timestamp,
-  Transactions,
-  UserRepository
-} from "@hedgerow/core"
-import { Effect, Exit, Layer, Option, Schema } from "effect"
+import { Authentication, Bootstrap, DEFAULT_SETTINGS, Timestamp } from "@hedgerow/core"
+import { OrganizationRepository, ProjectRepository, Transactions, UserRepository } from "@hedgerow/core/ports"
+import { Effect, Exit, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { StoreLive } from "../src/index.ts"
+import { Hedgerow } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
 
 /** A timestamp column as the repositories read it: through core's Timestamp schema. */
 const ts = Schema.decodeUnknownSync(Timestamp)
 
 forEachBackend((backend) =>
-layer(backend.on((options) => CoreServices.pipe(Layer.provideMerge(StoreLive(options)))), { timeout: 60_000 })(`the store under core on ${backend.name}`, (it) => {
+layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000 })(`the store under core on ${backend.name}`, (it) => {
   it.effect("timestamps keep their microseconds, before and after 2000, whatever the session's zone", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

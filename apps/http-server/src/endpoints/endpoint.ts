@@ -22,7 +22,7 @@ type SuccessOf<Ep extends HttpApiEndpoint.Constraint> = Ep["~Success"] extends t
   : Ep["~Success"]["Type"]
 
 /** Core's services, which every binding may use. */
-export type Services = Layer.Success<typeof CoreServices>
+export type Services = Layer.Success<typeof CoreServices.layerNoDeps>
 
 /** What an endpoint hands to core: the caller, its decoded path and query, the lazy body, the request URL. */
 export interface EndpointCall<Ep extends HttpApiEndpoint.Constraint> {

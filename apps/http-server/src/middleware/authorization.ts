@@ -4,7 +4,7 @@ import { Effect, Layer, Redacted } from "effect"
 import { envelopeResponse } from "./error-envelope.ts"
 
 /** Bearer key → core's Authentication → the CurrentActor every handler reads. Decides nothing itself. */
-export const AuthorizationLive = Layer.effect(
+export const layerNoDeps = Layer.effect(
   Authorization,
   Effect.gen(function*() {
     const authentication = yield* Authentication

@@ -70,7 +70,7 @@ const unmatched = (request: HttpServerRequest.HttpServerRequest, requestId: stri
  * Last line of defence, around every route: unknown paths and methods get the envelope, and anything
  * unexpected becomes a 500 with a request id; its cause goes to the log, never to the client.
  */
-export const ErrorEnvelopeLive = HttpRouter.middleware(
+export const layer = HttpRouter.middleware(
   (httpEffect) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest

@@ -11,7 +11,7 @@ export const undecodedPart = (part: "Params" | "Query" | "Headers" | "Payload", 
   part === "Params" ? NotFound.default() : toValidationError(issue, undefined)
 
 /** Maps HttpApi's own decoding failures onto core's errors; a response that fails to encode stays a 500. */
-export const RequestDecodingLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestDecoding, (error) => {
+export const layer = HttpApiMiddleware.layerSchemaErrorTransform(RequestDecoding, (error) => {
   switch (error.kind) {
     case "Params":
     case "Query":

@@ -1,4 +1,4 @@
-import { FeatureFlagRepository, newFlagColumns, Transactions } from "@hedgerow/core"
+import { FeatureFlagRepository, newFlagColumns, Transactions } from "@hedgerow/core/ports"
 import { Effect } from "effect"
 import { HedgerowFixture, RefreshStatistics } from "./hedgerow-target.ts"
 import type { Scenario } from "./scenario.ts"

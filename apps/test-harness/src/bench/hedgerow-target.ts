@@ -1,6 +1,6 @@
 import { Bootstrap, type OrganizationId, type ProjectId, type UserId } from "@hedgerow/core"
-import { baseUrl, HedgerowServer } from "@hedgerow/http-server"
-import { analyzeChangedTables, type HedgerowServices } from "@hedgerow/store"
+import { HedgerowServer } from "@hedgerow/http-server"
+import { analyzeChangedTables, type Hedgerow } from "@hedgerow/store"
 import { Context, Effect, Layer, type Scope } from "effect"
 import { type ProcessMemory, thisProcessMemory } from "./memory.ts"
 
@@ -22,7 +22,7 @@ export class RefreshStatistics extends Context.Service<RefreshStatistics, {
 }>()("hedgerow/bench/RefreshStatistics") {}
 
 /** Everything a scenario's setup may use: core's services over the target's store, and the fixture. */
-export type ScenarioServices = Layer.Success<ReturnType<typeof HedgerowServices>> | HedgerowFixture | RefreshStatistics
+export type ScenarioServices = Layer.Success<ReturnType<typeof Hedgerow.layer>> | HedgerowFixture | RefreshStatistics
 
 /** A Hedgerow deployment under test, for as long as the scope that started it. */
 export interface HedgerowTarget {
@@ -59,7 +59,7 @@ export const bootstrapTenant = Effect.gen(function*() {
     })
 })
 
-const serverLayer = HedgerowServer({ port: 0, host: "127.0.0.1", store: {} })
+const serverLayer = HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} })
 
 /**
  * Hedgerow in this process on an in-memory store, bootstrapped. Scenarios get the layer's services
@@ -71,7 +71,7 @@ export const inProcess: TargetPlan = {
   serverProcesses: 0,
   start: () => Effect.gen(function*() {
     const context = yield* Layer.build(serverLayer)
-    const fixture = yield* Effect.all([bootstrapTenant, baseUrl]).pipe(
+    const fixture = yield* Effect.all([bootstrapTenant, HedgerowServer.baseUrl]).pipe(
       Effect.map(([tenantAt, url]) => tenantAt(url)),
       Effect.provideContext(context)
     )

@@ -1,4 +1,4 @@
-import { displayUrl, HedgerowServices } from "@hedgerow/store"
+import { displayUrl, Hedgerow } from "@hedgerow/store"
 import { scopedDatabase } from "@hedgerow/store/testing"
 import { Context, Data, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -63,7 +63,7 @@ export const onPostgres = (serverUrl: string, processes: number): TargetPlan => 
     const databaseUrl = yield* benchDatabase(serverUrl)
     progress(`created database ${new URL(databaseUrl).pathname.slice(1)} (dropped at the end of this run)`)
     // Two connections: seeding runs in one transaction, and the servers get the default pool each.
-    const services = yield* Layer.build(HedgerowServices({ databaseUrl, poolSize: 2 }))
+    const services = yield* Layer.build(Hedgerow.layer({ databaseUrl, poolSize: 2 }))
     const tenantAt = yield* bootstrapTenant.pipe(Effect.provideContext(services))
     progress(`starting ${processes} \`hedgerow serve\` process${processes === 1 ? "" : "es"}`)
     const servers = yield* Effect.forEach(

@@ -1,5 +1,5 @@
-import { baseUrl, HedgerowServer } from "@hedgerow/http-server"
-import { HedgerowServices } from "@hedgerow/store"
+import { HedgerowServer } from "@hedgerow/http-server"
+import { Hedgerow } from "@hedgerow/store"
 import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
 import { type LocalNetwork, startNetwork } from "../network/index.ts"
 import { createWorld } from "../world.ts"
@@ -26,7 +26,7 @@ const configuredFor = (local: LocalNetwork) =>
 /** Core services on the given store (PGlite in memory by default), called directly. */
 export const prepareCore = (store: TargetStore = {}) =>
   onLocalNetwork(async (local) => {
-    const runtime = ManagedRuntime.make(HedgerowServices(store).pipe(Layer.provide(configuredFor(local))))
+    const runtime = ManagedRuntime.make(Hedgerow.layer(store).pipe(Layer.provide(configuredFor(local))))
     return closingAfter(() => runtime.dispose(), async () => {
       const world = await runtime.runPromise(createWorld)
       return { target: coreTarget(runtime), world, close: async () => {} }
@@ -36,9 +36,9 @@ export const prepareCore = (store: TargetStore = {}) =>
 /** The real HTTP server on a random loopback port, in this process, on the given store (PGlite in memory by default). */
 export const prepareServer = (store: TargetStore = {}) =>
   onLocalNetwork(async (local) => {
-    const runtime = ManagedRuntime.make(HedgerowServer({ port: 0, host: "127.0.0.1", store }).pipe(Layer.provide(configuredFor(local))))
+    const runtime = ManagedRuntime.make(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store }).pipe(Layer.provide(configuredFor(local))))
     return closingAfter(() => runtime.dispose(), async () => {
-      const { world, url } = await runtime.runPromise(Effect.all({ world: createWorld, url: baseUrl }))
+      const { world, url } = await runtime.runPromise(Effect.all({ world: createWorld, url: HedgerowServer.baseUrl }))
       return { target: httpTarget("server", url), world, close: async () => {} }
     })
   })

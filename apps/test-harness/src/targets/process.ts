@@ -1,4 +1,4 @@
-import { HedgerowServices, type StoreOptions } from "@hedgerow/store"
+import { Hedgerow, type StoreOptions } from "@hedgerow/store"
 import { ManagedRuntime } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -15,7 +15,7 @@ import { startServerProcess } from "./server-process.ts"
  * serve` on the same store, configured through `env` and the harness's DNS and mail servers.
  */
 const serve = async (local: LocalNetwork, options: StoreOptions, env: Readonly<Record<string, string>>) => {
-  const runtime = ManagedRuntime.make(HedgerowServices(options))
+  const runtime = ManagedRuntime.make(Hedgerow.layer(options))
   const world = await runtime.runPromise(createWorld).finally(() => runtime.dispose())
   const server = await startServerProcess({ env: { ...local.env, ...env } })
   const close = async () => {

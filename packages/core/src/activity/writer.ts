@@ -23,7 +23,7 @@ export interface ActivityRecord {
 export class ActivityWriter extends Context.Service<ActivityWriter, {
   readonly record: (actor: Actor, entry: ActivityRecord) => Effect.Effect<void>
 }>()("hedgerow/ActivityWriter") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     ActivityWriter,
     Effect.gen(function*() {
       const entries = yield* ActivityRepository

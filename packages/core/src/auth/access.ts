@@ -57,7 +57,7 @@ export class Access extends Context.Service<Access, {
   /** The id `@current` names for a project, or "" when the caller has none. */
   readonly currentProject: (actor: Actor) => Effect.Effect<string>
 }>()("hedgerow/Access") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     Access,
     Effect.gen(function*() {
       const organizations = yield* OrganizationRepository

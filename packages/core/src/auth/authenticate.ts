@@ -13,7 +13,7 @@ const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000
 export class Authentication extends Context.Service<Authentication, {
   readonly authenticate: (credential: string | undefined) => Effect.Effect<UserActor, AuthenticationError | Throttled>
 }>()("hedgerow/Authentication") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     Authentication,
     Effect.gen(function*() {
       const keys = yield* PersonalApiKeyRepository

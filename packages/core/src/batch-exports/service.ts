@@ -35,7 +35,7 @@ export class BatchExportService extends Context.Service<BatchExportService, {
   /** Idempotent; `last_paused_at` keeps the time of the last pause. */
   readonly unpause: SwitchPaused
 }>()("hedgerow/BatchExportService") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     BatchExportService,
     Effect.gen(function*() {
       const exports = yield* BatchExportRepository

@@ -46,7 +46,7 @@ export class DomainService extends Context.Service<DomainService, {
     body: Body
   ) => Effect.Effect<void, PermissionDenied | NotFound | ValidationError | BodyError>
 }>()("hedgerow/DomainService") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     DomainService,
     Effect.gen(function*() {
       const access = yield* Access

@@ -29,7 +29,7 @@ export class FlagAccessControls extends Context.Service<FlagAccessControls, {
   readonly forFlag: (actor: Actor, project: string, id: string) => Effect.Effect<FeatureFlagAccessControls, PermissionDenied | NotFound>
   readonly global: (actor: Actor, project: string, id: string) => Effect.Effect<FeatureFlagAccessControls, PermissionDenied | NotFound>
 }>()("hedgerow/FlagAccessControls") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     FlagAccessControls,
     Effect.gen(function*() {
       const reader = yield* FlagReader

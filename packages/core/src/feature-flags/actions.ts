@@ -24,7 +24,7 @@ export class FeatureFlagActions extends Context.Service<FeatureFlagActions, {
   readonly enrichUsageDashboard: (actor: Actor, project: string, id: string) => Effect.Effect<ActionSuccess, PermissionDenied | NotFound | ValidationError>
   readonly createStaticCohort: (actor: Actor, project: string, id: string) => Effect.Effect<StaticCohortCreated, PermissionDenied | NotFound>
 }>()("hedgerow/FeatureFlagActions") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     FeatureFlagActions,
     Effect.gen(function*() {
       const reader = yield* FlagReader

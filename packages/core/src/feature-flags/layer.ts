@@ -9,12 +9,12 @@ import { FeatureFlagService } from "./service.ts"
 import { FlagWriter } from "./writer.ts"
 
 /** The flag services and what they share (lookups, rules, the writer, the activity log). */
-export const FeatureFlagServices = Layer.mergeAll(
-  FeatureFlagService.layer,
-  FlagRoleAccessService.layer,
-  FeatureFlagActions.layer,
-  FlagAccessControls.layer
+export const layerNoDeps = Layer.mergeAll(
+  FeatureFlagService.layerNoDeps,
+  FlagRoleAccessService.layerNoDeps,
+  FeatureFlagActions.layerNoDeps,
+  FlagAccessControls.layerNoDeps
 ).pipe(
-  Layer.provideMerge(FlagWriter.layer),
-  Layer.provideMerge(Layer.mergeAll(FlagReader.layer, FlagRules.layer, ActivityWriter.layer))
+  Layer.provideMerge(FlagWriter.layerNoDeps),
+  Layer.provideMerge(Layer.mergeAll(FlagReader.layerNoDeps, FlagRules.layerNoDeps, ActivityWriter.layerNoDeps))
 )

@@ -34,7 +34,7 @@ export class FlagReader extends Context.Service<FlagReader, {
   /** PostHog's legacy CanEditFeatureFlag: writes to a flag need the right to edit it. */
   readonly requireEdit: (actor: Actor, found: FoundFlag) => Effect.Effect<void, PermissionDenied>
 }>()("hedgerow/FlagReader") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     FlagReader,
     Effect.gen(function*() {
       const access = yield* Access

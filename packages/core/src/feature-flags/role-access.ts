@@ -37,7 +37,7 @@ export class FlagRoleAccessService extends Context.Service<FlagRoleAccessService
   readonly retrieve: (actor: Actor, project: string, flag: string, id: string) => Effect.Effect<FeatureFlagRoleAccess, PermissionDenied | NotFound>
   readonly destroy: (actor: Actor, project: string, flag: string, id: string) => Effect.Effect<void, PermissionDenied | NotFound>
 }>()("hedgerow/FlagRoleAccessService") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     FlagRoleAccessService,
     Effect.gen(function*() {
       const reader = yield* FlagReader

@@ -33,7 +33,7 @@ export class FlagRules extends Context.Service<FlagRules, {
   /** The flag-dependency rules alone (existing, active, no cycle through the flag keyed `key`), for a re-check under lock. */
   readonly dependencies: (project: ProjectId, conditions: FlagConditions, key: string) => Effect.Effect<void, ValidationError>
 }>()("hedgerow/FlagRules") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     FlagRules,
     Effect.gen(function*() {
       const flags = yield* FeatureFlagRepository

@@ -48,7 +48,7 @@ export class FeatureFlagService extends Context.Service<FeatureFlagService, {
     query: PageNumberQuery
   ) => Effect.Effect<NumberedPage<ActivityLogView>, PermissionDenied | NotFound>
 }>()("hedgerow/FeatureFlagService") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     FeatureFlagService,
     Effect.gen(function*() {
       const access = yield* Access

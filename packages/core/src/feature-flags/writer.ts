@@ -43,7 +43,7 @@ export class FlagWriter extends Context.Service<FlagWriter, {
    */
   readonly makeUsageDashboard: (actor: Actor, flag: StoredFeatureFlag, enriched: boolean) => Effect.Effect<StoredFeatureFlag>
 }>()("hedgerow/FlagWriter") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     FlagWriter,
     Effect.gen(function*() {
       const flags = yield* FeatureFlagRepository

@@ -81,7 +81,7 @@ export class InviteService extends Context.Service<InviteService, {
   /** 1 to 20 invites, validated whole and written all together or not at all. */
   readonly bulk: (actor: Actor, organization: string, body: Body) => Effect.Effect<void, PermissionDenied | NotFound | ValidationError | BodyError>
 }>()("hedgerow/InviteService") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     InviteService,
     Effect.gen(function*() {
       const access = yield* Access

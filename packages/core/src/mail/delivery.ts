@@ -14,7 +14,7 @@ export class MailDelivery extends Context.Service<MailDelivery, {
   readonly configured: boolean
   readonly dispatch: (entries: ReadonlyArray<OutboxEntry>) => Effect.Effect<void>
 }>()("hedgerow/MailDelivery") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     MailDelivery,
     Effect.gen(function*() {
       const mailer = yield* Mailer

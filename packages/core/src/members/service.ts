@@ -43,7 +43,7 @@ export class MemberService extends Context.Service<MemberService, {
   ) => Effect.Effect<Member, PermissionDenied | NotFound | ValidationError | BodyError>
   readonly remove: (actor: Actor, organization: string, user: string) => Effect.Effect<void, PermissionDenied | NotFound | ValidationError>
 }>()("hedgerow/MemberService") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     MemberService,
     Effect.gen(function*() {
       const memberships = yield* MembershipRepository

@@ -16,7 +16,7 @@ export class OrganizationService extends Context.Service<OrganizationService, {
   readonly listVisible: (actor: Actor, query: ListQuery) => Effect.Effect<Page<OrganizationView>, PermissionDenied>
   readonly retrieve: (actor: Actor, id: string) => Effect.Effect<OrganizationView, PermissionDenied | NotFound>
 }>()("hedgerow/OrganizationService") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     OrganizationService,
     Effect.gen(function*() {
       const access = yield* Access

@@ -45,7 +45,7 @@ export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService
   readonly create: (actor: Actor, body: unknown) => Effect.Effect<CreatedKey, PermissionDenied | ValidationError>
   readonly current: (actor: UserActor) => PersonalApiKeyView
 }>()("hedgerow/PersonalApiKeyService") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     PersonalApiKeyService,
     Effect.gen(function*() {
       const keys = yield* PersonalApiKeyRepository

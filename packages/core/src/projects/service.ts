@@ -30,7 +30,7 @@ export class ProjectService extends Context.Service<ProjectService, {
   readonly listVisible: (actor: Actor, query: ListQuery) => Effect.Effect<Page<ProjectListItem>, PermissionDenied>
   readonly retrieveVisible: (actor: Actor, id: string) => Effect.Effect<ProjectView, PermissionDenied | NotFound>
 }>()("hedgerow/ProjectService") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     ProjectService,
     Effect.gen(function*() {
       const access = yield* Access

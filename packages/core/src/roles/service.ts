@@ -22,7 +22,7 @@ export class RoleService extends Context.Service<RoleService, {
   readonly create: (actor: Actor, organization: string, body: unknown) => Effect.Effect<RoleRecord, PermissionDenied | NotFound | ValidationError>
   readonly addMember: (actor: Actor, role: string, body: unknown) => Effect.Effect<void, PermissionDenied | NotFound | ValidationError>
 }>()("hedgerow/RoleService") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     RoleService,
     Effect.gen(function*() {
       const roles = yield* RoleRepository

@@ -46,7 +46,7 @@ export class Bootstrap extends Context.Service<Bootstrap, {
   readonly run: (options: BootstrapOptions) => Effect.Effect<Bootstrapped, AlreadyBootstrapped | ValidationError | PermissionDenied>
   readonly isBootstrapped: Effect.Effect<boolean>
 }>()("hedgerow/Bootstrap") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     Bootstrap,
     Effect.gen(function*() {
       const organizations = yield* OrganizationRepository

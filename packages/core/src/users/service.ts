@@ -19,7 +19,7 @@ export class UserService extends Context.Service<UserService, {
   /** Any valid key may ask who it belongs to: it is the key holder's own data. */
   readonly me: (actor: UserActor) => Effect.Effect<Me>
 }>()("hedgerow/UserService") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     UserService,
     Effect.gen(function*() {
       const users = yield* UserRepository

@@ -14,7 +14,7 @@ const migrate = Migrator.make({})({ loader: Migrator.fromRecord(migrations), tab
  * once on one PostgreSQL database, the first migrates while the others wait, then find nothing to do.
  * (The migrator's own table lock cannot cover the creation of that table, nor the first migration.)
  */
-export const MigrationsLive = Layer.effectDiscard(
+export const layerNoDeps = Layer.effectDiscard(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* sql.withTransaction(Effect.gen(function*() {

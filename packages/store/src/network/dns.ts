@@ -3,7 +3,7 @@ import {
   DEFAULT_CHALLENGE_PREFIX,
   DomainChallengeLookup,
   DomainVerificationSettings
-} from "@hedgerow/core"
+} from "@hedgerow/core/ports"
 import { Config, Data, Effect, Layer } from "effect"
 import { Resolver } from "node:dns/promises"
 
@@ -72,7 +72,7 @@ export const dnsOptionsOf = (raw: { readonly servers: string; readonly timeoutMs
  * (default: the system's), HEDGEROW_DNS_TIMEOUT_MS (default 5000) and HEDGEROW_DOMAIN_CHALLENGE_PREFIX
  * (default `_hedgerow-challenge`).
  */
-export const DnsLive = Layer.mergeAll(
+export const layer = Layer.mergeAll(
   Layer.effect(
     DomainChallengeLookup,
     Effect.gen(function*() {

@@ -1,4 +1,4 @@
-import { MailError, Mailer, type MailMessage, type MailTransport } from "@hedgerow/core"
+import { MailError, Mailer, type MailMessage, type MailTransport } from "@hedgerow/core/ports"
 import { Config, Data, Effect, Layer, Option, Redacted, type Scope } from "effect"
 import nodemailer from "nodemailer"
 
@@ -54,7 +54,7 @@ export const smtpTransport = (url: string, from: string): Effect.Effect<MailTran
  * The mail transport from HEDGEROW_SMTP_URL and HEDGEROW_MAIL_FROM, read once when the layer is built.
  * Without a URL, core's default stands: invite e-mails are recorded in the outbox and not sent.
  */
-export const SmtpMailerLive = Layer.effect(
+export const layer = Layer.effect(
   Mailer,
   Effect.gen(function*() {
     const raw = yield* Config.option(Config.Redacted("HEDGEROW_SMTP_URL"))

@@ -1,4 +1,5 @@
-import { ActivityInsert, ActivityLogView, ActivityRepository, ActivityUser } from "@hedgerow/core"
+import { ActivityLogView, ActivityUser } from "@hedgerow/core"
+import { ActivityInsert, ActivityRepository } from "@hedgerow/core/ports"
 import { Effect, Layer, Schema, Struct } from "effect"
 import { SqlClient } from "effect/sql"
 import { pageAndTotal } from "./paging.ts"
@@ -31,7 +32,7 @@ const toView = (row: EntryRow): ActivityLogView => {
   return { id, user: userOf(row), ...entry }
 }
 
-export const ActivityRepositoryLive = Layer.effect(
+export const layerNoDeps = Layer.effect(
   ActivityRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -1,4 +1,5 @@
-import { BatchExport, BatchExportRepository } from "@hedgerow/core"
+import { BatchExport } from "@hedgerow/core"
+import { BatchExportRepository } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { columnsOf, decodeFirst, decodeOne } from "./table.ts"
@@ -6,7 +7,7 @@ import { columnsOf, decodeFirst, decodeOne } from "./table.ts"
 const decodeCreated = decodeOne(BatchExport)
 const decodeBatchExport = decodeFirst(BatchExport)
 
-export const BatchExportRepositoryLive = Layer.effect(
+export const layerNoDeps = Layer.effect(
   BatchExportRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -1,4 +1,5 @@
-import { Cohort, CohortBrief, CohortInsert, CohortRepository, StoredCohort, UserSummary } from "@hedgerow/core"
+import { Cohort, StoredCohort, UserSummary } from "@hedgerow/core"
+import { CohortBrief, CohortInsert, CohortRepository } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { serialIds } from "./rows.ts"
@@ -9,7 +10,7 @@ const decodeCreated = decodeOne(StoredCohort)
 const COHORT_SELECT = `${columnsOf(Cohort, "c")}, ${objectOf(UserSummary, "u")} AS created_by`
 const decodeBriefs = decodeRows(CohortBrief)
 
-export const CohortRepositoryLive = Layer.effect(
+export const layerNoDeps = Layer.effect(
   CohortRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -1,4 +1,5 @@
-import { Dashboard, DashboardInsert, DashboardRepository } from "@hedgerow/core"
+import { Dashboard } from "@hedgerow/core"
+import { DashboardInsert, DashboardRepository } from "@hedgerow/core/ports"
 import { Effect, Layer, Schema, Struct } from "effect"
 import { SqlClient } from "effect/sql"
 import { json, serialIds } from "./rows.ts"
@@ -10,7 +11,7 @@ const decodeInserted = decodeOne(Dashboard)
 const Id = Schema.Struct(Struct.pick(Dashboard.fields, ["id"]))
 const decodeIds = decodeRows(Id)
 
-export const DashboardRepositoryLive = Layer.effect(
+export const layerNoDeps = Layer.effect(
   DashboardRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -1,4 +1,5 @@
-import { DomainRecord, DomainRepository, DomainSettings, DomainTaken } from "@hedgerow/core"
+import { DomainRecord, DomainSettings } from "@hedgerow/core"
+import { DomainRepository, DomainTaken } from "@hedgerow/core/ports"
 import { Effect, Layer, Struct } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { pageAndTotal } from "./paging.ts"
@@ -10,7 +11,7 @@ const decodeChanged = decodeOne(DomainRecord)
 const decodeDomain = decodeFirst(DomainRecord)
 const decodeDomains = decodeRows(DomainRecord)
 
-export const DomainRepositoryLive = Layer.effect(
+export const layerNoDeps = Layer.effect(
   DomainRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -1,13 +1,5 @@
-import {
-  FeatureFlagRecord,
-  FeatureFlagRepository,
-  FlagInsert,
-  FlagKeyTaken,
-  FlagRef,
-  FlagUpdate,
-  StoredFeatureFlag,
-  UserSummary
-} from "@hedgerow/core"
+import { FeatureFlagRecord, StoredFeatureFlag, UserSummary } from "@hedgerow/core"
+import { FeatureFlagRepository, FlagInsert, FlagKeyTaken, FlagRef, FlagUpdate } from "@hedgerow/core/ports"
 import { Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { serialIds } from "./rows.ts"
@@ -34,7 +26,7 @@ const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\
 
 const isKeyConflict = (error: unknown) => SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation"
 
-export const FeatureFlagRepositoryLive = Layer.effect(
+export const layerNoDeps = Layer.effect(
   FeatureFlagRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -1,4 +1,5 @@
-import { FlagRoleAccessRepository, RoleAccessRecord, RoleAccessTaken } from "@hedgerow/core"
+import { RoleAccessRecord } from "@hedgerow/core"
+import { FlagRoleAccessRepository, RoleAccessTaken } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { pageAndTotal } from "./paging.ts"
@@ -8,7 +9,7 @@ import { columnsOf, decodeFirst, decodeRows } from "./table.ts"
 const decodeGrants = decodeRows(RoleAccessRecord)
 const decodeGrant = decodeFirst(RoleAccessRecord)
 
-export const FlagRoleAccessRepositoryLive = Layer.effect(
+export const layerNoDeps = Layer.effect(
   FlagRoleAccessRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -1,4 +1,5 @@
-import { InviteRecord, InviteRepository, InviteWithCreator, NewInvite, UserSummary } from "@hedgerow/core"
+import { InviteRecord, InviteWithCreator, NewInvite, UserSummary } from "@hedgerow/core"
+import { InviteRepository } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { pageAndTotal } from "./paging.ts"
@@ -12,7 +13,7 @@ const decodeWithCreators = decodeRows(InviteWithCreator)
 /** Invite `i` and its creator `u`, each one JSON object (the creator null when there is none). */
 const WITH_CREATOR = `${objectOf(InviteRecord, "i")} AS invite, ${objectOf(UserSummary, "u")} AS created_by`
 
-export const InviteRepositoryLive = Layer.effect(
+export const layerNoDeps = Layer.effect(
   InviteRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -1,4 +1,5 @@
-import { AlreadyMember, MemberRecord, Membership, MembershipRepository, User } from "@hedgerow/core"
+import { MemberRecord, Membership, User } from "@hedgerow/core"
+import { AlreadyMember, MembershipRepository } from "@hedgerow/core/ports"
 import { Effect, Layer, Option, Struct } from "effect"
 import { SqlClient } from "effect/sql"
 import { pageAndTotal } from "./paging.ts"
@@ -13,7 +14,7 @@ const decodeOrganizationOf = decodeFirst(Membership.mapFields(Struct.pick(["orga
 /** A membership `m` and its user `u`, each one JSON object, as MemberRecord decodes them. */
 export const MEMBER_OBJECTS = `${objectOf(Membership, "m")} AS membership, ${objectOf(User, "u")} AS user`
 
-export const MembershipRepositoryLive = Layer.effect(
+export const layerNoDeps = Layer.effect(
   MembershipRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

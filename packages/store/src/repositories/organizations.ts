@@ -1,4 +1,5 @@
-import { Organization, OrganizationRepository, randomBase62 } from "@hedgerow/core"
+import { Organization } from "@hedgerow/core"
+import { OrganizationRepository, randomBase62 } from "@hedgerow/core/ports"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { columnsOf, decodeFirst, decodeRows } from "./table.ts"
@@ -6,7 +7,7 @@ import { columnsOf, decodeFirst, decodeRows } from "./table.ts"
 const decodeOrganization = decodeFirst(Organization)
 const decodeOrganizations = decodeRows(Organization)
 
-export const OrganizationRepositoryLive = Layer.effect(
+export const layerNoDeps = Layer.effect(
   OrganizationRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -1,4 +1,4 @@
-import { OutboxEntry, OutboxRepository } from "@hedgerow/core"
+import { OutboxEntry, OutboxRepository } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeOne } from "./table.ts"
@@ -8,7 +8,7 @@ const MAX_ERROR_LENGTH = 1000
 
 const decodeEntry = decodeOne(OutboxEntry)
 
-export const OutboxRepositoryLive = Layer.effect(
+export const layerNoDeps = Layer.effect(
   OutboxRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -1,4 +1,5 @@
-import { KeyHolder, NewPersonalApiKey, PersonalApiKey, PersonalApiKeyRepository, User } from "@hedgerow/core"
+import { KeyHolder, NewPersonalApiKey, PersonalApiKey, User } from "@hedgerow/core"
+import { PersonalApiKeyRepository } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { columnsOf, decodeFirst, decodeOne, objectOf, recordOf } from "./table.ts"
@@ -11,7 +12,7 @@ const HOLDER_OBJECTS = `${objectOf(PersonalApiKey, "k")} AS key, ${objectOf(User
   (SELECT coalesce(json_agg(${objectOf(KeyHolder.fields.memberships.value, "m")}), '[]')
     FROM memberships m WHERE m.user_id = k.user_id) AS memberships`
 
-export const PersonalApiKeyRepositoryLive = Layer.effect(
+export const layerNoDeps = Layer.effect(
   PersonalApiKeyRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -1,4 +1,5 @@
-import { NewProject, Project, ProjectRepository } from "@hedgerow/core"
+import { NewProject, Project } from "@hedgerow/core"
+import { ProjectRepository } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { pageAndTotal } from "./paging.ts"
@@ -8,7 +9,7 @@ const decodeCreated = decodeOne(Project)
 const decodeProject = decodeFirst(Project)
 const decodeProjects = decodeRows(Project)
 
-export const ProjectRepositoryLive = Layer.effect(
+export const layerNoDeps = Layer.effect(
   ProjectRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -1,15 +1,5 @@
-import {
-  AlreadyRoleMember,
-  FeatureFlagId,
-  MemberRecord,
-  Role,
-  RoleId,
-  RoleNameTaken,
-  RoleRecord,
-  RoleRepository,
-  toMember,
-  UserSummary
-} from "@hedgerow/core"
+import { FeatureFlagId, MemberRecord, Role, RoleId, RoleRecord, UserSummary } from "@hedgerow/core"
+import { AlreadyRoleMember, RoleNameTaken, RoleRepository, toMember } from "@hedgerow/core/ports"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { MEMBER_OBJECTS } from "./memberships.ts"
@@ -28,7 +18,7 @@ const decodeWithCreators = decodeRows(Schema.Struct({ ...RoleRecord.fields, crea
 /** A member of one of the roles asked about. */
 const decodeRoleMembers = decodeRows(Schema.Struct({ role_id: RoleId, ...MemberRecord.fields }))
 
-export const RoleRepositoryLive = Layer.effect(
+export const layerNoDeps = Layer.effect(
   RoleRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -1,9 +1,9 @@
-import { Transactions } from "@hedgerow/core"
+import { Transactions } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 
 /** One SQL transaction per use case; a failure of the database itself is a defect (500), not a domain error. */
-export const TransactionsLive = Layer.effect(
+export const layerNoDeps = Layer.effect(
   Transactions,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

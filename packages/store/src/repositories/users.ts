@@ -1,4 +1,5 @@
-import { EmailTaken, User, UserRepository } from "@hedgerow/core"
+import { User } from "@hedgerow/core"
+import { EmailTaken, UserRepository } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { columnsOf, decodeFirst, decodeRows } from "./table.ts"
@@ -7,7 +8,7 @@ import { columnsOf, decodeFirst, decodeRows } from "./table.ts"
 const decodeUsers = decodeRows(User)
 const decodeUser = decodeFirst(User)
 
-export const UserRepositoryLive = Layer.effect(
+export const layerNoDeps = Layer.effect(
   UserRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

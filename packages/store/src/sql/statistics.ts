@@ -25,7 +25,7 @@ export const analyzeChangedTables = Effect.gen(function*() {
 export const ANALYZE_INTERVAL = "15 seconds"
 
 /** Keeps statistics fresh on an embedded store for as long as the layer lives, starting with a first pass. */
-export const EmbeddedAnalyzerLive = Layer.effectDiscard(
+export const layerNoDeps = Layer.effectDiscard(
   analyzeChangedTables.pipe(
     // A failed pass (the database closing, say) must not stop the service; the next pass retries.
     Effect.catch((error) => Effect.logWarning("ANALYZE pass failed", error)),

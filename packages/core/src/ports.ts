@@ -1,0 +1,27 @@
+/**
+ * What a store implements for core: the repositories and their records' write shapes, transactions,
+ * and the mail and DNS ports, with the few helpers an implementation shares with core's rules.
+ */
+export * from "./shared/transactions.ts"
+export * from "./shared/secrets.ts"
+export * from "./users/repository.ts"
+export * from "./organizations/repository.ts"
+export * from "./members/repository.ts"
+export * from "./members/turn.ts"
+export * from "./personal-api-keys/repository.ts"
+export * from "./projects/repository.ts"
+export * from "./roles/repository.ts"
+export * from "./batch-exports/repository.ts"
+export * from "./domains/repository.ts"
+export * from "./domains/challenge-lookup.ts"
+export * from "./invites/repository.ts"
+export * from "./mail/mailer.ts"
+export * from "./mail/outbox.ts"
+export { MAX_ATTEMPTS } from "./mail/delivery.ts"
+export * from "./feature-flags/repository.ts"
+export * from "./feature-flags/role-access-repository.ts"
+export { newFlagColumns } from "./feature-flags/columns.ts"
+export * from "./dashboards/repository.ts"
+export * from "./cohorts/repository.ts"
+export * from "./activity/repository.ts"
+export { toMember } from "./members/views.ts"
