@@ -1,4 +1,5 @@
 import { Effect, FileSystem, Option } from "effect"
+import { Flag } from "effect/cli"
 import { UsageError } from "./output.ts"
 
 /**
@@ -44,3 +45,14 @@ export const jsonObjectData = (data: string, flag = "--data") =>
     }
     return parsed as Record<string, unknown>
   })
+
+/** `--data`: the body's other writable fields, which the command's own flags override. */
+export const dataFlag = (example = "") =>
+  Flag.String("data").pipe(
+    Flag.withDescription(`Other writable fields${example} as a JSON object, inline or @file.json; the flags above win`),
+    Flag.optional
+  )
+
+/** The `--data` object, or nothing when the flag was not given. */
+export const extraData = (data: Option.Option<string>) =>
+  Option.isSome(data) ? jsonObjectData(data.value) : Effect.succeed<Record<string, unknown>>({})

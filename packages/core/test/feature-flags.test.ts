@@ -59,7 +59,7 @@ describe("flag keys", () => {
   })
 })
 
-describe("filters validation (posthog-behaviour.md §4)", () => {
+describe("filters validation, as PostHog validates filters", () => {
   it("accepts PostHog's shapes: open, with properties, multivariate with payloads, group-aggregated", () => {
     assert.strictEqual(rulesError({ groups: [] }), undefined)
     assert.strictEqual(rulesError({ groups: [group([person("email", "a@b.c")], 50)] }), undefined)
@@ -238,7 +238,7 @@ describe("computed fields", () => {
   })
 })
 
-describe("flag status (D5, posthog-behaviour.md §5)", () => {
+describe("flag status, computed as PostHog computes it", () => {
   const now = Date.parse("2026-06-01T00:00:00Z")
   const old = "2026-04-01T00:00:00.000000Z"
   const recent = "2026-05-20T00:00:00.000000Z"
@@ -273,7 +273,7 @@ describe("flag status (D5, posthog-behaviour.md §5)", () => {
   })
 })
 
-describe("legacy edit rights (D5, §6)", () => {
+describe("PostHog's legacy flag edit rights", () => {
   const me = 7 as UserId
   const mine = { id: 1 as FeatureFlagId, created_by_id: me }
   const theirs = { id: 2 as FeatureFlagId, created_by_id: 8 as UserId }

@@ -21,7 +21,7 @@ describe("scopes", () => {
   })
 })
 
-describe("pagination (D3)", () => {
+describe("limit/offset pagination, DRF-style", () => {
   it("defaults to 100, clamps at 1000 and treats bad values leniently", () => {
     assert.deepStrictEqual(pageRequest({}), { limit: 100, offset: 0 })
     assert.deepStrictEqual(pageRequest({ limit: "5000", offset: "7" }), { limit: 1000, offset: 7 })

@@ -9,7 +9,7 @@ const other = "00000000-0000-4000-8000-000000000002" as PersonalApiKeyId
 const limited = (enabled: boolean) =>
   RateLimiter.layer.pipe(Layer.provide(Layer.succeed(RateLimitSettings, { enabled, perMinute: 2, perHour: 3 })))
 
-describe("per-key rate limits (D8)", () => {
+describe("per-key rate limits", () => {
   it.effect("refuse the request past a budget, saying when to retry, and count per key", () =>
     Effect.gen(function*() {
       const limiter = yield* RateLimiter

@@ -4,14 +4,9 @@ import { Argument, Command, Flag } from "effect/cli"
 import { details, emit, jsonFlag } from "../output.ts"
 import { listCommand, pageFlags } from "../paging.ts"
 import { checkPayload, currentOrgFlag, remoteFlags, withApi } from "../remote.ts"
-import { given, jsonObjectData } from "../request-body.ts"
+import { dataFlag, extraData, given } from "../request-body.ts"
 
 const idArgument = Argument.String("id").pipe(Argument.withDescription("Domain id (uuid)"))
-const dataFlag = Flag.String("data").pipe(
-  Flag.withDescription("Other writable fields as a JSON object, inline or @file.json; the flags above win"),
-  Flag.optional
-)
-
 /** The SAML settings, writable on create and update alike; an empty value clears one. */
 const samlFlags = {
   samlEntityId: Flag.String("saml-entity-id").pipe(Flag.withDescription("SAML IdP entity id"), Flag.optional),
@@ -22,7 +17,6 @@ const samlFlags = {
 const samlFields = (options: { [K in keyof typeof samlFlags]: Option.Option<string> }) =>
   given({ saml_entity_id: options.samlEntityId, saml_acs_url: options.samlAcsUrl, saml_x509_cert: options.samlX509Cert })
 
-const extraData = (data: Option.Option<string>) => (Option.isSome(data) ? jsonObjectData(data.value) : Effect.succeed({}))
 
 const summary = (domain: Domain) =>
   details(domain, [
@@ -58,7 +52,7 @@ const create = Command.make(
     domain: Flag.String("domain").pipe(Flag.withDescription("The domain, e.g. example.com (unique across organizations)")),
     org: currentOrgFlag,
     ...samlFlags,
-    data: dataFlag,
+    data: dataFlag(),
     json: jsonFlag
   },
   (options) =>
@@ -90,7 +84,7 @@ const update = Command.make(
       Flag.optional
     ),
     ...samlFlags,
-    data: dataFlag,
+    data: dataFlag(),
     json: jsonFlag
   },
   (options) =>

@@ -4,7 +4,7 @@ import { Argument, Command, Flag } from "effect/cli"
 import { details, emit, jsonFlag } from "../output.ts"
 import { listCommand, pageFlags } from "../paging.ts"
 import { type ApiClient, checkPayload, remoteFlags, withApi } from "../remote.ts"
-import { commaList, given, jsonObjectData } from "../request-body.ts"
+import { commaList, extraData, given, jsonObjectData } from "../request-body.ts"
 import { activity } from "./flags-activity.ts"
 import { roleAccess } from "./flags-role-access.ts"
 import { flagIdArgument, flagRow, flagSummary, projectFlag } from "./flags-shared.ts"
@@ -68,7 +68,7 @@ type BodyOptions = { readonly [K in keyof typeof bodyFlags]: Option.Option<strin
 
 const bodyOf = (options: BodyOptions) =>
   Effect.gen(function*() {
-    const extra = Option.isSome(options.data) ? yield* jsonObjectData(options.data.value) : {}
+    const extra = yield* extraData(options.data)
     const filters = Option.isSome(options.filters) ? yield* jsonObjectData(options.filters.value, "--filters") : undefined
     return {
       ...extra,

@@ -1,11 +1,11 @@
 import { type Invite, InviteCreate, MAX_BULK_INVITES, ValidationError } from "@hedgerow/core"
-import { Console, Effect, FileSystem, Option } from "effect"
+import { Console, Effect, FileSystem } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { CsvError, parseCsv } from "../csv.ts"
 import { details, describeFailure, emit, jsonFlag, UsageError } from "../output.ts"
 import { listCommand, pageFlags } from "../paging.ts"
 import { checkPayload, currentOrgFlag, remoteFlags, withApi } from "../remote.ts"
-import { given, jsonObjectData } from "../request-body.ts"
+import { dataFlag, extraData, given } from "../request-body.ts"
 
 const noEmailFlag = Flag.Boolean("no-email").pipe(
   Flag.withDescription("Record the invite without sending its e-mail (send_email false)"),
@@ -41,16 +41,13 @@ const create = Command.make(
       Flag.withDescription("Merge the address's pending invites into this one (highest level, all project access)"),
       Flag.withDefault(false)
     ),
-    data: Flag.String("data").pipe(
-      Flag.withDescription("Other writable fields (e.g. private_project_access) as a JSON object, inline or @file.json; the flags above win"),
-      Flag.optional
-    ),
+    data: dataFlag(" (e.g. private_project_access)"),
     json: jsonFlag
   },
   (options) =>
     withApi(options, (client) =>
       Effect.gen(function*() {
-        const extra = Option.isSome(options.data) ? yield* jsonObjectData(options.data.value) : {}
+        const extra = yield* extraData(options.data)
         const body = {
           ...extra,
           target_email: options.email,

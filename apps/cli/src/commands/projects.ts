@@ -4,7 +4,7 @@ import { Argument, Command, Flag } from "effect/cli"
 import { details, emit, jsonFlag } from "../output.ts"
 import { listCommand, pageFlags } from "../paging.ts"
 import { checkPayload, remoteFlags, withApi } from "../remote.ts"
-import { jsonObjectData } from "../request-body.ts"
+import { dataFlag, extraData } from "../request-body.ts"
 
 
 const orgFlag = Flag.String("org").pipe(Flag.withDescription(`Organization id, or ${CURRENT} for the key holder's current one`))
@@ -49,16 +49,13 @@ const create = Command.make(
     org: orgFlag.pipe(Flag.withDefault(CURRENT)),
     timezone: Flag.String("timezone").pipe(Flag.withDescription("IANA name, e.g. Europe/Berlin (default UTC)"), Flag.optional),
     demo: Flag.Boolean("demo").pipe(Flag.withDescription("Mark the project as a demo project"), Flag.withDefault(false)),
-    data: Flag.String("data").pipe(
-      Flag.withDescription("Other writable fields as a JSON object, inline or @file.json; the flags above win"),
-      Flag.optional
-    ),
+    data: dataFlag(),
     json: jsonFlag
   },
   (options) =>
     withApi(options, (client) =>
       Effect.gen(function*() {
-        const extra = Option.isSome(options.data) ? yield* jsonObjectData(options.data.value) : {}
+        const extra = yield* extraData(options.data)
         const body = {
           ...extra,
           name: options.name,

@@ -180,7 +180,7 @@ export const domainScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
-    name: "PATCH renames a domain (interface.md: writable on update): new challenge, unverified; taken and invalid names are refused",
+    name: "PATCH renames a domain (`domain` is writable on update): new challenge, unverified; taken and invalid names are refused",
     run: async ({ target, primary }) => {
       const d = await createDomain(target, primary.key, primary.organization, { saml_entity_id: "entity" })
       const other = await createDomain(target, primary.key, primary.organization)

@@ -46,7 +46,7 @@ export const featureFlagActionScenarios: ReadonlyArray<Scenario> = [
       expectReply(await action(target, at, FLAGS.dashboard, flag.id), 200, { success: true })
       const second = (await getFlag(target, at, flag.id)).body.usage_dashboard
       assert.equal(typeof second, "number")
-      assert.notEqual(second, first, "each call makes a new dashboard ([2025-H2])")
+      assert.notEqual(second, first, "each call makes a new dashboard, as in PostHog of late 2025")
     }
   },
   {

@@ -37,7 +37,7 @@ export const featureFlagLifecycleScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
-    name: "reusing a soft-deleted flag's key renames the deleted flag to <key>:deleted:<id> (D5)",
+    name: "reusing a soft-deleted flag's key renames the deleted flag to the tombstone <key>:deleted:<id>",
     run: async (context) => {
       const { target, primary } = context
       const at = { key: primary.key, project: projectOf(context) }
@@ -54,7 +54,7 @@ export const featureFlagLifecycleScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
-    name: "PATCH deleted:false restores a flag, unless its key was taken meanwhile (D5)",
+    name: "PATCH deleted:false restores a flag, unless its key was taken meanwhile",
     run: async (context) => {
       const { target, primary } = context
       const at = { key: primary.key, project: projectOf(context) }
@@ -144,7 +144,7 @@ export const featureFlagLifecycleScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
-    name: "DELETE of a flag is 405 with D1's envelope, for any id, and deletes nothing",
+    name: "DELETE of a flag is 405 in the usual error envelope, for any id, and deletes nothing",
     run: async (context) => {
       const { target, primary } = context
       const at = { key: primary.key, project: projectOf(context) }

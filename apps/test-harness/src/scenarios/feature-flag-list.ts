@@ -49,7 +49,7 @@ export const featureFlagListScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
-    name: "flag list filters of §4 beyond the interface: type=remote_config, evaluation_runtime, excluded_properties",
+    name: "flag list filters PostHog also takes: type=remote_config, evaluation_runtime, excluded_properties",
     run: async (context) => {
       const { target } = context
       const { at, token, boolean, variant, tagged } = await seed(context)
@@ -126,7 +126,7 @@ export const featureFlagListScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
-    name: "flag list reads odd filter values leniently: never a 500 (D8: bad input is never a server error)",
+    name: "flag list reads odd filter values leniently: bad input is never a 500",
     run: async (context) => {
       const { target } = context
       const { at, token } = await seed(context)

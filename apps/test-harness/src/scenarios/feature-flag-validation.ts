@@ -172,7 +172,7 @@ export const featureFlagValidationScenarios: ReadonlyArray<Scenario> = [
     run: async (context) => {
       const { target, primary } = context
       const at = { key: primary.key, project: projectOf(context) }
-      // The issue asks for the range; PostHog has no message for it, so only the envelope is fixed here.
+      // A rollout is 0-100, but PostHog has no message for values outside it, so only the envelope is fixed here.
       for (const percentage of [101, -1, "half"]) {
         const reply = await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body: { key: uniqueKey("range"), filters: rolledOut(percentage as number) } })
         expectReply(reply, 400)

@@ -166,7 +166,7 @@ export const featureFlagScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
-    name: "a flag PATCH whose filters have no groups keeps the current filters (§4)",
+    name: "a flag PATCH whose filters have no groups is ignored, as in PostHog: the current filters stay",
     run: async (context) => {
       const { target, primary } = context
       const at = { key: primary.key, project: projectOf(context) }
@@ -201,7 +201,7 @@ export const featureFlagScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
-    name: "flag endpoints take @current for the caller's current project (D2)",
+    name: "flag endpoints take @current for the caller's current project",
     run: async (context) => {
       const { target, primary } = context
       const me = await target.call({ group: "identity", endpoint: "me" }, { key: primary.key })

@@ -115,7 +115,7 @@ export const projectScenarios: ReadonlyArray<Scenario> = [
     }
   })),
   {
-    name: "list items carry exactly the interface's fields, ordered by id, paginated DRF-style",
+    name: "list items carry exactly the list fields, ordered by id, paginated DRF-style",
     run: async ({ target, primary }) => {
       for (const name of ["Page one", "Page two"]) {
         await target.call(create, { key: primary.key, params: { organization_id: primary.organization }, body: { name } })
@@ -224,7 +224,7 @@ export const projectScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
-    name: "a plain member cannot create a project, demo or not, whatever the body (D6)",
+    name: "a plain member cannot create a project, demo or not, whatever the body: it needs admin level",
     needs: ["world"],
     run: async (context) => {
       const { target } = context

@@ -8,7 +8,7 @@ import { NotFound, orNotFound, PermissionDenied } from "../shared/errors.ts"
 import { canonicalUuid, type OrganizationId, parseSerial, type ProjectId } from "../shared/ids.ts"
 import { grants, type Scope } from "../shared/scope.ts"
 
-/** `@current` stands for the caller's current organization or project (D2). */
+/** `@current` stands for the caller's current organization or project, as in PostHog. */
 export const CURRENT = "@current"
 
 export interface OrganizationAccess {

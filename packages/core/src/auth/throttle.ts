@@ -9,7 +9,7 @@ export interface RateLimits {
   readonly perHour: number
 }
 
-/** Off unless the operator turns it on (D8), as PostHog's RATE_LIMIT_ENABLED. */
+/** Off unless the operator turns it on, as PostHog's RATE_LIMIT_ENABLED; then per key, with PostHog's limits. */
 export const RateLimitSettings = Context.Reference<RateLimits>("hedgerow/RateLimitSettings", {
   defaultValue: () => ({ enabled: false, perMinute: 480, perHour: 4800 })
 })

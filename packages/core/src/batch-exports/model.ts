@@ -6,7 +6,7 @@ import { Timestamp } from "../shared/time.ts"
 export const BatchExportModel = Schema.Literals(["events", "persons"])
 export type BatchExportModel = typeof BatchExportModel.Type
 
-/** A batch export; only its pause switch has endpoints (interface.md), the CLI creates them. */
+/** A batch export; only its pause switch has API endpoints, the CLI creates them. */
 export const BatchExport = Schema.Struct({
   id: BatchExportId,
   organization_id: OrganizationId,

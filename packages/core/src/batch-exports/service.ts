@@ -18,7 +18,7 @@ const decodeCreate = decodeInput(Schema.Struct({
   model: Schema.optionalKey(Choice(["events", "persons"]))
 }))
 
-/** D6 names the export in its 404, as PostHog's pause and unpause do. */
+/** The 404 names the export, as PostHog's pause and unpause do. */
 const exportNotFound = (id: string) => new NotFound({ detail: `BatchExport ID '${id}' not found.` })
 
 type SwitchPaused = (
@@ -30,7 +30,7 @@ type SwitchPaused = (
 
 export class BatchExportService extends Context.Service<BatchExportService, {
   readonly create: (actor: Actor, organization: string, body: unknown) => Effect.Effect<BatchExport, PermissionDenied | NotFound | ValidationError>
-  /** Idempotent; the body is optional and its fields are ignored (D6). */
+  /** Idempotent; the body is optional and its fields are ignored. */
   readonly pause: SwitchPaused
   /** Idempotent; `last_paused_at` keeps the time of the last pause. */
   readonly unpause: SwitchPaused

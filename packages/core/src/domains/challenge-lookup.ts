@@ -15,7 +15,7 @@ export class DomainChallengeLookup extends Context.Service<DomainChallengeLookup
   readonly txt: (name: string) => Effect.Effect<ReadonlyArray<ReadonlyArray<string>>, ChallengeLookupFailed>
 }>()("hedgerow/DomainChallengeLookup") {}
 
-/** PostHog asks `_posthog-challenge.<domain>`; Hedgerow's own name, configurable per deployment (D6). */
+/** PostHog asks `_posthog-challenge.<domain>`; Hedgerow's own name, configurable per deployment. */
 export const DEFAULT_CHALLENGE_PREFIX = "_hedgerow-challenge"
 
 export interface DomainVerification {

@@ -49,7 +49,7 @@ export type DomainCreate = typeof DomainCreate.Type
 /** The name in a PATCH body, decoded before the settings like on create; absent keeps the name. */
 export const DomainRenameInput = Schema.Struct({ domain: Schema.optionalKey(DomainName) })
 
-/** Body of PATCH `.../domains/{id}/`: interface.md lists `domain` as writable on update too. */
+/** Body of PATCH `.../domains/{id}/`: the API lists `domain` as writable on update too. */
 export const DomainUpdate = Schema.Struct({ domain: Schema.optionalKey(DomainName), ...settingsInput })
 export type DomainUpdate = typeof DomainUpdate.Type
 

@@ -42,7 +42,7 @@ export class FeatureFlagActions extends Context.Service<FeatureFlagActions, {
 
       const dashboard = Effect.fn("FeatureFlagActions.dashboard")(function*(actor: Actor, project: string, id: string) {
         const { flag } = yield* editable(actor, project, id)
-        // As in PostHog [2025-H2], every call makes a new dashboard; enriched insights join it when there is data.
+        // As in PostHog of late 2025, every call makes a new dashboard; enriched insights join it when there is data.
         yield* transactions.run(writer.makeUsageDashboard(actor, flag, flag.has_enriched_analytics))
         return { success: true } as const
       })

@@ -3,7 +3,7 @@ import { AccessLevel, type FeatureFlagsAccessLevel } from "../roles/model.ts"
 import type { FeatureFlagId, UserId } from "../shared/ids.ts"
 
 /**
- * PostHog's legacy flag permissions (D5, posthog-behaviour.md §6): administrators, owners and a flag's
+ * PostHog's legacy flag permissions: administrators, owners and a flag's
  * creator may always edit it. Everyone else gets the highest `feature_flags_access_level` among their
  * roles in the organization, or the organization default "can always edit" when they have none; "can
  * only view" allows editing exactly the flags that grant one of their roles access.

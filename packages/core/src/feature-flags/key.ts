@@ -13,7 +13,7 @@ export const keyCharactersError = (key: string): ValidationError | undefined =>
     : ValidationError.field("key", "Only letters, numbers, hyphens (-) & underscores (_) are allowed.", "invalid_key")
 
 /**
- * D5's tombstone: a soft-deleted flag gives its key up by renaming it. Valid keys cannot hold `:`, so a
+ * A tombstone: a soft-deleted flag gives its key up by renaming it, never by being deleted. Valid keys cannot hold `:`, so a
  * key with this suffix can only be a tombstone, and the original key is recovered by stripping it.
  */
 export const tombstoneKey = (key: string, id: number) => `${key}:deleted:${id}`

@@ -9,7 +9,7 @@ export class RoleAccessTaken {
 }
 
 export class FlagRoleAccessRepository extends Context.Service<FlagRoleAccessRepository, {
-  /** A flag's grants, by id (D3). */
+  /** A flag's grants, ordered by id so that pages neither skip nor repeat rows. */
   readonly list: (flag: FeatureFlagId, page: PageRequest) => Effect.Effect<Page<RoleAccessRecord>>
   readonly find: (flag: FeatureFlagId, id: RoleAccessId) => Effect.Effect<Option.Option<RoleAccessRecord>>
   readonly insert: (flag: FeatureFlagId, role: RoleId) => Effect.Effect<RoleAccessRecord, RoleAccessTaken>

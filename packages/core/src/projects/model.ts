@@ -27,7 +27,7 @@ const SampleRate = Schema.Union([Schema.String, Schema.Number]).annotate({
   rule<string | number>("min_value", (value) => (Number(value) < 0 ? "Ensure this value is greater than or equal to 0." : undefined))
 )
 
-/** Every writable project setting with its input rule (the fields interface.md accepts on create). */
+/** Every writable project setting with its input rule (the fields the API accepts on create). */
 const settingsInput = {
   product_description: Schema.NullOr(Text({ max: 1000, allowBlank: true })),
   app_urls: UrlList,
@@ -91,7 +91,7 @@ export const ProjectCreate = Schema.Struct({
 })
 export type ProjectCreate = typeof ProjectCreate.Type
 
-/** PostHog's defaults for a new project (D6). */
+/** PostHog's defaults for a new project, so a project made here looks like one PostHog made. */
 export const DEFAULT_SETTINGS: ProjectSettings = {
   product_description: null,
   app_urls: [],
@@ -154,7 +154,7 @@ export type Project = typeof Project.Type
 export const NewProject = Project.mapFields(Struct.pick(["organization_id", "name", "api_token", "settings"]))
 export type NewProject = typeof NewProject.Type
 
-/** The project list item of interface.md: exactly these fields. */
+/** The project list item: exactly these fields, fewer than create and retrieve return. */
 export const ProjectListItem = Schema.Struct({
   id: ProjectId,
   uuid: Schema.String,

@@ -46,7 +46,7 @@ export class ProjectService extends Context.Service<ProjectService, {
 
       const create = Effect.fn("ProjectService.create")(function*(actor: Actor, organization: string, body: Body) {
         const orgAccess = yield* access.organization(actor, organization, "project:write")
-        // D6: creating a project needs administrator level, demo projects included.
+        // Creating a project needs administrator level, demo projects included; there is no per-organization limit.
         yield* requireAdmin(orgAccess)
         const { organization_id, level } = orgAccess
         const input = yield* decodeCreate(body)

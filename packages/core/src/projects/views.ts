@@ -3,7 +3,7 @@ import type { Project, ProjectListItem, ProjectSummary, ProjectView } from "./mo
 
 /** PostHog's persons-on-events mode for new projects; there is no event store to vary it. */
 const PERSONS_ON_EVENTS_MODE = "person_id_override_properties_on_events"
-/** interface.md types these as strings; they carry the JSON text PostHog would send. */
+/** The API types these as strings; they carry the JSON text PostHog would send. */
 const DEFAULT_MODIFIERS = JSON.stringify({ personsOnEventsMode: PERSONS_ON_EVENTS_MODE })
 const NO_PRODUCT_INTENTS = "[]"
 

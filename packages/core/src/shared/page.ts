@@ -1,6 +1,6 @@
 import { Schema, SchemaTransformation } from "effect"
 
-/** DRF LimitOffsetPagination (D3): default 100, at most 1000, lenient about bad values. */
+/** DRF LimitOffsetPagination: default 100, lenient about bad values; at most 1000, so no request asks for a whole table. */
 export const DEFAULT_LIMIT = 100
 export const MAX_LIMIT = 1000
 
@@ -89,7 +89,7 @@ export const PageEnvelopeOf = <S extends Schema.Top>(item: S) =>
     results: Schema.Array(item)
   })
 
-/** PostHog's activity pagination (D3): `page` from 1, `limit` default 10, as leniently read as limit/offset. */
+/** PostHog's activity pagination: `page` from 1, `limit` default 10, as leniently read as limit/offset. */
 export const DEFAULT_ACTIVITY_LIMIT = 10
 
 export interface PageNumberRequest {

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 
-/** Scope objects a personal API key may name (D2), plus `user` so PostHog-made scope lists parse. */
+/** Scope objects a personal API key may name, PostHog's own, plus `user` so PostHog-made scope lists parse. */
 export const SCOPE_OBJECTS = [
   "batch_export",
   "organization",

@@ -199,7 +199,7 @@ export const decodeInput = <S extends Schema.Decoder<unknown>>(schema: S) => {
   return (input: unknown): Effect.Effect<S["Type"], ValidationError> =>
     decode(input).pipe(
       Effect.mapError((error) => toValidationError(error.issue, input)),
-      // Only what the schema kept is checked: unknown fields are ignored (D8), NUL and all.
+      // Only what the schema kept is checked: unknown fields are dropped, as DRF drops them, NUL and all.
       Effect.flatMap((decoded) => {
         const hazard = hazardIn(decoded)
         return hazard === undefined ? Effect.succeed(decoded) : Effect.fail(hazardError(hazard))

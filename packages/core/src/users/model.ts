@@ -52,7 +52,7 @@ export const UserCreate = Schema.Struct({
 })
 export type UserCreate = typeof UserCreate.Type
 
-/** `GET /api/users/@me/`: the caller with its organizations and current project (D7). */
+/** `GET /api/users/@me/`: the caller with its organizations and current project, which clients ask first to find their way. */
 export const OrganizationBrief = Schema.Struct({
   id: Schema.String,
   name: Schema.String,

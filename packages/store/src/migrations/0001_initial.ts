@@ -124,7 +124,7 @@ CREATE TABLE cohorts (
 CREATE INDEX cohorts_project_idx ON cohorts (project_id, id);
 
 -- Keys stay unique per project across deleted rows too: a new flag taking a deleted flag's key renames
--- the deleted one's to a tombstone (D5).
+-- the deleted one's to a tombstone, so no flag is ever hard-deleted and its history stays attached.
 CREATE TABLE feature_flags (
   id serial PRIMARY KEY,
   project_id integer NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
