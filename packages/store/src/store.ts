@@ -24,6 +24,9 @@ import { type DataDirInUse, type DataDirLockError, layerPgliteDataDir } from "./
 import { layerPglite } from "./sql/pglite-client.ts"
 import { type DatabaseUnavailable, displayUrl, layerPostgres } from "./sql/postgres-client.ts"
 import * as EmbeddedAnalyzer from "./sql/statistics.ts"
+import * as ChangeFeed from "./sql/change-feed.ts"
+import type { Listener } from "./sql/listener.ts"
+import { freshnessLayer } from "@hedgerow/core/ports"
 
 /**
  * Hedgerow's store. Layers follow one convention: `layer` needs nothing more, `layerNoDeps` needs what
@@ -73,7 +76,7 @@ export const description = (options: StoreOptions): string =>
 /** The SQL client alone: a PostgreSQL pool, or PGlite in memory or on a locked data directory. */
 export const layerSql = (
   options: StoreOptions
-): Layer.Layer<SqlClient.SqlClient, DatabaseUnavailable | DataDirInUse | DataDirLockError | SqlError.SqlError> =>
+): Layer.Layer<SqlClient.SqlClient | Listener, DatabaseUnavailable | DataDirInUse | DataDirLockError | SqlError.SqlError> =>
   options.databaseUrl !== undefined
     ? layerPostgres({ url: options.databaseUrl, poolSize: options.poolSize })
     : options.dataDir === undefined
@@ -86,7 +89,13 @@ export const layerSql = (
  * PostgreSQL server keeps its own statistics.
  */
 export const layer = (options: StoreOptions = {}) =>
-  Layer.mergeAll(repositoriesNoDeps, networkLayer, options.databaseUrl === undefined ? EmbeddedAnalyzer.layerNoDeps : Layer.empty).pipe(
+  Layer.mergeAll(
+    repositoriesNoDeps,
+    networkLayer,
+    ChangeFeed.layerNoDeps,
+    options.databaseUrl === undefined ? EmbeddedAnalyzer.layerNoDeps : Layer.empty
+  ).pipe(
+    Layer.provideMerge(freshnessLayer),
     Layer.provideMerge(Migrations.layerNoDeps),
     Layer.provideMerge(layerSql(options))
   )

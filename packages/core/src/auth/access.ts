@@ -7,6 +7,8 @@ import { ProjectRepository } from "../projects/repository.ts"
 import { NotFound, orNotFound, PermissionDenied } from "../shared/errors.ts"
 import { canonicalUuid, type OrganizationId, parseSerial, type ProjectId } from "../shared/ids.ts"
 import { grants, type Scope } from "../shared/scope.ts"
+import { Freshness } from "../read-model/freshness.ts"
+import { memoized } from "../read-model/memoized.ts"
 
 /** `@current` stands for the caller's current organization or project, as in PostHog. */
 export const CURRENT = "@current"
@@ -104,11 +106,13 @@ export class Access extends Context.Service<Access, {
         return yield* findOrganization(actor, id as OrganizationId)
       })
 
+      // Tenancy is asked on every project endpoint: projects are served from memory while fresh.
+      const projectById = memoized(yield* Freshness, projects.findById)
       const findProject = (ref: string) => {
         const id = parseSerial(ref)
         return id === undefined
           ? Effect.fail(NotFound.default())
-          : projects.findById(id as ProjectId).pipe(Effect.flatMap(orNotFound))
+          : projectById(id as ProjectId).pipe(Effect.flatMap(orNotFound))
       }
 
       // PostHog's `user.team`: the current project, else the first project of the current organization.

@@ -5,11 +5,17 @@ import { AuthenticationError, type Throttled } from "../shared/errors.ts"
 import { secureValueOf } from "../shared/secrets.ts"
 import { millisOf, timestampFromDate } from "../shared/time.ts"
 import { PersonalApiKeyRepository } from "../personal-api-keys/repository.ts"
+import { Freshness } from "../read-model/freshness.ts"
+import { memoized } from "../read-model/memoized.ts"
 
 /** PostHog records `last_used_at` at most once an hour, so reads stay reads. */
 const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000
 
-/** Turns a bearer credential into the calling user, or a 401. */
+/**
+ * Turns a bearer credential into the calling user, or a 401. A key's holder (user, scopes, restrictions,
+ * memberships) is served from memory while the read model is fresh (see Freshness), so a request that
+ * finds its key there touches no database; unknown keys are always asked of the store.
+ */
 export class Authentication extends Context.Service<Authentication, {
   readonly authenticate: (credential: string | undefined) => Effect.Effect<UserActor, AuthenticationError | Throttled>
 }>()("hedgerow/Authentication") {
@@ -18,17 +24,24 @@ export class Authentication extends Context.Service<Authentication, {
     Effect.gen(function*() {
       const keys = yield* PersonalApiKeyRepository
       const limiter = yield* RateLimiter
+      const freshness = yield* Freshness
+      const holderOf = memoized(freshness, keys.findHolder)
+      /** When each key's `last_used_at` was last written by this process, so a cached key is not written again. */
+      const touched = new Map<string, number>()
+
       const authenticate = Effect.fn("Authentication.authenticate")(function*(credential: string | undefined) {
         const token = credential?.trim() ?? ""
         if (token === "") return yield* AuthenticationError.missing()
         const secureValue = secureValueOf(token)
         // The lookup compares hashes, never the key itself, so its timing tells nothing about any key.
-        const holder = yield* keys.findHolder(secureValue).pipe(Effect.map(Option.filter((found) => found.user.is_active)))
+        const holder = yield* holderOf(secureValue).pipe(Effect.map(Option.filter((found) => found.user.is_active)))
         if (Option.isNone(holder)) return yield* AuthenticationError.invalidKey()
         const { key, user, memberships } = holder.value
         yield* limiter.admit(key.id)
         const now = yield* Clock.currentTimeMillis
-        if (key.last_used_at === null || now - millisOf(key.last_used_at) > LAST_USED_RESOLUTION_MS) {
+        const lastUsed = Math.max(key.last_used_at === null ? 0 : millisOf(key.last_used_at), touched.get(key.id) ?? 0)
+        if (now - lastUsed > LAST_USED_RESOLUTION_MS) {
+          touched.set(key.id, now)
           yield* keys.touch(key.id, timestampFromDate(new Date(now)))
         }
         return {

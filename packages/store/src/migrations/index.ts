@@ -2,10 +2,11 @@ import { Data, Effect, Layer } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import initial from "./0001_initial.ts"
 import featureFlags from "./0002_feature_flags.ts"
+import changeFeed from "./0003_change_feed.ts"
 import { sqlErrorReason } from "../sql/postgres-client.ts"
 
 /** Forward-only, versioned migrations, recorded in `hedgerow_migrations` and applied at start. */
-export const migrations = { "0001_initial": initial, "0002_feature_flags": featureFlags }
+export const migrations = { "0001_initial": initial, "0002_feature_flags": featureFlags, "0003_change_feed": changeFeed }
 
 const migrate = Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: "hedgerow_migrations" })
 

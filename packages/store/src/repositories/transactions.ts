@@ -1,4 +1,4 @@
-import { Transactions } from "@hedgerow/core/ports"
+import { Freshness, Transactions } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 
@@ -7,9 +7,13 @@ export const layerNoDeps = Layer.effect(
   Transactions,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const freshness = yield* Freshness
     return Transactions.of({
+      // What this process committed is forgotten by its read model at once; other processes hear of it
+      // through the change feed a moment later.
       run: (effect) =>
         sql.withTransaction(effect).pipe(
+          Effect.tap(() => Effect.sync(() => freshness.changed(["*"]))),
           Effect.catchIf(SqlError.isSqlError, (error) => Effect.die(error))
         ) as typeof effect,
       // A transaction-level advisory lock: PostgreSQL releases it at COMMIT or ROLLBACK, whatever happens.

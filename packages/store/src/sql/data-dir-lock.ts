@@ -4,7 +4,8 @@ import * as path from "node:path"
 import { Data, Effect, Layer, Scope } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient, type SqlError } from "effect/sql"
-import { makePgliteClient, openPglite } from "./pglite-client.ts"
+import type { Listener } from "./listener.ts"
+import { openPglite, pgliteContext } from "./pglite-client.ts"
 
 /** Another live process holds the data directory. */
 export class DataDirInUse extends Data.TaggedError("DataDirInUse")<{
@@ -143,15 +144,15 @@ export const acquireDataDirLock = (
  * lock is released.
  */
 export const layerPgliteDataDir = (dir: string): Layer.Layer<
-  SqlClient.SqlClient,
+  SqlClient.SqlClient | Listener,
   DataDirInUse | DataDirLockError | SqlError.SqlError
 > =>
-  Layer.effect(SqlClient.SqlClient)(
+  Layer.effectContext(
     Effect.gen(function*() {
       // Same scope for both, so finalizers run in reverse: PGlite is closed (and
       // flushed) before another process can see the lock disappear.
       yield* acquireDataDirLock(dir)
       const db = yield* openPglite(path.join(path.resolve(dir), "pgdata"))
-      return yield* makePgliteClient(db)
+      return yield* pgliteContext(db)
     })
   ).pipe(Layer.provide(Reactivity.layer))

@@ -1,8 +1,9 @@
 import { PGlite, type QueryOptions, type Results } from "@electric-sql/pglite"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { PgClient, PgTypes } from "@effect/sql-pg"
-import { Effect, Layer, Scope, Semaphore, Stream } from "effect"
+import { Context, Effect, Layer, Scope, Semaphore, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
+import { Listener, pgliteListener } from "./listener.ts"
 import { pgliteTimestampParsers } from "./timestamps.ts"
 import { SqlClient, SqlConnection, SqlError } from "effect/sql"
 
@@ -169,9 +170,11 @@ export const openPglite = (dataDir: string | undefined): Effect.Effect<PGlite, S
 
 /** A `SqlClient` over a PGlite owned by the layer: opened when built, closed with the layer's scope. */
 export const layerPglite = (options: { readonly dataDir?: string | undefined } = {}): Layer.Layer<
-  SqlClient.SqlClient,
+  SqlClient.SqlClient | Listener,
   SqlError.SqlError
-> =>
-  Layer.effect(SqlClient.SqlClient)(
-    Effect.flatMap(openPglite(options.dataDir), makePgliteClient)
-  ).pipe(Layer.provide(Reactivity.layer))
+> => Layer.effectContext(Effect.flatMap(openPglite(options.dataDir), pgliteContext)).pipe(Layer.provide(Reactivity.layer))
+
+/** The SqlClient over an open PGlite, and its listener. */
+export const pgliteContext = (db: PGlite) =>
+  Effect.map(makePgliteClient(db), (client) =>
+    Context.make(SqlClient.SqlClient, client).pipe(Context.add(Listener, pgliteListener(db))))

@@ -1,7 +1,8 @@
 import { PgClient } from "@effect/sql-pg"
-import { Data, Effect, Layer, Redacted } from "effect"
+import { Context, Data, Effect, Layer, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient } from "effect/sql"
+import { Listener, postgresListener } from "./listener.ts"
 import { hedgerowPgTypes } from "./timestamps.ts"
 
 export interface PostgresOptions {
@@ -49,8 +50,8 @@ export const sqlErrorReason = (error: unknown): string => {
  * ready, so a wrong URL, a server that is down or a refused login stops a start with one clear line,
  * rather than failing the first request.
  */
-export const layerPostgres = (options: PostgresOptions): Layer.Layer<SqlClient.SqlClient, DatabaseUnavailable> =>
-  Layer.effect(SqlClient.SqlClient)(
+export const layerPostgres = (options: PostgresOptions): Layer.Layer<SqlClient.SqlClient | Listener, DatabaseUnavailable> =>
+  Layer.effectContext(
     Effect.gen(function*() {
       const client = yield* PgClient.make({
         url: Redacted.make(options.url),
@@ -61,7 +62,7 @@ export const layerPostgres = (options: PostgresOptions): Layer.Layer<SqlClient.S
         startupParameters: { timezone: "UTC" }
       })
       yield* client`SELECT 1`
-      return client as SqlClient.SqlClient
+      return Context.make(SqlClient.SqlClient, client).pipe(Context.add(Listener, postgresListener(client)))
     }).pipe(
       Effect.mapError((error) => new DatabaseUnavailable({ url: displayUrl(options.url), reason: sqlErrorReason(error) }))
     )

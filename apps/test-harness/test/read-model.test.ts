@@ -1,0 +1,125 @@
+import { MemberService, PersonalApiKeyService, systemActor, UserService } from "@hedgerow/core"
+import { Hedgerow } from "@hedgerow/store"
+import { createDatabase, forEachBackend, testDatabaseUrl } from "@hedgerow/store/testing"
+import { Effect, ManagedRuntime } from "effect"
+import { SqlClient } from "effect/sql"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bannerOf, type FirstStart, firstStartOf } from "../src/serve-banner.ts"
+import { httpTarget } from "../src/targets/http.ts"
+import { type ServerProcess, startServerProcess } from "../src/targets/server-process.ts"
+import type { Target } from "../src/targets/target.ts"
+
+/** How long another process may go on honouring a grant after it was taken away. */
+const STALENESS_BOUND_MS = 1000
+
+const ME = { group: "identity", endpoint: "me" } as const
+const ORGANIZATION = { group: "organizations", endpoint: "retrieve" } as const
+const FLAGS = { group: "featureFlags", endpoint: "list" } as const
+const MEMBER = { group: "members", endpoint: "destroy" } as const
+
+/** Milliseconds until `check` holds, polling every 20 ms; fails past the bound (with slack for a loaded machine). */
+const within = async (check: () => Promise<boolean>, boundMs = STALENESS_BOUND_MS) => {
+  const started = Date.now()
+  while (!(await check())) {
+    if (Date.now() - started > boundMs) throw new Error(`still not true after ${boundMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return Date.now() - started
+}
+
+/**
+ * Each server process serves authentication from memory. A change made anywhere else (another server, an
+ * admin command, SQL) must reach it within a second, and a lost notification connection must never
+ * leave a revoked grant in memory.
+ */
+forEachBackend((backend) => {
+  if (backend.name !== "postgres") return
+  describe("the in-memory read model across two hedgerow serve processes on one PostgreSQL database", () => {
+    let database: { url: string; drop: () => Promise<void> } | undefined
+    const servers: Array<ServerProcess> = []
+    let tenant: FirstStart
+    let a: Target
+    let b: Target
+    /** A third writer on the same database, as `hedgerow admin` is. */
+    let admin: ManagedRuntime.ManagedRuntime<any, any>
+
+    /** A new member of the tenant's organization and a `*` key of theirs. */
+    const memberWithKey = (email: string) =>
+      admin.runPromise(Effect.gen(function*() {
+        const user = yield* UserService.use((s) => s.create(systemActor, { email }))
+        yield* MemberService.use((s) => s.add(systemActor, tenant.organization, { email, level: 1 }))
+        const key = yield* PersonalApiKeyService.use((s) =>
+          s.create(systemActor, { email, scopes: ["*"], scoped_organizations: null, scoped_teams: null }))
+        return { uuid: user.uuid, key: key.personal_api_key, id: key.id }
+      }))
+    const sql = (statement: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>) =>
+      admin.runPromise(Effect.flatMap(Effect.service(SqlClient.SqlClient), statement))
+    const status = async (target: Target, ref: Parameters<Target["call"]>[0], key: string, params = {}) =>
+      (await target.call(ref, { key, params })).status
+
+    beforeAll(async () => {
+      database = await createDatabase(testDatabaseUrl()!, "hedgerow_read_model")
+      servers.push(await startServerProcess({ args: ["--database-url", database.url] }))
+      tenant = firstStartOf(await bannerOf(servers[0]!))!
+      servers.push(await startServerProcess({ args: ["--database-url", database.url] }))
+      await bannerOf(servers[1]!)
+      a = httpTarget("A", servers[0]!.url)
+      b = httpTarget("B", servers[1]!.url)
+      admin = ManagedRuntime.make(Hedgerow.layer({ databaseUrl: database.url, poolSize: 2 }))
+    }, 60_000)
+
+    afterAll(async () => {
+      await Promise.all(servers.map((server) => server.stop()))
+      await admin?.dispose()
+      await database?.drop()
+    })
+
+    it("a key deleted by another writer is refused by both servers within a second", async () => {
+      const member = await memberWithKey("deleted-key@example.com")
+      // Warm both servers' memory with the key.
+      for (const target of [a, b, a, b]) expect(await status(target, ME, member.key)).toBe(200)
+      await sql((sql) => sql`DELETE FROM personal_api_keys WHERE id = ${member.id}`)
+      const took = await Promise.all([a, b].map((target) => within(async () => (await status(target, ME, member.key)) === 401)))
+      expect(Math.max(...took)).toBeLessThanOrEqual(STALENESS_BOUND_MS)
+    })
+
+    it("a member removed through one server loses the organization on the other within a second", async () => {
+      const member = await memberWithKey("removed-member@example.com")
+      const organization = { organization_id: tenant.organization }
+      expect(await status(b, ORGANIZATION, member.key, organization)).toBe(200)
+      expect(await status(b, ORGANIZATION, member.key, organization)).toBe(200)
+      expect(await status(a, MEMBER, tenant.key, { ...organization, user__uuid: member.uuid })).toBe(204)
+      await within(async () => (await status(b, ORGANIZATION, member.key, organization)) === 404)
+    })
+
+    it("a narrowed scope is enforced by both servers within a second", async () => {
+      const member = await memberWithKey("narrowed-scope@example.com")
+      const project = { project_id: tenant.project }
+      for (const target of [a, b]) expect(await status(target, FLAGS, member.key, project)).toBe(200)
+      await sql((sql) => sql`UPDATE personal_api_keys SET scopes = ARRAY['organization:read'] WHERE id = ${member.id}`)
+      await Promise.all([a, b].map((target) => within(async () => (await status(target, FLAGS, member.key, project)) === 403)))
+    })
+
+    it("a lost notification connection is listened again, and nothing revoked meanwhile is served from memory", async () => {
+      const member = await memberWithKey("lost-feed@example.com")
+      for (const target of [a, b]) expect(await status(target, ME, member.key)).toBe(200)
+      const listeners = () =>
+        sql((sql) => sql<{ n: number }>`
+          SELECT count(*)::integer AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND query LIKE 'LISTEN%hedgerow_changes%'`)
+          .then((rows) => (rows as ReadonlyArray<{ n: number }>)[0]!.n)
+      // Both servers listen, and so does the admin writer of this test.
+      const listening = await listeners()
+      expect(listening).toBe(3)
+      // Cut both servers' listening connections, then revoke while they may not yet have noticed.
+      await sql((sql) => sql`
+        SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND query LIKE 'LISTEN%hedgerow_changes%'`)
+      await sql((sql) => sql`DELETE FROM personal_api_keys WHERE id = ${member.id}`)
+      await Promise.all([a, b].map((target) => within(async () => (await status(target, ME, member.key)) === 401)))
+      // Both listen again, and serve from memory again: the owner's key keeps working throughout.
+      await within(async () => (await listeners()) === listening, 10_000)
+      for (const target of [a, b]) expect(await status(target, ME, tenant.key)).toBe(200)
+    })
+  })
+})

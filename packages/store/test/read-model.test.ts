@@ -1,0 +1,136 @@
+import { assert, layer } from "@effect/vitest"
+import {
+  Authentication,
+  Bootstrap,
+  CoreServices,
+  MemberService,
+  type OrganizationId,
+  PersonalApiKeyService,
+  systemActor,
+  UserService
+} from "@hedgerow/core"
+import { Freshness, PersonalApiKeyRepository } from "@hedgerow/core/ports"
+import { Effect, Exit, Layer, Schedule } from "effect"
+import { SqlClient } from "effect/sql"
+import { Store } from "../src/index.ts"
+import { forEachBackend } from "../src/testing/index.ts"
+
+/** How many times authentication asked the store for a key's holder: the real repository, counted. */
+let lookups = 0
+const countedKeys = Layer.effect(
+  PersonalApiKeyRepository,
+  Effect.map(Effect.service(PersonalApiKeyRepository), (keys) => ({
+    ...keys,
+    findHolder: (secureValue: string) => Effect.suspend(() => {
+      lookups++
+      return keys.findHolder(secureValue)
+    })
+  }))
+)
+
+const hedgerowWithCountedKeys = (options: Store.StoreOptions) => {
+  const store = Store.layer(options)
+  return CoreServices.layerNoDeps.pipe(Layer.provide(countedKeys.pipe(Layer.provide(store))), Layer.provideMerge(store))
+}
+
+/** Lookups made by `effect`. */
+const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.suspend(() => {
+    const before = lookups
+    return Effect.map(effect, (value) => ({ value, lookups: lookups - before }))
+  })
+
+/** Waits until the change feed listens, as a server does a moment after it starts. */
+const untilLive = Effect.flatMap(Effect.service(Freshness), (freshness) =>
+  Effect.suspend(() => (freshness.live() ? Effect.void : Effect.fail("not yet"))).pipe(
+    Effect.retry(Schedule.spaced("10 millis")),
+    Effect.timeout("5 seconds"),
+    Effect.orDie
+  ))
+
+/**
+ * Authenticates once and lets the notification of that first use (its `last_used_at` is written) arrive:
+ * a server hears its own writes made outside a transaction through the feed, a moment later.
+ */
+const warm = (key: string) =>
+  Effect.gen(function*() {
+    const auth = yield* Authentication
+    yield* auth.authenticate(key)
+    yield* Effect.sleep("200 millis")
+    return yield* auth.authenticate(key)
+  })
+
+/** A user of the organization with a `*` key, made through core as an operator would. */
+const memberWithKey = (organization: string, email: string) =>
+  Effect.gen(function*() {
+    const user = yield* UserService.use((s) => s.create(systemActor, { email }))
+    yield* MemberService.use((s) => s.add(systemActor, organization, { email, level: 1 }))
+    const key = yield* PersonalApiKeyService.use((s) =>
+      s.create(systemActor, { email, scopes: ["*"], scoped_organizations: null, scoped_teams: null }))
+    return { uuid: user.uuid, key: key.personal_api_key, id: key.id }
+  })
+
+forEachBackend((backend) =>
+layer(backend.on(hedgerowWithCountedKeys), { timeout: 60_000, excludeTestServices: true })(`the in-memory read model on ${backend.name}`, (it) => {
+  /** The bootstrapped organization, which the tests after the first share. */
+  let organization = ""
+
+  it.effect("a key's holder is read from the store once, then served from memory", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const boot = yield* (yield* Bootstrap).run({ email: "owner@example.com" })
+      organization = boot.organization_id
+      const auth = yield* Authentication
+      const first = yield* counted(warm(boot.personal_api_key))
+      const again = yield* counted(Effect.forEach([1, 2, 3, 4, 5], () => auth.authenticate(boot.personal_api_key)))
+      assert.isAtLeast(first.lookups, 1)
+      assert.strictEqual(again.lookups, 0)
+      assert.strictEqual(again.value[4]!.user.email, "owner@example.com")
+    }))
+
+  it.effect("a commit in this process is seen by its next request: a removed member has lost the organization", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const member = yield* memberWithKey(organization, "removed@example.com")
+      const auth = yield* Authentication
+      assert.isTrue((yield* warm(member.key)).memberships.has(organization as OrganizationId))
+      assert.strictEqual((yield* counted(auth.authenticate(member.key))).lookups, 0)
+      yield* MemberService.use((s) => s.remove(systemActor, organization, member.uuid))
+      const after = yield* counted(auth.authenticate(member.key))
+      assert.strictEqual(after.lookups, 1)
+      assert.isFalse(after.value.memberships.has(organization as OrganizationId))
+    }))
+
+  it.effect("a write outside any transaction, as another writer's SQL, reaches memory through the change feed", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const member = yield* memberWithKey(organization, "deleted-by-sql@example.com")
+      const auth = yield* Authentication
+      yield* auth.authenticate(member.key)
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`DELETE FROM personal_api_keys WHERE id = ${member.id}`
+      // The embedded store delivers the notification before the DELETE returns; a server a moment later.
+      const refused = yield* auth.authenticate(member.key).pipe(
+        Effect.flip,
+        Effect.retry({ schedule: Schedule.spaced("20 millis"), times: backend.name === "pglite" ? 0 : 50 })
+      )
+      assert.strictEqual(refused._tag, "AuthenticationError")
+    }))
+
+  it.effect("while the feed is lost nothing is served from memory, and after it resumes everything is read afresh", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const member = yield* memberWithKey(organization, "lost-feed@example.com")
+      const auth = yield* Authentication
+      const freshness = yield* Freshness
+      yield* warm(member.key)
+      freshness.lost()
+      assert.strictEqual((yield* counted(Effect.all([auth.authenticate(member.key), auth.authenticate(member.key)]))).lookups, 2)
+      freshness.resumed()
+      assert.strictEqual((yield* counted(auth.authenticate(member.key))).lookups, 1)
+      assert.strictEqual((yield* counted(auth.authenticate(member.key))).lookups, 0)
+      // A refused key stays refused: nothing but a found holder is kept.
+      const unknown = yield* counted(Effect.exit(auth.authenticate("phx_unknown")))
+      assert.isTrue(Exit.isFailure(unknown.value))
+    }))
+}))
