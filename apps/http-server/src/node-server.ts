@@ -1,5 +1,13 @@
 import { envelopeOf, HeadersTooLarge, ParseError } from "@hedgerow/core"
-import { createServer, type Server, STATUS_CODES } from "node:http"
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeader,
+  type OutgoingHttpHeaders,
+  type Server,
+  ServerResponse,
+  STATUS_CODES
+} from "node:http"
 import type { Duplex } from "node:stream"
 
 /**
@@ -20,8 +28,28 @@ const onClientError = (error: Error & { code?: string }, socket: Duplex) => {
   )
 }
 
+type OutgoingHeaders = OutgoingHttpHeaders | Array<OutgoingHttpHeader>
+
+/** A body in chunks, still arriving: how much of it is left is unknown. */
+const unreadBodyOfUnknownLength = (request: IncomingMessage | undefined) =>
+  request !== undefined && !request.complete && request.headers["transfer-encoding"] !== undefined
+
+/**
+ * An answer sent before the request body has arrived drops the rest of it. @effect/platform-node reads
+ * and drops up to 256 KiB, closing the connection past that, but says `Connection: close` beforehand only
+ * when a Content-Length tells it the rest is larger: for a body in chunks the answer said `keep-alive`
+ * and the connection was closed anyway, failing the client's next request on it. Such an answer says
+ * `close` here, and the adapter then closes the connection once it is sent, as for a Content-Length.
+ */
+class ClosingResponse extends ServerResponse {
+  override writeHead(statusCode: number, message?: string | OutgoingHeaders, headers?: OutgoingHeaders): this {
+    if (unreadBodyOfUnknownLength(this.req)) this.shouldKeepAlive = false
+    return super.writeHead(statusCode, message as string, headers)
+  }
+}
+
 export const createNodeServer = (): Server => {
-  const server = createServer()
+  const server = createServer({ ServerResponse: ClosingResponse as typeof ServerResponse })
   server.on("clientError", onClientError)
   return server
 }
