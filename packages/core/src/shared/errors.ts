@@ -81,6 +81,11 @@ export class HeadersTooLarge extends Schema.TaggedError<HeadersTooLarge>()("Head
   detail: Schema.String
 }) {}
 
+/** 408 `request_timeout`: the client did not send its whole request in time; answered by the HTTP server before any route. */
+export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", {
+  detail: Schema.String
+}) {}
+
 /** 415 `unsupported_media_type`. */
 export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", {
   detail: Schema.String
@@ -116,6 +121,7 @@ export type ApiFailure =
   | PayloadTooLarge
   | UnsupportedMediaType
   | HeadersTooLarge
+  | RequestTimeout
   | Throttled
   | InternalError
 
@@ -135,6 +141,7 @@ export const errorKinds = {
   PermissionDenied: { status: 403, type: "authentication_error", code: "permission_denied" },
   NotFound: { status: 404, type: "invalid_request", code: "not_found" },
   MethodNotAllowed: { status: 405, type: "invalid_request", code: "method_not_allowed" },
+  RequestTimeout: { status: 408, type: "invalid_request", code: "request_timeout" },
   Conflict: { status: 409, type: "server_error", code: "conflict" },
   PayloadTooLarge: { status: 413, type: "invalid_request", code: "payload_too_large" },
   UnsupportedMediaType: { status: 415, type: "invalid_request", code: "unsupported_media_type" },
