@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { createServer, request } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { servingUrl, startServe, waitFor } from "./cli-runner.ts"
+import { lines, servingUrl, startServe, waitFor } from "./cli-runner.ts"
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "hedgerow-lifecycle-"))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
@@ -77,6 +77,20 @@ describe("hedgerow serve (what npm start runs)", () => {
       expect(server.output()).toMatch(new RegExp(`^error: cannot listen on 127\\.0\\.0\\.1:${taken}: .*EADDRINUSE`, "m"))
     } finally {
       holder.close()
+      rmSync(otherDir, { recursive: true, force: true })
+    }
+  })
+
+  it("refuses, on one line with exit 1, to start with a timeout it cannot use, before opening the store", async () => {
+    const otherDir = mkdtempSync(path.join(tmpdir(), "hedgerow-timeout-"))
+    try {
+      const refused = startServe({ HEDGEROW_DATA_DIR: otherDir, HEDGEROW_REQUEST_TIMEOUT_MS: "30s" })
+      expect(await refused.exited).toBe(1)
+      expect(lines(refused.output())).toEqual([
+        `error: HEDGEROW_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from 1 to 2147483647, not "30s"`
+      ])
+      expect(readdirSync(otherDir)).toEqual([])
+    } finally {
       rmSync(otherDir, { recursive: true, force: true })
     }
   })

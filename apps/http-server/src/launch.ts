@@ -32,6 +32,7 @@ export const launch = (options: ServerOptions) =>
     Effect.catchTags({
       DataDirInUse: (error) => refuse(error.message),
       DatabaseUnavailable: (error) => refuse(error.message),
+      TimeoutConfigError: (error) => refuse(error.message),
       ServeError: (error) => refuse(`cannot listen on ${options.host}:${options.port}: ${causeMessage(error.cause)}`)
     })
   )

@@ -1,4 +1,4 @@
-import { envelopeOf, HeadersTooLarge, ParseError } from "@hedgerow/core"
+import { envelopeOf, HeadersTooLarge, ParseError, RequestTimeout } from "@hedgerow/core"
 import {
   createServer,
   type IncomingMessage,
@@ -9,23 +9,48 @@ import {
   STATUS_CODES
 } from "node:http"
 import type { Duplex } from "node:stream"
+import type { ConnectionTimeouts } from "./timeouts.ts"
+
+// Time a client gets to read a refusal after the server's FIN. Destroying the socket at once, with
+// the client's bytes still unread, sends a reset that can make the client drop the refusal.
+const CLOSE_GRACE_MS = 500
+
+const failureOf = (code: string | undefined) => {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return new HeadersTooLarge({ detail: "Request headers are too large." })
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return new RequestTimeout({ detail: "The request was not received in time." })
+    default:
+      return new ParseError({ detail: "Malformed HTTP request." })
+  }
+}
 
 /**
  * Requests Node's HTTP parser rejects before any route sees them (an unknown method, bytes that are not
- * HTTP, headers over Node's limit) still get the envelope instead of an empty 400.
+ * HTTP, headers over Node's limit) and requests not received within the timeouts still get the envelope
+ * instead of an empty 400 or 408.
  */
 const onClientError = (error: Error & { code?: string }, socket: Duplex) => {
-  if (!socket.writable) return socket.destroy()
-  const { status, body } = envelopeOf(
-    error.code === "HPE_HEADER_OVERFLOW"
-      ? new HeadersTooLarge({ detail: "Request headers are too large." })
-      : new ParseError({ detail: "Malformed HTTP request." })
-  )
+  // A response whose head is out owns the connection: closing it is the only answer left.
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
+  if (!socket.writable || inFlight?.headersSent === true) return socket.destroy()
+  const { status, body } = envelopeOf(failureOf(error.code))
   const text = JSON.stringify(body)
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`
   )
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    // After a timeout the parser still reads: the rest of a late body would reach its route although the
+    // client was told 408. Closing as soon as the answer is out aborts the request instead; a client
+    // that was too slow has no bytes left unread, so the close sends no reset.
+    socket.once("finish", () => socket.destroy())
+  } else {
+    // A client that never closes its side would otherwise hold the socket.
+    const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS)
+    socket.once("close", () => clearTimeout(timer))
+  }
 }
 
 type OutgoingHeaders = OutgoingHttpHeaders | Array<OutgoingHttpHeader>
@@ -48,8 +73,19 @@ class ClosingResponse extends ServerResponse {
   }
 }
 
-export const createNodeServer = (): Server => {
-  const server = createServer({ ServerResponse: ClosingResponse as typeof ServerResponse })
+/**
+ * Node's HTTP server with the timeouts and the answers above. Node looks for requests past their
+ * timeouts only every `connectionsCheckingInterval`, 30 s by default, so a timeout could fire 30 s late:
+ * looking every quarter of the headers timeout, and at least every second, keeps each close to its value.
+ */
+export const createNodeServer = (timeouts: ConnectionTimeouts): Server => {
+  const server = createServer({
+    ServerResponse: ClosingResponse as typeof ServerResponse,
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    connectionsCheckingInterval: Math.max(1, Math.min(1_000, Math.floor(timeouts.headersMs / 4)))
+  })
   server.on("clientError", onClientError)
   return server
 }

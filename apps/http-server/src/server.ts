@@ -6,6 +6,7 @@ import { HttpServer } from "effect/http"
 import { NetAddress } from "effect/net"
 import * as App from "./app.ts"
 import { createNodeServer } from "./node-server.ts"
+import { timeoutsFromConfig } from "./timeouts.ts"
 
 export interface ServerOptions {
   readonly port: number
@@ -13,12 +14,17 @@ export interface ServerOptions {
   readonly store: StoreOptions
 }
 
-/** The API on a Node HTTP server over core and the store; port 0 picks a free port. */
+/**
+ * The API on a Node HTTP server over core and the store; port 0 picks a free port. The server's timeouts
+ * come from the configuration (timeouts.ts), read first so that a bad one refuses the start before the
+ * store is opened.
+ */
 export const layer = (options: ServerOptions) =>
-  App.layerNoDeps.pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createNodeServer, { port: options.port, host: options.host })),
-    Layer.provideMerge(App.servicesLayer(options.store))
-  )
+  Layer.unwrap(Effect.map(timeoutsFromConfig, (timeouts) =>
+    App.layerNoDeps.pipe(
+      Layer.provideMerge(NodeHttpServer.layer(() => createNodeServer(timeouts), { port: options.port, host: options.host })),
+      Layer.provideMerge(App.servicesLayer(options.store))
+    )))
 
 /** `http://host:port` of the running server. */
 export const baseUrl = Effect.map(Effect.service(HttpServer.HttpServer), (server) =>
