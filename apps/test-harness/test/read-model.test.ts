@@ -16,6 +16,9 @@ const ME = { group: "identity", endpoint: "me" } as const
 const ORGANIZATION = { group: "organizations", endpoint: "retrieve" } as const
 const FLAGS = { group: "featureFlags", endpoint: "list" } as const
 const MEMBER = { group: "members", endpoint: "destroy" } as const
+const FLAG = { group: "featureFlags", endpoint: "retrieve" } as const
+const FLAG_CREATE = { group: "featureFlags", endpoint: "create" } as const
+const FLAG_UPDATE = { group: "featureFlags", endpoint: "update" } as const
 
 /** Milliseconds until `check` holds, polling every 20 ms; fails past the bound (with slack for a loaded machine). */
 const within = async (check: () => Promise<boolean>, boundMs = STALENESS_BOUND_MS) => {
@@ -98,6 +101,15 @@ forEachBackend((backend) => {
       for (const target of [a, b]) expect(await status(target, FLAGS, member.key, project)).toBe(200)
       await sql((sql) => sql`UPDATE personal_api_keys SET scopes = ARRAY['organization:read'] WHERE id = ${member.id}`)
       await Promise.all([a, b].map((target) => within(async () => (await status(target, FLAGS, member.key, project)) === 403)))
+    })
+
+    it("a flag soft-deleted through one server reads as deleted through the other within a second", async () => {
+      const created = await a.call(FLAG_CREATE, { key: tenant.key, params: { project_id: tenant.project }, body: { key: "read-model-flag" } })
+      expect(created.status).toBe(201)
+      const flag = { project_id: tenant.project, id: created.body.id }
+      for (const target of [a, b]) expect((await target.call(FLAG, { key: tenant.key, params: flag })).body.deleted).toBe(false)
+      expect((await a.call(FLAG_UPDATE, { key: tenant.key, params: flag, body: { deleted: true } })).status).toBe(200)
+      await within(async () => (await b.call(FLAG, { key: tenant.key, params: flag })).body.deleted === true)
     })
 
     it("a lost notification connection is listened again, and nothing revoked meanwhile is served from memory", async () => {

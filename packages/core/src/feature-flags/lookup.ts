@@ -4,7 +4,9 @@ import { Access, type ProjectAccess } from "../auth/access.ts"
 import { CohortRepository } from "../cohorts/repository.ts"
 import { RoleRepository } from "../roles/repository.ts"
 import { NotFound, orNotFound, PermissionDenied } from "../shared/errors.ts"
-import { type FeatureFlagId, parseSerial } from "../shared/ids.ts"
+import { type FeatureFlagId, parseSerial, type ProjectId } from "../shared/ids.ts"
+import { Freshness } from "../read-model/freshness.ts"
+import { memoized } from "../read-model/memoized.ts"
 import type { Scope } from "../shared/scope.ts"
 import { type CallerRole, type Editor, editRights, needsRoles } from "./edit-rights.ts"
 import type { FeatureFlag, StoredFeatureFlag } from "./model.ts"
@@ -41,12 +43,18 @@ export class FlagReader extends Context.Service<FlagReader, {
       const flags = yield* FeatureFlagRepository
       const roleRepository = yield* RoleRepository
       const cohorts = yield* CohortRepository
+      // Every flag endpoint reads its flag first; writes read it again under a row lock in their transaction.
+      const flagById = memoized(
+        yield* Freshness,
+        ({ project, id }: { readonly project: ProjectId; readonly id: FeatureFlagId }) => flags.find(project, id),
+        ({ project, id }) => `${project}/${id}`
+      )
 
       const flag = Effect.fn("FlagReader.flag")(function*(actor: Actor, project: string, id: string, scope: Scope) {
         const projectAccess = yield* access.project(actor, project, scope)
         const flagId = parseSerial(id)
         if (flagId === undefined) return yield* NotFound.default()
-        const found = yield* flags.find(projectAccess.project.id, flagId as FeatureFlagId).pipe(Effect.flatMap(orNotFound))
+        const found = yield* flagById({ project: projectAccess.project.id, id: flagId as FeatureFlagId }).pipe(Effect.flatMap(orNotFound))
         return { access: projectAccess, flag: found }
       })
 

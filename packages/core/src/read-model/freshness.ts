@@ -22,7 +22,7 @@ export interface FreshnessShape {
 
 /** The tables whose rows the in-memory read model holds; a write to any other table changes nothing here. */
 export const READ_MODEL_TABLES: ReadonlySet<string> = new Set([
-  "users", "personal_api_keys", "memberships", "organizations", "projects", "roles", "role_memberships"
+  "users", "personal_api_keys", "memberships", "organizations", "projects", "roles", "role_memberships", "feature_flags"
 ])
 
 export const makeFreshness = (options: { readonly live: boolean }): FreshnessShape => {

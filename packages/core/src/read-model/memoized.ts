@@ -11,15 +11,18 @@ const MAX_ENTRIES = 10_000
  */
 export const memoized = <K, A, E, R>(
   freshness: FreshnessShape,
-  lookup: (key: K) => Effect.Effect<Option.Option<A>, E, R>
+  lookup: (key: K) => Effect.Effect<Option.Option<A>, E, R>,
+  /** The map key of a lookup key that is not a primitive. */
+  keyOf: (key: K) => unknown = (key) => key
 ) => {
-  const entries = new Map<K, { readonly epoch: number; readonly value: A }>()
-  return (key: K): Effect.Effect<Option.Option<A>, E, R> => {
+  const entries = new Map<unknown, { readonly epoch: number; readonly value: A }>()
+  return (lookupKey: K): Effect.Effect<Option.Option<A>, E, R> => {
+    const key = keyOf(lookupKey)
     const live = freshness.live()
     const epoch = freshness.epoch()
     const entry = entries.get(key)
     if (live && entry !== undefined && entry.epoch === epoch) return Effect.succeed(Option.some(entry.value))
-    return Effect.tap(lookup(key), (found) =>
+    return Effect.tap(lookup(lookupKey), (found) =>
       Effect.sync(() => {
         if (Option.isNone(found)) return entries.delete(key)
         if (!live) return
