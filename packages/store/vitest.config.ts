@@ -1,7 +1,9 @@
 import { defineConfig } from "vitest/config"
+import { workspaceSources } from "../../vitest.shared.ts"
 
 // Each PGlite instance takes a second or two to boot (longer on a busy CI box).
 export default defineConfig({
+  ...workspaceSources,
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 30_000,

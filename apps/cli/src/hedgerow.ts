@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { CliOutput, Command } from "effect/cli"
 import { admin } from "./commands/admin.ts"
 import { batchExports } from "./commands/batch-exports.ts"
@@ -9,8 +9,9 @@ import { members } from "./commands/members.ts"
 import { projects } from "./commands/projects.ts"
 import { serve } from "./commands/serve.ts"
 import { oneLinePresenter, reportFailures } from "./output.ts"
+import { VERSION } from "./version.ts"
 
-export const VERSION = "0.1.0"
+export { VERSION }
 
 export const hedgerow = Command.make("hedgerow").pipe(
   Command.withDescription("Hedgerow: a self-hostable PostHog-compatible organization and feature-flag API"),

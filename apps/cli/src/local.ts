@@ -1,6 +1,10 @@
-import { DEFAULT_POOL_SIZE, Hedgerow, type StoreOptions } from "@hedgerow/store"
-import { Config, Effect, Option } from "effect"
+import type { StoreOptions } from "@hedgerow/store"
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { Flag } from "effect/cli"
+import { DEFAULT_POOL_SIZE } from "./defaults.ts"
+import { type Core, loadCore, loadStore } from "./packages.ts"
 
 /**
  * Admin commands run core in this process on the server's store rather than over HTTP: users,
@@ -47,9 +51,11 @@ export const storeOf = (flags: LocalFlags): StoreOptions => {
 }
 
 /**
- * Runs `effect` against core services on the selected store, opened for this one effect and closed after
- * it. A running server holds an embedded data directory's lock, so there this fails with the store's
- * DataDirInUse rather than corrupting its database.
+ * Runs what `run` makes of core against core services on the selected store, opened for this one effect
+ * and closed after it. A running server holds an embedded data directory's lock, so there this fails
+ * with the store's DataDirInUse rather than corrupting its database.
  */
-export const inProcess = (flags: LocalFlags) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.provide(effect, Hedgerow.layer(storeOf(flags)))
+export const inProcess = <A, E, R>(flags: LocalFlags, run: (core: Core) => Effect.Effect<A, E, R>) =>
+  Effect.all([loadCore, loadStore]).pipe(
+    Effect.flatMap(([core, { Hedgerow }]) => Effect.provide(run(core), Hedgerow.layer(storeOf(flags))))
+  )

@@ -1,7 +1,6 @@
-import { NodeRuntime, NodeServices } from "@effect/platform-node"
-import { cleanStopTeardown } from "@hedgerow/http-server"
-import { Effect } from "effect"
-import { cli } from "./hedgerow.ts"
+import { VERSION } from "./version.ts"
 
-// `hedgerow serve` stopped by SIGINT/SIGTERM after a clean shutdown exits 0, not 130.
-cli.pipe(Effect.provide(NodeServices.layer), NodeRuntime.runMain({ teardown: cleanStopTeardown }))
+// The executable. `hedgerow --version` is answered before effect/cli and the command tree load (they
+// take over a tenth of a second); the line is the one effect/cli prints, as a test checks.
+if (process.argv.length === 3 && process.argv[2] === "--version") console.log(`hedgerow v${VERSION}`)
+else await import("./run.ts")

@@ -1,4 +1,8 @@
-import { Cause, Console, Data, Effect, Runtime } from "effect"
+import * as Cause from "effect/Cause"
+import * as Console from "effect/Console"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Runtime from "effect/Runtime"
 import { CliError, CliOutput, Flag } from "effect/cli"
 
 /**

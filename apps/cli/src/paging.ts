@@ -1,5 +1,6 @@
 import type { PageEnvelope } from "@hedgerow/core"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { Flag } from "effect/cli"
 import { emit, table } from "./output.ts"
 

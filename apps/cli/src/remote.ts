@@ -1,10 +1,13 @@
-import { HedgerowApi, Authorization } from "@hedgerow/api"
-import { CURRENT, decodeInput } from "@hedgerow/core"
-import { Config, Effect, Layer, Option, type Redacted, Schema } from "effect"
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+import type * as Schema from "effect/Schema"
 import { Flag } from "effect/cli"
-import { FetchHttpClient, HttpClientRequest } from "effect/http"
-import { HttpApiClient, HttpApiMiddleware } from "effect/http-api"
+import { CURRENT } from "./defaults.ts"
 import { UsageError } from "./output.ts"
+import { type Core, loadApi, loadCore } from "./packages.ts"
 
 /**
  * API commands go over HTTP with the client derived from packages/api, so they exercise exactly what
@@ -38,13 +41,17 @@ export interface RemoteOptions {
   readonly key: Option.Option<Redacted.Redacted<string>>
 }
 
-// The auth middleware is bound when the client is made, so each key gets its own client.
+// The auth middleware is bound when the client is made, so each key gets its own client. The contract
+// and the HTTP client load only here, when an API command runs.
 const makeClient = (baseUrl: string, key: Redacted.Redacted<string>) =>
-  HttpApiClient.make(HedgerowApi, { baseUrl }).pipe(
-    Effect.provide(Layer.mergeAll(
-      FetchHttpClient.layer,
-      HttpApiMiddleware.layerClient(Authorization, ({ next, request }) => next(HttpClientRequest.bearerToken(request, key)))
-    ))
+  Effect.all([loadApi, Effect.promise(() => import("effect/http")), Effect.promise(() => import("effect/http-api"))]).pipe(
+    Effect.flatMap(([{ HedgerowApi, Authorization }, { FetchHttpClient, HttpClientRequest }, { HttpApiClient, HttpApiMiddleware }]) =>
+      HttpApiClient.make(HedgerowApi, { baseUrl }).pipe(
+        Effect.provide(Layer.mergeAll(
+          FetchHttpClient.layer,
+          HttpApiMiddleware.layerClient(Authorization, ({ next, request }) => next(HttpClientRequest.bearerToken(request, key)))
+        ))
+      ))
   )
 
 export type ApiClient = Effect.Success<ReturnType<typeof makeClient>>
@@ -60,10 +67,10 @@ export const withApi = <A, E, R>(
   })
 
 /**
- * The client refuses to send a payload its schema rejects, with a schema error of its own. Checking it
+ * The client refuses to send a payload its schema (core's, picked by `schemaOf`) rejects, with a schema error of its own. Checking it
  * first with the same schema, and wording the failure with core's DRF translation, makes the CLI say
  * exactly what the server would have said about the same body.
  */
-export const checkPayload = <S extends Schema.Top>(schema: S, payload: unknown) =>
+export const checkPayload = <S extends Schema.Top>(schemaOf: (core: Core) => S, payload: unknown) =>
   // Decoded as the server decodes it (DRF-style coercions included); the client re-encodes the result.
-  decodeInput(schema as unknown as Schema.Decoder<S["Type"]>)(payload)
+  Effect.flatMap(loadCore, (core) => core.decodeInput(schemaOf(core) as unknown as Schema.Decoder<S["Type"]>)(payload))

@@ -1,4 +1,6 @@
-import { Effect, FileSystem, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Option from "effect/Option"
 import { Flag } from "effect/cli"
 import { UsageError } from "./output.ts"
 

@@ -1,4 +1,4 @@
-import { Cause, Console, Effect, Exit, Layer, Option, type Runtime } from "effect"
+import { Console, Effect, Layer, Option } from "effect"
 import { Store } from "@hedgerow/store"
 import { baseUrl, bootstrapIfEmpty, layer as serverLayer, type ServerOptions } from "./server.ts"
 
@@ -44,10 +44,3 @@ const refuse = (message: string) =>
   Console.error(`error: ${message}`).pipe(Effect.andThen(Effect.sync(() => {
     process.exitCode = 1
   })))
-
-/**
- * Exit codes for `runMain`: a stop by SIGINT/SIGTERM after a clean shutdown is a success (0), not the
- * default 130, so supervisors do not count a deploy as a crash; a refused start keeps its own code.
- */
-export const cleanStopTeardown: Runtime.Teardown = (exit, onExit) =>
-  onExit(Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) ? Number(process.exitCode ?? 0) : 1)

@@ -1,4 +1,5 @@
-import { NodeHttpServer } from "@effect/platform-node"
+// The module alone: the package's index also loads its Redis client, a few hundred files at start-up.
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Bootstrap, type Bootstrapped } from "@hedgerow/core"
 import type { StoreOptions } from "@hedgerow/store"
 import { Effect, Layer, Option } from "effect"

@@ -15,17 +15,21 @@ import { RoleService } from "./roles/service.ts"
 import { Bootstrap } from "./setup/bootstrap.ts"
 import { UserService } from "./users/service.ts"
 
-/** Every core service, wired to each other; the repositories and Transactions come from a store. */
+/**
+ * Every core service, wired to each other; the repositories and Transactions come from a store. Internal
+ * services (access checks, mail delivery) are provided rather than merged, so the layer's type, and the
+ * declarations of every layer built on it, name only what `@hedgerow/core` exports.
+ */
 export const layerNoDeps = Layer.mergeAll(
   Authentication.layerNoDeps.pipe(Layer.provide(RateLimiter.layer)),
   OrganizationService.layerNoDeps,
   ProjectService.layerNoDeps,
   UserService.layerNoDeps,
   MemberService.layerNoDeps,
-  InviteService.layerNoDeps.pipe(Layer.provideMerge(MailDelivery.layerNoDeps)),
+  InviteService.layerNoDeps.pipe(Layer.provide(MailDelivery.layerNoDeps)),
   RoleService.layerNoDeps,
   BatchExportService.layerNoDeps,
   DomainService.layerNoDeps,
   FeatureFlagServices.layerNoDeps,
   Layer.provideMerge(Bootstrap.layerNoDeps, PersonalApiKeyService.layerNoDeps)
-).pipe(Layer.provideMerge(Access.layerNoDeps))
+).pipe(Layer.provide(Access.layerNoDeps))

@@ -1,5 +1,5 @@
-import { type BatchExport, BatchExportService, systemActor } from "@hedgerow/core"
-import { Effect } from "effect"
+import type { BatchExport } from "@hedgerow/core"
+import * as Effect from "effect/Effect"
 import { Command, Flag } from "effect/cli"
 import { inProcess, localFlags } from "../local.ts"
 import { details, emit, jsonFlag } from "../output.ts"
@@ -16,8 +16,8 @@ const create = Command.make(
     json: jsonFlag
   },
   ({ org, project, name, model, json, ...store }) =>
-    BatchExportService.use((s) => s.create(systemActor, org, { project_id: project, name, ...given({ model }) })).pipe(
-      inProcess(store),
+    inProcess(store, ({ BatchExportService, systemActor }) =>
+      BatchExportService.use((s) => s.create(systemActor, org, { project_id: project, name, ...given({ model }) }))).pipe(
       Effect.flatMap(emit(json, (batchExport: BatchExport) =>
         details(batchExport, ["id", "organization_id", "project_id", "name", "model", "interval", "paused", "created_at"])))
     )

@@ -1,5 +1,6 @@
-import { Bootstrap, type Bootstrapped } from "@hedgerow/core"
-import { Effect, Option } from "effect"
+import type { Bootstrapped } from "@hedgerow/core"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { Command, Flag } from "effect/cli"
 import { inProcess, localFlags } from "../local.ts"
 import { emit, jsonFlag } from "../output.ts"
@@ -20,11 +21,12 @@ export const bootstrap = Command.make(
     json: jsonFlag
   },
   ({ email, orgName, projectName, json, ...store }) =>
-    Bootstrap.use((b) =>
-      b.run({
-        email: Option.getOrUndefined(email),
-        organizationName: Option.getOrUndefined(orgName),
-        projectName: Option.getOrUndefined(projectName)
-      })
-    ).pipe(inProcess(store), Effect.flatMap(emit(json, render)))
+    inProcess(store, ({ Bootstrap }) =>
+      Bootstrap.use((b) =>
+        b.run({
+          email: Option.getOrUndefined(email),
+          organizationName: Option.getOrUndefined(orgName),
+          projectName: Option.getOrUndefined(projectName)
+        })
+      )).pipe(Effect.flatMap(emit(json, render)))
 ).pipe(Command.withDescription("First setup of an empty store: an organization, its owner, a project and an all-scopes key"))

@@ -1,5 +1,6 @@
-import { type CreatedKey, PersonalApiKeyService, systemActor } from "@hedgerow/core"
-import { Effect, Option } from "effect"
+import type { CreatedKey } from "@hedgerow/core"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { Command, Flag } from "effect/cli"
 import { inProcess, localFlags } from "../local.ts"
 import { details, emit, jsonFlag } from "../output.ts"
@@ -23,15 +24,16 @@ const create = Command.make(
     json: jsonFlag
   },
   ({ email, scopes, label, orgs, projects, json, ...store }) =>
-    PersonalApiKeyService.use((s) =>
-      s.create(systemActor, {
-        email,
-        ...given({ label }),
-        scopes: commaList(scopes),
-        scoped_organizations: Option.match(orgs, { onNone: () => null, onSome: commaList }),
-        scoped_teams: Option.match(projects, { onNone: () => null, onSome: numberList })
-      })
-    ).pipe(inProcess(store), Effect.flatMap(emit(json, render)))
+    inProcess(store, ({ PersonalApiKeyService, systemActor }) =>
+      PersonalApiKeyService.use((s) =>
+        s.create(systemActor, {
+          email,
+          ...given({ label }),
+          scopes: commaList(scopes),
+          scoped_organizations: Option.match(orgs, { onNone: () => null, onSome: commaList }),
+          scoped_teams: Option.match(projects, { onNone: () => null, onSome: numberList })
+        })
+      )).pipe(Effect.flatMap(emit(json, render)))
 ).pipe(Command.withDescription("Create a personal API key for a user"))
 
 export const keys = Command.make("keys").pipe(

@@ -1,5 +1,5 @@
-import { MemberService, type Membership, systemActor } from "@hedgerow/core"
-import { Effect } from "effect"
+import type { Membership } from "@hedgerow/core"
+import * as Effect from "effect/Effect"
 import { Command, Flag } from "effect/cli"
 import { inProcess, localFlags } from "../local.ts"
 import { details, emit, jsonFlag } from "../output.ts"
@@ -14,8 +14,7 @@ const add = Command.make(
     json: jsonFlag
   },
   ({ org, email, level, json, ...store }) =>
-    MemberService.use((s) => s.add(systemActor, org, { email, level })).pipe(
-      inProcess(store),
+    inProcess(store, ({ MemberService, systemActor }) => MemberService.use((s) => s.add(systemActor, org, { email, level }))).pipe(
       Effect.flatMap(emit(json, (membership: Membership) => details(membership)))
     )
 ).pipe(Command.withDescription("Add a user to an organization at a level"))

@@ -1,5 +1,5 @@
-import { type Organization, OrganizationService, systemActor } from "@hedgerow/core"
-import { Effect } from "effect"
+import type { Organization } from "@hedgerow/core"
+import * as Effect from "effect/Effect"
 import { Command, Flag } from "effect/cli"
 import { inProcess, localFlags } from "../local.ts"
 import { details, emit, jsonFlag } from "../output.ts"
@@ -8,8 +8,7 @@ const create = Command.make(
   "create",
   { ...localFlags, name: Flag.String("name").pipe(Flag.withDescription("Organization name")), json: jsonFlag },
   ({ name, json, ...store }) =>
-    OrganizationService.use((s) => s.create(systemActor, { name })).pipe(
-      inProcess(store),
+    inProcess(store, ({ OrganizationService, systemActor }) => OrganizationService.use((s) => s.create(systemActor, { name }))).pipe(
       Effect.flatMap(emit(json, (org: Organization) => details(org)))
     )
 ).pipe(Command.withDescription("Create an organization"))

@@ -1,5 +1,6 @@
-import { type RoleRecord, RoleService, systemActor } from "@hedgerow/core"
-import { Console, Effect } from "effect"
+import type { RoleRecord } from "@hedgerow/core"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
 import { Command, Flag } from "effect/cli"
 import { inProcess, localFlags } from "../local.ts"
 import { details, emit, jsonFlag } from "../output.ts"
@@ -18,9 +19,9 @@ const create = Command.make(
     json: jsonFlag
   },
   ({ org, name, featureFlagsAccessLevel, json, ...store }) =>
-    RoleService.use((s) =>
-      s.create(systemActor, org, { name, ...given({ feature_flags_access_level: featureFlagsAccessLevel }) })
-    ).pipe(inProcess(store), Effect.flatMap(emit(json, (role: RoleRecord) => details(role))))
+    inProcess(store, ({ RoleService, systemActor }) =>
+      RoleService.use((s) => s.create(systemActor, org, { name, ...given({ feature_flags_access_level: featureFlagsAccessLevel }) }))
+    ).pipe(Effect.flatMap(emit(json, (role: RoleRecord) => details(role))))
 ).pipe(Command.withDescription("Create a role in an organization"))
 
 const addMember = Command.make(
@@ -32,8 +33,7 @@ const addMember = Command.make(
     json: jsonFlag
   },
   ({ role, email, json, ...store }) =>
-    RoleService.use((s) => s.addMember(systemActor, role, { email })).pipe(
-      inProcess(store),
+    inProcess(store, ({ RoleService, systemActor }) => RoleService.use((s) => s.addMember(systemActor, role, { email }))).pipe(
       // Core answers nothing on success; the JSON echoes what was done so scripts still get an object.
       Effect.andThen(json ? Console.log(JSON.stringify({ role_id: role, email }, null, 2)) : Console.log(`Added ${email} to role ${role}.`))
     )

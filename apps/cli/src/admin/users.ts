@@ -1,5 +1,5 @@
-import { systemActor, type User, UserService } from "@hedgerow/core"
-import { Effect } from "effect"
+import type { User } from "@hedgerow/core"
+import * as Effect from "effect/Effect"
 import { Command, Flag } from "effect/cli"
 import { inProcess, localFlags } from "../local.ts"
 import { details, emit, jsonFlag } from "../output.ts"
@@ -15,8 +15,8 @@ const create = Command.make(
     json: jsonFlag
   },
   ({ email, firstName, lastName, json, ...store }) =>
-    UserService.use((s) => s.create(systemActor, { email, ...given({ first_name: firstName, last_name: lastName }) })).pipe(
-      inProcess(store),
+    inProcess(store, ({ systemActor, UserService }) =>
+      UserService.use((s) => s.create(systemActor, { email, ...given({ first_name: firstName, last_name: lastName }) }))).pipe(
       Effect.flatMap(emit(json, (user: User) => details(user, ["id", "uuid", "email", "first_name", "last_name", "created_at"])))
     )
 ).pipe(Command.withDescription("Create a user (then `members add` puts them in an organization)"))

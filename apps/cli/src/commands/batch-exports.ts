@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { Argument, Command } from "effect/cli"
 import { emit, jsonFlag } from "../output.ts"
 import { currentOrgFlag, remoteFlags, withApi } from "../remote.ts"

@@ -1,5 +1,6 @@
-import { type Domain, DomainCreate, DomainUpdate } from "@hedgerow/core"
-import { Effect, Option } from "effect"
+import type { Domain } from "@hedgerow/core"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { Argument, Command, Flag } from "effect/cli"
 import { details, emit, jsonFlag } from "../output.ts"
 import { listCommand, pageFlags } from "../paging.ts"
@@ -59,7 +60,7 @@ const create = Command.make(
     withApi(options, (client) =>
       Effect.gen(function*() {
         const body = { ...(yield* extraData(options.data)), ...samlFields(options), domain: options.domain }
-        const payload = yield* checkPayload(DomainCreate, body)
+        const payload = yield* checkPayload((core) => core.DomainCreate, body)
         const domain = yield* client.domains.create({ params: { organization_id: options.org }, payload })
         yield* emit(options.json, summary)(domain)
       }))
@@ -95,7 +96,7 @@ const update = Command.make(
           ...given({ domain: options.domain, jit_provisioning_enabled: options.jit, sso_enforcement: options.ssoEnforcement }),
           ...samlFields(options)
         }
-        const payload = yield* checkPayload(DomainUpdate, body)
+        const payload = yield* checkPayload((core) => core.DomainUpdate, body)
         const domain = yield* client.domains.update({ params: { organization_id: options.org, id: options.id }, payload })
         yield* emit(options.json, summary)(domain)
       }))

@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { Argument, Command, Flag } from "effect/cli"
 import { emit, jsonFlag, table } from "../output.ts"
 import { followNext, queryOf } from "../paging.ts"

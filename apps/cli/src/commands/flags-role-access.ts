@@ -1,4 +1,5 @@
-import { Console, Effect } from "effect"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { details, emit, jsonFlag } from "../output.ts"
 import { listCommand, pageFlags } from "../paging.ts"

@@ -1,5 +1,5 @@
-import { CURRENT } from "@hedgerow/core"
 import { Argument, Flag } from "effect/cli"
+import { CURRENT } from "../defaults.ts"
 import { details } from "../output.ts"
 
 /** Flags live under a project; `@current` is the key holder's current one. */

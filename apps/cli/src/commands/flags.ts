@@ -1,5 +1,5 @@
-import { FeatureFlagCreate, FeatureFlagUpdate } from "@hedgerow/core"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { Argument, Command, Flag } from "effect/cli"
 import { details, emit, jsonFlag } from "../output.ts"
 import { listCommand, pageFlags } from "../paging.ts"
@@ -100,7 +100,7 @@ const create = Command.make(
           key: options.flagKey,
           ...(options.noDashboard ? { _should_create_usage_dashboard: false } : {})
         }
-        const payload = yield* checkPayload(FeatureFlagCreate, body)
+        const payload = yield* checkPayload((core) => core.FeatureFlagCreate, body)
         const flag = yield* client.featureFlags.create({ params: { project_id: options.project }, payload })
         yield* emit(options.json, flagSummary)(flag)
       }))
@@ -108,7 +108,7 @@ const create = Command.make(
 
 /** PATCH one flag with `body`, checked first with core's own schema. */
 const patch = (client: ApiClient, options: { readonly project: string; readonly id: string; readonly json: boolean }, body: object) =>
-  checkPayload(FeatureFlagUpdate, body).pipe(
+  checkPayload((core) => core.FeatureFlagUpdate, body).pipe(
     Effect.flatMap((payload) => client.featureFlags.update({ params: { project_id: options.project, id: options.id }, payload })),
     Effect.flatMap(emit(options.json, flagSummary))
   )

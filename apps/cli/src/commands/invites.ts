@@ -1,9 +1,13 @@
-import { type Invite, InviteCreate, MAX_BULK_INVITES, ValidationError } from "@hedgerow/core"
-import { Console, Effect, FileSystem } from "effect"
+import type { Invite, InviteCreate } from "@hedgerow/core"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
 import { Argument, Command, Flag } from "effect/cli"
 import { CsvError, parseCsv } from "../csv.ts"
+import { MAX_BULK_INVITES } from "../defaults.ts"
 import { details, describeFailure, emit, jsonFlag, UsageError } from "../output.ts"
 import { listCommand, pageFlags } from "../paging.ts"
+import { type Core, loadCore } from "../packages.ts"
 import { checkPayload, currentOrgFlag, remoteFlags, withApi } from "../remote.ts"
 import { dataFlag, extraData, given } from "../request-body.ts"
 
@@ -55,7 +59,7 @@ const create = Command.make(
           ...(options.noEmail ? { send_email: false } : {}),
           ...(options.combine ? { combine_pending_invites: true } : {})
         }
-        const payload = yield* checkPayload(InviteCreate, body)
+        const payload = yield* checkPayload((core) => core.InviteCreate, body)
         const invite = yield* client.invites.create({ params: { organization_id: options.org }, payload })
         yield* emit(options.json, summary)(invite)
       }))
@@ -119,7 +123,7 @@ const readInvites = (file: string, sendEmail: boolean) =>
         ...(cells["level"]?.trim() ? { level: cells["level"].trim() } : {}),
         ...(sendEmail ? {} : { send_email: false })
       }
-      const invite = yield* checkPayload(InviteCreate, body).pipe(
+      const invite = yield* checkPayload((core) => core.InviteCreate, body).pipe(
         Effect.mapError((error) => rowError(file, row, record.line, describeFailure(error)))
       )
       rows.push({ row, line: record.line, invite })
@@ -128,7 +132,7 @@ const readInvites = (file: string, sendEmail: boolean) =>
   })
 
 /** A server error about one item of a batch (`3__target_email`, or `3`) names that item's row. */
-const inBatch = (file: string, batch: ReadonlyArray<Row>) => (error: unknown) => {
+const inBatch = ({ ValidationError }: Core, file: string, batch: ReadonlyArray<Row>) => (error: unknown) => {
   if (!(error instanceof ValidationError) || error.attr === null) return error
   const [index, ...field] = error.attr.split("__")
   const row = batch[Number(index)]
@@ -149,12 +153,13 @@ const bulk = Command.make(
     withApi(options, (client) =>
       Effect.gen(function*() {
         const rows = yield* readInvites(options.file, !options.noEmail)
+        const core = yield* loadCore
         let sent = 0
         // Each batch is all or nothing on the server; a failed batch stops the run after the ones already sent.
         for (let start = 0; start < rows.length; start += MAX_BULK_INVITES) {
           const batch = rows.slice(start, start + MAX_BULK_INVITES)
           yield* client.invites.bulk({ params: { organization_id: options.org }, payload: batch.map((row) => row.invite) }).pipe(
-            Effect.mapError(inBatch(options.file, batch))
+            Effect.mapError(inBatch(core, options.file, batch))
           )
           sent += batch.length
           if (!options.json) yield* Console.log(`sent ${sent}/${rows.length}`)

@@ -1,6 +1,8 @@
-import { ME, type Member, MemberUpdate } from "@hedgerow/core"
-import { Effect, Option } from "effect"
+import type { Member } from "@hedgerow/core"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { Argument, Command, Flag } from "effect/cli"
+import { ME } from "../defaults.ts"
 import { details, emit, jsonFlag } from "../output.ts"
 import { listCommand, pageFlags } from "../paging.ts"
 import { checkPayload, currentOrgFlag, remoteFlags, withApi } from "../remote.ts"
@@ -61,7 +63,7 @@ const setLevel = Command.make(
   (options) =>
     withApi(options, (client) =>
       Effect.gen(function*() {
-        const payload = yield* checkPayload(MemberUpdate, { level: options.level })
+        const payload = yield* checkPayload((core) => core.MemberUpdate, { level: options.level })
         const member = yield* client.members.update({ params: { organization_id: options.org, user__uuid: options.user }, payload })
         yield* emit(options.json, summary)(member)
       }))

@@ -1,6 +1,8 @@
-import { CURRENT, ProjectCreate, type ProjectView } from "@hedgerow/core"
-import { Effect, Option } from "effect"
+import type { ProjectView } from "@hedgerow/core"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { Argument, Command, Flag } from "effect/cli"
+import { CURRENT } from "../defaults.ts"
 import { details, emit, jsonFlag } from "../output.ts"
 import { listCommand, pageFlags } from "../paging.ts"
 import { checkPayload, remoteFlags, withApi } from "../remote.ts"
@@ -62,7 +64,7 @@ const create = Command.make(
           ...(Option.isSome(options.timezone) ? { timezone: options.timezone.value } : {}),
           ...(options.demo ? { is_demo: true } : {})
         }
-        const payload = yield* checkPayload(ProjectCreate, body)
+        const payload = yield* checkPayload((core) => core.ProjectCreate, body)
         const project = yield* client.organizationProjects.create({ params: { organization_id: options.org }, payload })
         yield* emit(options.json, summary)(project)
       }))

@@ -1,7 +1,8 @@
-import { launch } from "@hedgerow/http-server"
-import { Config } from "effect"
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
 import { Command, Flag } from "effect/cli"
 import { localFlags, storeOf } from "../local.ts"
+import { loadServer } from "../packages.ts"
 
 export const serve = Command.make(
   "serve",
@@ -18,7 +19,7 @@ export const serve = Command.make(
       Flag.withDefault("127.0.0.1")
     )
   },
-  ({ port, host, ...store }) => launch({ port, host, store: storeOf(store) })
+  ({ port, host, ...store }) => Effect.flatMap(loadServer, ({ launch }) => launch({ port, host, store: storeOf(store) }))
 ).pipe(Command.withDescription(
   "Serve the API on the embedded store, or on PostgreSQL with --database-url; the first start bootstraps and prints a key"
 ))

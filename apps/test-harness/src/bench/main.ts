@@ -1,4 +1,4 @@
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Console, Effect, Exit, Runtime } from "effect"
 import { parseInvocation, usage } from "./options.ts"
 import { failedRequests, runBench } from "./run-bench.ts"

@@ -8,13 +8,16 @@ import { FlagRules } from "./rules.ts"
 import { FeatureFlagService } from "./service.ts"
 import { FlagWriter } from "./writer.ts"
 
-/** The flag services and what they share (lookups, rules, the writer, the activity log). */
+/**
+ * The flag services, over what they share (lookups, rules, the writer, the activity log). Those stay
+ * inside: provided, not merged, so the layer's type names only what `@hedgerow/core` exports.
+ */
 export const layerNoDeps = Layer.mergeAll(
   FeatureFlagService.layerNoDeps,
   FlagRoleAccessService.layerNoDeps,
   FeatureFlagActions.layerNoDeps,
   FlagAccessControls.layerNoDeps
 ).pipe(
-  Layer.provideMerge(FlagWriter.layerNoDeps),
-  Layer.provideMerge(Layer.mergeAll(FlagReader.layerNoDeps, FlagRules.layerNoDeps, ActivityWriter.layerNoDeps))
+  Layer.provide(FlagWriter.layerNoDeps),
+  Layer.provide(Layer.mergeAll(FlagReader.layerNoDeps, FlagRules.layerNoDeps, ActivityWriter.layerNoDeps))
 )
