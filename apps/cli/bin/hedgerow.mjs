@@ -4,7 +4,7 @@
 // few hundred modules of effect/cli on every run (about a fifth of `--help`'s time).
 import { enableCompileCache } from "node:module"
 
-enableCompileCache?.()
+enableCompileCache()
 import("../dist/main.js").catch((error) => {
   if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes("/dist/main.js")) throw error
   console.error("error: hedgerow is not built yet; run `npm run build` in the repository")

@@ -22,7 +22,7 @@ const captureConsole = (out: Array<string>, err: Array<string>): Console.Console
 })
 
 /**
- * Runs the command tree in this process (much faster than a child: no tsx start-up), with its console
+ * Runs the command tree in this process (faster than a child: no process start-up), with its console
  * captured and only `env` visible as configuration, so the developer's HEDGEROW_* cannot leak in.
  */
 export const runInProcess = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { lines, runChild, runInProcess, type Serving, servingUrl, startServe, waitFor } from "./cli-runner.ts"
 
 // Admin commands mostly run in this process (each opens and closes its own pool, as the executable would,
-// without a tsx start-up each); one that succeeds and one that fails go through the real executable.
+// without a process start-up each); one that succeeds and one that fails go through the real executable.
 const admin = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => Effect.runPromise(runInProcess(["admin", ...args], env))
 const adminChild = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => Effect.runPromise(runChild(["admin", ...args], env))
 

@@ -1,5 +1,5 @@
 // The load generator's thread. Kept to erasable TypeScript with type-only imports of the harness, so
-// that Node can run it with plain type stripping (vitest) as well as under tsx (npm run bench).
+// that Node can run it from the sources with plain type stripping (vitest) as well as built (npm run bench).
 import autocannon from "autocannon"
 import { parentPort, workerData } from "node:worker_threads"
 import type { LoadFigures, LoadRequest } from "./load.ts"

@@ -47,7 +47,8 @@ export const failures = (figures: LoadFigures) => figures.non2xx + figures.error
  */
 export const runLoad = (request: LoadRequest) =>
   Effect.callback<LoadFigures, LoadFailed>((resume) => {
-    const worker = new Worker(new URL("./load-worker.ts", import.meta.url), { workerData: request })
+    // Beside this module: load-worker.ts from the sources (vitest), load-worker.js once built (npm run bench).
+    const worker = new Worker(new URL(`./load-worker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url), { workerData: request })
     let settled = false
     const settle = (outcome: Effect.Effect<LoadFigures, LoadFailed>) => {
       if (settled) return
