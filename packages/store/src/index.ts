@@ -9,3 +9,4 @@ export { DatabaseUnavailable, DEFAULT_POOL_SIZE, displayUrl, layerPostgres } fro
 export { analyzeChangedTables } from "./sql/statistics.ts"
 export { DEFAULT_DNS_TIMEOUT_MS, dnsChallengeLookup, DnsConfigError, type DnsOptions } from "./network/dns.ts"
 export { DEFAULT_MAIL_FROM, SmtpConfigError, smtpTransport, smtpUrlOf } from "./network/smtp.ts"
+export { Listener } from "./sql/listener.ts"
