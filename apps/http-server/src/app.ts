@@ -7,6 +7,8 @@ import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import * as Handlers from "./handlers.ts"
 import * as AuthorizationMiddleware from "./middleware/authorization.ts"
 import * as ErrorEnvelope from "./middleware/error-envelope.ts"
+import * as RequestLog from "./middleware/request-log.ts"
+import { ServerLog } from "./log/server-log.ts"
 import { ServerSettings } from "./settings.ts"
 import * as RequestDecodingMiddleware from "./middleware/request-decoding.ts"
 
@@ -25,6 +27,19 @@ const ServerSettingsFromConfig = Layer.effect(
   Effect.map(Config.Boolean("HEDGEROW_TRUST_PROXY").pipe(Config.withDefault(false)), (trustProxy) => ({ trustProxy }))
 )
 
+/**
+ * Around every route, the request log outside the envelope: the envelope answers every failure, so the
+ * log sees the status the client gets. One middleware, so that their order does not hang on the order
+ * in which layers are built.
+ */
+const edgeMiddleware = HttpRouter.middleware(
+  Effect.map(ServerLog, (log) => {
+    const logged = RequestLog.around(log)
+    return (httpEffect: Parameters<typeof ErrorEnvelope.around>[0]) => logged(ErrorEnvelope.around(httpEffect))
+  }),
+  { global: true }
+)
+
 /** The routes of the contract, the OpenAPI document and its rendered docs, over core. */
 export const routesNoDeps = Layer.mergeAll(
   HttpApiBuilder.layer(HedgerowApi, { openapiPath: "/api/schema/" }).pipe(
@@ -33,7 +48,7 @@ export const routesNoDeps = Layer.mergeAll(
     Layer.provide(RequestDecodingMiddleware.layer)
   ),
   HttpApiScalar.layer(HedgerowApi, { path: "/api/docs/" }),
-  ErrorEnvelope.layer
+  edgeMiddleware
 )
 
 /** Core services over a store, with the server's configuration. */

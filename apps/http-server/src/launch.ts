@@ -1,5 +1,6 @@
 import { Console, Effect, Layer, Option } from "effect"
 import { Store } from "@hedgerow/store"
+import { logSettingsFromConfig } from "./log/settings.ts"
 import { baseUrl, bootstrapIfEmpty, layer as serverLayer, type ServerOptions } from "./server.ts"
 
 const banner = (options: ServerOptions) =>
@@ -22,10 +23,14 @@ const banner = (options: ServerOptions) =>
     yield* Console.log(lines.join("\n"))
   })
 
-/** Runs the server until interrupted (SIGINT/SIGTERM via NodeRuntime), then closes it and the store. */
+/**
+ * Runs the server until interrupted (SIGINT/SIGTERM via NodeRuntime), then closes it and the store. It
+ * logs requests on stdout as HEDGEROW_LOG_LEVEL and HEDGEROW_LOG_FORMAT say, unless `options` has a log.
+ */
 export const launch = (options: ServerOptions) =>
   Effect.scoped(Effect.gen(function*() {
-    const context = yield* Layer.build(serverLayer(options))
+    const log = options.log ?? (yield* logSettingsFromConfig())
+    const context = yield* Layer.build(serverLayer({ ...options, log }))
     yield* banner(options).pipe(Effect.provideContext(context))
     return yield* Effect.never
   })).pipe(

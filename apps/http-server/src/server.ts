@@ -6,6 +6,9 @@ import { Effect, Layer, Option } from "effect"
 import { HttpServer } from "effect/http"
 import { NetAddress } from "effect/net"
 import * as App from "./app.ts"
+import type { LineSink } from "./log/line-writer.ts"
+import * as ServerLog from "./log/server-log.ts"
+import type { LogSettings } from "./log/settings.ts"
 import { createNodeServer } from "./node-server.ts"
 import { timeoutsFromConfig } from "./timeouts.ts"
 
@@ -13,6 +16,12 @@ export interface ServerOptions {
   readonly port: number
   readonly host: string
   readonly store: StoreOptions
+  /**
+   * The request log, and Effect's log calls in the same format, on stdout or on `sink`. Absent, no request
+   * is logged, since a process embedding the server owns its stdout; `hedgerow serve` reads
+   * HEDGEROW_LOG_LEVEL and HEDGEROW_LOG_FORMAT.
+   */
+  readonly log?: LogSettings & { readonly sink?: LineSink }
 }
 
 /**
@@ -23,6 +32,7 @@ export interface ServerOptions {
 export const layer = (options: ServerOptions) =>
   Layer.unwrap(Effect.map(timeoutsFromConfig, (timeouts) =>
     App.layerNoDeps.pipe(
+      Layer.provide(options.log === undefined ? Layer.empty : ServerLog.layer(options.log, options.log.sink)),
       Layer.provideMerge(NodeHttpServer.layer(() => createNodeServer(timeouts), { port: options.port, host: options.host })),
       Layer.provideMerge(App.servicesLayer(options.store))
     )))

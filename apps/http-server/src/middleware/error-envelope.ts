@@ -1,27 +1,9 @@
 import { Authentication, envelopeOf, InternalError, MethodNotAllowed, NotFound } from "@hedgerow/core"
-import { HedgerowApi } from "@hedgerow/api"
-import { Cause, Effect, Option, Predicate, type Types } from "effect"
-import { HttpApi } from "effect/http-api"
+import { Cause, Effect, Fiber, Option, Predicate, type Types } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { randomUUID } from "node:crypto"
-
-/** Each served path as a pattern with the methods it serves, to tell 405 from 404. */
-const routes: ReadonlyArray<{ readonly pattern: RegExp; readonly methods: ReadonlySet<string> }> = (() => {
-  // The OpenAPI document and its docs page are served beside the contract's endpoints.
-  const byPath = new Map<string, Set<string>>([["/api/schema/", new Set(["GET"])], ["/api/docs/", new Set(["GET"])]])
-  HttpApi.reflect(HedgerowApi, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) => {
-      const methods = byPath.get(endpoint.path) ?? new Set<string>()
-      methods.add(endpoint.method)
-      byPath.set(endpoint.path, methods)
-    }
-  })
-  return [...byPath].map(([path, methods]) => ({
-    pattern: new RegExp(`^${path.replace(/\/$/, "").replace(/:[a-z_]+/g, "[^/]+")}/?$`),
-    methods
-  }))
-})()
+import { knownPathOf } from "./known-paths.ts"
+import { noteKey, templateOf } from "./request-log.ts"
 
 /** Core's envelope for a failure; a 429 also says when to retry. */
 export const envelopeResponse = (failure: Parameters<typeof envelopeOf>[0], requestId?: string) => {
@@ -32,25 +14,11 @@ export const envelopeResponse = (failure: Parameters<typeof envelopeOf>[0], requ
 }
 
 /**
- * Matched on the raw path, as the router matches literal segments; a path whose escapes do not decode
- * never reached any route either.
- */
-const routeOf = (url: string) => {
-  const path = url.split("?")[0]!
-  try {
-    decodeURIComponent(path)
-  } catch {
-    return undefined
-  }
-  return routes.find((candidate) => candidate.pattern.test(path))
-}
-
-/**
  * An unknown path is 404. A known path with another method is 405, but, as in DRF, only once the
  * caller is authenticated: without a valid key it is the 401 any endpoint there would give.
  */
 const unmatched = (request: HttpServerRequest.HttpServerRequest, requestId: string) => {
-  const route = routeOf(request.url)
+  const route = knownPathOf(request.url)
   if (route === undefined) return Effect.succeed(envelopeResponse(NotFound.default(), requestId))
   const credential = /^Bearer\s+(.+)$/i.exec(request.headers["authorization"] ?? "")?.[1]
   const refused = envelopeResponse(new MethodNotAllowed({ detail: `Method "${request.method}" not allowed.` }), requestId).pipe(
@@ -60,7 +28,10 @@ const unmatched = (request: HttpServerRequest.HttpServerRequest, requestId: stri
     onNone: () => Effect.succeed(refused),
     onSome: (authentication) =>
       authentication.authenticate(credential).pipe(
-        Effect.as(refused),
+        Effect.map((actor) => {
+          noteKey(actor.key.id)
+          return refused
+        }),
         Effect.catch((failure) => Effect.succeed(envelopeResponse(failure, requestId)))
       )
   }))
@@ -70,34 +41,36 @@ const unmatched = (request: HttpServerRequest.HttpServerRequest, requestId: stri
  * Last line of defence, around every route: unknown paths and methods get the envelope, and anything
  * unexpected becomes a 500 with a request id; its cause goes to the log, never to the client.
  */
-export const layer = HttpRouter.middleware(
-  (httpEffect) =>
-    Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const requestId = randomUUID()
-      return yield* httpEffect.pipe(
-        Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)),
-        Effect.catchCause((cause) => {
-          const failure = Cause.findErrorOption(cause)
-          if (failure._tag === "Some" && isRouteNotFound(failure.value)) return unmatched(request, requestId)
-          // Interrupted by shutdown (its grace period ran out): nothing failed, so nothing to log.
-          if (Cause.hasInterruptsOnly(cause)) {
-            return Effect.succeed(envelopeResponse(new InternalError({ detail: "The server is shutting down.", requestId }), requestId).pipe(
-              HttpServerResponse.setStatus(503)
-            ))
-          }
-          return Effect.logError("Unhandled failure", { requestId, method: request.method, url: request.url }, cause).pipe(
-            Effect.as(envelopeResponse(
-              new InternalError({ detail: `A server error occurred (request id ${requestId}).`, requestId }),
-              requestId
-            ))
-          )
-        })
-      )
-      // The router's types insist that a middleware passes unhandled errors on; this one handles all.
-    }) as Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest>,
-  { global: true }
-)
+export const around = (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const requestId = randomUUID()
+    return yield* httpEffect.pipe(
+      Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)),
+      Effect.catchCause((cause) => {
+        const failure = Cause.findErrorOption(cause)
+        if (failure._tag === "Some" && isRouteNotFound(failure.value)) return unmatched(request, requestId)
+        // Interrupted by shutdown (its grace period ran out): nothing failed, so nothing to log.
+        if (Cause.hasInterruptsOnly(cause)) {
+          return Effect.succeed(envelopeResponse(new InternalError({ detail: "The server is shutting down.", requestId }), requestId).pipe(
+            HttpServerResponse.setStatus(503)
+          ))
+        }
+        // The path by its template: the raw URL may carry ids, or a key in its query.
+        const path = templateOf(Fiber.getCurrent()!.context, request.url)
+        return Effect.logError("Unhandled failure", { request_id: requestId, method: request.method, path }, cause).pipe(
+          Effect.as(envelopeResponse(
+            new InternalError({ detail: `A server error occurred (request id ${requestId}).`, requestId }),
+            requestId
+          ))
+        )
+      })
+    )
+    // The router's types insist that a middleware passes unhandled errors on; this one handles all.
+  }) as Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest>
+
+/** The envelope alone around every route; the server puts the request log around it (see app.ts). */
+export const layer = HttpRouter.middleware(around, { global: true })
 
 const isRouteNotFound = (error: unknown): boolean =>
   Predicate.hasProperty(error, "reason") && Predicate.isTagged(error.reason, "RouteNotFound")

@@ -1,0 +1,42 @@
+import { HedgerowApi } from "@hedgerow/api"
+import { HttpApi } from "effect/http-api"
+
+/** A served path: its template, a pattern matching it and the methods it serves. */
+export interface KnownPath {
+  readonly template: string
+  readonly pattern: RegExp
+  readonly methods: ReadonlySet<string>
+}
+
+/** Each served path with the methods it serves, to tell 405 from 404 and to log a 405 by its template. */
+const knownPaths: ReadonlyArray<KnownPath> = (() => {
+  // The OpenAPI document and its docs page are served beside the contract's endpoints.
+  const byPath = new Map<string, Set<string>>([["/api/schema/", new Set(["GET"])], ["/api/docs/", new Set(["GET"])]])
+  HttpApi.reflect(HedgerowApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      const methods = byPath.get(endpoint.path) ?? new Set<string>()
+      methods.add(endpoint.method)
+      byPath.set(endpoint.path, methods)
+    }
+  })
+  return [...byPath].map(([template, methods]) => ({
+    template,
+    pattern: new RegExp(`^${template.replace(/\/$/, "").replace(/:[a-z_]+/g, "[^/]+")}/?$`),
+    methods
+  }))
+})()
+
+/**
+ * The served path a request URL names, whatever its method. Matched on the raw path, as the router
+ * matches literal segments; a path whose escapes do not decode never reached any route either.
+ */
+export const knownPathOf = (url: string): KnownPath | undefined => {
+  const path = url.split("?")[0]!
+  try {
+    decodeURIComponent(path)
+  } catch {
+    return undefined
+  }
+  return knownPaths.find((candidate) => candidate.pattern.test(path))
+}

@@ -1,0 +1,68 @@
+import { Context, Effect, Fiber } from "effect"
+import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
+import { formatRequestLine } from "../log/format.ts"
+import type { ServerLogShape } from "../log/server-log.ts"
+import { lowestStatusOf } from "../log/settings.ts"
+import { knownPathOf } from "./known-paths.ts"
+
+/** How a request for no served path is logged: by this marker, never by a path the client chose. */
+export const UNMATCHED_PATH = "<unmatched>"
+
+/** What the log learns while a request runs: when it began, and the key that authenticated it. */
+class RequestNote {
+  readonly startedAt: number
+  keyId: string | undefined = undefined
+  constructor(startedAt: number) {
+    this.startedAt = startedAt
+  }
+}
+
+const CurrentNote = Context.Service<RequestNote>("hedgerow/RequestLog/Note")
+
+/** Records the key (its id) that authenticated the current request; does nothing while the log is off. */
+export const noteKey = (keyId: string): void => {
+  const fiber = Fiber.getCurrent()
+  const note = fiber === undefined ? undefined : Context.getOrUndefined(fiber.context, CurrentNote)
+  if (note !== undefined) note.keyId = keyId
+}
+
+/** The template a request is logged by: its matched route's, for a 405 its path's, else the marker. */
+export const templateOf = (context: Context.Context<never>, url: string): string =>
+  Context.getOrUndefined(context, HttpRouter.RouteContext)?.route.path ?? knownPathOf(url)?.template ?? UNMATCHED_PATH
+
+type HttpEffect<E, R> = Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+
+/**
+ * Logs every request `inner` answers, with the status it answers. `inner` must turn every failure into a
+ * response (the envelope does), or failed requests would go unlogged. A line the level leaves out is
+ * never built, and with the level `none` requests pass through untouched.
+ */
+export const around = (log: ServerLogShape) => {
+  const lowest = lowestStatusOf(log.level)
+  if (lowest === Number.POSITIVE_INFINITY) return <E, R>(inner: HttpEffect<E, R>) => inner
+  const finish = (response: HttpServerResponse.HttpServerResponse) => {
+    if (response.status < lowest) return response
+    const context = Fiber.getCurrent()!.context
+    const note = Context.getUnsafe(context, CurrentNote)
+    const request = Context.getUnsafe(context, HttpServerRequest.HttpServerRequest)
+    log.write(formatRequestLine(log.format, {
+      method: request.method,
+      path: templateOf(context, request.url),
+      status: response.status,
+      durationMs: performance.now() - note.startedAt,
+      requestId: response.headers["x-request-id"],
+      keyId: note.keyId
+    }))
+    return response
+  }
+  return <E, R>(inner: HttpEffect<E, R>): HttpEffect<E, R> => {
+    const finished = Effect.map(inner, finish)
+    return Effect.withFiber((fiber) => {
+      // Set rather than provided, as the router sets the matched route: both stay in the fiber's context
+      // until the request ends (the server then restores the context it began with), so `finish` reads
+      // them there, and a request costs a note and a context entry, no closure.
+      fiber.setContext(Context.add(fiber.context, CurrentNote, new RequestNote(performance.now())))
+      return finished
+    })
+  }
+}
