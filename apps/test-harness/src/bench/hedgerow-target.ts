@@ -1,5 +1,5 @@
 import { Bootstrap, type OrganizationId, type ProjectId, type UserId } from "@hedgerow/core"
-import { HedgerowServer } from "@hedgerow/http-server"
+import { HedgerowServer, logSettingsFromConfig } from "@hedgerow/http-server"
 import { analyzeChangedTables, type Hedgerow } from "@hedgerow/store"
 import { Context, Effect, Layer, type Scope } from "effect"
 import { type ProcessMemory, thisProcessMemory } from "./memory.ts"
@@ -59,7 +59,11 @@ export const bootstrapTenant = Effect.gen(function*() {
     })
 })
 
-const serverLayer = HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} })
+/**
+ * The servers' request log: off unless HEDGEROW_LOG_LEVEL asks for it, since the report goes to stdout
+ * too. On, the lines come first and the report after them, at the end of stdout.
+ */
+export const benchLogSettings = logSettingsFromConfig({ level: "none", format: "text" })
 
 /**
  * Hedgerow in this process on an in-memory store, bootstrapped. Scenarios get the layer's services
@@ -70,7 +74,8 @@ export const inProcess: TargetPlan = {
   label: "Hedgerow in this process, embedded store in memory",
   serverProcesses: 0,
   start: () => Effect.gen(function*() {
-    const context = yield* Layer.build(serverLayer)
+    const log = yield* benchLogSettings
+    const context = yield* Layer.build(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {}, log }))
     const fixture = yield* Effect.all([bootstrapTenant, HedgerowServer.baseUrl]).pipe(
       Effect.map(([tenantAt, url]) => tenantAt(url)),
       Effect.provideContext(context)

@@ -1,9 +1,10 @@
+import type { LogSettings } from "@hedgerow/http-server"
 import { displayUrl, Hedgerow } from "@hedgerow/store"
 import { scopedDatabase } from "@hedgerow/store/testing"
 import { Context, Data, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { startServerProcess } from "../targets/server-process.ts"
-import { bootstrapTenant, HedgerowFixture, type HedgerowTarget, RefreshStatistics, type TargetPlan } from "./hedgerow-target.ts"
+import { benchLogSettings, bootstrapTenant, HedgerowFixture, type HedgerowTarget, RefreshStatistics, type TargetPlan } from "./hedgerow-target.ts"
 import { residentBytes } from "./memory.ts"
 
 export class BenchDatabaseFailed extends Data.TaggedError("BenchDatabaseFailed")<{ readonly url: string; readonly reason: string }> {
@@ -38,11 +39,15 @@ const benchDatabase = (serverUrl: string) =>
     return new BenchDatabaseFailed({ url: displayUrl(serverUrl), reason })
   }))
 
-/** `hedgerow serve` on that database, stopped with the scope; SIGKILL if it ignores SIGTERM for 10 s. */
-const serverProcess = (databaseUrl: string) =>
+/**
+ * `hedgerow serve` on that database, stopped with the scope; SIGKILL if it ignores SIGTERM for 10 s. It
+ * logs as the in-process server would: not at all unless HEDGEROW_LOG_LEVEL asks.
+ */
+const serverProcess = (databaseUrl: string, log: LogSettings) =>
   Effect.acquireRelease(
     Effect.tryPromise({
-      try: () => startServerProcess({ env: { DATABASE_URL: databaseUrl } }),
+      try: () =>
+        startServerProcess({ env: { DATABASE_URL: databaseUrl, HEDGEROW_LOG_LEVEL: log.level, HEDGEROW_LOG_FORMAT: log.format } }),
       catch: (error) => new ServerStartFailed({ reason: error instanceof Error ? error.message : String(error) })
     }),
     (server) =>
@@ -66,9 +71,10 @@ export const onPostgres = (serverUrl: string, processes: number): TargetPlan => 
     const services = yield* Layer.build(Hedgerow.layer({ databaseUrl, poolSize: 2 }))
     const tenantAt = yield* bootstrapTenant.pipe(Effect.provideContext(services))
     progress(`starting ${processes} \`hedgerow serve\` process${processes === 1 ? "" : "es"}`)
+    const log = yield* benchLogSettings
     const servers = yield* Effect.forEach(
       Array.from({ length: processes }, () => databaseUrl),
-      serverProcess,
+      (url) => serverProcess(url, log),
       { concurrency: "unbounded" }
     )
     const fixture = tenantAt(servers[0]!.url)
