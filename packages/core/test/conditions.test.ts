@@ -5,7 +5,7 @@ import { cohortIdsIn, conditionsOf, type FlagConditions, parseConditions } from 
 import { dependencyError } from "../src/feature-flags/dependencies.ts"
 import { conditionRulesError, payloadsError, propertyTypesError } from "../src/feature-flags/filters.ts"
 import type { StoredFeatureFlag } from "../src/feature-flags/model.ts"
-import { cohortReferences, toFeatureFlag } from "../src/feature-flags/view.ts"
+import { toFeatureFlag } from "../src/feature-flags/view.ts"
 import { ValidationError } from "../src/shared/errors.ts"
 import type { JsonRecord } from "../src/shared/fields.ts"
 import type { FeatureFlagId, ProjectId } from "../src/shared/ids.ts"
@@ -109,14 +109,14 @@ describe("a flag's conditions", () => {
       assert.strictEqual(rulesError(cohort(value), events), "Cohort 'Clickers' with filters on events cannot be used in feature flags.")
       assert.strictEqual(rulesError(cohort(value), new Map()), "Cohort with id 12 does not exist")
       assert.deepStrictEqual(cohortIdsIn(parsed(cohort(value))), [12])
-      assert.deepStrictEqual(cohortReferences(stored(cohort(value))), [12])
+      assert.deepStrictEqual(cohortIdsIn(conditionsOf(stored(cohort(value)).filters)), [12])
       assert.deepStrictEqual(render(cohort(value), new Map([[12, "Buyers"]])).filters, {
         groups: [{ properties: [{ key: "id", type: "cohort", value, cohort_name: "Buyers" }], rollout_percentage: 100 }]
       })
     }
     // Text that is a number to JavaScript but no int to Python names no cohort, in either place.
     assert.strictEqual(rulesError(cohort("1e1"), new Map([[10, { name: "Ten", behavioral: false }]])), "Cohort with id 1e1 does not exist")
-    assert.deepStrictEqual(cohortReferences(stored(cohort("1e1"))), [])
+    assert.deepStrictEqual(cohortIdsIn(conditionsOf(stored(cohort("1e1")).filters)), [])
   })
 
   it("render stored filters as they are, adding only cohort names", () => {

@@ -11,7 +11,8 @@ import type { Scope } from "../shared/scope.ts"
 import { type CallerRole, type Editor, editRights, needsRoles } from "./edit-rights.ts"
 import type { FeatureFlag, StoredFeatureFlag } from "./model.ts"
 import { FeatureFlagRepository } from "./repository.ts"
-import { cohortReferences, toFeatureFlag } from "./view.ts"
+import { cohortIdsIn, conditionsOf } from "./conditions.ts"
+import { toFeatureFlag } from "./view.ts"
 
 export interface FoundFlag {
   readonly access: ProjectAccess
@@ -70,11 +71,13 @@ export class FlagReader extends Context.Service<FlagReader, {
           if (of.length === 0) return []
           const callerRoles = yield* roles(actor, projectAccess, of)
           const canEdit = editRights(editorOf(actor, projectAccess), callerRoles)
-          const referenced = [...new Set(of.flatMap(cohortReferences))]
+          // Each flag's conditions are read once, for its cohort names and for its answer.
+          const conditions = of.map((stored) => conditionsOf(stored.filters))
+          const referenced = [...new Set(conditions.flatMap(cohortIdsIn))]
           const briefs = referenced.length === 0 ? [] : yield* cohorts.briefs(projectAccess.project.id, referenced)
           const cohortNames = new Map(briefs.map((cohort) => [cohort.id as number, cohort.name]))
           const nowMillis = yield* Clock.currentTimeMillis
-          return of.map((stored) => toFeatureFlag(stored, { canEdit: canEdit(stored), cohortNames, nowMillis }))
+          return of.map((stored, i) => toFeatureFlag(stored, { canEdit: canEdit(stored), cohortNames, nowMillis }, conditions[i]))
         })
 
       const renderOne = (actor: Actor, projectAccess: ProjectAccess, stored: StoredFeatureFlag) =>

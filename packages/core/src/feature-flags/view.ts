@@ -1,11 +1,8 @@
 import { FeatureFlag, type StoredFeatureFlag } from "./model.ts"
 import type { JsonRecord } from "../shared/fields.ts"
 import { isSimpleFlag, rolloutPercentageOf, statusNameOf } from "./computed.ts"
-import { cohortIdsIn, type ConditionGroup, conditionsOf, type FlagConditions } from "./conditions.ts"
+import { type ConditionGroup, conditionsOf, type FlagConditions } from "./conditions.ts"
 import { accessLevelName } from "./edit-rights.ts"
-
-/** Cohort ids referenced by a flag's conditions, whose names the rendered filters carry. */
-export const cohortReferences = (flag: StoredFeatureFlag): ReadonlyArray<number> => cohortIdsIn(conditionsOf(flag.filters))
 
 const hasCohort = (group: ConditionGroup) => group.properties.some((property) => property.type === "cohort")
 
@@ -43,8 +40,11 @@ const inAnswerOrder = (answer: FeatureFlag): FeatureFlag => {
  * The answer: the stored flag's fields as they are (cohort names added to its filters), with the values
  * computed for the caller; internal fields (project, user ids) are left out by the answer's schema.
  */
-export const toFeatureFlag = (flag: StoredFeatureFlag, context: RenderContext): FeatureFlag => {
-  const conditions = conditionsOf(flag.filters)
+export const toFeatureFlag = (
+  flag: StoredFeatureFlag,
+  context: RenderContext,
+  conditions: FlagConditions = conditionsOf(flag.filters)
+): FeatureFlag => {
   const answer: FeatureFlag = {
     ...flag,
     filters: withCohortNames(conditions, context.cohortNames),

@@ -25,9 +25,9 @@ export const READ_MODEL_TABLES: ReadonlySet<string> = new Set([
   "users", "personal_api_keys", "memberships", "organizations", "projects", "roles", "role_memberships", "feature_flags"
 ])
 
-export const makeFreshness = (options: { readonly live: boolean }): FreshnessShape => {
+const makeFreshness = (): FreshnessShape => {
   let epoch = 0
-  let live = options.live
+  let live = false
   return {
     epoch: () => epoch,
     live: () => live,
@@ -50,8 +50,8 @@ export const makeFreshness = (options: { readonly live: boolean }): FreshnessSha
  * store with a change feed provides a live one.
  */
 export const Freshness = Context.Reference<FreshnessShape>("hedgerow/Freshness", {
-  defaultValue: () => makeFreshness({ live: false })
+  defaultValue: makeFreshness
 })
 
 /** A fresh, not yet live freshness for a change feed to drive. */
-export const freshnessLayer = Layer.sync(Freshness, () => makeFreshness({ live: false }))
+export const freshnessLayer = Layer.sync(Freshness, makeFreshness)
