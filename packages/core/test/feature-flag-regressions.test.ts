@@ -6,7 +6,6 @@ import { conditionRulesError, payloadsError } from "../src/feature-flags/filters
 import { FeatureFlagCreate } from "../src/feature-flags/input.ts"
 import { listPlan } from "../src/feature-flags/list-query.ts"
 import { ValidationError } from "../src/shared/errors.ts"
-import type { ProjectId } from "../src/shared/ids.ts"
 import { decodeInput } from "../src/shared/validation.ts"
 
 /** Review findings on the flag rules: inputs that once hung the server or reached the database unfit. */
@@ -60,16 +59,15 @@ describe("flag dependency checks", () => {
 })
 
 describe("flag list query", () => {
-  const project = 1 as ProjectId
   const now = Date.parse("2026-06-01T00:00:00Z")
   it("plans nothing for values no stored flag can hold: NUL in search or tags, creator ids beyond int4", () => {
-    assert.deepStrictEqual(listPlan(project, { search: "a\u0000" }, now), { _tag: "Empty" })
-    assert.deepStrictEqual(listPlan(project, { tags: "[\"\\u0000\"]" }, now), { _tag: "Empty" })
-    assert.deepStrictEqual(listPlan(project, { created_by_id: "2147483648" }, now), { _tag: "Empty" })
-    assert.deepStrictEqual(listPlan(project, { created_by_id: "9999999999" }, now), { _tag: "Empty" })
+    assert.deepStrictEqual(listPlan({ search: "a\u0000" }, now), { _tag: "Empty" })
+    assert.deepStrictEqual(listPlan({ tags: "[\"\\u0000\"]" }, now), { _tag: "Empty" })
+    assert.deepStrictEqual(listPlan({ created_by_id: "2147483648" }, now), { _tag: "Empty" })
+    assert.deepStrictEqual(listPlan({ created_by_id: "9999999999" }, now), { _tag: "Empty" })
   })
   it("keeps the names that can match and the largest serial creator id", () => {
-    const plan = listPlan(project, { tags: "[\"a\\u0000\", \"b\"]", created_by_id: "2147483647" }, now)
+    const plan = listPlan({ tags: "[\"a\\u0000\", \"b\"]", created_by_id: "2147483647" }, now)
     assert.isTrue(plan._tag === "Query" && plan.filter.created_by_id === 2147483647)
     assert.deepStrictEqual(plan._tag === "Query" ? plan.filter.tags : null, ["b"])
   })

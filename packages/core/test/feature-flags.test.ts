@@ -14,7 +14,7 @@ import { canManageRoles, editRights, needsRoles } from "../src/feature-flags/edi
 import { conditionRulesError, payloadsError, propertyTypesError } from "../src/feature-flags/filters.ts"
 import { keyCharactersError, originalKeyOf, tombstoneKey } from "../src/feature-flags/key.ts"
 import { listPlan } from "../src/feature-flags/list-query.ts"
-import type { FeatureFlagId, ProjectId, UserId } from "../src/shared/ids.ts"
+import type { FeatureFlagId, UserId } from "../src/shared/ids.ts"
 import { pageNumberRequest, toNumberedEnvelope } from "../src/shared/page.ts"
 import { ValidationError } from "../src/shared/errors.ts"
 import { pythonStr } from "../src/shared/validation.ts"
@@ -325,19 +325,18 @@ describe("activity changes", () => {
 })
 
 describe("list query", () => {
-  const project = 1 as ProjectId
   const now = Date.parse("2026-06-01T00:00:00Z")
   it("reads PostHog's parameters leniently and plans nothing for what cannot match", () => {
-    assert.deepStrictEqual(listPlan(project, { type: "experiment" }, now), { _tag: "Empty" })
-    assert.deepStrictEqual(listPlan(project, { created_by_id: "abc" }, now), { _tag: "Empty" })
-    const plan = listPlan(project, { active: "no", tags: "[\"a\", 3]", order: "-key", type: "multivariant" }, now)
+    assert.deepStrictEqual(listPlan({ type: "experiment" }, now), { _tag: "Empty" })
+    assert.deepStrictEqual(listPlan({ created_by_id: "abc" }, now), { _tag: "Empty" })
+    const plan = listPlan({ active: "no", tags: "[\"a\", 3]", order: "-key", type: "multivariant" }, now)
     assert.strictEqual(plan._tag, "Query")
     if (plan._tag !== "Query") return
     assert.deepStrictEqual(
       [plan.filter.active, plan.filter.tags, plan.filter.order, plan.filter.multivariate],
       [false, ["a"], { field: "key", descending: true }, true]
     )
-    const fallback = listPlan(project, { order: "filters", tags: "not json", active: "STALE" }, now)
+    const fallback = listPlan({ order: "filters", tags: "not json", active: "STALE" }, now)
     assert.isTrue(fallback._tag === "Query" && fallback.filter.order.field === "created_at" && fallback.filter.tags === null)
     assert.isTrue(fallback._tag === "Query" && fallback.filter.staleBefore === "2026-05-02T00:00:00.000000Z" && fallback.filter.active === null)
   })

@@ -3,13 +3,15 @@ import {
   Authentication,
   Bootstrap,
   CoreServices,
+  FeatureFlagService,
+  type ProjectId,
   MemberService,
   type OrganizationId,
   PersonalApiKeyService,
   systemActor,
   UserService
 } from "@hedgerow/core"
-import { Freshness, PersonalApiKeyRepository } from "@hedgerow/core/ports"
+import { FeatureFlagRepository, Freshness, PersonalApiKeyRepository } from "@hedgerow/core/ports"
 import { Effect, Exit, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { Store } from "../src/index.ts"
@@ -28,9 +30,28 @@ const countedKeys = Layer.effect(
   }))
 )
 
+/** How many times a project's live flags were read whole from the store, and some of them by id. */
+let projectReads = 0
+let rowReads = 0
+const countedFlags = Layer.effect(
+  FeatureFlagRepository,
+  Effect.map(Effect.service(FeatureFlagRepository), (flags) => ({
+    ...flags,
+    live: (project: ProjectId) => Effect.suspend(() => {
+      projectReads++
+      return flags.live(project)
+    }),
+    among: (project: ProjectId, ids: ReadonlyArray<number>) => Effect.suspend(() => {
+      rowReads++
+      return flags.among(project, ids)
+    })
+  }))
+)
+
 const hedgerowWithCountedKeys = (options: Store.StoreOptions) => {
   const store = Store.layer(options)
-  return CoreServices.layerNoDeps.pipe(Layer.provide(countedKeys.pipe(Layer.provide(store))), Layer.provideMerge(store))
+  const counted = Layer.merge(countedKeys, countedFlags).pipe(Layer.provide(store))
+  return CoreServices.layerNoDeps.pipe(Layer.provide(counted), Layer.provideMerge(store))
 }
 
 /** Lookups made by `effect`. */
@@ -74,12 +95,15 @@ forEachBackend((backend) =>
 layer(backend.on(hedgerowWithCountedKeys), { timeout: 60_000, excludeTestServices: true })(`the in-memory read model on ${backend.name}`, (it) => {
   /** The bootstrapped organization, which the tests after the first share. */
   let organization = ""
+  /** Its owner's key and first project. */
+  let owner = { key: "", project: "" }
 
   it.effect("a key's holder is read from the store once, then served from memory", () =>
     Effect.gen(function*() {
       yield* untilLive
       const boot = yield* (yield* Bootstrap).run({ email: "owner@example.com" })
       organization = boot.organization_id
+      owner = { key: boot.personal_api_key, project: String(boot.project_id) }
       const auth = yield* Authentication
       const first = yield* counted(warm(boot.personal_api_key))
       const again = yield* counted(Effect.forEach([1, 2, 3, 4, 5], () => auth.authenticate(boot.personal_api_key)))
@@ -132,5 +156,41 @@ layer(backend.on(hedgerowWithCountedKeys), { timeout: 60_000, excludeTestService
       // A refused key stays refused: nothing but a found holder is kept.
       const unknown = yield* counted(Effect.exit(auth.authenticate("phx_unknown")))
       assert.isTrue(Exit.isFailure(unknown.value))
+    }))
+
+  it.effect("a project's flags are read once for every list; a flag write rereads that flag, and leaves keys alone", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const auth = yield* Authentication
+      const actor = yield* warm(owner.key)
+      const project = owner.project
+      const service = yield* FeatureFlagService
+      const body = (key: string) => Effect.succeed({ key, filters: { groups: [{ properties: [], rollout_percentage: 30 }] } })
+      yield* service.create(actor, project, body("memory-first"))
+      /** Whole reads and reads by id that `effect` made, and its value. */
+      const reads = <A>(effect: Effect.Effect<A, unknown>) =>
+        Effect.suspend(() => {
+          const before = [projectReads, rowReads]
+          return Effect.map(effect, (value) => ({ value, whole: projectReads - before[0]!, rows: rowReads - before[1]! }))
+        })
+      const list = (query: object) => service.list(actor, project, query)
+      assert.strictEqual((yield* reads(list({}))).whole, 1)
+      // Any filter, order or page of the same project comes from the same read.
+      const same = yield* reads(Effect.all([list({ search: "MEMORY" }), list({ order: "key" }), list({ offset: "1" })]))
+      assert.deepStrictEqual([same.whole, same.rows], [0, 0])
+      const keyLookups = lookups
+      const second = yield* service.create(actor, project, body("memory-second"))
+      // The embedded store names each row a commit wrote before the commit returns: the new flag alone is
+      // read, and the key's holder, read from none of those tables, stays in memory. A server's feed names
+      // them a moment later, so its writer's own process forgets everything at commit.
+      yield* auth.authenticate(owner.key)
+      const after = yield* reads(list({ search: "memory-" }))
+      assert.deepStrictEqual(
+        [lookups - keyLookups, after.whole, after.rows],
+        backend.name === "pglite" ? [0, 0, 1] : [1, 1, 0]
+      )
+      assert.deepStrictEqual(after.value.results.map((flag) => flag.key), ["memory-second", "memory-first"])
+      yield* service.update(actor, project, String(second.id), Effect.succeed({ deleted: true }))
+      assert.deepStrictEqual((yield* list({ search: "memory-" })).results.map((flag) => flag.key), ["memory-first"])
     }))
 }))

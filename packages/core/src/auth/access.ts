@@ -107,7 +107,7 @@ export class Access extends Context.Service<Access, {
       })
 
       // Tenancy is asked on every project endpoint: projects are served from memory while fresh.
-      const projectById = memoized(yield* Freshness, projects.findById)
+      const projectById = memoized(yield* Freshness, projects.findById, { reads: ["projects"] })
       const findProject = (ref: string) => {
         const id = parseSerial(ref)
         return id === undefined

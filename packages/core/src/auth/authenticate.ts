@@ -25,7 +25,8 @@ export class Authentication extends Context.Service<Authentication, {
       const keys = yield* PersonalApiKeyRepository
       const limiter = yield* RateLimiter
       const freshness = yield* Freshness
-      const holderOf = memoized(freshness, keys.findHolder)
+      // A holder is its key, its user and the user's memberships.
+      const holderOf = memoized(freshness, keys.findHolder, { reads: ["personal_api_keys", "users", "memberships"] })
       /** When each key's `last_used_at` was last written by this process, so a cached key is not written again. */
       const touched = new Map<string, number>()
 

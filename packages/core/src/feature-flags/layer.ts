@@ -1,7 +1,7 @@
 import { Layer } from "effect"
-import { ActivityWriter } from "../activity/writer.ts"
 import { FlagAccessControls } from "./access-controls.ts"
 import { FeatureFlagActions } from "./actions.ts"
+import { LiveFlags } from "./live-flags.ts"
 import { FlagReader } from "./lookup.ts"
 import { FlagRoleAccessService } from "./role-access.ts"
 import { FlagRules } from "./rules.ts"
@@ -9,7 +9,7 @@ import { FeatureFlagService } from "./service.ts"
 import { FlagWriter } from "./writer.ts"
 
 /**
- * The flag services, over what they share (lookups, rules, the writer, the activity log). Those stay
+ * The flag services, over what they share (lookups, the live flags, rules, the writer). Those stay
  * inside: provided, not merged, so the layer's type names only what `@hedgerow/core` exports.
  */
 export const layerNoDeps = Layer.mergeAll(
@@ -19,5 +19,5 @@ export const layerNoDeps = Layer.mergeAll(
   FlagAccessControls.layerNoDeps
 ).pipe(
   Layer.provide(FlagWriter.layerNoDeps),
-  Layer.provide(Layer.mergeAll(FlagReader.layerNoDeps, FlagRules.layerNoDeps, ActivityWriter.layerNoDeps))
+  Layer.provide(Layer.mergeAll(FlagReader.layerNoDeps, FlagRules.layerNoDeps, LiveFlags.layerNoDeps))
 )

@@ -1,9 +1,8 @@
 import { type ListQuery, QueryText } from "../shared/page.ts"
-import { MAX_SERIAL, type ProjectId } from "../shared/ids.ts"
+import { MAX_SERIAL } from "../shared/ids.ts"
 import { type Timestamp, timestampFromDate } from "../shared/time.ts"
 import { Schema } from "effect"
 import { STALE_AFTER_DAYS } from "./computed.ts"
-import { FLAG_ORDER_FIELDS, type FlagListFilter, type FlagOrderField } from "./repository.ts"
 
 /** The flag list's query parameters as they arrive (PostHog's parameter names). */
 export interface FlagListQuery extends ListQuery {
@@ -28,7 +27,30 @@ export const FlagListQueryFields = {
   excluded_properties: Schema.optionalKey(QueryText)
 }
 
-/** What the repository is asked, or that nothing can match (PostHog would match nothing, or fail). */
+export const FLAG_ORDER_FIELDS = ["key", "name", "created_at", "updated_at", "id", "active", "version"] as const
+export type FlagOrderField = (typeof FLAG_ORDER_FIELDS)[number]
+
+/** The list's filters, already read by core from the query. */
+export interface FlagListFilter {
+  /** Case-insensitive substring of key or name. */
+  readonly search: string | null
+  readonly multivariate: boolean | null
+  /** `type=remote_config`: flags serving a remote configuration payload. */
+  readonly remoteConfiguration: boolean | null
+  readonly evaluation_runtime: string | null
+  /** Keys left out (`excluded_properties`). */
+  readonly excludedKeys: ReadonlyArray<string> | null
+  readonly active: boolean | null
+  /** Active, fully rolled out and created before this moment. */
+  readonly staleBefore: Timestamp | null
+  readonly created_by_id: number | null
+  /** Any of these tags. */
+  readonly tags: ReadonlyArray<string> | null
+  /** Ties are always broken by id, in the same direction. */
+  readonly order: { readonly field: FlagOrderField; readonly descending: boolean }
+}
+
+/** What the list selects, or that nothing can match (PostHog would match nothing, or fail). */
 export type ListPlan = { readonly _tag: "Query"; readonly filter: FlagListFilter } | { readonly _tag: "Empty" }
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -69,14 +91,14 @@ const orderOf = (text: string | undefined): FlagListFilter["order"] => {
     : { field: "created_at", descending: true }
 }
 
-export const listPlan = (project: ProjectId, query: FlagListQuery, nowMillis: number): ListPlan => {
+export const listPlan = (query: FlagListQuery, nowMillis: number): ListPlan => {
   // No flag here is linked to an experiment, so that type matches nothing.
   if (query.type === "experiment") return { _tag: "Empty" }
   let created_by_id: number | null = null
   if (query.created_by_id !== undefined && query.created_by_id !== "") {
     if (!/^\d{1,10}$/.test(query.created_by_id.trim())) return { _tag: "Empty" }
     created_by_id = Number(query.created_by_id.trim())
-    // No user id lies beyond the serial range, and the database would refuse to compare with one.
+    // No user id lies beyond the serial range.
     if (created_by_id > MAX_SERIAL) return { _tag: "Empty" }
   }
   if (query.search !== undefined && holdsNul(query.search)) return { _tag: "Empty" }
@@ -89,7 +111,6 @@ export const listPlan = (project: ProjectId, query: FlagListQuery, nowMillis: nu
   return {
     _tag: "Query",
     filter: {
-      project_id: project,
       search: query.search === undefined || query.search === "" ? null : query.search,
       multivariate: query.type === "multivariant" ? true : query.type === "boolean" ? false : null,
       remoteConfiguration: query.type === "remote_config" ? true : null,

@@ -48,7 +48,8 @@ export class FlagReader extends Context.Service<FlagReader, {
       const flagById = memoized(
         yield* Freshness,
         ({ project, id }: { readonly project: ProjectId; readonly id: FeatureFlagId }) => flags.find(project, id),
-        ({ project, id }) => `${project}/${id}`
+        // A stored flag carries its creator's and last modifier's names.
+        { reads: ["feature_flags", "users"], keyOf: ({ project, id }) => `${project}/${id}` }
       )
 
       const flag = Effect.fn("FlagReader.flag")(function*(actor: Actor, project: string, id: string, scope: Scope) {

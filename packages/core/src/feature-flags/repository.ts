@@ -1,9 +1,9 @@
 import { Context, type Effect, type Option, Schema, Struct } from "effect"
 import { FeatureFlagRecord, type StoredFeatureFlag } from "./model.ts"
 import type { DependencyNode } from "./dependencies.ts"
+import type { ActivityInsert } from "../activity/repository.ts"
+import type { DashboardInsert } from "../dashboards/repository.ts"
 import type { DashboardId, FeatureFlagId, ProjectId } from "../shared/ids.ts"
-import type { Page, PageRequest } from "../shared/page.ts"
-import type { Timestamp } from "../shared/time.ts"
 
 /** The (project, key) constraint refused a write: another flag holds the key. */
 export class FlagKeyTaken {
@@ -45,37 +45,24 @@ export const FlagUpdate = Schema.Struct({
 })
 export type FlagUpdate = typeof FlagUpdate.Type
 
-export const FLAG_ORDER_FIELDS = ["key", "name", "created_at", "updated_at", "id", "active", "version"] as const
-export type FlagOrderField = (typeof FLAG_ORDER_FIELDS)[number]
-
-/** The list's filters, already read by core from the query. */
-export interface FlagListFilter {
-  readonly project_id: ProjectId
-  /** Case-insensitive substring of key or name. */
-  readonly search: string | null
-  readonly multivariate: boolean | null
-  /** `type=remote_config`: flags serving a remote configuration payload. */
-  readonly remoteConfiguration: boolean | null
-  readonly evaluation_runtime: string | null
-  /** Keys left out (`excluded_properties`). */
-  readonly excludedKeys: ReadonlyArray<string> | null
-  readonly active: boolean | null
-  /** Active, fully rolled out and created before this moment. */
-  readonly staleBefore: Timestamp | null
-  readonly created_by_id: number | null
-  /** Any of these tags. */
-  readonly tags: ReadonlyArray<string> | null
-  /** Ties are always broken by id, in the same direction. */
-  readonly order: { readonly field: FlagOrderField; readonly descending: boolean }
-}
-
 /** A flag that depends on another, for PostHog's refusals to delete or disable it. */
 export const FlagRef = Schema.Struct(Struct.pick(FeatureFlagRecord.fields, ["id", "key"]))
 export type FlagRef = typeof FlagRef.Type
 
 export class FeatureFlagRepository extends Context.Service<FeatureFlagRepository, {
+  /**
+   * A new flag with, in the same statement, its usage dashboard (which the flag points at) when one is
+   * given and its `created` entry, whose item is the new flag's id. Fails when another flag holds the key.
+   */
+  readonly create: (
+    flag: FlagInsert,
+    usageDashboard: DashboardInsert | null,
+    entry: ActivityInsert
+  ) => Effect.Effect<StoredFeatureFlag, FlagKeyTaken>
+  /** A flag without dashboard or entry (imports, the benchmark's seed). */
   readonly insert: (input: FlagInsert) => Effect.Effect<StoredFeatureFlag, FlagKeyTaken>
-  readonly update: (id: FeatureFlagId, input: FlagUpdate) => Effect.Effect<StoredFeatureFlag, FlagKeyTaken>
+  /** The flag's new columns and the entry that records the change, in one statement. */
+  readonly update: (id: FeatureFlagId, input: FlagUpdate, entry: ActivityInsert) => Effect.Effect<StoredFeatureFlag, FlagKeyTaken>
   readonly setUsageDashboard: (id: FeatureFlagId, dashboard: DashboardId) => Effect.Effect<void>
   /** Deleted flags included: they stay readable by id. */
   readonly find: (project: ProjectId, id: FeatureFlagId) => Effect.Effect<Option.Option<StoredFeatureFlag>>
@@ -85,7 +72,10 @@ export class FeatureFlagRepository extends Context.Service<FeatureFlagRepository
   readonly holderOfKey: (project: ProjectId, key: string) => Effect.Effect<Option.Option<FlagRef & { readonly deleted: boolean }>>
   /** Renames a soft-deleted flag's key; a flag no longer deleted is left as it is. */
   readonly renameKey: (id: FeatureFlagId, key: string) => Effect.Effect<void>
-  readonly list: (filter: FlagListFilter, page: PageRequest) => Effect.Effect<Page<StoredFeatureFlag>>
+  /** The project's live flags, newest first (created_at, then id, descending). */
+  readonly live: (project: ProjectId) => Effect.Effect<ReadonlyArray<StoredFeatureFlag>>
+  /** The project's flags with these ids, deleted ones included. */
+  readonly among: (project: ProjectId, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<StoredFeatureFlag>>
   /** Live flags of the project with these ids, for dependency checks. */
   readonly dependencyNodes: (project: ProjectId, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<DependencyNode>>
   /** Live, active flags depending on this one, by key. */

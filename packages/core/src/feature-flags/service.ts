@@ -10,7 +10,8 @@ import { statusOf } from "./computed.ts"
 import { FlagReader } from "./lookup.ts"
 import { type FlagListQuery, listPlan } from "./list-query.ts"
 import type { FeatureFlag, FeatureFlagStatus } from "./model.ts"
-import { FeatureFlagRepository } from "./repository.ts"
+import { LiveFlags } from "./live-flags.ts"
+import { selectFlags } from "./project-flags.ts"
 import { FlagWriter } from "./writer.ts"
 
 /** PostHog answers an empty 405; this service explains what to do instead. */
@@ -52,7 +53,7 @@ export class FeatureFlagService extends Context.Service<FeatureFlagService, {
     FeatureFlagService,
     Effect.gen(function*() {
       const access = yield* Access
-      const flags = yield* FeatureFlagRepository
+      const liveFlags = yield* LiveFlags
       const reader = yield* FlagReader
       const writer = yield* FlagWriter
       const activityLog = yield* ActivityRepository
@@ -60,9 +61,9 @@ export class FeatureFlagService extends Context.Service<FeatureFlagService, {
       const list = Effect.fn("FeatureFlagService.list")(function*(actor: Actor, project: string, query: FlagListQuery) {
         const projectAccess = yield* access.project(actor, project, "feature_flag:read")
         const request = pageRequest(query)
-        const plan = listPlan(projectAccess.project.id, query, yield* Clock.currentTimeMillis)
+        const plan = listPlan(query, yield* Clock.currentTimeMillis)
         if (plan._tag === "Empty") return { count: 0, results: [], request }
-        const page = yield* flags.list(plan.filter, request)
+        const page = selectFlags(yield* liveFlags.of(projectAccess.project.id), plan.filter, request)
         return { ...page, results: yield* reader.render(actor, projectAccess, page.results) }
       })
 

@@ -1,8 +1,8 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { ActivityWriter } from "../activity/writer.ts"
+import { activityEntry } from "../activity/writer.ts"
 import type { Actor } from "../auth/actor.ts"
 import type { ProjectAccess } from "../auth/access.ts"
-import { DashboardRepository } from "../dashboards/repository.ts"
+import { type DashboardInsert, DashboardRepository } from "../dashboards/repository.ts"
 import { enrichedTiles, retargetTiles, usageDashboardDescription, usageDashboardName, usageTiles } from "../dashboards/usage.ts"
 import type { Body, BodyError } from "../shared/body.ts"
 import { Conflict, type NotFound, orNotFound, type PermissionDenied, ValidationError } from "../shared/errors.ts"
@@ -50,7 +50,6 @@ export class FlagWriter extends Context.Service<FlagWriter, {
       const dashboards = yield* DashboardRepository
       const rules = yield* FlagRules
       const reader = yield* FlagReader
-      const activity = yield* ActivityWriter
       const transactions = yield* Transactions
 
       /**
@@ -74,14 +73,7 @@ export class FlagWriter extends Context.Service<FlagWriter, {
 
       const makeUsageDashboard = (actor: Actor, flag: StoredFeatureFlag, enriched: boolean) =>
         Effect.gen(function*() {
-          const dashboard = yield* dashboards.insert({
-            project_id: flag.project_id,
-            name: usageDashboardName(flag.key),
-            description: usageDashboardDescription(flag.key),
-            creation_mode: "template",
-            tiles: enriched ? [...usageTiles(flag.key), ...enrichedTiles(flag.key)] : usageTiles(flag.key),
-            created_by_id: userOf(actor)
-          })
+          const dashboard = yield* dashboards.insert(usageDashboard(actor, flag.project_id, flag.key, enriched))
           yield* flags.setUsageDashboard(flag.id, dashboard.id)
           return { ...flag, usage_dashboard_id: dashboard.id }
         })
@@ -91,30 +83,34 @@ export class FlagWriter extends Context.Service<FlagWriter, {
         const input = yield* rules.create(project, body)
         const columns = newFlagColumns(input, userOf(actor))
         const conditions = conditionsOf(columns.filters)
-        return yield* transactions.run(Effect.gen(function*() {
-          if (dependenciesOf(conditions).length > 0) {
-            yield* takeTurn(project)
-            yield* rules.dependencies(project, conditions, columns.key)
-          }
-          yield* claimKey(project, columns.key, null)
-          const inserted = yield* flags.insert({
-            ...columns,
-            project_id: project,
-            creation_context: input.creation_context ?? "feature_flags",
-            created_by_id: userOf(actor)
-          }).pipe(Effect.catchTag("FlagKeyTaken", () => Effect.fail(keyTaken())))
-          const created = input._should_create_usage_dashboard === false ? inserted : yield* makeUsageDashboard(actor, inserted, false)
-          yield* activity.record(actor, {
-            organization_id: access.organization_id,
-            project_id: project,
-            activity: "created",
-            scope: "FeatureFlag",
-            item_id: String(created.id),
-            name: created.key,
-            changes: null
-          })
-          return created
-        }))
+        const write = (claim: boolean) =>
+          transactions.run(Effect.gen(function*() {
+            if (dependenciesOf(conditions).length > 0) {
+              yield* takeTurn(project)
+              yield* rules.dependencies(project, conditions, columns.key)
+            }
+            if (claim) yield* claimKey(project, columns.key, null)
+            return yield* flags.create(
+              { ...columns, project_id: project, creation_context: input.creation_context ?? "feature_flags", created_by_id: userOf(actor) },
+              input._should_create_usage_dashboard === false ? null : usageDashboard(actor, project, columns.key, false),
+              activityEntry(actor, {
+                organization_id: access.organization_id,
+                project_id: project,
+                activity: "created",
+                scope: "FeatureFlag",
+                // The store puts the new flag's id here.
+                item_id: "",
+                name: columns.key,
+                changes: null
+              })
+            )
+          }))
+        // The rules found no live flag holding the key. A deleted one may (its key is freed, then the write
+        // is tried again), or a racing writer took it meanwhile (the second try says so).
+        return yield* write(false).pipe(
+          Effect.catchTag("FlagKeyTaken", () => write(true)),
+          Effect.catchTag("FlagKeyTaken", () => Effect.fail(keyTaken()))
+        )
       })
 
       /** PostHog refuses to delete or disable a flag other active flags depend on, and to enable one that depends on disabled flags. */
@@ -168,26 +164,25 @@ export class FlagWriter extends Context.Service<FlagWriter, {
           // PostHog writes "updated" only when something changed; nothing is bumped for an empty PATCH.
           if (changes.length === 0 && !relinked) return current
           if (key !== current.key) yield* claimKey(current.project_id, key, current.id)
-          const updated = yield* flags.update(current.id, {
-            ...next,
-            version: current.version + 1,
-            usage_dashboard_id: current.usage_dashboard_id
-          }).pipe(Effect.catchTag("FlagKeyTaken", () => Effect.fail(keyTaken())))
           if (key !== current.key && current.usage_dashboard_id !== null) {
             const dashboard = yield* dashboards.find(current.project_id, current.usage_dashboard_id)
             const retargeted = Option.isSome(dashboard) ? retargetTiles(dashboard.value.tiles, current.key, key) : null
             if (retargeted !== null) yield* dashboards.setTiles(current.usage_dashboard_id, retargeted)
           }
           const deletedChange = next.deleted !== current.deleted
-          yield* activity.record(actor, {
-            organization_id: access.organization_id,
-            project_id: current.project_id,
-            activity: deletedChange ? (next.deleted ? "deleted" : "restored") : "updated",
-            scope: "FeatureFlag",
-            item_id: String(current.id),
-            name: updated.key,
-            changes: withVersion(changes, current.version)
-          })
+          const updated = yield* flags.update(
+            current.id,
+            { ...next, version: current.version + 1, usage_dashboard_id: current.usage_dashboard_id },
+            activityEntry(actor, {
+              organization_id: access.organization_id,
+              project_id: current.project_id,
+              activity: deletedChange ? (next.deleted ? "deleted" : "restored") : "updated",
+              scope: "FeatureFlag",
+              item_id: String(current.id),
+              name: key,
+              changes: withVersion(changes, current.version)
+            })
+          ).pipe(Effect.catchTag("FlagKeyTaken", () => Effect.fail(keyTaken())))
           return updated
         }))
       })
@@ -196,6 +191,16 @@ export class FlagWriter extends Context.Service<FlagWriter, {
     })
   )
 }
+
+/** A usage dashboard for the flag `key`; `enriched` adds the enriched-analytics insights at once. */
+const usageDashboard = (actor: Actor, project: ProjectId, key: string, enriched: boolean): DashboardInsert => ({
+  project_id: project,
+  name: usageDashboardName(key),
+  description: usageDashboardDescription(key),
+  creation_mode: "template",
+  tiles: enriched ? [...usageTiles(key), ...enrichedTiles(key)] : usageTiles(key),
+  created_by_id: userOf(actor)
+})
 
 /** The version change goes where PostHog's model lists it: after `active`. */
 const withVersion = (changes: ReturnType<typeof flagChanges>, from: number) => {

@@ -1,46 +1,109 @@
 import { Context, Layer } from "effect"
 
+/** The stored tables whose changes the read model hears of (the store's change feed names each one). */
+export type WatchedTable =
+  | "users"
+  | "personal_api_keys"
+  | "memberships"
+  | "organizations"
+  | "projects"
+  | "roles"
+  | "role_memberships"
+  | "feature_flags"
+  | "cohorts"
+  | "feature_flag_role_access"
+
 /**
- * When what this process holds in memory may be served. Every cache reads `epoch` before it reads the
- * database and keeps the entry only under that epoch: a committed change anywhere (this process at
- * commit, another process through the store's change feed) moves the epoch on, so no entry read before
- * the change is served after it. While the feed is down this process cannot hear other processes'
- * changes, so nothing is served from memory until it is back, and everything is read afresh then.
+ * When what this process holds in memory may be served. Every cache reads the version of the tables its
+ * entry is made of before it reads the database, and keeps the entry only under that version: a committed
+ * change to one of them (this process at commit, another process through the store's change feed) moves
+ * the version on, so no entry read before the change is served after it, while changes to other tables
+ * leave it alone. While the feed is down this process cannot hear other processes' changes, so nothing is
+ * served from memory until it is back, and everything is read afresh then.
  */
 export interface FreshnessShape {
-  /** Moves on with every relevant change; an entry is good only under the epoch it was read in. */
-  readonly epoch: () => number
+  /** Moves on with every change to any of `tables`; an entry is good only under the version it was read in. */
+  readonly version: (tables: ReadonlyArray<WatchedTable>) => number
   /** Whether memory may be served at all: the change feed is listening. */
   readonly live: () => boolean
-  /** Tables written by a committed transaction, or `*` for any. */
-  readonly changed: (tables: ReadonlyArray<string>) => void
+  /**
+   * What committed statements wrote: each a table's name, `table:row` for one row of it (the row's text
+   * is the table's own, e.g. `feature_flags:<project>:<id>`), or `*` for anything.
+   */
+  readonly changed: (changes: ReadonlyArray<string>) => void
+  /** Where the journal of changes stands now, to ask `rowsChangedSince` later. */
+  readonly position: () => number
+  /**
+   * The rows of `table` changed since `position` (repeats possible), or undefined when some change since
+   * is not known row by row (a whole table, everything, a lost feed, or more than the journal keeps).
+   */
+  readonly rowsChangedSince: (table: WatchedTable, position: number) => ReadonlyArray<string> | undefined
   /** The feed stopped: changes elsewhere may go unheard. */
   readonly lost: () => void
-  /** The feed listens (again): whatever was missed meanwhile is dropped with the epoch. */
+  /** The feed listens (again): whatever was missed meanwhile is dropped with every version. */
   readonly resumed: () => void
 }
 
-/** The tables whose rows the in-memory read model holds; a write to any other table changes nothing here. */
-export const READ_MODEL_TABLES: ReadonlySet<string> = new Set([
-  "users", "personal_api_keys", "memberships", "organizations", "projects", "roles", "role_memberships", "feature_flags"
-])
+/** Changes the journal keeps; a cache further behind than that reads its entry afresh. */
+const JOURNAL_SIZE = 4096
 
 const makeFreshness = (): FreshnessShape => {
-  let epoch = 0
+  // A table's version is the sum of its own count and the count of changes to everything: both only grow,
+  // so a sum that is unchanged means none of its parts changed.
+  let everything = 0
+  const counts = new Map<string, number>()
   let live = false
+  // The latest changes in order: change number `position - journal.length + i` is `journal[i]`, a table
+  // with its row, or a table (or `*`) alone when no row is known.
+  let position = 0
+  let journal: Array<readonly [table: string, row: string | undefined]> = []
+  const record = (table: string, row: string | undefined) => {
+    position++
+    journal.push([table, row])
+    if (journal.length > 2 * JOURNAL_SIZE) journal = journal.slice(-JOURNAL_SIZE)
+  }
+  const changeEverything = () => {
+    everything++
+    record("*", undefined)
+  }
   return {
-    epoch: () => epoch,
+    version: (tables) => {
+      let sum = everything
+      for (const table of tables) sum += counts.get(table) ?? 0
+      return sum
+    },
     live: () => live,
-    changed: (tables) => {
-      if (tables.some((table) => table === "*" || READ_MODEL_TABLES.has(table))) epoch++
+    changed: (changes) => {
+      for (const change of changes) {
+        if (change === "*") {
+          changeEverything()
+          continue
+        }
+        const colon = change.indexOf(":")
+        const table = colon === -1 ? change : change.slice(0, colon)
+        counts.set(table, (counts.get(table) ?? 0) + 1)
+        record(table, colon === -1 ? undefined : change.slice(colon + 1))
+      }
+    },
+    position: () => position,
+    rowsChangedSince: (table, since) => {
+      const first = position - journal.length
+      if (since < first) return undefined
+      const rows: Array<string> = []
+      for (let i = since - first; i < journal.length; i++) {
+        const [changed, row] = journal[i]!
+        if (changed === "*" || (changed === table && row === undefined)) return undefined
+        if (changed === table) rows.push(row!)
+      }
+      return rows
     },
     lost: () => {
       live = false
-      epoch++
+      changeEverything()
     },
     resumed: () => {
       live = true
-      epoch++
+      changeEverything()
     }
   }
 }

@@ -1,33 +1,40 @@
 import { Effect, Option } from "effect"
-import type { FreshnessShape } from "./freshness.ts"
+import type { FreshnessShape, WatchedTable } from "./freshness.ts"
 
-/** Entries one lookup keeps at most; past it the lookup starts over, so a flood of keys cannot grow the heap. */
-const MAX_ENTRIES = 10_000
+export interface MemoOptions<K> {
+  /** The tables a value is read from: a change to any of them drops it. */
+  readonly reads: ReadonlyArray<WatchedTable>
+  /** The map key of a lookup key that is not a primitive. */
+  readonly keyOf?: ((key: K) => unknown) | undefined
+  /** Entries kept at most; past it the lookup starts over, so a flood of keys cannot grow the heap. */
+  readonly maxEntries?: number | undefined
+}
 
 /**
  * A store lookup served from memory while `freshness` allows. Only found values are kept: an unknown id
- * is asked of the store every time. An entry is kept under the epoch read before the store was asked, so
- * a change committed while the lookup ran has already moved the epoch on, and the entry is never served.
+ * is asked of the store every time. An entry is kept under the version read before the store was asked,
+ * so a change committed while the lookup ran has already moved the version on, and the entry is never
+ * served.
  */
 export const memoized = <K, A, E, R>(
   freshness: FreshnessShape,
   lookup: (key: K) => Effect.Effect<Option.Option<A>, E, R>,
-  /** The map key of a lookup key that is not a primitive. */
-  keyOf: (key: K) => unknown = (key) => key
+  options: MemoOptions<K>
 ) => {
-  const entries = new Map<unknown, { readonly epoch: number; readonly value: A }>()
+  const { reads, keyOf = (key: K) => key, maxEntries = 10_000 } = options
+  const entries = new Map<unknown, { readonly version: number; readonly value: A }>()
   return (lookupKey: K): Effect.Effect<Option.Option<A>, E, R> => {
     const key = keyOf(lookupKey)
     const live = freshness.live()
-    const epoch = freshness.epoch()
+    const version = freshness.version(reads)
     const entry = entries.get(key)
-    if (live && entry !== undefined && entry.epoch === epoch) return Effect.succeed(Option.some(entry.value))
+    if (live && entry !== undefined && entry.version === version) return Effect.succeed(Option.some(entry.value))
     return Effect.tap(lookup(lookupKey), (found) =>
       Effect.sync(() => {
         if (Option.isNone(found)) return entries.delete(key)
         if (!live) return
-        if (entries.size >= MAX_ENTRIES) entries.clear()
-        entries.set(key, { epoch, value: found.value })
+        if (entries.size >= maxEntries) entries.clear()
+        entries.set(key, { version, value: found.value })
       }))
   }
 }

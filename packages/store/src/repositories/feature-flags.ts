@@ -1,10 +1,9 @@
 import { FeatureFlagRecord, StoredFeatureFlag, UserSummary } from "@hedgerow/core"
-import { FeatureFlagRepository, FlagInsert, FlagKeyTaken, FlagRef, FlagUpdate } from "@hedgerow/core/ports"
+import { ActivityInsert, DashboardInsert, FeatureFlagRepository, FlagInsert, FlagKeyTaken, FlagRef, FlagUpdate } from "@hedgerow/core/ports"
 import { Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { serialIds } from "./rows.ts"
-import { pageAndTotal } from "./paging.ts"
-import { columnsOf, decodeFirst, decodeOne, decodeRows, objectOf, valuesOf } from "./table.ts"
+import { columnsOf, decodeFirst, decodeOne, decodeRows, objectOf, recordOf, valuesOf } from "./table.ts"
 
 /** A flag row is core's stored flag: its columns, and the creator and last modifier as JSON objects. */
 const decodeFlags = decodeRows(StoredFeatureFlag)
@@ -20,9 +19,6 @@ const decodeKeyHolder = decodeFirst(KeyHolder)
 /** What dependency checks read of a flag. */
 const DependencyNode = Schema.Struct(Struct.pick(FeatureFlagRecord.fields, ["id", "key", "active", "filters"]))
 const decodeDependencyNodes = decodeRows(DependencyNode)
-
-/** `%`, `_` and `\` are literal in a search: escaped for LIKE's default escape character. */
-const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 const isKeyConflict = (error: unknown) => SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation"
 
@@ -40,8 +36,41 @@ export const layerNoDeps = Layer.effect(
     const insertValues = valuesOf(sql, "feature_flags", FlagInsert)
     const updateColumns = sql.unsafe(columnsOf(FlagUpdate))
     const updateValues = valuesOf(sql, "feature_flags", FlagUpdate)
+    const flagRecord = recordOf(sql, "feature_flags", FlagInsert)
+    const dashboardColumns = sql.unsafe(columnsOf(DashboardInsert))
+    const dashboardValues = valuesOf(sql, "dashboards", DashboardInsert)
+    const entryColumns = sql.unsafe(columnsOf(ActivityInsert))
+    const entryValues = sql.unsafe(columnsOf(ActivityInsert, "e"))
+    const entryRecord = recordOf(sql, "activity_log", ActivityInsert)
+    /** The entry's columns but its item, which a new flag's statement fills in with the flag's id. */
+    const ItemlessEntry = Schema.Struct(Struct.omit(ActivityInsert.fields, ["item_id", "detail"]))
+    const itemlessColumns = sql.unsafe(columnsOf(ItemlessEntry))
+    const itemlessValues = sql.unsafe(columnsOf(ItemlessEntry, "e"))
 
     return FeatureFlagRepository.of({
+      // One statement: a POST is one round trip inside its transaction. A flag holding the key makes the
+      // insert a no-op and the statement's answer empty; its transaction then rolls the dashboard back.
+      create: (flag, usageDashboard, entry) =>
+        sql`
+          WITH d AS (
+            INSERT INTO dashboards (${dashboardColumns})
+            ${usageDashboard === null ? sql`SELECT ${dashboardColumns} FROM dashboards WHERE false` : dashboardValues(usageDashboard)}
+            RETURNING id
+          ), f AS (
+            INSERT INTO feature_flags (${insertColumns}, usage_dashboard_id)
+            SELECT ${insertColumns}, (SELECT id FROM d) FROM ${flagRecord(flag)}
+            ON CONFLICT (project_id, key) DO NOTHING
+            RETURNING *
+          ), a AS (
+            INSERT INTO activity_log (id, ${itemlessColumns}, item_id, detail)
+            SELECT gen_random_uuid(), ${itemlessValues}, f.id::text, jsonb_set(e.detail, '{id}', to_jsonb(f.id::text))
+            FROM f, ${entryRecord(entry)} e
+          )
+          SELECT ${select} FROM f ${joins}`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeFlag),
+          Effect.flatMap(Option.match({ onNone: () => Effect.fail(new FlagKeyTaken()), onSome: Effect.succeed }))
+        ),
       // A racing writer that took the key meanwhile makes the insert a no-op, reported as the taken key.
       insert: (input) =>
         sql`
@@ -55,12 +84,15 @@ export const layerNoDeps = Layer.effect(
           Effect.flatMap(decodeFlag),
           Effect.flatMap(Option.match({ onNone: () => Effect.fail(new FlagKeyTaken()), onSome: Effect.succeed }))
         ),
-      update: (id, input) =>
+      update: (id, input, entry) =>
         sql`
           WITH f AS (
             UPDATE feature_flags SET (${updateColumns}) = (${updateValues(input)}), updated_at = now()
             WHERE id = ${id}
             RETURNING *
+          ), a AS (
+            INSERT INTO activity_log (id, ${entryColumns})
+            SELECT gen_random_uuid(), ${entryValues} FROM f, ${entryRecord(entry)} e
           )
           SELECT ${select} FROM f ${joins}`.pipe(
           Effect.catchIf(isKeyConflict, () => Effect.fail(new FlagKeyTaken())),
@@ -86,36 +118,15 @@ export const layerNoDeps = Layer.effect(
       // Only while still deleted: a flag restored by a concurrent transaction keeps its key, and the caller's
       // own write of that key then meets the unique constraint (FlagKeyTaken) instead of hiding a live flag.
       renameKey: (id, key) => sql`UPDATE feature_flags SET key = ${key} WHERE id = ${id} AND deleted`.pipe(Effect.orDie, Effect.asVoid),
-      list: (filter, page) => {
-        const clauses = [sql`f.project_id = ${filter.project_id}`, sql`NOT f.deleted`]
-        if (filter.search !== null) {
-          const pattern = containsPattern(filter.search)
-          clauses.push(sql`(f.key || ' ' || f.name) ILIKE ${pattern} AND (f.key ILIKE ${pattern} OR f.name ILIKE ${pattern})`)
-        }
-        if (filter.multivariate !== null) clauses.push(sql`f.is_multivariate = ${filter.multivariate}`)
-        if (filter.remoteConfiguration !== null) clauses.push(sql`f.is_remote_configuration = ${filter.remoteConfiguration}`)
-        if (filter.evaluation_runtime !== null) clauses.push(sql`f.evaluation_runtime = ${filter.evaluation_runtime}`)
-        if (filter.excludedKeys !== null) clauses.push(sql`f.key <> ALL(${filter.excludedKeys}::text[])`)
-        if (filter.active !== null) clauses.push(sql`f.active = ${filter.active}`)
-        if (filter.staleBefore !== null) {
-          clauses.push(sql`f.active AND f.fully_rolled_out AND f.created_at < ${filter.staleBefore}::timestamptz`)
-        }
-        if (filter.created_by_id !== null) clauses.push(sql`f.created_by_id = ${filter.created_by_id}`)
-        if (filter.tags !== null) clauses.push(sql`f.tags && ${filter.tags}::text[]`)
-        const where = sql.and(clauses)
-        // The field comes from core's fixed list, never from the request text itself.
-        const direction = filter.order.descending ? "DESC" : "ASC"
-        const order = sql.unsafe(`f.${filter.order.field} ${direction}, f.id ${direction}`)
-        return pageAndTotal(
-          page,
-          sql`
-            SELECT ${select} FROM feature_flags f ${joins} WHERE ${where}
-            ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`,
-          sql<{ n: number }>`SELECT count(*)::integer AS n FROM feature_flags f WHERE ${where}`
-        ).pipe(Effect.flatMap(({ rows, total }) =>
-          decodeFlags(rows).pipe(Effect.map((results) => ({ count: total, results, request: page })))
-        ))
-      },
+      live: (project) =>
+        sql`
+          SELECT ${select} FROM feature_flags f ${joins}
+          WHERE f.project_id = ${project} AND NOT f.deleted
+          ORDER BY f.created_at DESC, f.id DESC`.pipe(Effect.orDie, Effect.flatMap(decodeFlags)),
+      among: (project, ids) =>
+        sql`
+          SELECT ${select} FROM feature_flags f ${joins}
+          WHERE f.project_id = ${project} AND f.id = ANY(${serialIds(ids)}::integer[])`.pipe(Effect.orDie, Effect.flatMap(decodeFlags)),
       dependencyNodes: (project, ids) =>
         sql`
           SELECT ${nodeColumns} FROM feature_flags

@@ -1,6 +1,7 @@
 import { Freshness, Transactions } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
+import { Listener } from "../sql/listener.ts"
 
 /** One SQL transaction per use case; a failure of the database itself is a defect (500), not a domain error. */
 export const layerNoDeps = Layer.effect(
@@ -8,12 +9,14 @@ export const layerNoDeps = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const freshness = yield* Freshness
+    // What this process committed is forgotten by its read model at once. A feed that delivers at commit
+    // has already named each table written; otherwise its notification comes a moment later, so
+    // everything is forgotten now. Other processes hear of the commit through the feed.
+    const committed = (yield* Listener).deliversAtCommit ? Effect.void : Effect.sync(() => freshness.changed(["*"]))
     return Transactions.of({
-      // What this process committed is forgotten by its read model at once; other processes hear of it
-      // through the change feed a moment later.
       run: (effect) =>
         sql.withTransaction(effect).pipe(
-          Effect.tap(() => Effect.sync(() => freshness.changed(["*"]))),
+          Effect.tap(() => committed),
           Effect.catchIf(SqlError.isSqlError, (error) => Effect.die(error))
         ) as typeof effect,
       // A transaction-level advisory lock: PostgreSQL releases it at COMMIT or ROLLBACK, whatever happens.

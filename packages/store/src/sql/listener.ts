@@ -9,6 +9,11 @@ import { SqlError } from "effect/sql"
  * connection is lost, and then fails.
  */
 export class Listener extends Context.Service<Listener, {
+  /**
+   * Whether a notification reaches `onPayload` before the committing statement returns to its caller, so
+   * that a writer's own process has heard of the commit by the time the writer goes on.
+   */
+  readonly deliversAtCommit: boolean
   readonly listen: (
     channel: string,
     onPayload: (payload: string) => void
@@ -20,6 +25,7 @@ export class Listener extends Context.Service<Listener, {
  * `onPayload` has run by the time the writer goes on. Its connection cannot be lost while it is open.
  */
 export const pgliteListener = (db: PGlite): Listener["Service"] => ({
+  deliversAtCommit: true,
   listen: (channel, onPayload) =>
     Effect.as(
       Effect.acquireRelease(
@@ -36,6 +42,7 @@ export const pgliteListener = (db: PGlite): Listener["Service"] => ({
 
 /** A PostgreSQL server: one pooled connection held for LISTEN; losing it ends the wait with its error. */
 export const postgresListener = (client: PgClient.PgClient): Listener["Service"] => ({
+  deliversAtCommit: false,
   listen: (channel, onPayload) =>
     Effect.map(client.listen(channel), (queue) =>
       Effect.forever(Effect.map(Queue.take(queue), (notification) => onPayload(notification.payload))))

@@ -140,7 +140,7 @@ export const makePgliteClient = (db: PGlite): Effect.Effect<SqlClient.SqlClient,
  * PGlite's stock 128 MB buffer pool is most of its memory; inside one process, beside data that fits an
  * embedded store, 32 MB keeps hot pages cached at a fraction of the resident size. Its pages live in
  * memory (or the OS cache), so a random read costs about what a sequential one does: with the default
- * random_page_cost of 4 the planner would rather scan every flag than use the search's trigram index.
+ * random_page_cost of 4 the planner would rather scan a table than use a selective index.
  */
 const POSTGRES_CONF = ["shared_buffers=32MB", "random_page_cost=1.1"]
 
@@ -148,7 +148,7 @@ const POSTGRES_CONF = ["shared_buffers=32MB", "random_page_cost=1.1"]
 export const openPglite = (dataDir: string | undefined): Effect.Effect<PGlite, SqlError.SqlError, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.tryPromise({
-      // pg_trgm backs the flag list's case-insensitive search (migration 0002).
+      // Migration 0002 creates pg_trgm (its index is gone since 0004; the extension stays in old databases).
       try: () =>
         PGlite.create({
           postgresqlconf: POSTGRES_CONF,

@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 
 /**
  * PGlite runs no autovacuum, so nothing refreshes the planner's statistics on its own; without them
- * the planner misjudges selective lookups (a trigram search over thousands of flags becomes a scan).
+ * the planner misjudges selective lookups (an index lookup among thousands of rows becomes a scan).
  * This is autovacuum's analyze rule done in-process: a table changed by more than 50 rows plus 10% of
  * its size since its last ANALYZE is analyzed again.
  */

@@ -1,0 +1,148 @@
+import type { Page, PageRequest } from "../shared/page.ts"
+import { derivedColumns } from "./columns.ts"
+import type { FlagListFilter, FlagOrderField } from "./list-query.ts"
+import type { StoredFeatureFlag } from "./model.ts"
+
+/** A live flag with what the list's filters read of it, computed once when the project is loaded. */
+interface Entry {
+  readonly flag: StoredFeatureFlag
+  readonly key: string
+  readonly name: string
+  readonly multivariate: boolean
+  readonly fullyRolledOut: boolean
+}
+
+/**
+ * A project's live (not deleted) flags in memory, newest first: what the list pages through and what
+ * evaluation reads. Orders other than the default are sorted on first use and kept with the snapshot.
+ */
+export interface ProjectFlags {
+  readonly entries: ReadonlyArray<Entry>
+  readonly sorted: Map<string, ReadonlyArray<Entry>>
+}
+
+const entryOf = (flag: StoredFeatureFlag): Entry => {
+  const derived = derivedColumns(flag.filters)
+  return {
+    flag,
+    key: flag.key.toLowerCase(),
+    name: flag.name.toLowerCase(),
+    multivariate: derived.is_multivariate,
+    fullyRolledOut: derived.fully_rolled_out
+  }
+}
+
+const snapshot = (entries: ReadonlyArray<Entry>): ProjectFlags => ({ entries, sorted: new Map([["-created_at", entries]]) })
+
+/** `flags` newest first (created_at, then id, descending), as the store reads them. */
+export const projectFlags = (flags: ReadonlyArray<StoredFeatureFlag>): ProjectFlags => snapshot(flags.map(entryOf))
+
+/** Whether `a` comes before `b` newest first. */
+const newer = (a: StoredFeatureFlag, b: StoredFeatureFlag) => a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id)
+
+/**
+ * The snapshot after the flags `ids` changed: they leave it, and those of `changed` (their rows now)
+ * that are live come back in place. Every other flag keeps what was computed for it.
+ */
+export const withChanges = (
+  project: ProjectFlags,
+  ids: ReadonlyArray<number>,
+  changed: ReadonlyArray<StoredFeatureFlag>
+): ProjectFlags => {
+  const gone = new Set(ids)
+  const entries = project.entries.filter((entry) => !gone.has(entry.flag.id))
+  for (const flag of changed) {
+    if (flag.deleted) continue
+    let low = 0
+    let high = entries.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (newer(entries[middle]!.flag, flag)) low = middle + 1
+      else high = middle
+    }
+    entries.splice(low, 0, entryOf(flag))
+  }
+  return snapshot(entries)
+}
+
+/**
+ * Text in code point order, as the database's C collation sorts it: UTF-16 order but for a surrogate
+ * (half of a code point above U+FFFF), which comes after every other unit.
+ */
+const compareText = (a: string, b: string) => {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i)
+    const y = b.charCodeAt(i)
+    if (x === y) continue
+    const xHigh = x >= 0xd800 && x <= 0xdfff
+    const yHigh = y >= 0xd800 && y <= 0xdfff
+    return xHigh === yHigh ? x - y : xHigh ? 1 : -1
+  }
+  return a.length - b.length
+}
+
+const compareField = (field: FlagOrderField) => (a: StoredFeatureFlag, b: StoredFeatureFlag): number => {
+  switch (field) {
+    case "key":
+    case "name":
+    case "created_at":
+    case "updated_at":
+      return compareText(a[field], b[field])
+    case "active":
+      return Number(a.active) - Number(b.active)
+    case "id":
+    case "version":
+      return a[field] - b[field]
+  }
+}
+
+/** Ties are broken by id, in the same direction. */
+const inOrder = (project: ProjectFlags, order: FlagListFilter["order"]) => {
+  const name = `${order.descending ? "-" : ""}${order.field}`
+  const known = project.sorted.get(name)
+  if (known !== undefined) return known
+  const compare = compareField(order.field)
+  const sign = order.descending ? -1 : 1
+  const sorted = [...project.entries].sort((a, b) => sign * (compare(a.flag, b.flag) || a.flag.id - b.flag.id))
+  project.sorted.set(name, sorted)
+  return sorted
+}
+
+const matcher = (filter: FlagListFilter): ((entry: Entry) => boolean) | undefined => {
+  const tests: Array<(entry: Entry) => boolean> = []
+  if (filter.search !== null) {
+    const text = filter.search.toLowerCase()
+    tests.push((e) => e.key.includes(text) || e.name.includes(text))
+  }
+  if (filter.multivariate !== null) tests.push((e) => e.multivariate === filter.multivariate)
+  if (filter.remoteConfiguration !== null) tests.push((e) => e.flag.is_remote_configuration === filter.remoteConfiguration)
+  if (filter.evaluation_runtime !== null) tests.push((e) => e.flag.evaluation_runtime === filter.evaluation_runtime)
+  if (filter.excludedKeys !== null) {
+    const excluded = new Set(filter.excludedKeys)
+    tests.push((e) => !excluded.has(e.flag.key))
+  }
+  if (filter.active !== null) tests.push((e) => e.flag.active === filter.active)
+  if (filter.staleBefore !== null) {
+    const before = filter.staleBefore
+    tests.push((e) => e.flag.active && e.fullyRolledOut && e.flag.created_at < before)
+  }
+  if (filter.created_by_id !== null) tests.push((e) => e.flag.created_by_id === filter.created_by_id)
+  if (filter.tags !== null) {
+    const tags = new Set(filter.tags)
+    tests.push((e) => e.flag.tags.some((tag) => tags.has(tag)))
+  }
+  return tests.length === 0 ? undefined : (entry) => tests.every((test) => test(entry))
+}
+
+/** One page of the flags that pass `filter`, in its order, with how many pass in all. */
+export const selectFlags = (project: ProjectFlags, filter: FlagListFilter, page: PageRequest): Page<StoredFeatureFlag> => {
+  const ordered = inOrder(project, filter.order)
+  const matches = matcher(filter)
+  const passing = matches === undefined ? ordered : ordered.filter(matches)
+  return {
+    count: passing.length,
+    results: passing.slice(page.offset, page.offset + page.limit).map((entry) => entry.flag),
+    request: page
+  }
+}

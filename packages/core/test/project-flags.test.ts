@@ -1,0 +1,103 @@
+import { assert, describe, it } from "@effect/vitest"
+import { listPlan } from "../src/feature-flags/list-query.ts"
+import type { StoredFeatureFlag } from "../src/feature-flags/model.ts"
+import { projectFlags, selectFlags, withChanges } from "../src/feature-flags/project-flags.ts"
+import type { FeatureFlagId, ProjectId, UserId } from "../src/shared/ids.ts"
+import { type Timestamp, timestampFromDate } from "../src/shared/time.ts"
+
+const now = Date.parse("2026-06-01T00:00:00Z")
+const daysAgo = (days: number) => timestampFromDate(new Date(now - days * 86_400_000)) as Timestamp
+
+const flag = (id: number, fields: Partial<StoredFeatureFlag>): StoredFeatureFlag => ({
+  id: id as FeatureFlagId,
+  project_id: 1 as ProjectId,
+  key: `flag-${id}`,
+  name: "",
+  filters: { groups: [{ properties: [], rollout_percentage: 50 }] },
+  deleted: false,
+  active: true,
+  version: 1,
+  ensure_experience_continuity: false,
+  rollback_conditions: null,
+  performed_rollback: false,
+  tags: [],
+  usage_dashboard_id: null,
+  analytics_dashboards: [],
+  has_enriched_analytics: false,
+  is_remote_configuration: false,
+  has_encrypted_payloads: false,
+  evaluation_runtime: "all",
+  creation_context: "feature_flags",
+  created_by_id: null,
+  last_modified_by_id: null,
+  created_at: daysAgo(id),
+  updated_at: daysAgo(id),
+  created_by: null,
+  last_modified_by: null,
+  ...fields
+})
+
+/** Newest first, as the store reads a project: flag 1 is a day old, flag 6 six days. */
+const project = projectFlags([
+  flag(1, { key: "Zeta", name: "Checkout redesign", tags: ["ui"] }),
+  flag(2, { key: "alpha", filters: { groups: [{ properties: [], rollout_percentage: 100 }] }, created_by_id: 7 as UserId }),
+  flag(3, { key: "\u{1F600}-emoji", active: false, version: 3 }),
+  flag(4, { key: "\uFFFD-replacement", filters: { groups: [{ properties: [], rollout_percentage: 100 }], multivariate: { variants: [{ key: "a", rollout_percentage: 100 }] } } }),
+  flag(5, { key: "beta_1%", evaluation_runtime: "server", tags: ["ui", "api"] }),
+  flag(40, { key: "old-and-done", filters: { groups: [{ properties: [], rollout_percentage: 100 }] } })
+])
+
+const keys = (query: Parameters<typeof listPlan>[0], page = { limit: 100, offset: 0 }) => {
+  const plan = listPlan(query, now)
+  if (plan._tag === "Empty") return { count: 0, keys: [] }
+  const selected = selectFlags(project, plan.filter, page)
+  return { count: selected.count, keys: selected.results.map((f) => f.key) }
+}
+
+describe("a project's flags in memory", () => {
+  it("pages newest first by default, and counts every match", () => {
+    assert.deepStrictEqual(keys({}, { limit: 2, offset: 1 }), { count: 6, keys: ["alpha", "\u{1F600}-emoji"] })
+  })
+
+  it("orders text by code point, as the database's C collation does: upper case first, astral characters last", () => {
+    assert.deepStrictEqual(keys({ order: "key" }).keys, ["Zeta", "alpha", "beta_1%", "old-and-done", "\uFFFD-replacement", "\u{1F600}-emoji"])
+    assert.deepStrictEqual(keys({ order: "-key" }).keys.at(0), "\u{1F600}-emoji")
+  })
+
+  it("breaks ties by id in the order's direction", () => {
+    assert.deepStrictEqual(keys({ order: "version" }).keys, ["Zeta", "alpha", "\uFFFD-replacement", "beta_1%", "old-and-done", "\u{1F600}-emoji"])
+    assert.deepStrictEqual(keys({ order: "-active" }).keys.at(-1), "\u{1F600}-emoji")
+    assert.deepStrictEqual(keys({ order: "-active" }).keys.at(0), "old-and-done")
+  })
+
+  it("searches key and name case-insensitively, with % and _ as plain characters", () => {
+    assert.deepStrictEqual(keys({ search: "REDESIGN" }).keys, ["Zeta"])
+    assert.deepStrictEqual(keys({ search: "a_1%" }).keys, ["beta_1%"])
+    assert.deepStrictEqual(keys({ search: "a%1" }).keys, [])
+  })
+
+  it("filters by type, runtime, activity, staleness, creator, tags and excluded keys", () => {
+    assert.deepStrictEqual(keys({ type: "multivariant" }).keys, ["\uFFFD-replacement"])
+    assert.deepStrictEqual(keys({ type: "boolean" }).count, 5)
+    assert.deepStrictEqual(keys({ evaluation_runtime: "server" }).keys, ["beta_1%"])
+    assert.deepStrictEqual(keys({ active: "false" }).keys, ["\u{1F600}-emoji"])
+    assert.deepStrictEqual(keys({ active: "STALE" }).keys, ["old-and-done"])
+    assert.deepStrictEqual(keys({ created_by_id: "7" }).keys, ["alpha"])
+    assert.deepStrictEqual(keys({ tags: "[\"api\", \"none\"]" }).keys, ["beta_1%"])
+    assert.deepStrictEqual(keys({ excluded_properties: "[\"Zeta\", \"alpha\"]" }).count, 4)
+  })
+})
+
+describe("a project's flags after some of them change", () => {
+  it("drops deleted flags, replaces changed ones and puts new ones in place, newest first", () => {
+    const renamed = flag(2, { key: "alpha-renamed" })
+    const added = flag(6, { key: "between-5-and-40" })
+    const after = withChanges(project, [2, 3, 6], [renamed, flag(3, { deleted: true }), added])
+    assert.deepStrictEqual(
+      after.entries.map((entry) => entry.flag.key),
+      ["Zeta", "alpha-renamed", "\uFFFD-replacement", "beta_1%", "between-5-and-40", "old-and-done"]
+    )
+    // The snapshot it came from is left as it was, for requests still reading it.
+    assert.strictEqual(project.entries.length, 6)
+  })
+})
