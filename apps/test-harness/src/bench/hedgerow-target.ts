@@ -43,21 +43,24 @@ export interface TargetPlan {
   readonly start: (progress: (line: string) => void) => Effect.Effect<HedgerowTarget, unknown, Scope.Scope>
 }
 
+/** The fixture but for its URL, known before any server serves the store. */
+export type Tenant = Omit<HedgerowFixture["Service"], "baseUrl">
+
 /**
  * Bootstraps an empty store through core: the tenant of the fixture, for whichever URL serves it. Run
  * before any server process starts on that store, so that none bootstraps it first.
  */
 export const bootstrapTenant = Effect.gen(function*() {
   const tenant = yield* (yield* Bootstrap).run({})
-  return (baseUrl: string) =>
-    HedgerowFixture.of({
-      baseUrl,
-      organizationId: tenant.organization_id,
-      projectId: tenant.project_id,
-      userId: tenant.user.id,
-      authorization: { authorization: `Bearer ${tenant.personal_api_key}` }
-    })
+  return {
+    organizationId: tenant.organization_id,
+    projectId: tenant.project_id,
+    userId: tenant.user.id,
+    authorization: { authorization: `Bearer ${tenant.personal_api_key}` }
+  } satisfies Tenant
 })
+
+export const fixtureAt = (tenant: Tenant, baseUrl: string) => HedgerowFixture.of({ ...tenant, baseUrl })
 
 /**
  * The servers' request log: off unless HEDGEROW_LOG_LEVEL asks for it, since the report goes to stdout
@@ -77,7 +80,7 @@ export const inProcess: TargetPlan = {
     const log = yield* benchLogSettings
     const context = yield* Layer.build(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {}, log }))
     const fixture = yield* Effect.all([bootstrapTenant, HedgerowServer.baseUrl]).pipe(
-      Effect.map(([tenantAt, url]) => tenantAt(url)),
+      Effect.map(([tenant, url]) => fixtureAt(tenant, url)),
       Effect.provideContext(context)
     )
     const refresh = RefreshStatistics.of({ run: analyzeChangedTables.pipe(Effect.asVoid, Effect.provideContext(context)) })

@@ -1,21 +1,14 @@
-import type { LogSettings } from "@hedgerow/http-server"
 import { displayUrl, Hedgerow } from "@hedgerow/store"
 import { scopedDatabase } from "@hedgerow/store/testing"
 import { Context, Data, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { startServerProcess } from "../targets/server-process.ts"
-import { benchLogSettings, bootstrapTenant, HedgerowFixture, type HedgerowTarget, RefreshStatistics, type TargetPlan } from "./hedgerow-target.ts"
+import { benchLogSettings, bootstrapTenant, fixtureAt, HedgerowFixture, type HedgerowTarget, RefreshStatistics, type TargetPlan } from "./hedgerow-target.ts"
 import { residentBytes } from "./memory.ts"
+import { scopedServer } from "./scoped-server.ts"
 
 export class BenchDatabaseFailed extends Data.TaggedError("BenchDatabaseFailed")<{ readonly url: string; readonly reason: string }> {
   override get message() {
     return `cannot create a scratch database on ${this.url}: ${this.reason}`
-  }
-}
-
-export class ServerStartFailed extends Data.TaggedError("ServerStartFailed")<{ readonly reason: string }> {
-  override get message() {
-    return this.reason
   }
 }
 
@@ -40,23 +33,6 @@ const benchDatabase = (serverUrl: string) =>
   }))
 
 /**
- * `hedgerow serve` on that database, stopped with the scope; SIGKILL if it ignores SIGTERM for 10 s. It
- * logs as the in-process server would: not at all unless HEDGEROW_LOG_LEVEL asks.
- */
-const serverProcess = (databaseUrl: string, log: LogSettings) =>
-  Effect.acquireRelease(
-    Effect.tryPromise({
-      try: () =>
-        startServerProcess({ env: { DATABASE_URL: databaseUrl, HEDGEROW_LOG_LEVEL: log.level, HEDGEROW_LOG_FORMAT: log.format } }),
-      catch: (error) => new ServerStartFailed({ reason: error instanceof Error ? error.message : String(error) })
-    }),
-    (server) =>
-      Effect.promise(() => server.stop()).pipe(
-        Effect.timeoutOrElse({ duration: "10 seconds", orElse: () => Effect.promise(() => server.kill()) })
-      )
-  )
-
-/**
  * `processes` server processes sharing one fresh database on the PostgreSQL server at `serverUrl`.
  * This process bootstraps and migrates it through core before any server starts, and keeps a small
  * pool of its own, so that scenarios seed flags through the same code path as on the embedded store.
@@ -69,15 +45,15 @@ export const onPostgres = (serverUrl: string, processes: number): TargetPlan => 
     progress(`created database ${new URL(databaseUrl).pathname.slice(1)} (dropped at the end of this run)`)
     // Two connections: seeding runs in one transaction, and the servers get the default pool each.
     const services = yield* Layer.build(Hedgerow.layer({ databaseUrl, poolSize: 2 }))
-    const tenantAt = yield* bootstrapTenant.pipe(Effect.provideContext(services))
+    const tenant = yield* bootstrapTenant.pipe(Effect.provideContext(services))
     progress(`starting ${processes} \`hedgerow serve\` process${processes === 1 ? "" : "es"}`)
     const log = yield* benchLogSettings
     const servers = yield* Effect.forEach(
       Array.from({ length: processes }, () => databaseUrl),
-      (url) => serverProcess(url, log),
+      (url) => scopedServer({ DATABASE_URL: url }, log),
       { concurrency: "unbounded" }
     )
-    const fixture = tenantAt(servers[0]!.url)
+    const fixture = fixtureAt(tenant, servers[0]!.url)
     const sql = Context.get(services, SqlClient.SqlClient)
     // A server keeps statistics with autovacuum, too slowly for a run that starts seconds after seeding.
     const refresh = RefreshStatistics.of({ run: Effect.asVoid(sql`ANALYZE`) })

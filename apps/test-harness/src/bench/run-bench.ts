@@ -1,6 +1,7 @@
-import { Context, Data, Effect } from "effect"
+import { Context, Effect } from "effect"
 import { availableParallelism } from "node:os"
 import { baselineServer } from "./baseline-server.ts"
+import { BenchFailed } from "./bench-failed.ts"
 import { HedgerowFixture, type HedgerowTarget, inProcess, type TargetPlan } from "./hedgerow-target.ts"
 import { failures, type LoadFigures, runLoad } from "./load.ts"
 import type { ProcessMemory } from "./memory.ts"
@@ -59,12 +60,6 @@ export interface BenchFigures {
   /** Logical CPUs of this machine, which the load generator and every server share. */
   readonly cpus: number
   readonly runs: ReadonlyArray<RunFigures>
-}
-
-export class BenchFailed extends Data.TaggedError("BenchFailed")<{ readonly scenario: string; readonly reason: string }> {
-  override get message() {
-    return `${this.scenario}: ${this.reason}`
-  }
 }
 
 /** Failed or non-2xx requests over every measured run; the figures only mean something at 0. */
