@@ -14,7 +14,7 @@ import { formatBench } from "../src/bench/table.ts"
 // A fraction of a second per target proves the whole path (seeding, server,
 // probe, worker, baseline) for every scenario without being a benchmark; the flag search runs over a small seed
 // instead of 10,000.
-const scenarios = [getProject, ...flagScenarios({ seedFlags: 400 })]
+const scenarios = [getProject, ...flagScenarios({ listFlags: 100, searchFlags: 400 })]
 // On PostgreSQL every scenario runs twice, each run with its own server processes to start: seeding with
 // ANALYZE, the search, and the writes spread over two processes are what differ from the in-process run.
 const postgresScenarios = scenarios.filter((scenario) => scenario.name !== "GET project" && scenario.name !== "GET flag")
@@ -35,6 +35,8 @@ const assertClean = (figures: BenchFigures, expected: ReadonlyArray<Scenario>) =
       }
       assert.isTrue(scenario.memoryAfterHedgerow.every((process) => process.rssBytes > 0), where)
     }
+    // The list is a full default page of 100 flags (each over 1,000 bytes), not an empty project.
+    assert.isAbove(run.scenarios.find((s) => s.name === "GET flags, a project of 100 flags")!.responseBytes, 100_000, run.label)
     // The search finds seeded flags (two in 400), not an empty page.
     assert.isAbove(run.scenarios.find((s) => s.name.startsWith("GET flags ?search="))!.responseBytes, 1000, run.label)
   }

@@ -1,5 +1,7 @@
+import type { ProjectId, UserId } from "@hedgerow/core"
 import { FeatureFlagRepository, newFlagColumns, Transactions } from "@hedgerow/core/ports"
 import { Effect } from "effect"
+import { atLeast } from "./goals.ts"
 import { HedgerowFixture, RefreshStatistics } from "./hedgerow-target.ts"
 import type { Scenario } from "./scenario.ts"
 
@@ -13,6 +15,8 @@ const FEATURES = [
   "sidebar", "export", "import", "alerts", "sso", "audit", "notifications", "themes", "graphs", "limits"
 ]
 export const SEARCH_TERM = "checkout-redesign"
+
+export const flagsPath = (projectId: number) => `/api/projects/${projectId}/feature_flags/`
 
 const capitalized = (word: string) => `${word[0]!.toUpperCase()}${word.slice(1)}`
 
@@ -31,29 +35,58 @@ const filtersOf = (i: number) => {
   }
 }
 
+/** The project seeded flags go to, and the user they are created by. */
+export interface SeedTenant {
+  readonly projectId: ProjectId
+  readonly userId: UserId
+}
+
 /**
- * `count` flags in one transaction through core's repository, with the columns core derives for any
- * new flag: what an import would write, without 10,000 HTTP round trips (and their activity entries and
- * dashboards, which no list reads).
+ * Flags `from` to `to - 1` of the plausible product, in one transaction through core's repository, with
+ * the columns core derives for any new flag: what an import would write, without 10,000 HTTP round trips
+ * (and their activity entries and dashboards, which no list reads). Ranges that do not overlap never
+ * share a key, so a project can be seeded in steps.
  */
-const seedFlags = (count: number) =>
+export const seedFlags = (tenant: SeedTenant, from: number, to: number) =>
   Effect.gen(function*() {
-    const fixture = yield* HedgerowFixture
     const flags = yield* FeatureFlagRepository
     const transactions = yield* Transactions
     yield* transactions.run(Effect.forEach(
-      Array.from({ length: count }, (_, i) => i),
+      Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i),
       (i) => {
         const area = AREAS[i % AREAS.length]!
         const feature = FEATURES[Math.floor(i / AREAS.length) % FEATURES.length]!
         const columns = newFlagColumns(
           { key: `${area}-${feature}-${i}`, name: `${capitalized(area)} ${feature} flag ${i}`, filters: filtersOf(i) },
-          fixture.userId
+          tenant.userId
         )
-        return flags.insert({ ...columns, project_id: fixture.projectId, creation_context: "feature_flags", created_by_id: fixture.userId })
+        return flags.insert({ ...columns, project_id: tenant.projectId, creation_context: "feature_flags", created_by_id: tenant.userId })
       },
       { discard: true }
     ))
+  })
+
+/** Live flags in the fixture's project, as the list endpoint counts them. */
+const liveFlags = Effect.gen(function*() {
+  const fixture = yield* HedgerowFixture
+  const response = yield* Effect.promise(() =>
+    fetch(`${fixture.baseUrl}${flagsPath(fixture.projectId)}?limit=1`, { headers: fixture.authorization }))
+  const body = (yield* Effect.promise(() => response.json())) as { readonly count?: number }
+  if (response.status !== 200 || typeof body.count !== "number") {
+    return yield* Effect.fail(new Error(`counting flags answered ${response.status}: ${JSON.stringify(body)}`))
+  }
+  return body.count
+})
+
+/** Seeds the fixture's project up to `count` live flags, whatever earlier scenarios left in it. */
+const seedUpTo = (count: number) =>
+  Effect.gen(function*() {
+    const fixture = yield* HedgerowFixture
+    yield* seedFlags(fixture, yield* liveFlags, count)
+    // The embedded store's background analyzer (or autovacuum on a server) would get there in time;
+    // not waiting for it keeps the run short, and measures the steady state a user sees shortly after
+    // an import.
+    yield* (yield* RefreshStatistics).run
   })
 
 /** One flag made through the API, as a person would make it (usage dashboard and activity entry included). */
@@ -73,27 +106,34 @@ const createThroughApi = (key: string) =>
     return body.id
   })
 
-const flagsPath = (projectId: number) => `/api/projects/${projectId}/feature_flags/`
+const count = (n: number) => n.toLocaleString("en-US")
 
 /**
- * The flag benchmarks, in the order they run: the list search first over exactly `seedFlags` flags,
- * then single-flag reads and writes in a project of that size.
+ * The flag benchmarks, in the order they run: the default list page of a project of `listFlags` flags,
+ * the list search once the project holds `searchFlags`, then single-flag reads and writes in a project of
+ * that size. Each list scenario seeds the project up to its count, so the names hold in any order.
  */
-export const flagScenarios = (options: { readonly seedFlags: number }): ReadonlyArray<Scenario> => [
+export const flagScenarios = (options: { readonly listFlags: number; readonly searchFlags: number }): ReadonlyArray<Scenario> => [
   {
-    name: `GET flags ?search= over ${options.seedFlags.toLocaleString("en-US")} flags`,
+    name: `GET flags, a project of ${count(options.listFlags)} flags`,
+    throughputGoal: atLeast(0.05),
     setup: Effect.gen(function*() {
       const fixture = yield* HedgerowFixture
-      yield* seedFlags(options.seedFlags)
-      // The embedded store's background analyzer (or autovacuum on a server) would get there in time;
-      // not waiting for it keeps the run short, and measures the steady state a user sees shortly after
-      // an import.
-      yield* (yield* RefreshStatistics).run
+      yield* seedUpTo(options.listFlags)
+      return { method: "GET", path: flagsPath(fixture.projectId), headers: fixture.authorization } as const
+    })
+  },
+  {
+    name: `GET flags ?search= over ${count(options.searchFlags)} flags`,
+    setup: Effect.gen(function*() {
+      const fixture = yield* HedgerowFixture
+      yield* seedUpTo(options.searchFlags)
       return { method: "GET", path: `${flagsPath(fixture.projectId)}?search=${SEARCH_TERM}`, headers: fixture.authorization } as const
     })
   },
   {
     name: "GET flag",
+    throughputGoal: atLeast(0.2),
     setup: Effect.gen(function*() {
       const fixture = yield* HedgerowFixture
       const id = yield* createThroughApi("bench-read")
@@ -102,6 +142,7 @@ export const flagScenarios = (options: { readonly seedFlags: number }): Readonly
   },
   {
     name: "PATCH flag",
+    throughputGoal: atLeast(0.03),
     setup: Effect.gen(function*() {
       const fixture = yield* HedgerowFixture
       const id = yield* createThroughApi("bench-patched")
@@ -117,6 +158,7 @@ export const flagScenarios = (options: { readonly seedFlags: number }): Readonly
   },
   {
     name: "POST flag",
+    throughputGoal: atLeast(0.03),
     setup: Effect.gen(function*() {
       const fixture = yield* HedgerowFixture
       return {

@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os"
 import { baselineServer } from "./baseline-server.ts"
 import { BenchFailed } from "./bench-failed.ts"
 import { HedgerowFixture, type HedgerowTarget, inProcess, type TargetPlan } from "./hedgerow-target.ts"
+import type { Goal } from "./goals.ts"
 import { failures, type LoadFigures, runLoad } from "./load.ts"
 import type { ProcessMemory } from "./memory.ts"
 import { onPostgres } from "./postgres-target.ts"
@@ -36,6 +37,8 @@ export interface ScenarioFigures {
   readonly responseBytes: number
   readonly hedgerow: LoadFigures
   readonly baseline: LoadFigures
+  /** The scenario's bound on hedgerow/baseline requests per second, if it has one. */
+  readonly throughputGoal?: Goal | undefined
   /** Hedgerow's completed requests per server, in server order (one entry for a single server). */
   readonly hedgerowPerServer: ReadonlyArray<number>
   /**
@@ -131,6 +134,7 @@ const runScenario = (scenario: Scenario, options: BenchOptions, target: Hedgerow
       responseBytes: probed.body.byteLength,
       hedgerow: hedgerowFigures,
       baseline: baselineFigures,
+      throughputGoal: scenario.throughputGoal,
       hedgerowPerServer: target.urls.map((url) => hedgerowFigures.completedByOrigin[new URL(url).origin] ?? 0),
       memoryAfterHedgerow: memory
     } satisfies ScenarioFigures

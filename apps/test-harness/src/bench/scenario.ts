@@ -1,4 +1,5 @@
 import type { Effect } from "effect"
+import type { Goal } from "./goals.ts"
 import type { ScenarioServices } from "./hedgerow-target.ts"
 
 /** The one request a scenario repeats; the path is relative to the server's base URL. */
@@ -18,5 +19,7 @@ export interface RequestSpec {
  */
 export interface Scenario {
   readonly name: string
+  /** What Hedgerow's requests per second should be as a fraction of the baseline's; none when absent. */
+  readonly throughputGoal?: Goal | undefined
   readonly setup: Effect.Effect<RequestSpec, unknown, ScenarioServices>
 }

@@ -1,23 +1,14 @@
+import { type Check, check, checkTable, columns, integer, mebibytes, percent } from "./checks.ts"
 import type { LoadFigures } from "./load.ts"
 import type { ProcessMemory } from "./memory.ts"
 import type { BenchFigures, RunFigures, ScenarioFigures } from "./run-bench.ts"
 
-const integer = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 0 })
 const milliseconds = (n: number) => n.toFixed(2)
-const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 
 const ratio = (hedgerow: number, baseline: number) => {
   if (baseline === 0) return "n/a"
   const r = hedgerow / baseline
   return `${r >= 10 ? r.toFixed(1) : r >= 1 ? r.toFixed(2) : r.toFixed(3)}x`
-}
-
-/** First column left-aligned, the rest right-aligned, two spaces between columns. */
-const columns = (rows: ReadonlyArray<ReadonlyArray<string>>) => {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
-  return rows.map((row) =>
-    row.map((cell, i) => i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)).join("  ").trimEnd()
-  )
 }
 
 const targetRow = (target: string, figures: LoadFigures) => [
@@ -39,6 +30,23 @@ const memoryLine = (memory: ReadonlyArray<ProcessMemory>) => {
     memory.map((process) => `${process.label} ${mebibytes(process.rssBytes)}`).join(", ")
 }
 
+/** Hedgerow's req/s as a share of the baseline's, against the scenario's target if it has one. */
+const throughputCheck = (scenario: ScenarioFigures): Check | undefined =>
+  scenario.throughputGoal === undefined
+    ? undefined
+    : check(
+      "hedgerow/baseline req/s",
+      scenario.baseline.requestsPerSecond === 0 ? 0 : scenario.hedgerow.requestsPerSecond / scenario.baseline.requestsPerSecond,
+      percent,
+      scenario.throughputGoal
+    )
+
+/** The scenario's target under its table, if it has one. */
+const targetLine = (scenario: ScenarioFigures) => {
+  const c = throughputCheck(scenario)
+  return c?.target === undefined ? [] : [`Target: ${c.figure} ${c.target.text}; it is ${c.value}: ${c.target.met ? "met" : "NOT met"}.`]
+}
+
 const scenarioBlock = (scenario: ScenarioFigures) => {
   const { hedgerow, baseline } = scenario
   return [
@@ -56,11 +64,30 @@ const scenarioBlock = (scenario: ScenarioFigures) => {
         ""
       ]
     ]),
+    ...targetLine(scenario),
     ...(scenario.hedgerowPerServer.length > 1
       ? [`Hedgerow requests completed per server process: ${scenario.hedgerowPerServer.map(integer).join(" / ")}`]
       : []),
     memoryLine(scenario.memoryAfterHedgerow)
   ]
+}
+
+/** Every figure that has a target, each named by where it comes from. */
+const targetedChecks = (figures: BenchFigures): ReadonlyArray<Check> => [
+  ...figures.runs.flatMap((run) =>
+    run.scenarios.flatMap((scenario) => {
+      const c = throughputCheck(scenario)
+      const where = figures.runs.length > 1 ? `${run.label}: ${scenario.name}` : scenario.name
+      return c === undefined ? [] : [{ ...c, figure: `${where}, ${c.figure}` }]
+    })
+  )
+].filter((c) => c.target !== undefined)
+
+const targetsBlock = (figures: BenchFigures) => {
+  const checks = targetedChecks(figures)
+  if (checks.length === 0) return []
+  const met = checks.filter((c) => c.target!.met).length
+  return ["", "=== Targets ===", ...checkTable(checks), `${met} of ${checks.length} targets met.`]
 }
 
 const runBlock = (run: RunFigures) => [
@@ -72,7 +99,10 @@ const runBlock = (run: RunFigures) => [
   ...run.scenarios.flatMap((scenario) => ["", ...scenarioBlock(scenario)])
 ]
 
-/** The report `npm run bench` prints: a header, then a labelled table per run with a block per scenario. */
+/**
+ * The report `npm run bench` prints: a header, then a labelled table per run with a block per scenario,
+ * then every figure that has a target, with whether it is met.
+ */
 export const formatBench = (figures: BenchFigures) => {
   const serverProcesses = figures.runs.some((run) => run.serverProcesses > 0)
   return [
@@ -87,6 +117,7 @@ export const formatBench = (figures: BenchFigures) => {
         `The baseline is one node:http server in the bench process, in every run.`
       ]
       : []),
-    ...figures.runs.flatMap(runBlock)
+    ...figures.runs.flatMap(runBlock),
+    ...targetsBlock(figures)
   ].join("\n")
 }
