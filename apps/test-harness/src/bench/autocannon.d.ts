@@ -12,6 +12,8 @@ declare module "autocannon" {
       readonly body?: string
       /** Replaces `[<id>]` in the body with a fresh unique id (letters, digits, `-`, `_`) on every request. */
       readonly idReplacement?: boolean
+      /** Requests each connection sends in turn instead of one; a field left out is taken from the options above. */
+      readonly requests?: ReadonlyArray<Request>
       /** Seconds. */
       readonly duration?: number
       readonly connections?: number
@@ -19,6 +21,15 @@ declare module "autocannon" {
       readonly sampleInt?: number
       /** Seconds before a request counts as timed out (and as an error). */
       readonly timeout?: number
+    }
+
+    interface Request {
+      readonly method?: string | undefined
+      /** Replaces the URL's path and query. */
+      readonly path?: string | undefined
+      /** Merged over the options' headers. */
+      readonly headers?: Readonly<Record<string, string>> | undefined
+      readonly body?: string | undefined
     }
 
     /**

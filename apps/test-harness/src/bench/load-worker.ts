@@ -23,6 +23,7 @@ const instance = autocannon({
   headers: request.headers,
   ...(request.body === undefined ? {} : { body: request.body }),
   ...(request.idReplacement === true ? { idReplacement: true } : {}),
+  ...(request.requests === undefined ? {} : { requests: request.requests }),
   duration: request.durationSeconds,
   connections: request.connections,
   // A run ends at the first sample after its duration: every 100 ms rather than every second, so that a

@@ -12,8 +12,21 @@ export interface LoadRequest {
   readonly body?: string | undefined
   /** Each request gets its own id in place of `[<id>]` in the body (writes that must not collide). */
   readonly idReplacement?: boolean | undefined
+  /**
+   * A mix instead of the one request above: each connection sends these in turn, over and over. Their
+   * paths go to the origin of the URL it was dealt; the request above gives what one leaves out.
+   */
+  readonly requests?: ReadonlyArray<LoadStep> | undefined
   readonly durationSeconds: number
   readonly connections: number
+}
+
+/** One request of a mix. */
+export interface LoadStep {
+  readonly method: string
+  readonly path: string
+  readonly headers?: Readonly<Record<string, string>> | undefined
+  readonly body?: string | undefined
 }
 
 /** What one load run measured. Latencies are in milliseconds, with sub-millisecond precision. */
