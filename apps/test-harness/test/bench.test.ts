@@ -3,8 +3,11 @@ import { forEachBackend, testDatabaseUrl } from "@hedgerow/store/testing"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
+import { existsSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { flagScenarios } from "../src/bench/flag-scenarios.ts"
+import { serverErrors } from "../src/bench/fuzzed-writes.ts"
+import { failures } from "../src/bench/load.ts"
 import { parseInvocation } from "../src/bench/options.ts"
 import { type BenchFigures, failedRequests, runBench } from "../src/bench/run-bench.ts"
 import type { Scenario } from "../src/bench/scenario.ts"
@@ -53,7 +56,9 @@ describe("benchmark driver", () => {
   forEachBackend((backend) => {
     if (backend.name === "pglite") {
       it("measures Hedgerow in this process and the baseline with no failed request", async () => {
-        const figures = await Effect.runPromise(runBench({ durationSeconds: 0.3, connections: 2, warmupSeconds: 0, scenarios }))
+        const figures = await Effect.runPromise(
+          runBench({ sections: ["scenarios"], durationSeconds: 0.3, connections: 2, warmupSeconds: 0, steadySeconds: 1, scenarios })
+        )
         assert.deepStrictEqual(figures.runs.map((run) => run.label), ["Hedgerow in this process, embedded store in memory"])
         assertClean(figures, scenarios)
         for (const scenario of figures.runs[0]!.scenarios) {
@@ -72,9 +77,11 @@ describe("benchmark driver", () => {
     it("measures PostgreSQL with one and with two server processes, and drops its databases", async () => {
       const progress: Array<string> = []
       const figures = await Effect.runPromise(runBench({
+        sections: ["scenarios"],
         durationSeconds: 0.5,
         connections: 4,
         warmupSeconds: 0,
+        steadySeconds: 1,
         databaseUrl: serverUrl,
         scenarios: postgresScenarios,
         progress: (line) => progress.push(line)
@@ -112,7 +119,15 @@ describe("benchmark driver", () => {
         url.username = role
         url.password = ""
         const error = await Effect.runPromise(Effect.flip(
-          runBench({ durationSeconds: 0.3, connections: 1, warmupSeconds: 0, databaseUrl: url.toString(), scenarios: postgresScenarios })
+          runBench({
+            sections: ["scenarios"],
+            durationSeconds: 0.3,
+            connections: 1,
+            warmupSeconds: 0,
+            steadySeconds: 1,
+            databaseUrl: url.toString(),
+            scenarios: postgresScenarios
+          })
         ))
         assert.strictEqual(error._tag, "BenchFailed")
         assert.include(error.message, "needs the CREATEDB privilege")
@@ -123,6 +138,52 @@ describe("benchmark driver", () => {
     })
   })
 
+  it("times starts and commands and reads one server's memory through a steady load and fuzzed writes", async () => {
+    const progress: Array<string> = []
+    const figures = await Effect.runPromise(runBench({
+      sections: ["cli", "memory"],
+      durationSeconds: 0.3,
+      connections: 4,
+      warmupSeconds: 0.3,
+      steadySeconds: 1,
+      memory: { fuzzWrites: 200, seedFlags: 500, settleSeconds: 0.3 },
+      progress: (line) => progress.push(line)
+    }))
+    assert.deepStrictEqual(figures.runs, [])
+
+    const cli = figures.startAndCli!
+    for (const figure of [cli.firstStartMs, cli.startMs, cli.versionMs, cli.helpMs, cli.flagsListMs]) assert.isAbove(figure, 0)
+
+    const memory = figures.serverMemory!
+    for (
+      const figure of [
+        memory.afterWarmupBytes, memory.steadyStartBytes, memory.steadyEndBytes, memory.steadyPeakBytes,
+        memory.beforeFuzzBytes, memory.afterFuzzBytes, memory.settledBytes
+      ]
+    ) assert.isAbove(figure, 0)
+    assert.isAbove(memory.steady.completed, 0)
+    assert.strictEqual(failures(memory.steady), 0, JSON.stringify(memory.steady.statusCodes))
+    // Each kind of request in the mix was answered, the writes with their own statuses.
+    assert.includeMembers(Object.keys(memory.steady.statusCodes), ["200", "201"])
+    const { fuzz } = memory
+    assert.strictEqual(Object.values(fuzz.statusCodes).reduce((a, b) => a + b, 0) + fuzz.errors, 200)
+    assert.strictEqual(serverErrors(fuzz), 0, JSON.stringify(fuzz.statusCodes))
+    assert.strictEqual(fuzz.errors, 0, fuzz.errorSamples.join("; "))
+    assert.isAbove(fuzz.statusCodes["400"] ?? 0, 0)
+    assert.isAbove(fuzz.valid, 0)
+    assert.strictEqual(failedRequests(figures), 0)
+
+    const report = formatBench(figures)
+    assert.include(report, "=== Start and command line ===")
+    assert.include(report, "=== Memory of one `hedgerow serve` ===")
+    assert.include(report, "=== Targets ===")
+    assert.match(report, /\d+ of 8 targets met\./)
+    // Each section made a data dir of its own, gone with it.
+    const dataDirs = progress.flatMap((line) => /new data dir, (\S+) \(removed at the end\)/.exec(line)?.[1] ?? [])
+    assert.strictEqual(dataDirs.length, 2)
+    assert.isTrue(dataDirs.every((dataDir) => !existsSync(dataDir)), dataDirs.join(", "))
+  })
+
   it("takes --database-url as the PostgreSQL server to run on", () => {
     const invocation = parseInvocation(["--database-url", "postgres://localhost/hedgerow"])
     assert.strictEqual(invocation._tag, "run")
@@ -131,7 +192,22 @@ describe("benchmark driver", () => {
     assert.strictEqual(parseInvocation(["--database-url", "localhost"])._tag, "invalid")
   })
 
+  it("takes --only and --steady", () => {
+    const invocation = parseInvocation(["--only", "memory,scenarios", "--steady", "12"])
+    assert.strictEqual(invocation._tag, "run")
+    if (invocation._tag !== "run") return
+    // The run keeps its own order.
+    assert.deepStrictEqual(invocation.options.sections, ["scenarios", "memory"])
+    assert.strictEqual(invocation.options.steadySeconds, 12)
+    const defaults = parseInvocation([])
+    assert.strictEqual(defaults._tag === "run" ? defaults.options.sections : "not run", undefined)
+    assert.strictEqual(defaults._tag === "run" ? defaults.options.steadySeconds : 0, 300)
+  })
+
   it("rejects malformed flags", () => {
+    assert.strictEqual(parseInvocation(["--only", "scenarios,disk"])._tag, "invalid")
+    assert.strictEqual(parseInvocation(["--only", ""])._tag, "invalid")
+    assert.strictEqual(parseInvocation(["--steady", "0"])._tag, "invalid")
     assert.strictEqual(parseInvocation(["--connections", "0"])._tag, "invalid")
     assert.strictEqual(parseInvocation(["--duration", "soon"])._tag, "invalid")
     assert.strictEqual(parseInvocation(["--bogus"])._tag, "invalid")

@@ -1,15 +1,25 @@
 import { parseArgs } from "node:util"
-import { type BenchOptions, defaultBenchOptions } from "./run-bench.ts"
+import { type BenchOptions, defaultBenchOptions, type Section, SECTIONS } from "./run-bench.ts"
 
-export const usage = `Usage: npm run bench -- [--duration S] [--connections N] [--warmup S] [--database-url URL]
+export const usage = `Usage: npm run bench -- [--only SECTIONS] [--duration S] [--connections N] [--warmup S] [--steady S]
+                       [--database-url URL]
 
-  --duration S        seconds of measured load per target (default ${defaultBenchOptions.durationSeconds})
+  --only SECTIONS     a comma-separated list of the sections to run, in their order (default all of them):
+                        scenarios  Hedgerow against a bare node:http server, request by request
+                        cli        \`hedgerow serve\` started on a new and on an existing data dir, to its first
+                                   200; \`hedgerow --version\`, \`--help\` and \`flags list\`
+                        memory     one \`hedgerow serve\` on a data dir of 10,000 flags: resident memory
+                                   through a steady mixed load, then 40,000 fuzzed writes
+  --duration S        seconds of measured load per scenario and target (default ${defaultBenchOptions.durationSeconds})
   --connections N     concurrent connections (default ${defaultBenchOptions.connections})
-  --warmup S          seconds of unreported load before each measured run, 0 for none (default ${defaultBenchOptions.warmupSeconds})
-  --database-url URL  run on the PostgreSQL server at URL instead of Hedgerow in this process on its
-                      in-memory store: twice, with one and with two \`hedgerow serve\` processes. Each run
-                      creates a fresh database on that server (its user needs CREATEDB) and drops it at
-                      the end; the database named in URL is never written to.`
+  --warmup S          seconds of unreported load before each measured run and before the memory section's
+                      first reading, 0 for none (default ${defaultBenchOptions.warmupSeconds})
+  --steady S          seconds of the memory section's steady load (default ${defaultBenchOptions.steadySeconds})
+  --database-url URL  run the scenarios on the PostgreSQL server at URL instead of Hedgerow in this process
+                      on its in-memory store: twice, with one and with two \`hedgerow serve\` processes. Each
+                      run creates a fresh database on that server (its user needs CREATEDB) and drops it at
+                      the end; the database named in URL is never written to. The cli and memory sections
+                      always run on the embedded store, in a temporary data dir removed afterwards.`
 
 /** What the command line asks for; anything other than `run` ends the process without a benchmark. */
 export type Invocation =
@@ -33,6 +43,17 @@ const databaseUrl = (raw: string | undefined) => {
   return raw
 }
 
+/** Known section names, each once; the run keeps its own order whatever order they are given in. */
+const sections = (raw: string | undefined): ReadonlyArray<Section> | undefined => {
+  if (raw === undefined) return undefined
+  const names = raw.split(",").map((name) => name.trim())
+  const unknown = names.filter((name) => !(SECTIONS as ReadonlyArray<string>).includes(name))
+  if (unknown.length > 0) {
+    throw new Error(`--only takes a comma-separated list of ${SECTIONS.join(", ")}, got "${raw}"`)
+  }
+  return SECTIONS.filter((section) => names.includes(section))
+}
+
 const number = (flag: string, raw: string | undefined, fallback: number, valid: (n: number) => boolean, expected: string) => {
   if (raw === undefined) return fallback
   const n = Number(raw)
@@ -50,6 +71,8 @@ export const parseInvocation = (args: ReadonlyArray<string>): Invocation => {
         duration: { type: "string" },
         connections: { type: "string" },
         warmup: { type: "string" },
+        steady: { type: "string" },
+        only: { type: "string" },
         "database-url": { type: "string" },
         help: { type: "boolean", short: "h" }
       }
@@ -58,12 +81,15 @@ export const parseInvocation = (args: ReadonlyArray<string>): Invocation => {
     return {
       _tag: "run",
       options: {
+        sections: sections(values.only),
         durationSeconds: number("duration", values.duration, defaultBenchOptions.durationSeconds,
           (n) => Number.isFinite(n) && n > 0, "a positive number of seconds"),
         connections: number("connections", values.connections, defaultBenchOptions.connections,
           (n) => Number.isInteger(n) && n > 0, "a positive integer"),
         warmupSeconds: number("warmup", values.warmup, defaultBenchOptions.warmupSeconds,
           (n) => Number.isFinite(n) && n >= 0, "a number of seconds, 0 or more"),
+        steadySeconds: number("steady", values.steady, defaultBenchOptions.steadySeconds,
+          (n) => Number.isFinite(n) && n > 0, "a positive number of seconds"),
         databaseUrl: databaseUrl(values["database-url"])
       }
     }

@@ -2,16 +2,25 @@ import { Context, Effect } from "effect"
 import { availableParallelism } from "node:os"
 import { baselineServer } from "./baseline-server.ts"
 import { BenchFailed } from "./bench-failed.ts"
-import { HedgerowFixture, type HedgerowTarget, inProcess, type TargetPlan } from "./hedgerow-target.ts"
+import { serverErrors } from "./fuzzed-writes.ts"
 import type { Goal } from "./goals.ts"
+import { HedgerowFixture, type HedgerowTarget, inProcess, type TargetPlan } from "./hedgerow-target.ts"
 import { failures, type LoadFigures, runLoad } from "./load.ts"
 import type { ProcessMemory } from "./memory.ts"
 import { onPostgres } from "./postgres-target.ts"
 import { probe } from "./probe.ts"
 import type { RequestSpec, Scenario } from "./scenario.ts"
 import { scenarios as defaultScenarios } from "./scenarios.ts"
+import { measureServerMemory, type ServerMemoryFigures, type ServerMemoryOptions } from "./server-memory.ts"
+import { measureStartAndCli, type StartAndCliFigures } from "./start-and-cli.ts"
+
+/** The parts of a run, in the order they run; `--only` picks some. */
+export const SECTIONS = ["scenarios", "cli", "memory"] as const
+export type Section = typeof SECTIONS[number]
 
 export interface BenchOptions {
+  /** What to run; every section when absent. */
+  readonly sections?: ReadonlyArray<Section> | undefined
   /** Seconds of measured load per target. */
   readonly durationSeconds: number
   readonly connections: number
@@ -23,11 +32,16 @@ export interface BenchOptions {
    */
   readonly databaseUrl?: string | undefined
   readonly scenarios?: ReadonlyArray<Scenario> | undefined
+  /** Seconds of the memory section's steady mixed load. */
+  readonly steadySeconds: number
+  /** The memory section's fuzzed writes (40,000), flags seeded (10,000) and idle seconds after the writes (10). */
+  readonly memory?: Partial<Pick<ServerMemoryOptions, "fuzzWrites" | "seedFlags" | "settleSeconds">> | undefined
   /** Receives a line as each phase starts; silent when absent. */
   readonly progress?: ((line: string) => void) | undefined
 }
 
-export const defaultBenchOptions = { durationSeconds: 10, connections: 10, warmupSeconds: 2 } as const
+export const defaultBenchOptions = { durationSeconds: 10, connections: 10, warmupSeconds: 2, steadySeconds: 300 } as const
+const defaultMemoryOptions = { fuzzWrites: 40_000, seedFlags: 10_000, settleSeconds: 10 } as const
 
 export interface ScenarioFigures {
   readonly name: string
@@ -62,15 +76,24 @@ export interface BenchFigures {
   readonly warmupSeconds: number
   /** Logical CPUs of this machine, which the load generator and every server share. */
   readonly cpus: number
+  /** One per target, when the scenarios ran; none otherwise. */
   readonly runs: ReadonlyArray<RunFigures>
+  readonly startAndCli?: StartAndCliFigures | undefined
+  readonly serverMemory?: ServerMemoryFigures | undefined
 }
 
-/** Failed or non-2xx requests over every measured run; the figures only mean something at 0. */
+/**
+ * Requests that failed or got an answer they should not have, over every measured load: any failure or
+ * non-2xx of the scenarios and of the steady load, a 5xx or no answer at all for a fuzzed write (which
+ * the server refuses with a 4xx as a rule). The figures only mean something at 0.
+ */
 export const failedRequests = (figures: BenchFigures) =>
   figures.runs.flatMap((run) => run.scenarios).reduce(
     (sum, scenario) => sum + failures(scenario.hedgerow) + failures(scenario.baseline),
     0
-  )
+  ) + (figures.serverMemory === undefined
+    ? 0
+    : failures(figures.serverMemory.steady) + serverErrors(figures.serverMemory.fuzz) + figures.serverMemory.fuzz.errors)
 
 const describeStatuses = (figures: LoadFigures) =>
   Object.entries(figures.statusCodes).map(([code, count]) => `${count}x ${code}`).join(", ") || "none"
@@ -167,15 +190,33 @@ const runTarget = (plan: TargetPlan, options: BenchOptions) =>
     return { label: plan.label, serverProcesses: plan.serverProcesses, scenarios } satisfies RunFigures
   }))
 
-/** Every run `options` asks for, one after the other. */
+/** Every section `options` asks for, one after the other; each with the machine to itself. */
 export const runBench = (options: BenchOptions) =>
-  Effect.map(
-    Effect.forEach(plansFor(options), (plan) => runTarget(plan, options)),
-    (runs) => ({
+  Effect.gen(function*() {
+    const sections = new Set(options.sections ?? SECTIONS)
+    const runs = sections.has("scenarios") ? yield* Effect.forEach(plansFor(options), (plan) => runTarget(plan, options)) : []
+    const startAndCli = sections.has("cli")
+      ? yield* measureStartAndCli((line) => options.progress?.(`start and command line: ${line}`))
+      : undefined
+    const serverMemory = sections.has("memory")
+      ? yield* measureServerMemory(
+        {
+          ...defaultMemoryOptions,
+          ...options.memory,
+          connections: options.connections,
+          warmupSeconds: options.warmupSeconds,
+          steadySeconds: options.steadySeconds
+        },
+        (line) => options.progress?.(`memory: ${line}`)
+      )
+      : undefined
+    return {
       durationSeconds: options.durationSeconds,
       connections: options.connections,
       warmupSeconds: options.warmupSeconds,
       cpus: availableParallelism(),
-      runs
-    }) satisfies BenchFigures
-  )
+      runs,
+      startAndCli,
+      serverMemory
+    } satisfies BenchFigures
+  })

@@ -1,5 +1,8 @@
 import type { LogSettings } from "@hedgerow/http-server"
 import { Data, Effect } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
 import { startServerProcess } from "../targets/server-process.ts"
 
 export class ServerStartFailed extends Data.TaggedError("ServerStartFailed")<{ readonly reason: string }> {
@@ -25,3 +28,8 @@ export const scopedServer = (storeEnv: Readonly<Record<string, string>>, log: Lo
       )
   )
 
+/** A new, empty directory for the embedded store, removed with the scope. */
+export const scratchDataDir = Effect.acquireRelease(
+  Effect.sync(() => mkdtempSync(path.join(tmpdir(), "hedgerow-bench-"))),
+  (dataDir) => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true }))
+)

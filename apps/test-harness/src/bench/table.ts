@@ -2,6 +2,7 @@ import { type Check, check, checkTable, columns, integer, mebibytes, percent } f
 import type { LoadFigures } from "./load.ts"
 import type { ProcessMemory } from "./memory.ts"
 import type { BenchFigures, RunFigures, ScenarioFigures } from "./run-bench.ts"
+import { serverMemoryBlock, serverMemoryChecks, startAndCliBlock, startAndCliChecks } from "./section-tables.ts"
 
 const milliseconds = (n: number) => n.toFixed(2)
 
@@ -80,7 +81,9 @@ const targetedChecks = (figures: BenchFigures): ReadonlyArray<Check> => [
       const where = figures.runs.length > 1 ? `${run.label}: ${scenario.name}` : scenario.name
       return c === undefined ? [] : [{ ...c, figure: `${where}, ${c.figure}` }]
     })
-  )
+  ),
+  ...(figures.startAndCli === undefined ? [] : startAndCliChecks(figures.startAndCli)),
+  ...(figures.serverMemory === undefined ? [] : serverMemoryChecks(figures.serverMemory))
 ].filter((c) => c.target !== undefined)
 
 const targetsBlock = (figures: BenchFigures) => {
@@ -100,16 +103,20 @@ const runBlock = (run: RunFigures) => [
 ]
 
 /**
- * The report `npm run bench` prints: a header, then a labelled table per run with a block per scenario,
- * then every figure that has a target, with whether it is met.
+ * The report `npm run bench` prints: for the scenarios a header and a labelled table per run with a block
+ * per scenario; a table per further section; then every figure that has a target, with whether it is met.
  */
 export const formatBench = (figures: BenchFigures) => {
   const serverProcesses = figures.runs.some((run) => run.serverProcesses > 0)
+  const machine = `Node ${process.version}, ${figures.cpus} CPU${figures.cpus === 1 ? "" : "s"}`
   return [
-    `Hedgerow against a bare node:http server sending a body of the same size, on loopback ` +
-    `(Node ${process.version}, ${figures.cpus} CPU${figures.cpus === 1 ? "" : "s"}).`,
-    `${figures.connections} connections, ${figures.durationSeconds} s measured per target` +
-    (figures.warmupSeconds > 0 ? ` after ${figures.warmupSeconds} s of warm-up.` : ", no warm-up."),
+    ...(figures.runs.length === 0
+      ? [`Hedgerow on ${machine}.`]
+      : [
+        `Hedgerow against a bare node:http server sending a body of the same size, on loopback (${machine}).`,
+        `${figures.connections} connections, ${figures.durationSeconds} s measured per target` +
+        (figures.warmupSeconds > 0 ? ` after ${figures.warmupSeconds} s of warm-up.` : ", no warm-up.")
+      ]),
     ...(serverProcesses
       ? [
         `The load generator (a thread of the bench process), the server processes and PostgreSQL (if on this machine)`,
@@ -118,6 +125,8 @@ export const formatBench = (figures: BenchFigures) => {
       ]
       : []),
     ...figures.runs.flatMap(runBlock),
+    ...(figures.startAndCli === undefined ? [] : startAndCliBlock(figures.startAndCli)),
+    ...(figures.serverMemory === undefined ? [] : serverMemoryBlock(figures.serverMemory)),
     ...targetsBlock(figures)
   ].join("\n")
 }
