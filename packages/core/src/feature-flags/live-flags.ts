@@ -1,24 +1,24 @@
-import { Context, Effect, Fiber, Layer } from "effect"
+import { Context, Effect, Layer, Semaphore } from "effect"
 import { Freshness } from "../read-model/freshness.ts"
 import type { ProjectId } from "../shared/ids.ts"
-import { type ProjectFlags, projectFlags, withChanges } from "./project-flags.ts"
+import { applyChanges, type ProjectFlags, projectFlags } from "./project-flags.ts"
 import { FeatureFlagRepository } from "./repository.ts"
 
 /** Projects kept in memory at once; a flag is a few kilobytes there. */
 const MAX_PROJECTS = 64
 
-/** A project's snapshot, and where the journal of changes and the users' version stood when it was read. */
+/** A project's flags, and where the journal of changes and the users' version stood when they were last brought up to date. */
 interface Held {
-  readonly position: number
-  readonly users: number
+  position: number
+  users: number
   readonly flags: ProjectFlags
 }
 
 /**
  * A project's live flags, from memory while the read model is fresh. Read whole once; after that a change
  * to some of its flags rereads just those rows, as the change feed names them. A change the feed cannot
- * name row by row, or to any user (flags carry their creator's name), reads the project whole again,
- * once for all the requests that wait for it.
+ * name row by row, or to any user (flags carry their creator's name), reads the project whole again.
+ * One request at a time brings a project up to date; those that come meanwhile wait for it.
  */
 export class LiveFlags extends Context.Service<LiveFlags, {
   readonly of: (project: ProjectId) => Effect.Effect<ProjectFlags>
@@ -29,31 +29,29 @@ export class LiveFlags extends Context.Service<LiveFlags, {
       const flags = yield* FeatureFlagRepository
       const freshness = yield* Freshness
       const held = new Map<ProjectId, Held>()
-      const loading = new Map<ProjectId, { readonly position: number; readonly fiber: Fiber.Fiber<ProjectFlags> }>()
+      const turns = new Map<ProjectId, Semaphore.Semaphore>()
 
-      const keep = (project: ProjectId, entry: Held) => {
-        if (!held.has(project) && held.size >= MAX_PROJECTS) held.clear()
-        held.set(project, entry)
-        return entry.flags
+      const turnOf = (project: ProjectId) => {
+        let turn = turns.get(project)
+        if (turn === undefined) {
+          if (turns.size >= MAX_PROJECTS) turns.clear()
+          turn = Semaphore.makeUnsafe(1)
+          turns.set(project, turn)
+        }
+        return turn
       }
 
       const readWhole = (project: ProjectId, position: number, users: number) =>
-        Effect.gen(function*() {
-          const pending = loading.get(project)
-          if (pending !== undefined && pending.position === position) return yield* Fiber.join(pending.fiber)
-          // Detached, so that a request that goes away does not fail the others waiting for the same read.
-          const fiber = yield* Effect.forkDetach(Effect.map(flags.live(project), (live) => keep(project, { position, users, flags: projectFlags(live) })).pipe(
-            Effect.ensuring(Effect.sync(() => {
-              if (loading.get(project)?.position === position) loading.delete(project)
-            }))
-          ))
-          loading.set(project, { position, fiber })
-          return yield* Fiber.join(fiber)
+        Effect.map(flags.live(project), (live) => {
+          if (!held.has(project) && held.size >= MAX_PROJECTS) held.clear()
+          const entry = { position, users, flags: projectFlags(live) }
+          held.set(project, entry)
+          return entry.flags
         })
 
-      const of = (project: ProjectId): Effect.Effect<ProjectFlags> =>
+      /** Brings the project up to date, under its turn: the journal is read again, as another may have gone first. */
+      const refresh = (project: ProjectId) =>
         Effect.suspend(() => {
-          if (!freshness.live()) return Effect.map(flags.live(project), projectFlags)
           const position = freshness.position()
           const users = freshness.version(["users"])
           const current = held.get(project)
@@ -63,9 +61,25 @@ export class LiveFlags extends Context.Service<LiveFlags, {
           if (rows === undefined) return readWhole(project, position, users)
           const prefix = `${project}:`
           const ids = [...new Set(rows.filter((row) => row.startsWith(prefix)).map((row) => Number(row.slice(prefix.length))))]
-          if (ids.length === 0) return Effect.succeed(keep(project, { ...current, position }))
-          return Effect.map(flags.among(project, ids), (changed) =>
-            keep(project, { position, users, flags: withChanges(current.flags, ids, changed) }))
+          if (ids.length === 0) {
+            current.position = position
+            return Effect.succeed(current.flags)
+          }
+          return Effect.map(flags.among(project, ids), (changed) => {
+            applyChanges(current.flags, ids, changed)
+            current.position = position
+            return current.flags
+          })
+        })
+
+      const of = (project: ProjectId): Effect.Effect<ProjectFlags> =>
+        Effect.suspend(() => {
+          if (!freshness.live()) return Effect.map(flags.live(project), projectFlags)
+          const current = held.get(project)
+          if (current !== undefined && current.position === freshness.position() && current.users === freshness.version(["users"])) {
+            return Effect.succeed(current.flags)
+          }
+          return turnOf(project).withPermit(refresh(project))
         })
 
       return LiveFlags.of({ of })

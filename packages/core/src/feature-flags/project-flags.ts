@@ -14,12 +14,16 @@ interface Entry {
 
 /**
  * A project's live (not deleted) flags in memory, newest first: what the list pages through and what
- * evaluation reads. Orders other than the default are sorted on first use and kept with the snapshot.
+ * evaluation reads. Orders other than the default are sorted on first use and kept until a flag changes.
+ * Changes are applied in place, between the synchronous passes that read it, so that a write does not
+ * copy thousands of entries.
  */
 export interface ProjectFlags {
-  readonly entries: ReadonlyArray<Entry>
+  readonly entries: Array<Entry>
   readonly sorted: Map<string, ReadonlyArray<Entry>>
 }
+
+const DEFAULT_ORDER = "-created_at"
 
 const entryOf = (flag: StoredFeatureFlag): Entry => {
   const derived = derivedColumns(flag.filters)
@@ -32,25 +36,26 @@ const entryOf = (flag: StoredFeatureFlag): Entry => {
   }
 }
 
-const snapshot = (entries: ReadonlyArray<Entry>): ProjectFlags => ({ entries, sorted: new Map([["-created_at", entries]]) })
-
 /** `flags` newest first (created_at, then id, descending), as the store reads them. */
-export const projectFlags = (flags: ReadonlyArray<StoredFeatureFlag>): ProjectFlags => snapshot(flags.map(entryOf))
+export const projectFlags = (flags: ReadonlyArray<StoredFeatureFlag>): ProjectFlags => {
+  const entries = flags.map(entryOf)
+  return { entries, sorted: new Map([[DEFAULT_ORDER, entries]]) }
+}
 
 /** Whether `a` comes before `b` newest first. */
 const newer = (a: StoredFeatureFlag, b: StoredFeatureFlag) => a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id)
 
 /**
- * The snapshot after the flags `ids` changed: they leave it, and those of `changed` (their rows now)
- * that are live come back in place. Every other flag keeps what was computed for it.
+ * Takes in that the flags `ids` changed: they leave, and those of `changed` (their rows now) that are
+ * live come back in place. Every other flag keeps what was computed for it. Applying the same change
+ * twice leaves the same flags.
  */
-export const withChanges = (
-  project: ProjectFlags,
-  ids: ReadonlyArray<number>,
-  changed: ReadonlyArray<StoredFeatureFlag>
-): ProjectFlags => {
+export const applyChanges = (project: ProjectFlags, ids: ReadonlyArray<number>, changed: ReadonlyArray<StoredFeatureFlag>) => {
   const gone = new Set(ids)
-  const entries = project.entries.filter((entry) => !gone.has(entry.flag.id))
+  const { entries } = project
+  let kept = 0
+  for (const entry of entries) if (!gone.has(entry.flag.id)) entries[kept++] = entry
+  entries.length = kept
   for (const flag of changed) {
     if (flag.deleted) continue
     let low = 0
@@ -62,7 +67,8 @@ export const withChanges = (
     }
     entries.splice(low, 0, entryOf(flag))
   }
-  return snapshot(entries)
+  project.sorted.clear()
+  project.sorted.set(DEFAULT_ORDER, entries)
 }
 
 /**
