@@ -91,7 +91,8 @@ export class Access extends Context.Service<Access, {
           ? Effect.fail(new PermissionDenied({ detail: "API keys with scoped projects are only supported on project-based endpoints." }))
           : Effect.void
 
-      const organization = Effect.fn("Access.organization")(function*(actor: Actor, ref: string, scope: Scope) {
+      // Untraced: every request asks (see Authentication.authenticate).
+      const organization = Effect.fnUntraced(function*(actor: Actor, ref: string, scope: Scope) {
         const given = ref === CURRENT && actor._tag === "User" ? actor.user.current_organization_id ?? "" : ref
         const id = canonicalUuid(given)
         yield* organizationEndpoint(actor)
@@ -127,7 +128,8 @@ export class Access extends Context.Service<Access, {
       }
       const projectRef = (actor: Actor, ref: string) => (ref === CURRENT ? currentProject(actor) : Effect.succeed(ref))
 
-      const project = Effect.fn("Access.project")(function*(actor: Actor, ref: string, scope: Scope) {
+      // Untraced: every project request asks.
+      const project = Effect.fnUntraced(function*(actor: Actor, ref: string, scope: Scope) {
         const id = yield* projectRef(actor, ref)
         if (actor._tag === "User") {
           const { scoped_teams } = actor.key

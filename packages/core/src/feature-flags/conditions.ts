@@ -87,10 +87,23 @@ export const parseConditions = (filters: JsonRecord): FlagConditions | Validatio
  * without filters keeps `{}`) read as one open condition group, as PostHog's `get_filters` reads them.
  */
 export const conditionsOf = (filters: JsonRecord): FlagConditions => {
-  if ("groups" in filters) return read(filters).conditions
-  const open = read({ groups: [{ properties: listOf(filters["properties"]), rollout_percentage: null }] }).conditions
-  return { ...open, withoutFilters: Object.keys(filters).length === 0 }
+  const known = readings.get(filters)
+  if (known !== undefined) return known
+  const conditions = "groups" in filters
+    ? read(filters).conditions
+    : {
+      ...read({ groups: [{ properties: listOf(filters["properties"]), rollout_percentage: null }] }).conditions,
+      withoutFilters: Object.keys(filters).length === 0
+    }
+  readings.set(filters, conditions)
+  return conditions
 }
+
+/**
+ * Stored filters are never changed in place (a write stores new ones), so each is read once for as long
+ * as a flag held in memory keeps it: every answer and evaluation of that flag reuses the reading.
+ */
+const readings = new WeakMap<JsonRecord, FlagConditions>()
 
 /** Every property filter, group after group. */
 export const propertiesIn = (conditions: FlagConditions): ReadonlyArray<PropertyFilter> =>

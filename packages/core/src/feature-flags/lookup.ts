@@ -52,7 +52,8 @@ export class FlagReader extends Context.Service<FlagReader, {
         { reads: ["feature_flags", "users"], keyOf: ({ project, id }) => `${project}/${id}` }
       )
 
-      const flag = Effect.fn("FlagReader.flag")(function*(actor: Actor, project: string, id: string, scope: Scope) {
+      // Untraced: every flag request asks (see Authentication.authenticate).
+      const flag = Effect.fnUntraced(function*(actor: Actor, project: string, id: string, scope: Scope) {
         const projectAccess = yield* access.project(actor, project, scope)
         const flagId = parseSerial(id)
         if (flagId === undefined) return yield* NotFound.default()
