@@ -4,7 +4,7 @@ import { dependenciesOf, fullRolloutOf, isSimpleFlag } from "../src/feature-flag
 import { cohortIdsIn, conditionsOf, type FlagConditions, parseConditions } from "../src/feature-flags/conditions.ts"
 import { dependencyError } from "../src/feature-flags/dependencies.ts"
 import { conditionRulesError, payloadsError, propertyTypesError } from "../src/feature-flags/filters.ts"
-import type { StoredFeatureFlag } from "../src/feature-flags/model.ts"
+import { FEATURE_FLAG_FIELDS, type StoredFeatureFlag } from "../src/feature-flags/model.ts"
 import { toFeatureFlag } from "../src/feature-flags/view.ts"
 import { ValidationError } from "../src/shared/errors.ts"
 import type { JsonRecord } from "../src/shared/fields.ts"
@@ -200,5 +200,11 @@ describe("a flag's conditions", () => {
     const read = conditionsOf(unsound)
     assert.strictEqual(read.groups.length, 1)
     assert.deepStrictEqual(read.variants, [])
+  })
+})
+
+describe("a flag's answer", () => {
+  it("has the answer's fields, in the order PostHog's serializer prints them", () => {
+    assert.deepStrictEqual(Object.keys(render({ groups: [{ properties: [], rollout_percentage: 50 }] })), [...FEATURE_FLAG_FIELDS])
   })
 })

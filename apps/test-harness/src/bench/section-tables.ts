@@ -50,8 +50,8 @@ export const serverMemoryBlock = (figures: ServerMemoryFigures) => {
     "",
     "=== Memory of one `hedgerow serve` ===",
     `The embedded store in a temporary data dir seeded with ${integer(figures.seededFlags)} flags; resident memory (RSS) of the server process.`,
-    `Steady load: ${figures.connections} connections for ${figures.steadySeconds} s, each repeating GET flag, GET flags, GET flag, PATCH flag,`,
-    `GET flag, GET flags, GET flag, POST flag: ${integer(steady.completed)} requests, ${integer(steady.requestsPerSecond)} req/s, ` +
+    `Steady load: ${figures.connections} connections for ${figures.steadySeconds} s, each repeating ${figures.mix.join(", ")}:`,
+    `${integer(steady.completed)} requests, ${integer(steady.requestsPerSecond)} req/s, ` +
     `p50 ${steady.p50Ms.toFixed(2)} ms, p99 ${steady.p99Ms.toFixed(2)} ms, ${integer(steady.non2xx)} non-2xx, ${integer(steady.errors)} errors.`,
     fuzzLine(figures.fuzz),
     "",

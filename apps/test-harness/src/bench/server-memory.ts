@@ -21,6 +21,8 @@ export interface ServerMemoryFigures {
   readonly afterWarmupBytes: number
   readonly steadySeconds: number
   readonly steady: LoadFigures
+  /** What each connection of the steady load repeats, in order. */
+  readonly mix: ReadonlyArray<string>
   /** Readings taken while the steady load ran: the first, the last and the highest. */
   readonly steadyStartBytes: number
   readonly steadyEndBytes: number
@@ -83,30 +85,29 @@ const firstFlagIds = (baseUrl: string, tenant: Tenant) =>
 
 /**
  * A team's traffic, repeated by every connection: mostly reads of single flags and of the list's first
- * page, and for every six reads a rename and a new flag.
+ * page, and for every six reads two changes, a rename and a new rollout. The project keeps its size, so
+ * that memory which grows is memory the server holds on to, not flags it was asked to keep: creating
+ * flags at this rate would add tens of thousands in five minutes (POST's speed is a scenario's).
  */
-const teamMix = (tenant: Tenant, ids: ReadonlyArray<number>): ReadonlyArray<LoadStep> => {
+const teamMix = (tenant: Tenant, ids: ReadonlyArray<number>): ReadonlyArray<{ readonly label: string; readonly step: LoadStep }> => {
   const list = flagsPath(tenant.projectId)
   const json = { "content-type": "application/json" }
-  return [
-    { method: "GET", path: `${list}${ids[0]}/` },
-    { method: "GET", path: list },
-    { method: "GET", path: `${list}${ids[1]}/` },
-    { method: "PATCH", path: `${list}${ids[0]}/`, headers: json, body: JSON.stringify({ name: "Renamed [<id>]" }) },
-    { method: "GET", path: `${list}${ids[2]}/` },
-    { method: "GET", path: list },
-    { method: "GET", path: `${list}${ids[3]}/` },
-    {
-      method: "POST",
-      path: list,
+  const read = (id: number) => ({ label: "GET flag", step: { method: "GET", path: `${list}${id}/` } })
+  const readList = { label: "GET flags", step: { method: "GET", path: list } }
+  const rename = { label: "PATCH name", step: { method: "PATCH", path: `${list}${ids[0]}/`, headers: json, body: JSON.stringify({ name: "Renamed [<id>]" }) } }
+  const rollout = {
+    label: "PATCH filters",
+    step: {
+      method: "PATCH",
+      path: `${list}${ids[1]}/`,
       headers: json,
       body: JSON.stringify({
-        key: "steady-[<id>]",
-        name: "Created under steady load",
-        filters: { groups: [{ properties: [], rollout_percentage: 20 }] }
+        name: "Rolled out [<id>]",
+        filters: { groups: [{ properties: [{ key: "email", type: "person", operator: "icontains", value: "@example.com" }], rollout_percentage: 20 }] }
       })
     }
-  ]
+  }
+  return [read(ids[0]!), readList, read(ids[1]!), rename, read(ids[2]!), readList, read(ids[3]!), rollout]
 }
 
 /**
@@ -125,13 +126,14 @@ export const measureServerMemory = (options: ServerMemoryOptions, progress: (lin
     )
     const rss = Effect.sync(() => residentBytes(server.child.pid!))
     const ids = yield* firstFlagIds(server.url, tenant)
+    const steps = teamMix(tenant, ids)
     const mix = (durationSeconds: number) =>
       runLoad({
         urls: [server.url],
         method: "GET",
         headers: tenant.authorization,
         idReplacement: true,
-        requests: teamMix(tenant, ids),
+        requests: steps.map(({ step }) => step),
         durationSeconds,
         connections: options.connections
       }).pipe(Effect.mapError((error) => failed(error.message)))
@@ -178,6 +180,7 @@ export const measureServerMemory = (options: ServerMemoryOptions, progress: (lin
       afterWarmupBytes,
       steadySeconds: options.steadySeconds,
       steady,
+      mix: steps.map(({ label }) => label),
       steadyStartBytes: readings[0]!,
       steadyEndBytes: readings.at(-1)!,
       steadyPeakBytes: Math.max(...readings),

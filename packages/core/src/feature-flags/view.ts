@@ -1,4 +1,4 @@
-import { FeatureFlag, type StoredFeatureFlag } from "./model.ts"
+import type { FeatureFlag, StoredFeatureFlag } from "./model.ts"
 import type { JsonRecord } from "../shared/fields.ts"
 import { isSimpleFlag, rolloutPercentageOf, statusNameOf } from "./computed.ts"
 import { type ConditionGroup, conditionsOf, type FlagConditions } from "./conditions.ts"
@@ -27,36 +27,45 @@ export interface RenderContext {
   readonly nowMillis: number
 }
 
-/** The answer's fields in the answer's order (the schema's), so the value prints as its encoding does. */
-const ANSWER_FIELDS = Object.keys(FeatureFlag.fields) as ReadonlyArray<keyof FeatureFlag>
-const inAnswerOrder = (answer: FeatureFlag): FeatureFlag => {
-  // A plain loop: this runs for every flag of every answer, and building entry arrays showed in profiles.
-  const ordered: Record<string, unknown> = {}
-  for (const field of ANSWER_FIELDS) ordered[field] = answer[field]
-  return ordered as FeatureFlag
-}
-
 /**
  * The answer: the stored flag's fields as they are (cohort names added to its filters), with the values
- * computed for the caller; internal fields (project, user ids) are left out by the answer's schema.
+ * computed for the caller; internal fields (project, user ids) are left out. Written in the answer's
+ * order (FEATURE_FLAG_FIELDS, which a test holds it to), so the value prints as its encoding does: one
+ * object of one shape, as every flag of every list is rendered.
  */
 export const toFeatureFlag = (
   flag: StoredFeatureFlag,
   context: RenderContext,
   conditions: FlagConditions = conditionsOf(flag.filters)
-): FeatureFlag => {
-  const answer: FeatureFlag = {
-    ...flag,
-    filters: withCohortNames(conditions, context.cohortNames),
-    is_simple_flag: isSimpleFlag(conditions),
-    rollout_percentage: rolloutPercentageOf(conditions),
-    experiment_set: [],
-    surveys: {},
-    features: {},
-    can_edit: context.canEdit,
-    usage_dashboard: flag.usage_dashboard_id,
-    user_access_level: accessLevelName(context.canEdit),
-    status: statusNameOf(flag, context.nowMillis, conditions)
-  }
-  return inAnswerOrder(answer)
-}
+): FeatureFlag => ({
+  id: flag.id,
+  name: flag.name,
+  key: flag.key,
+  filters: withCohortNames(conditions, context.cohortNames),
+  deleted: flag.deleted,
+  active: flag.active,
+  created_by: flag.created_by,
+  created_at: flag.created_at,
+  updated_at: flag.updated_at,
+  version: flag.version,
+  last_modified_by: flag.last_modified_by,
+  is_simple_flag: isSimpleFlag(conditions),
+  rollout_percentage: rolloutPercentageOf(conditions),
+  ensure_experience_continuity: flag.ensure_experience_continuity,
+  experiment_set: [],
+  surveys: {},
+  features: {},
+  rollback_conditions: flag.rollback_conditions,
+  performed_rollback: flag.performed_rollback,
+  can_edit: context.canEdit,
+  tags: flag.tags,
+  usage_dashboard: flag.usage_dashboard_id,
+  analytics_dashboards: flag.analytics_dashboards,
+  has_enriched_analytics: flag.has_enriched_analytics,
+  user_access_level: accessLevelName(context.canEdit),
+  creation_context: flag.creation_context,
+  is_remote_configuration: flag.is_remote_configuration,
+  has_encrypted_payloads: flag.has_encrypted_payloads,
+  evaluation_runtime: flag.evaluation_runtime,
+  status: statusNameOf(flag, context.nowMillis, conditions)
+})
