@@ -4,12 +4,11 @@ import { dependenciesOf, fullRolloutOf, isSimpleFlag } from "../src/feature-flag
 import { cohortIdsIn, conditionsOf, type FlagConditions, parseConditions } from "../src/feature-flags/conditions.ts"
 import { dependencyError } from "../src/feature-flags/dependencies.ts"
 import { conditionRulesError, payloadsError, propertyTypesError } from "../src/feature-flags/filters.ts"
-import { FEATURE_FLAG_FIELDS, type StoredFeatureFlag } from "../src/feature-flags/model.ts"
+import { FEATURE_FLAG_FIELDS } from "../src/feature-flags/model.ts"
 import { toFeatureFlag } from "../src/feature-flags/view.ts"
 import { ValidationError } from "../src/shared/errors.ts"
 import type { JsonRecord } from "../src/shared/fields.ts"
-import type { FeatureFlagId, ProjectId } from "../src/shared/ids.ts"
-import { timestampFromDate } from "../src/shared/time.ts"
+import { storedFlag } from "./stored-flag.ts"
 
 /** The one reading of a flag's filters that validation, computed fields, dependencies and the view share. */
 
@@ -33,36 +32,7 @@ const rulesError = (filters: JsonRecord, cohorts: ReadonlyMap<number, { name: st
   return (propertyTypesError(conditions) ?? conditionRulesError(conditions, cohorts) ?? payloadsError(conditions))?.detail
 }
 
-const stored = (filters: JsonRecord): StoredFeatureFlag => {
-  const at = timestampFromDate(new Date("2026-01-01T00:00:00Z"))
-  return {
-    id: 1 as FeatureFlagId,
-    project_id: 1 as ProjectId,
-    key: "beta",
-    name: "",
-    filters,
-    deleted: false,
-    active: true,
-    version: 1,
-    ensure_experience_continuity: false,
-    rollback_conditions: null,
-    performed_rollback: false,
-    tags: [],
-    usage_dashboard_id: null,
-    analytics_dashboards: [],
-    has_enriched_analytics: false,
-    is_remote_configuration: false,
-    has_encrypted_payloads: false,
-    evaluation_runtime: "all",
-    creation_context: "feature_flags",
-    created_by_id: null,
-    last_modified_by_id: null,
-    created_at: at,
-    updated_at: at,
-    created_by: null,
-    last_modified_by: null
-  }
-}
+const stored = (filters: JsonRecord) => storedFlag({ filters })
 const render = (filters: JsonRecord, cohortNames: ReadonlyMap<number, string> = new Map()) =>
   toFeatureFlag(stored(filters), { canEdit: true, cohortNames, nowMillis: Date.parse("2026-06-01T00:00:00Z") })
 

@@ -2,40 +2,15 @@ import { assert, describe, it } from "@effect/vitest"
 import { listPlan } from "../src/feature-flags/list-query.ts"
 import type { StoredFeatureFlag } from "../src/feature-flags/model.ts"
 import { applyChanges, projectFlags, selectFlags } from "../src/feature-flags/project-flags.ts"
-import type { FeatureFlagId, ProjectId, UserId } from "../src/shared/ids.ts"
+import type { FeatureFlagId, UserId } from "../src/shared/ids.ts"
+import { storedFlag } from "./stored-flag.ts"
 import { type Timestamp, timestampFromDate } from "../src/shared/time.ts"
 
 const now = Date.parse("2026-06-01T00:00:00Z")
 const daysAgo = (days: number) => timestampFromDate(new Date(now - days * 86_400_000)) as Timestamp
 
-const flag = (id: number, fields: Partial<StoredFeatureFlag>): StoredFeatureFlag => ({
-  id: id as FeatureFlagId,
-  project_id: 1 as ProjectId,
-  key: `flag-${id}`,
-  name: "",
-  filters: { groups: [{ properties: [], rollout_percentage: 50 }] },
-  deleted: false,
-  active: true,
-  version: 1,
-  ensure_experience_continuity: false,
-  rollback_conditions: null,
-  performed_rollback: false,
-  tags: [],
-  usage_dashboard_id: null,
-  analytics_dashboards: [],
-  has_enriched_analytics: false,
-  is_remote_configuration: false,
-  has_encrypted_payloads: false,
-  evaluation_runtime: "all",
-  creation_context: "feature_flags",
-  created_by_id: null,
-  last_modified_by_id: null,
-  created_at: daysAgo(id),
-  updated_at: daysAgo(id),
-  created_by: null,
-  last_modified_by: null,
-  ...fields
-})
+const flag = (id: number, fields: Partial<StoredFeatureFlag>): StoredFeatureFlag =>
+  storedFlag({ id: id as FeatureFlagId, key: `flag-${id}`, created_at: daysAgo(id), updated_at: daysAgo(id), ...fields })
 
 /** Newest first, as the store reads a project: flag 1 is a day old, flag 6 six days. */
 const project = projectFlags([
