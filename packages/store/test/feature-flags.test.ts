@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { FeatureFlagService } from "@hedgerow/core"
 import { activityEntry, FeatureFlagRepository, newFlagColumns } from "@hedgerow/core/ports"
-import { Effect, Exit, Schedule } from "effect"
+import { Effect, Exit, Option, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { Hedgerow } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
@@ -101,6 +101,37 @@ layer(backend.on(Hedgerow.layer), { timeout: 120_000, excludeTestServices: true 
       const clash = yield* flags.update(other.id, { ...columns(taken), version: 2, usage_dashboard_id: null }, entry).pipe(Effect.flip)
       assert.strictEqual(clash._tag, "FlagKeyTaken")
       assert.strictEqual(first.key, taken)
+    }))
+
+  it.effect("a change written against the flag as read is refused once the row has moved on, and writes nothing", () =>
+    Effect.gen(function*() {
+      const { projectId, actor } = yield* setUp
+      const flags = yield* FeatureFlagRepository
+      const made = yield* create({ key: freshKey("as-read"), name: "first" })
+      const read = (yield* flags.find(projectId, made.id)).pipe(Option.getOrThrow)
+      const entry = (name: string) => activityEntry(actor, {
+        organization_id: [...actor.memberships.keys()][0]!,
+        project_id: projectId,
+        activity: "updated",
+        scope: "FeatureFlag",
+        item_id: String(made.id),
+        name: read.key,
+        changes: [{ type: "FeatureFlag", field: "name", action: "changed", before: read.name, after: name }]
+      })
+      const columns = (name: string) => ({ ...newFlagColumns({ key: read.key, name }, actor.user.id), version: read.version + 1, usage_dashboard_id: read.usage_dashboard_id })
+      const sql = yield* SqlClient.SqlClient
+      const entries = sql<{ n: number }>`SELECT count(*)::integer AS n FROM activity_log WHERE item_id = ${String(made.id)}`
+      const before = (yield* entries)[0]!.n
+      // Another writer moved the row on: a new version; then, on a fresh read, the usage dashboard.
+      yield* patch(made.id, { name: "second" })
+      assert.isTrue(Option.isNone(yield* flags.updateUnchanged(read, columns("stale"), entry("stale"))))
+      const fresh = (yield* flags.find(projectId, made.id)).pipe(Option.getOrThrow)
+      yield* sql`UPDATE feature_flags SET usage_dashboard_id = NULL WHERE id = ${made.id}`
+      assert.isTrue(Option.isNone(yield* flags.updateUnchanged(fresh, { ...columns("stale"), version: fresh.version + 1 }, entry("stale"))))
+      assert.deepStrictEqual([(yield* retrieve(made.id)).name, (yield* entries)[0]!.n], ["second", before + 1])
+      const current = (yield* flags.find(projectId, made.id)).pipe(Option.getOrThrow)
+      const written = yield* flags.updateUnchanged(current, { ...columns("third"), version: current.version + 1, usage_dashboard_id: null }, entry("third"))
+      assert.deepStrictEqual([Option.getOrThrow(written).name, (yield* entries)[0]!.n], ["third", before + 2])
     }))
 
   it.effect("a create failing after the flag insert leaves no flag, no activity entry and no dashboard", () =>

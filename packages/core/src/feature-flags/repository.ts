@@ -63,6 +63,16 @@ export class FeatureFlagRepository extends Context.Service<FeatureFlagRepository
   readonly insert: (input: FlagInsert) => Effect.Effect<StoredFeatureFlag, FlagKeyTaken>
   /** The flag's new columns and the entry that records the change, in one statement. */
   readonly update: (id: FeatureFlagId, input: FlagUpdate, entry: ActivityInsert) => Effect.Effect<StoredFeatureFlag, FlagKeyTaken>
+  /**
+   * The same, only while the row is still as `read`: its version, and what changes without a version
+   * (its key, moved aside when deleted, and its usage dashboard). None when it is not, and nothing is written.
+   * The key is the one read, so no other flag can hold it.
+   */
+  readonly updateUnchanged: (
+    read: StoredFeatureFlag,
+    input: FlagUpdate,
+    entry: ActivityInsert
+  ) => Effect.Effect<Option.Option<StoredFeatureFlag>>
   readonly setUsageDashboard: (id: FeatureFlagId, dashboard: DashboardId) => Effect.Effect<void>
   /** Deleted flags included: they stay readable by id. */
   readonly find: (project: ProjectId, id: FeatureFlagId) => Effect.Effect<Option.Option<StoredFeatureFlag>>

@@ -15,7 +15,7 @@ import { keyTaken, originalKeyOf, tombstoneKey } from "./key.ts"
 import { FlagReader, type FoundFlag } from "./lookup.ts"
 import type { StoredFeatureFlag } from "./model.ts"
 import { FeatureFlagRepository, type FlagRef } from "./repository.ts"
-import { FlagRules } from "./rules.ts"
+import { type FlagInput, FlagRules } from "./rules.ts"
 
 /** PostHog lists at most five dependent flags, then says how many more. */
 const flagList = (refs: ReadonlyArray<FlagRef>) => {
@@ -27,8 +27,9 @@ const flagList = (refs: ReadonlyArray<FlagRef>) => {
 const userOf = (actor: Actor): UserId | null => (actor._tag === "User" ? actor.user.id : null)
 
 /**
- * Flag creation and change, each one transaction holding the flag, its tombstones, its usage dashboard
- * and its activity entry: a failure anywhere leaves no trace of any of them.
+ * Flag creation and change, each atomic: the flag with its usage dashboard and its activity entry in one
+ * statement, inside one transaction with its tombstones and checks when it reads or moves other rows. A
+ * failure anywhere leaves no trace of any of them.
  */
 export class FlagWriter extends Context.Service<FlagWriter, {
   readonly create: (actor: Actor, access: ProjectAccess, body: unknown) => Effect.Effect<StoredFeatureFlag, ValidationError>
@@ -83,27 +84,30 @@ export class FlagWriter extends Context.Service<FlagWriter, {
         const input = yield* rules.create(project, body)
         const columns = newFlagColumns(input, userOf(actor))
         const conditions = conditionsOf(columns.filters)
+        const insert = flags.create(
+          { ...columns, project_id: project, creation_context: input.creation_context ?? "feature_flags", created_by_id: userOf(actor) },
+          input._should_create_usage_dashboard === false ? null : usageDashboard(actor, project, columns.key, false),
+          activityEntry(actor, {
+            organization_id: access.organization_id,
+            project_id: project,
+            activity: "created",
+            scope: "FeatureFlag",
+            // The store puts the new flag's id here.
+            item_id: "",
+            name: columns.key,
+            changes: null
+          })
+        )
+        const dependent = dependenciesOf(conditions).length > 0
+        // The insert is one statement; it needs a transaction only beside the dependency check or a key move.
         const write = (claim: boolean) =>
-          transactions.run(Effect.gen(function*() {
-            if (dependenciesOf(conditions).length > 0) {
+          !dependent && !claim ? transactions.single(insert) : transactions.run(Effect.gen(function*() {
+            if (dependent) {
               yield* takeTurn(project)
               yield* rules.dependencies(project, conditions, columns.key)
             }
             if (claim) yield* claimKey(project, columns.key, null)
-            return yield* flags.create(
-              { ...columns, project_id: project, creation_context: input.creation_context ?? "feature_flags", created_by_id: userOf(actor) },
-              input._should_create_usage_dashboard === false ? null : usageDashboard(actor, project, columns.key, false),
-              activityEntry(actor, {
-                organization_id: access.organization_id,
-                project_id: project,
-                activity: "created",
-                scope: "FeatureFlag",
-                // The store puts the new flag's id here.
-                item_id: "",
-                name: columns.key,
-                changes: null
-              })
-            )
+            return yield* insert
           }))
         // The rules found no live flag holding the key. A deleted one may (its key is freed, then the write
         // is tried again), or a racing writer took it meanwhile (the second try says so).
@@ -137,6 +141,32 @@ export class FlagWriter extends Context.Service<FlagWriter, {
           }
         })
 
+      /** What a PATCH makes of `current`: the new columns and the entry that records them, if anything changes. */
+      const changeOf = (actor: Actor, access: ProjectAccess, current: StoredFeatureFlag, input: FlagInput) => {
+        const restoring = current.deleted && input.deleted === false
+        const key = input.key ?? (restoring ? originalKeyOf(current.key, current.id) : current.key)
+        const next = nextFlagColumns(current, input, key, userOf(actor))
+        const changes = flagChanges(current, next)
+        // Analytics dashboards are a change PostHog leaves out of the log (only the version bump shows).
+        const relinked = next.analytics_dashboards.length !== current.analytics_dashboards.length
+        // PostHog writes "updated" only when something changed; nothing is bumped for an empty PATCH.
+        if (changes.length === 0 && !relinked) return undefined
+        const deletedChange = next.deleted !== current.deleted
+        return {
+          key,
+          columns: { ...next, version: current.version + 1, usage_dashboard_id: current.usage_dashboard_id },
+          entry: activityEntry(actor, {
+            organization_id: access.organization_id,
+            project_id: current.project_id,
+            activity: deletedChange ? (next.deleted ? "deleted" : "restored") : "updated",
+            scope: "FeatureFlag",
+            item_id: String(current.id),
+            name: key,
+            changes: withVersion(changes, current.version)
+          })
+        }
+      }
+
       const update = Effect.fn("FlagWriter.update")(function*(actor: Actor, found: FoundFlag, body: Body) {
         const { access, flag } = found
         yield* reader.requireEdit(actor, found)
@@ -145,6 +175,17 @@ export class FlagWriter extends Context.Service<FlagWriter, {
         const conditions = input.filters === undefined ? undefined : conditionsOf(input.filters)
         const recheck = conditions !== undefined && dependenciesOf(conditions).length > 0 ? conditions : undefined
         const turn = recheck !== undefined || input.active !== undefined || input.deleted !== undefined || input.key !== undefined
+
+        // A change that reads no other flag is written against the flag as read, in one statement, provided
+        // the row has not moved on since (its version, and what changes without one); else as below.
+        if (!turn && (input.version === undefined || input.version === flag.version)) {
+          const change = changeOf(actor, access, flag, input)
+          if (change !== undefined) {
+            const written = yield* transactions.single(flags.updateUnchanged(flag, change.columns, change.entry))
+            if (Option.isSome(written)) return written.value
+          }
+        }
+
         return yield* transactions.run(Effect.gen(function*() {
           if (turn) yield* takeTurn(access.project.id)
           const current = yield* flags.lock(access.project.id, flag.id).pipe(Effect.flatMap(orNotFound))
@@ -155,35 +196,18 @@ export class FlagWriter extends Context.Service<FlagWriter, {
               detail: `The feature flag was updated by ${current.last_modified_by?.email ?? "another user"} since you started editing it. Please refresh and try again.`
             })
           }
-          const restoring = current.deleted && input.deleted === false
-          const key = input.key ?? (restoring ? originalKeyOf(current.key, current.id) : current.key)
-          const next = nextFlagColumns(current, input, key, userOf(actor))
-          const changes = flagChanges(current, next)
-          // Analytics dashboards are a change PostHog leaves out of the log (only the version bump shows).
-          const relinked = next.analytics_dashboards.length !== current.analytics_dashboards.length
-          // PostHog writes "updated" only when something changed; nothing is bumped for an empty PATCH.
-          if (changes.length === 0 && !relinked) return current
+          const change = changeOf(actor, access, current, input)
+          if (change === undefined) return current
+          const { key } = change
           if (key !== current.key) yield* claimKey(current.project_id, key, current.id)
           if (key !== current.key && current.usage_dashboard_id !== null) {
             const dashboard = yield* dashboards.find(current.project_id, current.usage_dashboard_id)
             const retargeted = Option.isSome(dashboard) ? retargetTiles(dashboard.value.tiles, current.key, key) : null
             if (retargeted !== null) yield* dashboards.setTiles(current.usage_dashboard_id, retargeted)
           }
-          const deletedChange = next.deleted !== current.deleted
-          const updated = yield* flags.update(
-            current.id,
-            { ...next, version: current.version + 1, usage_dashboard_id: current.usage_dashboard_id },
-            activityEntry(actor, {
-              organization_id: access.organization_id,
-              project_id: current.project_id,
-              activity: deletedChange ? (next.deleted ? "deleted" : "restored") : "updated",
-              scope: "FeatureFlag",
-              item_id: String(current.id),
-              name: key,
-              changes: withVersion(changes, current.version)
-            })
-          ).pipe(Effect.catchTag("FlagKeyTaken", () => Effect.fail(keyTaken())))
-          return updated
+          return yield* flags.update(current.id, change.columns, change.entry).pipe(
+            Effect.catchTag("FlagKeyTaken", () => Effect.fail(keyTaken()))
+          )
         }))
       })
 

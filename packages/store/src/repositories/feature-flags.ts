@@ -99,6 +99,18 @@ export const layerNoDeps = Layer.effect(
           Effect.catchIf(SqlError.isSqlError, Effect.die),
           Effect.flatMap(decodeOnlyFlag)
         ),
+      updateUnchanged: (read, input, entry) =>
+        sql`
+          WITH f AS (
+            UPDATE feature_flags SET (${updateColumns}) = (${updateValues(input)}), updated_at = now()
+            WHERE id = ${read.id} AND version = ${read.version} AND key = ${read.key}
+              AND usage_dashboard_id IS NOT DISTINCT FROM ${read.usage_dashboard_id}::integer
+            RETURNING *
+          ), a AS (
+            INSERT INTO activity_log (id, ${entryColumns})
+            SELECT gen_random_uuid(), ${entryValues} FROM f, ${entryRecord(entry)} e
+          )
+          SELECT ${select} FROM f ${joins}`.pipe(Effect.orDie, Effect.flatMap(decodeFlag)),
       setUsageDashboard: (id, dashboard) =>
         sql`UPDATE feature_flags SET usage_dashboard_id = ${dashboard} WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
       find: (project, id) =>

@@ -19,6 +19,11 @@ export const layerNoDeps = Layer.effect(
           Effect.tap(() => committed),
           Effect.catchIf(SqlError.isSqlError, (error) => Effect.die(error))
         ) as typeof effect,
+      single: (statement) =>
+        statement.pipe(
+          Effect.tap(() => committed),
+          Effect.catchIf(SqlError.isSqlError, (error) => Effect.die(error))
+        ) as typeof statement,
       // A transaction-level advisory lock: PostgreSQL releases it at COMMIT or ROLLBACK, whatever happens.
       serialize: (name) => sql`SELECT pg_advisory_xact_lock(hashtext(${name}))`.pipe(Effect.asVoid, Effect.orDie)
     })
