@@ -49,3 +49,17 @@ export * from "./feature-flags/access-controls.ts"
 export * from "./dashboards/model.ts"
 export * from "./cohorts/model.ts"
 export * from "./activity/model.ts"
+export { cohortDefinitions } from "./evaluation/cohorts.ts"
+export type { EvaluationContext } from "./evaluation/context.ts"
+export { type DependencyReference, definitionFilters, dependencyReference } from "./evaluation/definitions.ts"
+export { evaluateFlags, type FlagResult, type FlagsEvaluation, type FlagValue } from "./evaluation/evaluate.ts"
+export {
+  type CohortDefinitions,
+  type EvaluatedFlag,
+  GROUP_TYPES_BY_INDEX,
+  type GroupTypeMapping,
+  type PreparedFlags,
+  prepareFlags,
+  type ProjectData
+} from "./evaluation/prepare.ts"
+export type { Reason, ReasonCode } from "./evaluation/reasons.ts"

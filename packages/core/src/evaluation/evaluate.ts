@@ -1,0 +1,383 @@
+import type { PropertyFilter } from "../feature-flags/conditions.ts"
+import { cohortVerdict } from "./cohorts.ts"
+import { deviceIdOf, type EvaluationContext, personSources } from "./context.ts"
+import { flagHash, holdoutHash, inRollout, variantAt } from "./hash.ts"
+import { compare, type Properties, type PropertySources } from "./operators.ts"
+import { FLAG_AGGREGATION, type PreparedCondition, type PreparedFlag, type PreparedFlags } from "./prepare.ts"
+import { noMatchReason, type Outcome, type Reason, reasonOf } from "./reasons.ts"
+import { allOf, decided, type Deferral, deferred, type Verdict } from "./verdict.ts"
+
+/**
+ * Evaluating a project's flags for one person (and their groups). Each flag is answered as posthog-node
+ * answers it when it can decide locally, so that an SDK reads the same value whether it evaluates
+ * locally or asks Hedgerow; otherwise as PostHog's flags service answers, with no stored person: the
+ * request's properties are all there is. Early access (a super condition), which the SDK does not
+ * know, is answered first, as the service does.
+ */
+
+/** A flag's value: off, on, or the variant. */
+export type FlagValue = boolean | string
+
+export interface FlagResult {
+  readonly key: string
+  readonly id: number
+  readonly version: number
+  readonly enabled: boolean
+  readonly variant: string | null
+  /** The payload stored for the variant (or for `"true"`) as stored, null when none. */
+  readonly payload: unknown
+  readonly reason: Reason
+}
+
+export interface FlagsEvaluation {
+  /**
+   * By key, in the project's order. An inactive flag is present, off (`flag_disabled`), as the SDK
+   * reads it; PostHog's `/flags` leaves it out. A flag the service would not evaluate (in or behind a
+   * dependency cycle) is absent, unless the SDK decides it.
+   */
+  readonly flags: ReadonlyMap<string, FlagResult>
+  /** The service reports errors while computing flags when a dependency cycle keeps flags from it. */
+  readonly errorsWhileComputingFlags: boolean
+}
+
+interface Decision {
+  readonly value: FlagValue
+  readonly reason: Reason
+  /** The payload key, when it is not the value's own (the service answers early access with `"true"`'s). */
+  readonly payloadKey?: string
+}
+
+/** Whom the flags are evaluated for, read once per evaluation. */
+interface Subject {
+  readonly prepared: PreparedFlags
+  readonly context: EvaluationContext
+  readonly now: Date
+  readonly person: PropertySources
+  readonly deviceId: string | undefined
+  readonly groups: Readonly<Record<string, unknown>>
+  readonly groupProperties: Readonly<Record<string, Properties>>
+  /** The SDK's answers, by flag: dependencies read them, and a flag is answered once. */
+  readonly sdkAnswers: Map<PreparedFlag, Decision | Deferral>
+  readonly results: Map<PreparedFlag, FlagResult | null>
+  /** Flags being answered, so that a dependency loop the graph did not foresee ends. */
+  readonly pending: Set<PreparedFlag>
+}
+
+const hasOwn = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key)
+
+const disabled: Decision = { value: false, reason: reasonOf("flag_disabled", null) }
+
+export const evaluateFlags = (prepared: PreparedFlags, context: EvaluationContext): FlagsEvaluation => {
+  const subject: Subject = {
+    prepared,
+    context,
+    now: context.now ?? new Date(),
+    person: personSources(context),
+    deviceId: deviceIdOf(context),
+    groups: context.groups ?? {},
+    groupProperties: context.group_properties ?? {},
+    sdkAnswers: new Map(),
+    results: new Map(),
+    pending: new Set()
+  }
+  const only = context.only === undefined ? undefined : new Set(context.only)
+  const flags = new Map<string, FlagResult>()
+  for (const flag of prepared.flags) {
+    if (only !== undefined && !only.has(flag.key)) continue
+    const result = resultOf(subject, flag)
+    if (result !== null) flags.set(flag.key, result)
+  }
+  return { flags, errorsWhileComputingFlags: prepared.graph.hasCycles() }
+}
+
+/** One flag's result, or null when the service would not evaluate it. */
+const resultOf = (subject: Subject, flag: PreparedFlag): FlagResult | null => {
+  const known = subject.results.get(flag)
+  if (known !== undefined) return known
+  if (subject.pending.has(flag)) return null
+  subject.pending.add(flag)
+  const decision = decide(subject, flag)
+  subject.pending.delete(flag)
+  const result = decision === null ? null : resultFrom(flag, decision)
+  subject.results.set(flag, result)
+  return result
+}
+
+const decide = (subject: Subject, flag: PreparedFlag): Decision | null => {
+  if (!flag.flag.active) return disabled
+  const graph = subject.prepared.graph
+  const evaluable = !graph.blocked(flag) && !graph.missing(flag)
+  const early = evaluable ? earlyAccess(subject, flag) : undefined
+  if (early !== undefined) return early
+  const sdk = sdkAnswer(subject, flag)
+  if (typeof sdk !== "string") return sdk
+  if (graph.blocked(flag)) return null
+  if (graph.missing(flag)) return { value: false, reason: reasonOf("missing_dependency", null) }
+  return serviceAnswer(subject, flag)
+}
+
+const resultFrom = (flag: PreparedFlag, decision: Decision): FlagResult => {
+  const { value } = decision
+  const payloadKey = decision.payloadKey ?? (value === false ? undefined : value === true ? "true" : value)
+  const payloads = flag.conditions.payloads
+  const payload = payloadKey === undefined || payloads === null || !hasOwn(payloads, payloadKey) ? null : payloads[payloadKey] ?? null
+  return {
+    key: flag.key,
+    id: flag.flag.id,
+    version: flag.flag.version,
+    enabled: value !== false,
+    variant: typeof value === "string" ? value : null,
+    payload,
+    reason: decision.reason
+  }
+}
+
+const valueOf = (result: FlagResult | null): FlagValue | undefined =>
+  result === null ? undefined : result.variant ?? result.enabled
+
+const groupSources = (subject: Subject, name: string): PropertySources => {
+  const properties = subject.groupProperties[name] ?? {}
+  return { sdk: properties, service: properties }
+}
+
+/** Whether a dependency's value is what the property expects: `true` any enabled value, `false` off, text that variant. */
+const evaluatesTo = (expected: unknown, value: FlagValue | undefined): boolean => {
+  if (value === undefined) return false
+  if (typeof expected === "boolean") return expected ? value !== false : value === false
+  return typeof expected === "string" && value === expected
+}
+
+/**
+ * A `flag` property. The SDK evaluates the property's dependency chain in order and leaves the
+ * property to the service when the chain is empty (a cycle, a missing flag) or a flag in it is left
+ * to the service. The service reads the dependency's own result, by id, and only `flag_evaluates_to`.
+ */
+const dependencyVerdict = (subject: Subject, property: PropertyFilter): Verdict => {
+  const { graph, byId } = subject.prepared
+  const serviceTarget = property.flag_id === null ? undefined : byId.get(property.flag_id)
+  const service = () =>
+    property.operator === "flag_evaluates_to" && serviceTarget !== undefined &&
+    evaluatesTo(property.value, valueOf(resultOf(subject, serviceTarget)))
+  const target = graph.target(property)
+  const chain = target === undefined ? [] : graph.chain(target.key)
+  if (chain.length === 0) return deferred(service())
+  let value: FlagValue | undefined
+  for (const key of chain) {
+    const answer = sdkAnswer(subject, subject.prepared.byKey.get(key)!)
+    if (typeof answer === "string") return deferred(service(), answer === "server" ? "server" : "inconclusive")
+    value = answer.value
+  }
+  return decided(evaluatesTo(property.value, value))
+}
+
+const propertyVerdict = (subject: Subject, property: PropertyFilter, sources: PropertySources): Verdict => {
+  switch (property.type) {
+    case "cohort":
+      return cohortVerdict(property, { cohorts: subject.prepared.cohorts, sources, now: subject.now })
+    case "flag":
+      return dependencyVerdict(subject, property)
+    default:
+      return compare(
+        { key: String(property.key), operator: property.operator || "exact", value: property.value },
+        sources,
+        subject.now
+      )
+  }
+}
+
+/** A condition's properties, each evaluated only when the ones before have not decided the condition. */
+const propertiesVerdict = (subject: Subject, condition: PreparedCondition, sources: PropertySources): Verdict =>
+  allOf(condition.properties, (property) => propertyVerdict(subject, property, sources))
+
+/** The properties alone, as the service reads them: stop at the first that does not match. */
+const serviceMatches = (subject: Subject, properties: ReadonlyArray<PropertyFilter>, sources: PropertySources): boolean =>
+  properties.every((property) => propertyVerdict(subject, property, sources).service)
+
+/** The value of a matching condition: its override when that names a variant, else the hashed variant, else on. */
+const matchedValue = (flag: PreparedFlag, condition: PreparedCondition, identifier: string, hash = flagHash): FlagValue =>
+  condition.variant ?? variantAt(hash(flag.key, identifier, "variant"), flag.conditions.variants) ?? true
+
+const matched = (condition: PreparedCondition, value: FlagValue): Decision => ({
+  value,
+  reason: reasonOf("condition_match", condition.index)
+})
+
+const aggregationOf = (flag: PreparedFlag, condition: PreparedCondition) =>
+  condition.aggregation === FLAG_AGGREGATION ? flag.aggregation : condition.aggregation
+
+/**
+ * What posthog-node answers evaluating the flag locally, or why it cannot: `inconclusive` or
+ * `server`. It needs the group type of a group flag in the definitions' mapping, the device id of a
+ * flag bucketed by device, and never evaluates a flag with experience continuity.
+ */
+const sdkAnswer = (subject: Subject, flag: PreparedFlag): Decision | Deferral => {
+  let answer = subject.sdkAnswers.get(flag)
+  if (answer === undefined) {
+    subject.sdkAnswers.set(flag, "inconclusive")
+    answer = sdkEvaluate(subject, flag)
+    subject.sdkAnswers.set(flag, answer)
+  }
+  return answer
+}
+
+const sdkEvaluate = (subject: Subject, flag: PreparedFlag): Decision | Deferral => {
+  if (!flag.flag.active) return disabled
+  if (flag.flag.ensure_experience_continuity) return "inconclusive"
+  if (flag.aggregation !== null) {
+    const name = subject.prepared.groupTypes[String(flag.aggregation)]
+    if (name === undefined) return "inconclusive"
+    if (!hasOwn(subject.groups, name)) {
+      return { value: false, reason: noMatchReason(flag.groups.map((): Outcome => "no_group_type")) }
+    }
+    return sdkConditions(subject, flag, String(subject.groups[name]), groupSources(subject, name))
+  }
+  const identifier = flag.deviceBucketing ? subject.deviceId : subject.context.distinct_id
+  if (identifier === undefined) return "inconclusive"
+  return sdkConditions(subject, flag, identifier, subject.person)
+}
+
+const sdkConditions = (
+  subject: Subject,
+  flag: PreparedFlag,
+  identifier: string,
+  sources: PropertySources
+): Decision | Deferral => {
+  const holdout = flag.holdout
+  if (holdout !== null && inRollout(holdout.percentage, () => holdoutHash(identifier))) {
+    return { value: holdout.variant, reason: reasonOf("holdout_condition_value", null) }
+  }
+  const outcomes: Array<Outcome> = []
+  let inconclusive = false
+  for (const condition of flag.groups) {
+    const aggregation = aggregationOf(flag, condition)
+    let conditionSources = sources
+    let conditionIdentifier = identifier
+    // A condition on another group type than the flag's (mixed targeting) reads that group.
+    if (aggregation !== flag.aggregation && aggregation !== null) {
+      const name = subject.prepared.groupTypes[String(aggregation)]
+      if (name === undefined || !hasOwn(subject.groups, name)) {
+        outcomes.push("no_group_type")
+        continue
+      }
+      if (!hasOwn(subject.groupProperties, name)) {
+        inconclusive = true
+        continue
+      }
+      conditionSources = groupSources(subject, name)
+      conditionIdentifier = String(subject.groups[name])
+    }
+    const verdict = propertiesVerdict(subject, condition, conditionSources)
+    if (verdict.sdk === "server") return "server"
+    if (verdict.sdk === "inconclusive") {
+      inconclusive = true
+      continue
+    }
+    if (!verdict.sdk) {
+      outcomes.push("no_condition_match")
+      continue
+    }
+    const rollout = condition.rollout_percentage
+    if (rollout !== null && !inRollout(rollout, () => flagHash(flag.key, conditionIdentifier, ""))) {
+      outcomes.push("out_of_rollout_bound")
+      if (!flag.earlyExit) continue
+      return inconclusive ? "inconclusive" : { value: false, reason: reasonOf("out_of_rollout_bound", condition.index) }
+    }
+    return matched(condition, matchedValue(flag, condition, conditionIdentifier))
+  }
+  return inconclusive ? "inconclusive" : { value: false, reason: noMatchReason(outcomes) }
+}
+
+/** The service's hash: an empty identifier hashes as 0. */
+const serviceHash = (key: string, identifier: string, salt: "" | "variant") =>
+  identifier === "" ? 0 : flagHash(key, identifier, salt)
+
+/**
+ * The identifier the service hashes for a person: the device id for a flag bucketed by device, else
+ * for experience continuity the request's `$anon_distinct_id` (Hedgerow stores no override), else the
+ * distinct id.
+ */
+const personIdentifier = (subject: Subject, flag: PreparedFlag): string => {
+  if (flag.deviceBucketing && subject.deviceId !== undefined) return subject.deviceId
+  const anonymous = subject.context.anon_distinct_id
+  if (flag.flag.ensure_experience_continuity && typeof anonymous === "string") return anonymous
+  return subject.context.distinct_id
+}
+
+/** The key of the group a group type index names, when the request carries one. */
+const groupKeyOf = (subject: Subject, aggregation: unknown): { name: string; key: string } | undefined => {
+  const name = subject.prepared.groupTypes[String(aggregation)]
+  const key = name === undefined ? undefined : subject.groups[name]
+  if (name === undefined || !(typeof key === "number" || (typeof key === "string" && key !== ""))) return undefined
+  return { name, key: String(key) }
+}
+
+/**
+ * PostHog's flags service: holdout first, then each condition in order on its own aggregation. A
+ * condition whose group the request lacks is skipped (`no_group_type`), as is a person condition of a
+ * flag bucketed by device when there is no device id (`out_of_rollout_bound`).
+ */
+const serviceAnswer = (subject: Subject, flag: PreparedFlag): Decision => {
+  const person = personIdentifier(subject, flag)
+  const holdout = flag.holdout
+  if (holdout !== null) {
+    // A group flag's holdout needs the group: the SDK answers no otherwise.
+    const identifier = flag.aggregation === null ? person : groupKeyOf(subject, flag.aggregation)?.key
+    if (identifier !== undefined && inRollout(holdout.percentage, () => holdoutHash(identifier))) {
+      return { value: holdout.variant, reason: reasonOf("holdout_condition_value", null) }
+    }
+  }
+  const outcomes: Array<Outcome> = []
+  for (const condition of flag.groups) {
+    const aggregation = aggregationOf(flag, condition)
+    let sources: PropertySources
+    let identifier: string
+    if (aggregation === null) {
+      if (flag.deviceBucketing && subject.deviceId === undefined) {
+        outcomes.push("out_of_rollout_bound")
+        continue
+      }
+      sources = subject.person
+      identifier = person
+    } else {
+      const group = groupKeyOf(subject, aggregation)
+      if (group === undefined) {
+        outcomes.push("no_group_type")
+        continue
+      }
+      sources = groupSources(subject, group.name)
+      identifier = group.key
+    }
+    if (!serviceMatches(subject, condition.properties, sources)) {
+      outcomes.push("no_condition_match")
+      continue
+    }
+    if (!inRollout(condition.rollout_percentage ?? 100, () => serviceHash(flag.key, identifier, ""))) {
+      outcomes.push("out_of_rollout_bound")
+      if (!flag.earlyExit) continue
+      return { value: false, reason: reasonOf("out_of_rollout_bound", condition.index) }
+    }
+    return matched(condition, matchedValue(flag, condition, identifier, serviceHash))
+  }
+  return { value: false, reason: noMatchReason(outcomes) }
+}
+
+/**
+ * Early access, which decides before any condition when the person carries the enrollment property
+ * (or, in the legacy form, any property of the first super group); the service then sends the
+ * `"true"` payload whatever the answer.
+ */
+const earlyAccess = (subject: Subject, flag: PreparedFlag): Decision | undefined => {
+  const person = subject.person.service
+  const reason = reasonOf("super_condition_value", 0)
+  if (flag.featureEnrollment) {
+    const key = `$feature_enrollment/${flag.key}`
+    if (!hasOwn(person, key)) return undefined
+    return { value: person[key] === true || person[key] === "true", reason, payloadKey: "true" }
+  }
+  const group = flag.superGroup
+  if (group === null || !group.properties.some((property) => hasOwn(person, String(property.key)))) return undefined
+  const identifier = personIdentifier(subject, flag)
+  const value = serviceMatches(subject, group.properties, subject.person) &&
+    inRollout(group.rollout_percentage ?? 100, () => serviceHash(flag.key, identifier, ""))
+  return { value, reason, payloadKey: "true" }
+}

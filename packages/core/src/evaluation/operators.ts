@@ -1,0 +1,205 @@
+import { sdkActualDate, sdkFilterDate, serviceActualDate, serviceFilterDate } from "./dates.ts"
+import { regexFinds } from "./regex.ts"
+import { type SemverOperator, sdkSemver, serviceSemver } from "./semver.ts"
+import { asciiLower, isRenderable, isTruthLike, sdkExactText, serviceText, truthOf } from "./values.ts"
+import { decided, deferred, type Verdict } from "./verdict.ts"
+
+/** Property values by name: a person's, or a group's. */
+export type Properties = Readonly<Record<string, unknown>>
+
+/** The properties as the SDK sees them, and as the service does (which fills in `$initial_` ones). */
+export interface PropertySources {
+  readonly sdk: Properties
+  readonly service: Properties
+}
+
+/** What a property filter compares: the name, the operator (`exact` when none) and the filter value. */
+export interface Comparison {
+  readonly key: string
+  readonly operator: string
+  readonly value: unknown
+}
+
+const hasOwn = (properties: Properties, key: string) => Object.prototype.hasOwnProperty.call(properties, key)
+
+/** The operators that compare a null value as the text "null"; the others do not match it. */
+const NULL_COMPARED = new Set([
+  "exact", "is_not", "icontains", "not_icontains", "starts_with", "not_starts_with", "ends_with", "not_ends_with",
+  "regex", "not_regex"
+])
+
+const NEGATIVE_SUBSTRING = new Set(["not_icontains", "not_starts_with", "not_ends_with"])
+
+const SEMVER = new Set(["semver_eq", "semver_neq", "semver_gt", "semver_gte", "semver_lt", "semver_lte", "semver_tilde", "semver_caret", "semver_wildcard"])
+
+/**
+ * One property filter against one set of properties. A property the SDK does not have (and any value it
+ * cannot compare exactly as the service would) is left to the service; Hedgerow keeps no persons, so
+ * the service sees only what the request carries.
+ */
+export const compare = (comparison: Comparison, sources: PropertySources, now: Date): Verdict => {
+  if (!hasOwn(sources.sdk, comparison.key)) return deferred(serviceCompare(comparison, sources.service, now))
+  const sdk = sdkCompare(comparison, sources.sdk[comparison.key], now)
+  return sdk === undefined ? deferred(serviceCompare(comparison, sources.service, now)) : decided(sdk)
+}
+
+const substring = (operator: string, actual: string, wanted: string): boolean | undefined => {
+  switch (operator) {
+    case "icontains":
+      return actual.includes(wanted)
+    case "not_icontains":
+      return !actual.includes(wanted)
+    case "starts_with":
+      return actual.startsWith(wanted)
+    case "not_starts_with":
+      return !actual.startsWith(wanted)
+    case "ends_with":
+      return actual.endsWith(wanted)
+    case "not_ends_with":
+      return !actual.endsWith(wanted)
+    default:
+      return undefined
+  }
+}
+
+const ordered = (operator: string, a: number | string, b: number | string): boolean =>
+  operator === "gt" ? a > b : operator === "gte" ? a >= b : operator === "lt" ? a < b : a <= b
+
+/** The SDK's `exact`; undefined where it leaves the comparison to the service. */
+const sdkExact = (wanted: unknown, actual: unknown): boolean | undefined => {
+  if (isTruthLike(wanted)) return isRenderable(actual) ? truthOf(wanted) === truthOf(actual) : undefined
+  if (Array.isArray(wanted)) {
+    const text = sdkExactText(actual)?.toLowerCase()
+    if (text === undefined) return undefined
+    for (const item of wanted) {
+      const itemText = sdkExactText(item)
+      if (itemText === undefined) return undefined
+      if (itemText.toLowerCase() === text) return true
+    }
+    return false
+  }
+  const wantedText = sdkExactText(wanted)
+  const actualText = wantedText === undefined ? undefined : sdkExactText(actual)
+  return wantedText === undefined || actualText === undefined ? undefined : wantedText.toLowerCase() === actualText.toLowerCase()
+}
+
+/** The SDK's answer for a property it has, or undefined when it leaves it to the service. */
+const sdkCompare = ({ operator, value }: Comparison, actual: unknown, now: Date): boolean | undefined => {
+  if (operator === "is_set") return true
+  if (operator === "is_not_set") return false
+  if (actual === null && !NULL_COMPARED.has(operator)) return false
+  switch (operator) {
+    case "exact":
+    case "is_not": {
+      const equal = sdkExact(value, actual)
+      return equal === undefined ? undefined : equal === (operator === "exact")
+    }
+    case "regex":
+    case "not_regex": {
+      const found = regexFinds(String(value), String(actual))
+      return found === null ? false : found === (operator === "regex")
+    }
+    case "gt":
+    case "gte":
+    case "lt":
+    case "lte": {
+      // A number when both sides read as one (leading digits suffice), else the texts compare.
+      const wanted = typeof value === "number" ? value : Number.parseFloat(String(value))
+      const got = typeof actual === "number" ? actual : Number.parseFloat(String(actual))
+      return Number.isFinite(wanted) && Number.isFinite(got)
+        ? ordered(operator, got, wanted)
+        : ordered(operator, String(actual), String(value))
+    }
+    case "is_date_before":
+    case "is_date_after": {
+      const wanted = sdkFilterDate(value, now)
+      const got = wanted === undefined ? undefined : sdkActualDate(actual)
+      if (wanted === undefined || got === undefined) return undefined
+      return operator === "is_date_before" ? got < wanted : got > wanted
+    }
+    default:
+      if (SEMVER.has(operator)) return sdkSemver(operator as SemverOperator, actual, value)
+      return substring(operator, asciiLower(String(actual)), asciiLower(String(value)))
+  }
+}
+
+/** A number as the service reads text: Rust's float syntax, no surrounding space. */
+const serviceNumber = (value: unknown): number | undefined => {
+  if (typeof value === "number") return value
+  const text = serviceText(value)
+  if (/^[+-]?(inf|infinity)$/i.test(text)) return text.startsWith("-") ? -Infinity : Infinity
+  if (/^[+-]?nan$/i.test(text)) return Number.NaN
+  return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : undefined
+}
+
+const serviceExact = (wanted: unknown, actual: unknown): boolean => {
+  if (isTruthLike(wanted)) return truthOf(wanted) === truthOf(actual)
+  const text = serviceText(actual).toLowerCase()
+  return Array.isArray(wanted)
+    ? wanted.some((item) => serviceText(item).toLowerCase() === text)
+    : serviceText(wanted).toLowerCase() === text
+}
+
+/**
+ * PostHog's flags service, on the properties it holds: a missing property matches the negative
+ * operators (`is_not`, `not_icontains`, `not_regex`, ..., `is_not_set`) and nothing else, and a filter
+ * without a value matches nothing. Its own operators (`icontains_multi`, `between`, `is_date_exact`)
+ * live only here, since the SDK leaves them to it.
+ */
+export const serviceCompare = ({ key, operator, value }: Comparison, properties: Properties, now: Date): boolean => {
+  const present = hasOwn(properties, key)
+  if (operator === "is_set") return present
+  if (operator === "is_not_set") return !present
+  if (value === null || value === undefined) return false
+  const actual = properties[key]
+  switch (operator) {
+    case "exact":
+      return present && serviceExact(value, actual)
+    case "is_not":
+      return !present || !serviceExact(value, actual)
+    case "regex":
+    case "not_regex": {
+      if (!present) return operator === "not_regex"
+      const found = regexFinds(serviceText(value), serviceText(actual))
+      return found !== null && found === (operator === "regex")
+    }
+    case "icontains_multi":
+    case "not_icontains_multi": {
+      if (!present) return operator === "not_icontains_multi"
+      const text = asciiLower(serviceText(actual))
+      const found = (Array.isArray(value) ? value : [value]).some((item) => text.includes(asciiLower(serviceText(item))))
+      return found === (operator === "icontains_multi")
+    }
+    case "gt":
+    case "gte":
+    case "lt":
+    case "lte": {
+      const got = present ? serviceNumber(actual) : undefined
+      const wanted = got === undefined ? undefined : serviceNumber(value)
+      return got !== undefined && wanted !== undefined && ordered(operator, got, wanted)
+    }
+    case "between":
+    case "not_between": {
+      if (!present) return operator === "not_between"
+      const low = Array.isArray(value) && value.length === 2 ? serviceNumber(value[0]) : undefined
+      const high = Array.isArray(value) && value.length === 2 ? serviceNumber(value[1]) : undefined
+      const got = serviceNumber(actual)
+      if (low === undefined || high === undefined || Number.isNaN(low) || Number.isNaN(high) || low > high) return false
+      if (got === undefined || Number.isNaN(got)) return false
+      return (got >= low && got <= high) === (operator === "between")
+    }
+    case "is_date_exact":
+    case "is_date_before":
+    case "is_date_after": {
+      const got = present ? serviceActualDate(actual, now) : undefined
+      const wanted = got === undefined ? undefined : serviceFilterDate(value, now)
+      if (got === undefined || wanted === undefined) return false
+      const order = got.getTime() - wanted.getTime()
+      return operator === "is_date_exact" ? order === 0 : operator === "is_date_before" ? order < 0 : order > 0
+    }
+    default:
+      if (SEMVER.has(operator)) return present && serviceSemver(operator as SemverOperator, actual, value)
+      if (!present) return NEGATIVE_SUBSTRING.has(operator)
+      return substring(operator, asciiLower(serviceText(actual)), asciiLower(serviceText(value))) ?? false
+  }
+}

@@ -1,0 +1,143 @@
+import { type ConditionGroup, conditionsOf, type FlagConditions, type JsonValue, type PropertyFilter } from "../feature-flags/conditions.ts"
+import type { StoredFeatureFlag } from "../feature-flags/model.ts"
+import { isRecord, type JsonRecord } from "../shared/fields.ts"
+import { type DependencyGraph, dependencyGraph } from "./graph.ts"
+
+/**
+ * A project's flags read once for evaluation: what evaluating them reads of their filters, besides the
+ * typed conditions. Each flag is read once for as long as its stored record lives (records are never
+ * changed in place), so preparing a project again after one flag changed reads only that flag.
+ */
+
+/** A flag as evaluation takes it: the stored flag, and PostHog's `bucketing_identifier` where known. */
+export type EvaluatedFlag = StoredFeatureFlag & { readonly bucketing_identifier?: string | null | undefined }
+
+/** PostHog's `group_type_mapping`: group type index, as text, to the group type's name. */
+export type GroupTypeMapping = Readonly<Record<string, string>>
+
+/**
+ * Hedgerow keeps no group types, so each of PostHog's five group type indexes is named by itself: a
+ * flag on group type 0 reads the request's group "0". The definitions for local evaluation must send
+ * the same mapping, so that the SDK and Hedgerow read a group flag alike.
+ */
+export const GROUP_TYPES_BY_INDEX: GroupTypeMapping = { "0": "0", "1": "1", "2": "2", "3": "3", "4": "4" }
+
+/** A condition that names no aggregation of its own follows the flag's. */
+export const FLAG_AGGREGATION = Symbol("flag aggregation")
+
+export interface PreparedCondition {
+  readonly index: number
+  readonly properties: ReadonlyArray<PropertyFilter>
+  /** Null when not given: everyone who matches. */
+  readonly rollout_percentage: number | null
+  /** The override when it names a variant of the flag, else null (an unknown one is ignored). */
+  readonly variant: string | null
+  /** A group type index, null for persons, or the flag's when the condition names none. */
+  readonly aggregation: JsonValue | null | typeof FLAG_AGGREGATION
+}
+
+export interface Holdout {
+  /** The variant a held-out identifier gets, `holdout-<id>`. */
+  readonly variant: string
+  /** Clamped to 0–100. */
+  readonly percentage: number
+}
+
+export interface PreparedFlag {
+  readonly flag: EvaluatedFlag
+  readonly key: string
+  readonly conditions: FlagConditions
+  readonly groups: ReadonlyArray<PreparedCondition>
+  /** The flag's group type index, or null for a flag on persons. */
+  readonly aggregation: JsonValue | null
+  readonly deviceBucketing: boolean
+  readonly holdout: Holdout | null
+  /** Stop at the first condition whose properties match but whose rollout excludes. */
+  readonly earlyExit: boolean
+  /** Early access: the person property `$feature_enrollment/<key>` decides before any condition. */
+  readonly featureEnrollment: boolean
+  /** The legacy form of early access: the first super group, when it has properties. */
+  readonly superGroup: ConditionGroup | null
+  /** Type `flag` properties, in condition order. */
+  readonly dependencies: ReadonlyArray<PropertyFilter>
+}
+
+/** Dynamic cohorts' definitions by id as text: the property group posthog-node receives for each. */
+export type CohortDefinitions = ReadonlyMap<string, JsonRecord>
+
+export interface PreparedFlags {
+  /** The flags that are not deleted, in the order given. */
+  readonly flags: ReadonlyArray<PreparedFlag>
+  readonly byKey: ReadonlyMap<string, PreparedFlag>
+  readonly byId: ReadonlyMap<number, PreparedFlag>
+  readonly cohorts: CohortDefinitions
+  readonly groupTypes: GroupTypeMapping
+  readonly graph: DependencyGraph
+}
+
+export interface ProjectData {
+  readonly cohorts?: CohortDefinitions | undefined
+  readonly groupTypes?: GroupTypeMapping | undefined
+}
+
+const holdoutOf = (given: unknown): Holdout | null => {
+  if (!isRecord(given) || given["id"] === null || given["id"] === undefined) return null
+  const percentage = given["exclusion_percentage"]
+  if (percentage === null || percentage === undefined || !Number.isFinite(Number(percentage))) return null
+  return { variant: `holdout-${String(given["id"])}`, percentage: Math.min(Math.max(Number(percentage), 0), 100) }
+}
+
+const superGroupOf = (given: unknown): ConditionGroup | null => {
+  const first = Array.isArray(given) ? given[0] : undefined
+  if (!isRecord(first)) return null
+  const group = conditionsOf({ groups: [first] }).groups[0]
+  return group !== undefined && group.properties.length > 0 ? group : null
+}
+
+const prepared = new WeakMap<StoredFeatureFlag, PreparedFlag>()
+
+export const prepareFlag = (flag: EvaluatedFlag): PreparedFlag => {
+  const known = prepared.get(flag)
+  if (known !== undefined) return known
+  const conditions = conditionsOf(flag.filters)
+  const filters = conditions.json
+  const groups = conditions.groups.map((group, index): PreparedCondition => ({
+    index,
+    properties: group.properties,
+    rollout_percentage: group.rollout_percentage,
+    variant: typeof group.variant === "string" && conditions.variantKeys.has(group.variant) ? group.variant : null,
+    aggregation: Object.prototype.hasOwnProperty.call(group.json, "aggregation_group_type_index")
+      ? (group.json["aggregation_group_type_index"] as JsonValue | null) ?? null
+      : FLAG_AGGREGATION
+  }))
+  const result: PreparedFlag = {
+    flag,
+    key: flag.key,
+    conditions,
+    groups,
+    aggregation: conditions.aggregation_group_type_index,
+    deviceBucketing: flag.bucketing_identifier === "device_id",
+    holdout: holdoutOf(filters["holdout"]),
+    earlyExit: Boolean(filters["early_exit"]),
+    featureEnrollment: filters["feature_enrollment"] === true,
+    superGroup: superGroupOf(filters["super_groups"]),
+    dependencies: conditions.groups.flatMap((group) => group.properties.filter((property) => property.type === "flag"))
+  }
+  prepared.set(flag, result)
+  return result
+}
+
+/** A project's flags (deleted ones are left out: they are off, as if they did not exist). */
+export const prepareFlags = (flags: ReadonlyArray<EvaluatedFlag>, project: ProjectData = {}): PreparedFlags => {
+  const live = flags.filter((flag) => !flag.deleted).map(prepareFlag)
+  const byKey = new Map(live.map((flag) => [flag.key, flag]))
+  const byId = new Map(live.map((flag) => [flag.flag.id as number, flag]))
+  return {
+    flags: live,
+    byKey,
+    byId,
+    cohorts: project.cohorts ?? new Map(),
+    groupTypes: project.groupTypes ?? GROUP_TYPES_BY_INDEX,
+    graph: dependencyGraph(live, byKey, byId)
+  }
+}
