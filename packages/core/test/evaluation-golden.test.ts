@@ -1,0 +1,141 @@
+import { assert, describe, it } from "@effect/vitest"
+import { createHash } from "node:crypto"
+import { evaluateFlags } from "../src/evaluation/evaluate.ts"
+import { bucketHash, flagHash, holdoutHash } from "../src/evaluation/hash.ts"
+import { type EvaluatedFlag, prepareFlags } from "../src/evaluation/prepare.ts"
+import type { JsonRecord } from "../src/shared/fields.ts"
+import type { FeatureFlagId, ProjectId } from "../src/shared/ids.ts"
+import { timestampFromDate } from "../src/shared/time.ts"
+
+/**
+ * The hash to the bit: PostHog's published vectors (its flags service's hash tests, and the consistency
+ * vectors every PostHog SDK repeats: distinct ids `distinct_id_0` to `distinct_id_999` against a 45 %
+ * flag and a 55 % flag with five variants), and an independent SHA-1 on text of every kind.
+ */
+
+const at = timestampFromDate(new Date("2026-01-01T00:00:00Z"))
+const flagOf = (key: string, filters: JsonRecord): EvaluatedFlag => ({
+  id: 1 as FeatureFlagId,
+  project_id: 1 as ProjectId,
+  key,
+  name: "",
+  filters,
+  deleted: false,
+  active: true,
+  version: 1,
+  ensure_experience_continuity: false,
+  rollback_conditions: null,
+  performed_rollback: false,
+  tags: [],
+  usage_dashboard_id: null,
+  analytics_dashboards: [],
+  has_enriched_analytics: false,
+  is_remote_configuration: false,
+  has_encrypted_payloads: false,
+  evaluation_runtime: "all",
+  creation_context: "feature_flags",
+  created_by_id: null,
+  last_modified_by_id: null,
+  created_at: at,
+  updated_at: at,
+  created_by: null,
+  last_modified_by: null
+})
+
+/** `simple-flag` (45 %) for `distinct_id_<i>`: 1 on, 0 off. */
+const SIMPLE = [
+  "0110100101011010001101001011000111100000011011000110000101010110101011001001010010001101101111101100",
+  "1111001011100000100111001010010000000011001001100101011100010000110110101101011101001101011001111011",
+  "0010100110101000000010110010100010100010010110000100000000000001101011010100011110000011100110000010",
+  "1111011100101001110100011010101111100101011101011011111000001010011000101111000011001101111011100110",
+  "0100100000000001100100101001000000100000000011100010100010000000100000000101011100011101011000100001",
+  "0101101000100110100000011001001110001000010100010110101010010010101010011110100000100100110000111001",
+  "0011110001000100111100110101001101111001001101010010000111010010010000101011001011100001101000100001",
+  "1100011110110111010010111101010100110010100001010001110001011000001010011011110010010101100010110001",
+  "0101101001000111000001001111100000000111001101101010001001001111001011001001101001110000010100000110",
+  "1110000111101101010100001111001011000000101011001111001011001110100110001001000111101010101001001011"
+].join("")
+
+/** `multivariate-flag` (55 %) for `distinct_id_<i>`: - off, else the n-th variant. */
+const MULTIVARIATE = [
+  "221--21---13-121--41-3---1111113-321-3--12-112-1--11121-22321-124-111-12-3------15-212-33----3--11-3",
+  "3-323--21--1----111---11-11---------111121112-2121-22-1---31--1----1-------11311--1--52-2-13153--4--",
+  "--3--3-1222-1311-----1112---2--1-1--111131311233-21-21-1--151----112-233-13--1-31-311-1221---2--11-3",
+  "-1-3-321--13125--1---3-21----3--3--13--1--4432135-15-111---252112--3-25-31--4--2--1412---133-111-1-1",
+  "33--1--22111-51---231413-11-3113-4511---111-1121-121-12-11-1-1-1---331--2311---21-13-1---133----3441",
+  "2-1-213-3-113---421--14-131--3-1-11324-1----212-1-11-1123111---3-111311215412-4---4--3---1332121-1--",
+  "---11-2--1-211132--53--1---1233--1-31----41---3--21--2311-11--2323--1--1-2----1-3-1--2324111-1-2----",
+  "-1-----1-2----2-1-3--13-3--2-121-----2--13-1-----12---115---1-3--2-----4212-2-2-1-11-2-1-5-11---1-13",
+  "--11--5--3-31133-1-----1----2121-51--411--41-23311---111-333--11-2--2-312511-15---31124121---23--1--",
+  "----11-3-1-3311-2-21---2-3-1511--1---141115---2---11--1121111131-2--323-13213--11---132111-323--31-1"
+].join("")
+
+const VARIANTS = ["first-variant", "second-variant", "third-variant", "fourth-variant", "fifth-variant"]
+
+const valueFor = (key: string, filters: JsonRecord, distinctId: string) => {
+  const result = evaluateFlags(prepareFlags([flagOf(key, filters)]), { distinct_id: distinctId }).flags.get(key)!
+  return result.variant ?? result.enabled
+}
+
+describe("evaluation hash", () => {
+  it("matches PostHog's holdout hash vectors exactly", () => {
+    assert.strictEqual(holdoutHash("some_distinct_id"), 0.7270002403585725)
+    assert.strictEqual(holdoutHash("test-identifier"), 0.4493881716040236)
+    assert.strictEqual(holdoutHash("example_id"), 0.9402003475831224)
+    assert.strictEqual(holdoutHash("example_id2"), 0.6292740389966519)
+  })
+
+  it("is consistent with PostHog for a simple flag over 1,000 distinct ids", () => {
+    const filters = { groups: [{ properties: [], rollout_percentage: 45 }] }
+    const got = Array.from({ length: 1000 }, (_, i) => (valueFor("simple-flag", filters, `distinct_id_${i}`) ? "1" : "0"))
+    assert.strictEqual(got.join(""), SIMPLE)
+  })
+
+  it("is consistent with PostHog for a multivariate flag over 1,000 distinct ids", () => {
+    const filters = {
+      groups: [{ properties: [], rollout_percentage: 55 }],
+      multivariate: {
+        variants: [
+          { key: "first-variant", name: "First Variant", rollout_percentage: 50 },
+          { key: "second-variant", name: "Second Variant", rollout_percentage: 20 },
+          { key: "third-variant", name: "Third Variant", rollout_percentage: 20 },
+          { key: "fourth-variant", name: "Fourth Variant", rollout_percentage: 5 },
+          { key: "fifth-variant", name: "Fifth Variant", rollout_percentage: 5 }
+        ]
+      }
+    }
+    const got = Array.from({ length: 1000 }, (_, i) => {
+      const value = valueFor("multivariate-flag", filters, `distinct_id_${i}`)
+      return value === false ? "-" : String(VARIANTS.indexOf(String(value)) + 1)
+    })
+    assert.strictEqual(got.join(""), MULTIVARIATE)
+  })
+
+  it("rolls a 30 % condition out to 30 % of 10,000 people, within 1.5 points", () => {
+    const prepared = prepareFlags([flagOf("thirty", { groups: [{ properties: [], rollout_percentage: 30 }] })])
+    let on = 0
+    for (let i = 0; i < 10_000; i++) {
+      if (evaluateFlags(prepared, { distinct_id: `user-${i}@example.com` }).flags.get("thirty")!.enabled) on++
+    }
+    assert.isAtLeast(on, 2_850)
+    assert.isAtMost(on, 3_150)
+  })
+
+  it("is SHA-1's first 60 bits, rounded once, for text of every kind and length", () => {
+    const reference = (text: string) => {
+      const digest = createHash("sha1").update(text).digest()
+      const bits = (BigInt(digest.readUInt32BE(0)) << 28n) | BigInt(digest.readUInt32BE(4) >>> 4)
+      return Number(bits) / 2 ** 60
+    }
+    const units = ["a", "Z", "0", ".", "-", "é", "漢", "\u{1F600}", "\ud800", " ", "\n"]
+    let seed = 7
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648
+    for (let i = 0; i < 5_000; i++) {
+      let text = ""
+      const length = Math.floor(next() * 200)
+      for (let j = 0; j < length; j++) text += units[Math.floor(next() * units.length)]
+      assert.strictEqual(bucketHash("", text, ""), reference(text), JSON.stringify(text))
+    }
+    assert.strictEqual(flagHash("flag", "id", "variant"), reference("flag.idvariant"))
+  })
+})
