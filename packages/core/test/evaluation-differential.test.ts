@@ -63,11 +63,11 @@ const personValues = (now: number): Readonly<Record<string, ReadonlyArray<unknow
 })
 
 const FILTER_VALUES: Readonly<Record<string, ReadonlyArray<unknown>>> = {
-  exact: ["pro", ["pro", "free"], "true", true, ["US", "ca"], 30, 45.5, "30", ["a", "b"], null, [], "dé@exämple.fr"],
+  exact: ["pro", ["pro", "free"], "true", true, ["US", "ca"], 30, 45.5, "30", ["a", "b"], null, [], "dé@exämple.fr", undefined],
   is_not: ["pro", ["US", "CA"], false, "false", 30, 1.5],
   is_set: ["is_set"],
   is_not_set: ["is_not_set"],
-  icontains: ["example", "EXAMPLE", "@", "us", "null", "1", "åsa"],
+  icontains: ["example", "EXAMPLE", "@", "us", "null", "1", "åsa", undefined],
   not_icontains: ["example", "test", "d"],
   starts_with: ["ann", "B", "1.", "Ch"],
   not_starts_with: ["ann", "c"],
@@ -75,7 +75,7 @@ const FILTER_VALUES: Readonly<Record<string, ReadonlyArray<unknown>>> = {
   not_ends_with: [".com", "o"],
   regex: ["^ann", "@example\\.com$", "[0-9]+", "(invalid", "é", "^$", "", "\\d{2,}", "pro|free", "(?i)bob"],
   not_regex: ["^ann", "\\.io$", "[", "^1\\."],
-  gt: ["18", "30", "abc", 25, "1.5", "1e2"],
+  gt: ["18", "30", "abc", 25, "1.5", "1e2", undefined],
   gte: ["30", "2", "US"],
   lt: ["18", "100", "m", 2.5],
   lte: ["30", "45.5", "0"],

@@ -84,7 +84,7 @@ const leafVerdict = (leaf: JsonRecord, scope: CohortScope, depth: number): Verdi
     const comparison: Comparison = {
       key: String(leaf["key"]),
       operator: typeof operator === "string" && operator !== "" ? operator : "exact",
-      value: leaf["value"] ?? null
+      value: leaf["value"]
     }
     verdict = compare(comparison, scope.sources, scope.now)
   }

@@ -178,7 +178,7 @@ const propertyVerdict = (subject: Subject, property: PropertyFilter, sources: Pr
       return dependencyVerdict(subject, property)
     default:
       return compare(
-        { key: String(property.key), operator: property.operator || "exact", value: property.value },
+        { key: String(property.key), operator: property.operator || "exact", value: property.json["value"] },
         sources,
         subject.now
       )

@@ -13,7 +13,7 @@ export interface PropertySources {
   readonly service: Properties
 }
 
-/** What a property filter compares: the name, the operator (`exact` when none) and the filter value. */
+/** What a property filter compares: the name, the operator (`exact` when none) and the filter value (undefined when none is given). */
 export interface Comparison {
   readonly key: string
   readonly operator: string

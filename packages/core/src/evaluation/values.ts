@@ -60,9 +60,10 @@ const jsonText = (value: unknown, number: (n: number) => string | undefined): st
 /**
  * The SDK's text of a value for `exact`: text as is, anything else as JSON. A parsed JSON number
  * no longer tells `5` from `5.0`, which the service renders apart, so the SDK leaves any integral
- * number (and lone surrogates) to the service: undefined.
+ * number (and lone surrogates, and a filter without a value) to the service: undefined.
  */
 export const sdkExactText = (value: unknown): string | undefined => {
+  if (value === undefined) return undefined
   if (typeof value === "string") return isScalarText(value) ? value : undefined
   return jsonText(value, (n) => (Number.isFinite(n) && !Number.isInteger(n) ? String(n) : undefined))
 }
