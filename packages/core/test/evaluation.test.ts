@@ -167,6 +167,15 @@ describe("evaluation operators", () => {
     assert.isFalse(matches({ key: "plan", operator: "made_up", value: "pro" }, { plan: "pro" }))
   })
 
+  it("reads names that objects inherit (constructor, toString, __proto__) as any other", () => {
+    assert.isTrue(matches({ key: "constructor", value: "x" }, { constructor: "x" }))
+    assert.isFalse(matches({ key: "toString", operator: "is_set" }, {}))
+    assert.isTrue(matches({ key: "__proto__", value: "y" }, JSON.parse('{"__proto__": "y"}')))
+    const flag = flagOf("odd-group", { aggregation_group_type_index: 0, groups: [{ properties: [], rollout_percentage: 100 }] })
+    const prepared = prepareFlags([flag], { groupTypes: { "0": "toString" } })
+    assert.deepStrictEqual(evaluateFlags(prepared, { distinct_id: "u" }).flags.get("odd-group")!.reason.code, "no_group_type")
+  })
+
   it("reads distinct_id as a person property, and $initial_ properties from their current ones", () => {
     assert.isTrue(matches({ key: "distinct_id", value: "user-1" }, {}))
     assert.isTrue(matches({ key: "$initial_browser", value: "Chrome" }, { $browser: "Chrome" }))

@@ -25,19 +25,18 @@ export interface EvaluationContext {
  * Person properties PostHog sets from an event's property on first sight, so that the service, when a
  * person lacks one, reads its current counterpart instead (ingestion writes it late).
  */
-const INITIAL_OF: Readonly<Record<string, string>> = Object.fromEntries(
-  [
+const INITIAL_OF: ReadonlyMap<string, string> = new Map([
+  ...[
     "$app_build", "$app_name", "$app_namespace", "$app_version", "$browser", "$browser_version", "$device_type",
     "$current_url", "$pathname", "$os", "$os_version", "$referring_domain", "$referrer", "$screen_height",
     "$screen_width", "$viewport_height", "$viewport_width", "$raw_user_agent"
-  ].map((key) => [key, `$initial_${key.slice(1)}`]).concat(
-    [
-      "utm_source", "utm_medium", "utm_campaign", "utm_content", "utm_term", "gclid", "gad_source", "gclsrc",
-      "dclid", "gbraid", "wbraid", "fbclid", "msclkid", "twclid", "li_fat_id", "mc_cid", "igshid", "ttclid",
-      "rdt_cid", "epik", "qclid", "sccid", "irclid", "_kx"
-    ].map((key) => [key, `$initial_${key}`])
-  )
-)
+  ].map((key): [string, string] => [key, `$initial_${key.slice(1)}`]),
+  ...[
+    "utm_source", "utm_medium", "utm_campaign", "utm_content", "utm_term", "gclid", "gad_source", "gclsrc",
+    "dclid", "gbraid", "wbraid", "fbclid", "msclkid", "twclid", "li_fat_id", "mc_cid", "igshid", "ttclid",
+    "rdt_cid", "epik", "qclid", "sccid", "irclid", "_kx"
+  ].map((key): [string, string] => [key, `$initial_${key}`])
+])
 
 /**
  * A person's properties: those given, with `distinct_id` unless given (the SDK adds it before
@@ -47,7 +46,7 @@ export const personSources = (context: EvaluationContext): PropertySources => {
   const sdk: Record<string, unknown> = { distinct_id: context.distinct_id, ...context.person_properties }
   let service: Record<string, unknown> | undefined
   for (const key of Object.keys(sdk)) {
-    const initial = INITIAL_OF[key]
+    const initial = INITIAL_OF.get(key)
     if (initial === undefined || Object.prototype.hasOwnProperty.call(sdk, initial)) continue
     service ??= { ...sdk }
     service[initial] = sdk[key]

@@ -136,8 +136,14 @@ const valueOf = (result: FlagResult | null): FlagValue | undefined =>
   result === null ? undefined : result.variant ?? result.enabled
 
 const groupSources = (subject: Subject, name: string): PropertySources => {
-  const properties = subject.groupProperties[name] ?? {}
+  const properties = hasOwn(subject.groupProperties, name) ? subject.groupProperties[name]! : {}
   return { sdk: properties, service: properties }
+}
+
+/** The name of the group type an index names, in the project's mapping. */
+const groupTypeOf = (subject: Subject, aggregation: unknown): string | undefined => {
+  const index = String(aggregation)
+  return hasOwn(subject.prepared.groupTypes, index) ? subject.prepared.groupTypes[index] : undefined
 }
 
 /** Whether a dependency's value is what the property expects: `true` any enabled value, `false` off, text that variant. */
@@ -224,7 +230,7 @@ const sdkEvaluate = (subject: Subject, flag: PreparedFlag): Decision | Deferral 
   if (!flag.flag.active) return disabled
   if (flag.flag.ensure_experience_continuity) return "inconclusive"
   if (flag.aggregation !== null) {
-    const name = subject.prepared.groupTypes[String(flag.aggregation)]
+    const name = groupTypeOf(subject, flag.aggregation)
     if (name === undefined) return "inconclusive"
     if (!hasOwn(subject.groups, name)) {
       return { value: false, reason: noMatchReason(flag.groups.map((): Outcome => "no_group_type")) }
@@ -254,7 +260,7 @@ const sdkConditions = (
     let conditionIdentifier = identifier
     // A condition on another group type than the flag's (mixed targeting) reads that group.
     if (aggregation !== flag.aggregation && aggregation !== null) {
-      const name = subject.prepared.groupTypes[String(aggregation)]
+      const name = groupTypeOf(subject, aggregation)
       if (name === undefined || !hasOwn(subject.groups, name)) {
         outcomes.push("no_group_type")
         continue
@@ -305,8 +311,8 @@ const personIdentifier = (subject: Subject, flag: PreparedFlag): string => {
 
 /** The key of the group a group type index names, when the request carries one. */
 const groupKeyOf = (subject: Subject, aggregation: unknown): { name: string; key: string } | undefined => {
-  const name = subject.prepared.groupTypes[String(aggregation)]
-  const key = name === undefined ? undefined : subject.groups[name]
+  const name = groupTypeOf(subject, aggregation)
+  const key = name === undefined || !hasOwn(subject.groups, name) ? undefined : subject.groups[name]
   if (name === undefined || !(typeof key === "number" || (typeof key === "string" && key !== ""))) return undefined
   return { name, key: String(key) }
 }
