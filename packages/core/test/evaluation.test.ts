@@ -504,6 +504,15 @@ describe("evaluation of cohorts", () => {
     assert.isFalse(inCohort(99, {}))
   })
 
+  it("cohorts that contain each other end, as no match", () => {
+    const loop: CohortDefinitions = new Map([
+      ["7", { type: "AND", values: [{ key: "id", type: "cohort", value: 8 }] }],
+      ["8", { type: "OR", values: [{ key: "id", type: "cohort", value: 7 }, { key: "id", type: "cohort", value: 7 }] }]
+    ])
+    const flag = flagOf("loop", { groups: [{ properties: [{ key: "id", type: "cohort", value: 7 }], rollout_percentage: 100 }] })
+    assert.isFalse(one(flag, {}, loop).enabled)
+  })
+
   it("a cohort the SDK lacks leaves the whole flag to the service, whose first matching condition wins", () => {
     const flag = flagOf("static", {
       groups: [

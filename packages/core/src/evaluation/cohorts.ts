@@ -38,8 +38,6 @@ export interface CohortScope {
   readonly now: Date
 }
 
-const MAX_NESTING = 20
-
 /** Membership of the cohort a property names (`not_in` negates it). */
 export const cohortVerdict = (
   property: { readonly value: unknown; readonly operator: string | null; readonly cohort_id: number | null },
@@ -54,16 +52,33 @@ export const cohortVerdict = (
   return decided(operator === "not_in" ? !sdk : sdk)
 }
 
+/**
+ * Cohorts being read, so that cohorts containing each other end, as no match (an evaluation runs
+ * synchronously, so one set serves all).
+ */
+const reading = new Set<JsonRecord>()
+
+const definitionVerdict = (definition: JsonRecord, scope: CohortScope, depth: number): Verdict => {
+  if (reading.has(definition)) return deferred(false, "server")
+  reading.add(definition)
+  try {
+    return groupVerdict(definition, scope, depth)
+  } finally {
+    reading.delete(definition)
+  }
+}
+
 /** `sdkId` is the id as the SDK looks it up (the value as text), `serviceId` as the service reads it (an integer). */
 const membership = (sdkId: string, serviceId: string | undefined, scope: CohortScope, depth: number): Verdict => {
   const definition = scope.cohorts.get(sdkId)
   const serviceDefinition = serviceId === undefined ? undefined : scope.cohorts.get(serviceId)
-  const service = serviceDefinition === undefined || depth > MAX_NESTING
+  const verdict = definition === undefined ? undefined : definitionVerdict(definition, scope, depth)
+  // Both read the same definition unless the id is written oddly (" 5").
+  const service = serviceDefinition === undefined
     ? false
-    : groupVerdict(serviceDefinition, scope, depth).service
-  if (definition === undefined || depth > MAX_NESTING) return deferred(service, "server")
-  const sdk = groupVerdict(definition, scope, depth).sdk
-  return typeof sdk === "boolean" ? decided(sdk) : deferred(service, sdk)
+    : serviceDefinition === definition ? verdict!.service : definitionVerdict(serviceDefinition, scope, depth).service
+  if (verdict === undefined) return deferred(service, "server")
+  return typeof verdict.sdk === "boolean" ? decided(verdict.sdk) : deferred(service, verdict.sdk)
 }
 
 const integerText = (value: unknown): string | undefined => {
@@ -91,13 +106,17 @@ const leafVerdict = (leaf: JsonRecord, scope: CohortScope, depth: number): Verdi
   return leaf["negation"] === true ? not(verdict) : verdict
 }
 
+/** Deeper than any definition PostHog makes: the stack stays safe. */
+const MAX_DEPTH = 100
+
 /**
  * A group of the definition. The SDK stops at the first verdict that decides the group, stops at once
  * when it must ask the service, and otherwise leaves an undecided group undecided; the service reads
  * every leaf it reaches.
  */
 const groupVerdict = (group: JsonRecord, scope: CohortScope, depth: number): Verdict => {
-  if (Object.keys(group).length === 0) return { sdk: true, service: true }
+  if (depth > MAX_DEPTH) return deferred(false, "server")
+  if (Object.keys(group).length === 0) return decided(true)
   const type = group["type"] === "property" ? "AND" : group["type"]
   const values = Array.isArray(group["values"]) ? group["values"].filter(isRecord) : []
   if (type !== "AND" && type !== "OR") return deferred(false, "server")
