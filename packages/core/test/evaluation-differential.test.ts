@@ -5,8 +5,8 @@ import { definitionFilters } from "../src/evaluation/definitions.ts"
 import { evaluateFlags, type FlagResult } from "../src/evaluation/evaluate.ts"
 import { type EvaluatedFlag, GROUP_TYPES_BY_INDEX, prepareFlags } from "../src/evaluation/prepare.ts"
 import type { JsonRecord } from "../src/shared/fields.ts"
-import type { FeatureFlagId, ProjectId } from "../src/shared/ids.ts"
-import { timestampFromDate } from "../src/shared/time.ts"
+import type { FeatureFlagId } from "../src/shared/ids.ts"
+import { storedFlag } from "./stored-flag.ts"
 
 /**
  * Hedgerow's evaluator against posthog-node's own local evaluation, the SDK being the judge: generated
@@ -136,36 +136,9 @@ const COHORTS: ReadonlyMap<string, JsonRecord> = new Map<string, JsonRecord>([
   ["5", { type: "OR", values: [{ key: "id", type: "cohort", value: 4 }, { key: "plan", type: "person", value: "free" }] }]
 ])
 
-const at = timestampFromDate(new Date("2026-01-01T00:00:00Z"))
 
-const storedFlag = (id: number, key: string, filters: JsonRecord, extra: Partial<EvaluatedFlag> = {}): EvaluatedFlag => ({
-  id: id as FeatureFlagId,
-  project_id: 1 as ProjectId,
-  key,
-  name: "",
-  filters,
-  deleted: false,
-  active: true,
-  version: 1,
-  ensure_experience_continuity: false,
-  rollback_conditions: null,
-  performed_rollback: false,
-  tags: [],
-  usage_dashboard_id: null,
-  analytics_dashboards: [],
-  has_enriched_analytics: false,
-  is_remote_configuration: false,
-  has_encrypted_payloads: false,
-  evaluation_runtime: "all",
-  creation_context: "feature_flags",
-  created_by_id: null,
-  last_modified_by_id: null,
-  created_at: at,
-  updated_at: at,
-  created_by: null,
-  last_modified_by: null,
-  ...extra
-})
+const flagOf = (id: number, key: string, filters: JsonRecord, extra: Partial<EvaluatedFlag> = {}): EvaluatedFlag =>
+  ({ ...storedFlag({ id: id as FeatureFlagId, key, filters }), ...extra })
 
 interface Pools {
   /** Flags others depend on: simple ones, decided for everyone, some multivariate. */
@@ -228,7 +201,7 @@ const generateFlags = (next: Random): ReadonlyArray<EvaluatedFlag> => {
   const variants = new Map<number, ReadonlyArray<string>>()
   let id = 100
   const add = (filters: JsonRecord, extra: Partial<EvaluatedFlag> = {}) => {
-    flags.push(storedFlag(id, `flag-${id}`, filters, extra))
+    flags.push(flagOf(id, `flag-${id}`, filters, extra))
     return id++
   }
   const targets: Array<number> = []

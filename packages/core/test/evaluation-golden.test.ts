@@ -4,8 +4,7 @@ import { evaluateFlags } from "../src/evaluation/evaluate.ts"
 import { bucketHash, flagHash, holdoutHash } from "../src/evaluation/hash.ts"
 import { type EvaluatedFlag, prepareFlags } from "../src/evaluation/prepare.ts"
 import type { JsonRecord } from "../src/shared/fields.ts"
-import type { FeatureFlagId, ProjectId } from "../src/shared/ids.ts"
-import { timestampFromDate } from "../src/shared/time.ts"
+import { storedFlag } from "./stored-flag.ts"
 
 /**
  * The hash to the bit: PostHog's published vectors (its flags service's hash tests, and the consistency
@@ -13,34 +12,7 @@ import { timestampFromDate } from "../src/shared/time.ts"
  * flag and a 55 % flag with five variants), and an independent SHA-1 on text of every kind.
  */
 
-const at = timestampFromDate(new Date("2026-01-01T00:00:00Z"))
-const flagOf = (key: string, filters: JsonRecord): EvaluatedFlag => ({
-  id: 1 as FeatureFlagId,
-  project_id: 1 as ProjectId,
-  key,
-  name: "",
-  filters,
-  deleted: false,
-  active: true,
-  version: 1,
-  ensure_experience_continuity: false,
-  rollback_conditions: null,
-  performed_rollback: false,
-  tags: [],
-  usage_dashboard_id: null,
-  analytics_dashboards: [],
-  has_enriched_analytics: false,
-  is_remote_configuration: false,
-  has_encrypted_payloads: false,
-  evaluation_runtime: "all",
-  creation_context: "feature_flags",
-  created_by_id: null,
-  last_modified_by_id: null,
-  created_at: at,
-  updated_at: at,
-  created_by: null,
-  last_modified_by: null
-})
+const flagOf = (key: string, filters: JsonRecord): EvaluatedFlag => storedFlag({ key, filters })
 
 /** `simple-flag` (45 %) for `distinct_id_<i>`: 1 on, 0 off. */
 const SIMPLE = [

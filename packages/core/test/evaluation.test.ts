@@ -9,40 +9,14 @@ import { type CohortDefinitions, type EvaluatedFlag, type PreparedFlags, prepare
 import type { JsonRecord } from "../src/shared/fields.ts"
 import type { CohortId, FeatureFlagId, ProjectId } from "../src/shared/ids.ts"
 import { timestampFromDate } from "../src/shared/time.ts"
+import { storedFlag } from "./stored-flag.ts"
 
 /** Flag evaluation's rules, one by one: operators, variants and payloads, reasons, groups, dependencies, cohorts. */
 
-const at = timestampFromDate(new Date("2026-01-01T00:00:00Z"))
 let nextId = 1
 
-const flagOf = (key: string, filters: JsonRecord, extra: Partial<EvaluatedFlag> = {}): EvaluatedFlag => ({
-  id: nextId++ as FeatureFlagId,
-  project_id: 1 as ProjectId,
-  key,
-  name: "",
-  filters,
-  deleted: false,
-  active: true,
-  version: 3,
-  ensure_experience_continuity: false,
-  rollback_conditions: null,
-  performed_rollback: false,
-  tags: [],
-  usage_dashboard_id: null,
-  analytics_dashboards: [],
-  has_enriched_analytics: false,
-  is_remote_configuration: false,
-  has_encrypted_payloads: false,
-  evaluation_runtime: "all",
-  creation_context: "feature_flags",
-  created_by_id: null,
-  last_modified_by_id: null,
-  created_at: at,
-  updated_at: at,
-  created_by: null,
-  last_modified_by: null,
-  ...extra
-})
+const flagOf = (key: string, filters: JsonRecord, extra: Partial<EvaluatedFlag> = {}): EvaluatedFlag =>
+  ({ ...storedFlag({ id: nextId++ as FeatureFlagId, key, filters, version: 3 }), ...extra })
 
 const NOW = new Date("2026-03-31T12:00:00Z")
 
@@ -466,7 +440,7 @@ describe("evaluation of cohorts", () => {
     is_calculating: false,
     count: null,
     created_by_id: null,
-    created_at: at,
+    created_at: timestampFromDate(new Date("2026-01-01T00:00:00Z")),
     deleted: false,
     ...fields
   })
