@@ -51,6 +51,15 @@ describe("a project's flags in memory", () => {
     assert.deepStrictEqual(keys({ search: "a%1" }).keys, [])
   })
 
+  it("folds case a character at a time, as the database's ILIKE: a word's final capital sigma is found by σ and by Σ", () => {
+    const greek = projectFlags([flag(1, { key: "greek", name: "ΛΟΓΟΣ" }), flag(2, { key: "road", name: "ΟΔΟΣ ΑΒ" })])
+    const found = (search: string) => {
+      const plan = listPlan({ search }, now)
+      return plan._tag === "Query" ? selectFlags(greek, plan.filter, { limit: 10, offset: 0 }).results.map((f) => f.key) : []
+    }
+    assert.deepStrictEqual([found("σ"), found("Σ"), found("ΟΣ Α")], [["greek", "road"], ["greek", "road"], ["road"]])
+  })
+
   it("filters by type, runtime, activity, staleness, creator, tags and excluded keys", () => {
     assert.deepStrictEqual(keys({ type: "multivariant" }).keys, ["\uFFFD-replacement"])
     assert.deepStrictEqual(keys({ type: "boolean" }).count, 5)

@@ -103,6 +103,33 @@ layer(backend.on(Hedgerow.layer), { timeout: 120_000, excludeTestServices: true 
       assert.strictEqual(first.key, taken)
     }))
 
+  it.effect("a create refused for a taken key leaves nothing behind, in a transaction or not", () =>
+    Effect.gen(function*() {
+      const { actor, projectId } = yield* setUp
+      const flags = yield* FeatureFlagRepository
+      const key = freshKey("taken-alone")
+      yield* create({ key, _should_create_usage_dashboard: false })
+      const refused = yield* flags.create(
+        { ...newFlagColumns({ key }, actor.user.id), project_id: projectId, creation_context: "feature_flags", created_by_id: actor.user.id },
+        { project_id: projectId, name: `Refused ${key}`, description: "", creation_mode: "template", tiles: [], created_by_id: actor.user.id },
+        activityEntry(actor, {
+          organization_id: [...actor.memberships.keys()][0]!,
+          project_id: projectId,
+          activity: "created",
+          scope: "FeatureFlag",
+          item_id: "",
+          name: `refused ${key}`,
+          changes: null
+        })
+      ).pipe(Effect.flip)
+      assert.strictEqual(refused._tag, "FlagKeyTaken")
+      const sql = yield* SqlClient.SqlClient
+      const left = yield* sql<{ dashboards: number; entries: number }>`
+        SELECT (SELECT count(*)::integer FROM dashboards WHERE name = ${`Refused ${key}`}) AS dashboards,
+               (SELECT count(*)::integer FROM activity_log WHERE detail->>'name' = ${`refused ${key}`}) AS entries`
+      assert.deepStrictEqual(left[0], { dashboards: 0, entries: 0 })
+    }))
+
   it.effect("a change written against the flag as read is refused once the row has moved on, and writes nothing", () =>
     Effect.gen(function*() {
       const { projectId, actor } = yield* setUp

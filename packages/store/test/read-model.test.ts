@@ -4,6 +4,8 @@ import {
   Bootstrap,
   CoreServices,
   FeatureFlagService,
+  LiveFlagsBudget,
+  ProjectService,
   type ProjectId,
   MemberService,
   type OrganizationId,
@@ -53,6 +55,10 @@ const hedgerowWithCountedKeys = (options: Store.StoreOptions) => {
   const counted = Layer.merge(countedKeys, countedFlags).pipe(Layer.provide(store))
   return CoreServices.layerNoDeps.pipe(Layer.provide(counted), Layer.provideMerge(store))
 }
+
+/** The same, with room in memory for one project's flags at a time. */
+const hedgerowWithOneProjectHeld = (options: Store.StoreOptions) =>
+  hedgerowWithCountedKeys(options).pipe(Layer.provide(Layer.succeed(LiveFlagsBudget, 1)))
 
 /** Lookups made by `effect`. */
 const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -194,3 +200,26 @@ layer(backend.on(hedgerowWithCountedKeys), { timeout: 60_000, excludeTestService
       assert.deepStrictEqual((yield* list({ search: "memory-" })).results.map((flag) => flag.key), ["memory-first"])
     }))
 }))
+
+layer(hedgerowWithOneProjectHeld({}), { timeout: 60_000, excludeTestServices: true })("projects' flags past the memory budget", (it) => {
+  it.effect("the least recently listed project makes way, and is read whole when listed again", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const boot = yield* (yield* Bootstrap).run({ email: "budget@example.com" })
+      const actor = yield* (yield* Authentication).authenticate(boot.personal_api_key)
+      const second = yield* ProjectService.use((s) => s.create(actor, boot.organization_id, Effect.succeed({ name: "Second" })))
+      const service = yield* FeatureFlagService
+      const list = (project: string) => service.list(actor, project, {})
+      const wholeReads = (effect: Effect.Effect<unknown, unknown>) =>
+        Effect.suspend(() => {
+          const before = projectReads
+          return Effect.map(effect, () => projectReads - before)
+        })
+      const first = String(boot.project_id)
+      assert.strictEqual(yield* wholeReads(list(first)), 1)
+      // The project in use stays, however far past the budget.
+      assert.strictEqual(yield* wholeReads(list(first)), 0)
+      assert.strictEqual(yield* wholeReads(list(String(second.id))), 1)
+      assert.strictEqual(yield* wholeReads(list(first)), 1)
+    }))
+})

@@ -4,14 +4,19 @@ import type { ProjectId } from "../shared/ids.ts"
 import { applyChanges, type ProjectFlags, projectFlags } from "./project-flags.ts"
 import { FeatureFlagRepository } from "./repository.ts"
 
-/** Projects kept in memory at once; a flag is a few kilobytes there. */
-const MAX_PROJECTS = 64
+/**
+ * What the projects' flags kept in memory may cost together; past it the least recently used make way, as
+ * many as it takes (the project in use stays, however large).
+ */
+export const LiveFlagsBudget = Context.Reference<number>("hedgerow/LiveFlagsBudget", { defaultValue: () => 256 * 1024 * 1024 })
 
 /** A project's flags, and where the journal of changes and the users' version stood when they were last brought up to date. */
 interface Held {
   position: number
   users: number
   readonly flags: ProjectFlags
+  /** Its flags' bytes as last counted in the total. */
+  counted: number
 }
 
 /**
@@ -28,26 +33,44 @@ export class LiveFlags extends Context.Service<LiveFlags, {
     Effect.gen(function*() {
       const flags = yield* FeatureFlagRepository
       const freshness = yield* Freshness
+      const budget = yield* LiveFlagsBudget
       const held = new Map<ProjectId, Held>()
       const turns = new Map<ProjectId, Semaphore.Semaphore>()
 
+      // One turn per project ever asked for: a turn is a few bytes, and dropping one while a refresh holds
+      // it would let a second refresh run beside the first.
       const turnOf = (project: ProjectId) => {
         let turn = turns.get(project)
         if (turn === undefined) {
-          if (turns.size >= MAX_PROJECTS) turns.clear()
           turn = Semaphore.makeUnsafe(1)
           turns.set(project, turn)
         }
         return turn
       }
 
+      let heldBytes = 0
+      const forget = (project: ProjectId) => {
+        const entry = held.get(project)
+        if (entry === undefined) return
+        held.delete(project)
+        heldBytes -= entry.counted
+      }
+
+      /** Maps keep insertion order: a project used again moves to the end, and the first is the least recent. */
+      const touch = (project: ProjectId, entry: Held) => {
+        forget(project)
+        entry.counted = entry.flags.bytes
+        held.set(project, entry)
+        heldBytes += entry.counted
+        for (const oldest of held.keys()) {
+          if (heldBytes <= budget || oldest === project) break
+          forget(oldest)
+        }
+        return entry.flags
+      }
+
       const readWhole = (project: ProjectId, position: number, users: number) =>
-        Effect.map(flags.live(project), (live) => {
-          if (!held.has(project) && held.size >= MAX_PROJECTS) held.clear()
-          const entry = { position, users, flags: projectFlags(live) }
-          held.set(project, entry)
-          return entry.flags
-        })
+        Effect.map(flags.live(project), (live) => touch(project, { position, users, flags: projectFlags(live), counted: 0 }))
 
       /** Brings the project up to date, under its turn: the journal is read again, as another may have gone first. */
       const refresh = (project: ProjectId) =>
@@ -56,19 +79,19 @@ export class LiveFlags extends Context.Service<LiveFlags, {
           const users = freshness.version(["users"])
           const current = held.get(project)
           if (current === undefined || current.users !== users) return readWhole(project, position, users)
-          if (current.position === position) return Effect.succeed(current.flags)
+          if (current.position === position) return Effect.succeed(touch(project, current))
           const rows = freshness.rowsChangedSince("feature_flags", current.position)
           if (rows === undefined) return readWhole(project, position, users)
           const prefix = `${project}:`
           const ids = [...new Set(rows.filter((row) => row.startsWith(prefix)).map((row) => Number(row.slice(prefix.length))))]
           if (ids.length === 0) {
             current.position = position
-            return Effect.succeed(current.flags)
+            return Effect.succeed(touch(project, current))
           }
           return Effect.map(flags.among(project, ids), (changed) => {
             applyChanges(current.flags, ids, changed)
             current.position = position
-            return current.flags
+            return touch(project, current)
           })
         })
 
@@ -77,7 +100,7 @@ export class LiveFlags extends Context.Service<LiveFlags, {
           if (!freshness.live()) return Effect.map(flags.live(project), projectFlags)
           const current = held.get(project)
           if (current !== undefined && current.position === freshness.position() && current.users === freshness.version(["users"])) {
-            return Effect.succeed(current.flags)
+            return Effect.succeed(touch(project, current))
           }
           return turnOf(project).withPermit(refresh(project))
         })

@@ -6,6 +6,8 @@ import type { StoredFeatureFlag } from "./model.ts"
 /** A live flag with what the list's filters read of it, computed once when the project is loaded. */
 interface Entry {
   readonly flag: StoredFeatureFlag
+  /** About what the flag costs in memory, for the read model's budget. */
+  readonly bytes: number
   readonly key: string
   readonly name: string
   readonly multivariate: boolean
@@ -21,16 +23,34 @@ interface Entry {
 export interface ProjectFlags {
   readonly entries: Array<Entry>
   readonly sorted: Map<string, ReadonlyArray<Entry>>
+  /** The entries' bytes, kept as changes come in. */
+  bytes: number
 }
 
+/** A flag's fixed fields and objects, beside its text and filters (two bytes a character in the heap). */
+const FLAG_OVERHEAD_BYTES = 2_000
+/** A project's snapshot itself, flags aside. */
+const PROJECT_OVERHEAD_BYTES = 1_000
+
 const DEFAULT_ORDER = "-created_at"
+
+/**
+ * Text as the search compares it: lower case one code point at a time, as the database's ILIKE folds
+ * each character (a whole string lowered by JavaScript ends a Greek word with ς, which σ would not find).
+ */
+export const searchFold = (text: string) => {
+  let folded = ""
+  for (const character of text) folded += character.toLowerCase()
+  return folded
+}
 
 const entryOf = (flag: StoredFeatureFlag): Entry => {
   const derived = derivedColumns(flag.filters)
   return {
     flag,
-    key: flag.key.toLowerCase(),
-    name: flag.name.toLowerCase(),
+    bytes: FLAG_OVERHEAD_BYTES + 4 * (flag.key.length + flag.name.length) + 2 * JSON.stringify(flag.filters).length,
+    key: searchFold(flag.key),
+    name: searchFold(flag.name),
     multivariate: derived.is_multivariate,
     fullyRolledOut: derived.fully_rolled_out
   }
@@ -39,7 +59,7 @@ const entryOf = (flag: StoredFeatureFlag): Entry => {
 /** `flags` newest first (created_at, then id, descending), as the store reads them. */
 export const projectFlags = (flags: ReadonlyArray<StoredFeatureFlag>): ProjectFlags => {
   const entries = flags.map(entryOf)
-  return { entries, sorted: new Map([[DEFAULT_ORDER, entries]]) }
+  return { entries, sorted: new Map([[DEFAULT_ORDER, entries]]), bytes: entries.reduce((sum, entry) => sum + entry.bytes, PROJECT_OVERHEAD_BYTES) }
 }
 
 /** Whether `a` comes before `b` newest first. */
@@ -54,7 +74,10 @@ export const applyChanges = (project: ProjectFlags, ids: ReadonlyArray<number>, 
   const gone = new Set(ids)
   const { entries } = project
   let kept = 0
-  for (const entry of entries) if (!gone.has(entry.flag.id)) entries[kept++] = entry
+  for (const entry of entries) {
+    if (!gone.has(entry.flag.id)) entries[kept++] = entry
+    else project.bytes -= entry.bytes
+  }
   entries.length = kept
   for (const flag of changed) {
     if (flag.deleted) continue
@@ -65,7 +88,9 @@ export const applyChanges = (project: ProjectFlags, ids: ReadonlyArray<number>, 
       if (newer(entries[middle]!.flag, flag)) low = middle + 1
       else high = middle
     }
-    entries.splice(low, 0, entryOf(flag))
+    const entry = entryOf(flag)
+    project.bytes += entry.bytes
+    entries.splice(low, 0, entry)
   }
   project.sorted.clear()
   project.sorted.set(DEFAULT_ORDER, entries)
@@ -118,7 +143,7 @@ const inOrder = (project: ProjectFlags, order: FlagListFilter["order"]) => {
 const matcher = (filter: FlagListFilter): ((entry: Entry) => boolean) | undefined => {
   const tests: Array<(entry: Entry) => boolean> = []
   if (filter.search !== null) {
-    const text = filter.search.toLowerCase()
+    const text = searchFold(filter.search)
     tests.push((e) => e.key.includes(text) || e.name.includes(text))
   }
   if (filter.multivariate !== null) tests.push((e) => e.multivariate === filter.multivariate)

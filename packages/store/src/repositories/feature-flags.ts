@@ -48,8 +48,8 @@ export const layerNoDeps = Layer.effect(
     const itemlessValues = sql.unsafe(columnsOf(ItemlessEntry, "e"))
 
     return FeatureFlagRepository.of({
-      // One statement: a POST is one round trip inside its transaction. A flag holding the key makes the
-      // insert a no-op and the statement's answer empty; its transaction then rolls the dashboard back.
+      // One statement, atomic by itself: a flag holding the key fails it whole, dashboard and entry included,
+      // inside a transaction or not.
       create: (flag, usageDashboard, entry) =>
         sql`
           WITH d AS (
@@ -59,7 +59,6 @@ export const layerNoDeps = Layer.effect(
           ), f AS (
             INSERT INTO feature_flags (${insertColumns}, usage_dashboard_id)
             SELECT ${insertColumns}, (SELECT id FROM d) FROM ${flagRecord(flag)}
-            ON CONFLICT (project_id, key) DO NOTHING
             RETURNING *
           ), a AS (
             INSERT INTO activity_log (id, ${itemlessColumns}, item_id, detail)
@@ -67,9 +66,9 @@ export const layerNoDeps = Layer.effect(
             FROM f, ${entryRecord(entry)} e
           )
           SELECT ${select} FROM f ${joins}`.pipe(
-          Effect.orDie,
-          Effect.flatMap(decodeFlag),
-          Effect.flatMap(Option.match({ onNone: () => Effect.fail(new FlagKeyTaken()), onSome: Effect.succeed }))
+          Effect.catchIf(isKeyConflict, () => Effect.fail(new FlagKeyTaken())),
+          Effect.catchIf(SqlError.isSqlError, Effect.die),
+          Effect.flatMap(decodeOnlyFlag)
         ),
       // A racing writer that took the key meanwhile makes the insert a no-op, reported as the taken key.
       insert: (input) =>
