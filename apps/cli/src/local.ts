@@ -31,8 +31,8 @@ export const poolSizeFlag = Flag.Int("pool-size").pipe(
   Flag.withDescription(`Connections to PostgreSQL per process (env HEDGEROW_DB_POOL_SIZE, default ${DEFAULT_POOL_SIZE})`),
   Flag.withFallbackConfig(Config.Int("HEDGEROW_DB_POOL_SIZE")),
   Flag.withDefault(DEFAULT_POOL_SIZE),
-  // No connection at all would make every request wait forever.
-  Flag.filter((size) => size >= 1, (size) => `--pool-size must be at least 1, got ${size}`)
+  // One connection stays open to hear other processes' changes; with no other, every query would wait forever.
+  Flag.filter((size) => size >= 2, (size) => `--pool-size must be at least 2 (one listens for changes), got ${size}`)
 )
 
 /** Spread into a command's flags; the handler passes them on to `storeOf` or `inProcess`. */

@@ -231,8 +231,10 @@ forEachBackend((backend) => {
       it("a walk while another writer adds flags skips none of the flags that existed before it", async () => {
         let added = 0
         let writing = true
+        // At most as many flags as the walk has pages' worth of: a writer faster than the walker would push
+        // the last page on for ever.
         const writer = (async () => {
-          for (let n = 0; writing; n++) {
+          for (let n = 0; writing && n < FLAG_COUNT; n++) {
             const reply = await createFlag(either(n), { key: `page-during-${n}` }, project)
             expect(reply.status).toBe(201)
             added++

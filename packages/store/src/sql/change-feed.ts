@@ -1,5 +1,6 @@
 import { Freshness } from "@hedgerow/core/ports"
-import { Effect, Layer, Schedule } from "effect"
+import { Data, Effect, Exit, Layer, Schedule, Scope } from "effect"
+import { SqlClient } from "effect/sql"
 import { Listener } from "./listener.ts"
 
 /** The channel the database's triggers notify with the name of each table a committed statement wrote. */
@@ -9,19 +10,58 @@ export const CHANGES_CHANNEL = "hedgerow_changes"
 const RELISTEN = Schedule.min([Schedule.exponential("50 millis"), Schedule.spaced("2 seconds")])
 
 /**
+ * A feed on a server's connection sends itself a heartbeat this often, and counts its connection as
+ * lost when none has come back for this long: a connection that goes silent without an error (a firewall
+ * or NAT dropping an idle flow, a failover moving the address) would otherwise keep stale memory served.
+ */
+const HEARTBEAT_EVERY = "500 millis"
+const HEARTBEAT_WITHIN_MS = 3_000
+
+/** Payloads the feed sends itself, never a table's name. */
+const HEARTBEAT_PREFIX = "heartbeat:"
+
+class FeedSilent extends Data.TaggedError("FeedSilent")<{}> {
+  override get message() {
+    return `no heartbeat came back on the listening connection for ${HEARTBEAT_WITHIN_MS} ms`
+  }
+}
+
+/**
  * Drives the read model's freshness from the database's change notifications, for as long as the layer
- * lives. Memory is served only while the feed listens: when the listening connection is lost, nothing
- * is served from memory until it listens again, and then everything is read afresh, so a notification
- * missed meanwhile can never leave a revoked grant in memory.
+ * lives. Memory is served only while the feed listens: when the listening connection is lost or goes
+ * silent, nothing is served from memory until it listens again, and then everything is read afresh, so
+ * a notification missed meanwhile can never leave a revoked grant in memory.
  */
 export const layerNoDeps = Layer.effectDiscard(Effect.gen(function*() {
   const listener = yield* Listener
   const freshness = yield* Freshness
-  const listen = Effect.scoped(Effect.gen(function*() {
-    const listening = yield* listener.listen(CHANGES_CHANNEL, (table) => freshness.changed([table]))
+  const sql = yield* SqlClient.SqlClient
+  const listen = Effect.gen(function*() {
+    const own = `${HEARTBEAT_PREFIX}${crypto.randomUUID()}`
+    let heard = Date.now()
+    // Closed without waiting when the feed ends: giving back a connection that went silent would wait on
+    // it for as long as the operating system keeps the socket, and the feed must listen again at once.
+    const scope = yield* Scope.make()
+    const listening = yield* listener.listen(CHANGES_CHANNEL, (payload) => {
+      if (!payload.startsWith(HEARTBEAT_PREFIX)) return freshness.changed([payload])
+      if (payload === own) heard = Date.now()
+    }).pipe(Scope.provide(scope), Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause))))
     freshness.resumed()
-    return yield* listening
-  }))
+    // An embedded store's feed is a call within this process: it cannot go silent.
+    if (listener.deliversAtCommit) return yield* listening.pipe(Effect.ensuring(Scope.close(scope, Exit.void)))
+    heard = Date.now()
+    const heartbeat = Effect.gen(function*() {
+      while (true) {
+        // A failed send is judged by its missing echo.
+        yield* Effect.ignore(sql`SELECT pg_notify(${CHANGES_CHANNEL}, ${own})`)
+        yield* Effect.sleep(HEARTBEAT_EVERY)
+        if (Date.now() - heard > HEARTBEAT_WITHIN_MS) return yield* new FeedSilent()
+      }
+    })
+    return yield* Effect.raceFirst(listening, heartbeat).pipe(
+      Effect.onExit((exit) => Effect.asVoid(Effect.forkDetach(Scope.close(scope, exit))))
+    )
+  })
   yield* listen.pipe(
     Effect.onExit(() => Effect.sync(freshness.lost)),
     Effect.tapError((error) => Effect.logWarning("The change feed stopped listening; serving from the database until it listens again", error)),
