@@ -42,6 +42,8 @@ const envelope = <E extends ApiFailure>(
   )
 }
 
+const AUTHENTICATION_CODES: ReadonlySet<string> = new Set(AuthenticationError.fields.code.literals)
+
 export const ValidationErrorResponse = envelope(
   "ValidationError",
   ValidationError,
@@ -59,7 +61,7 @@ export const AuthenticationErrorResponse = envelope(
   AuthenticationError,
   "Missing or invalid personal API key",
   ({ code, detail }) =>
-    new AuthenticationError({ code: code === "not_authenticated" ? code : "authentication_failed", detail })
+    new AuthenticationError({ code: AUTHENTICATION_CODES.has(code) ? code as AuthenticationError["code"] : "authentication_failed", detail })
 )
 export const PermissionDeniedResponse = envelope(
   "PermissionDenied",

@@ -64,3 +64,5 @@ export {
   type ProjectData
 } from "./evaluation/prepare.ts"
 export type { Reason, ReasonCode } from "./evaluation/reasons.ts"
+export type { FlagSnapshot } from "./flag-evaluation/snapshot.ts"
+export * from "./flag-evaluation/service.ts"

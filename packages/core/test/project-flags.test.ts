@@ -91,4 +91,12 @@ describe("a project's flags after some of them change", () => {
       ["Zeta", "alpha-renamed"]
     )
   })
+
+  it("counts the changes applied, so that what is derived from the flags knows to be made again", () => {
+    const changing = projectFlags(project.entries.map((entry) => entry.flag))
+    assert.strictEqual(changing.changes, 0)
+    applyChanges(changing, [2], [flag(2, { key: "alpha", version: 2 })])
+    applyChanges(changing, [7], [])
+    assert.strictEqual(changing.changes, 2)
+  })
 })

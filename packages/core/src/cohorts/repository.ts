@@ -15,6 +15,8 @@ export type CohortBrief = typeof CohortBrief.Type
 
 export class CohortRepository extends Context.Service<CohortRepository, {
   readonly insert: (input: CohortInsert) => Effect.Effect<StoredCohort>
+  /** The project's cohorts that are not deleted, by id: what flag evaluation reads its cohorts from. */
+  readonly live: (project: ProjectId) => Effect.Effect<ReadonlyArray<Cohort>>
   /** Cohorts of the project with these ids, deleted ones included. */
   readonly briefs: (project: ProjectId, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<CohortBrief>>
 }>()("hedgerow/CohortRepository") {}

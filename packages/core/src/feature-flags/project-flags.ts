@@ -25,6 +25,11 @@ export interface ProjectFlags {
   readonly sorted: Map<string, ReadonlyArray<Entry>>
   /** The entries' bytes, kept as changes come in. */
   bytes: number
+  /**
+   * How many times changes were applied in place: what is derived from the flags (evaluation's prepared
+   * flags) is kept with the count it was made at, and made again once the count moves on.
+   */
+  changes: number
 }
 
 /** A flag's fixed fields and objects, beside its text and filters (two bytes a character in the heap). */
@@ -59,7 +64,7 @@ const entryOf = (flag: StoredFeatureFlag): Entry => {
 /** `flags` newest first (created_at, then id, descending), as the store reads them. */
 export const projectFlags = (flags: ReadonlyArray<StoredFeatureFlag>): ProjectFlags => {
   const entries = flags.map(entryOf)
-  return { entries, sorted: new Map([[DEFAULT_ORDER, entries]]), bytes: entries.reduce((sum, entry) => sum + entry.bytes, PROJECT_OVERHEAD_BYTES) }
+  return { entries, sorted: new Map([[DEFAULT_ORDER, entries]]), bytes: entries.reduce((sum, entry) => sum + entry.bytes, PROJECT_OVERHEAD_BYTES), changes: 0 }
 }
 
 /** Whether `a` comes before `b` newest first. */
@@ -94,6 +99,7 @@ export const applyChanges = (project: ProjectFlags, ids: ReadonlyArray<number>, 
   }
   project.sorted.clear()
   project.sorted.set(DEFAULT_ORDER, entries)
+  project.changes++
 }
 
 /**

@@ -6,6 +6,8 @@ import type { Page, PageRequest } from "../shared/page.ts"
 export class ProjectRepository extends Context.Service<ProjectRepository, {
   readonly insert: (input: NewProject) => Effect.Effect<Project>
   readonly findById: (id: ProjectId) => Effect.Effect<Option.Option<Project>>
+  /** The project whose `api_token` this is (the public token SDKs send). */
+  readonly findByToken: (token: string) => Effect.Effect<Option.Option<Project>>
   /** Projects of these organizations (optionally only these ids), ordered by id. */
   readonly list: (
     filter: { readonly organizations: ReadonlyArray<OrganizationId>; readonly ids: ReadonlyArray<ProjectId> | null },

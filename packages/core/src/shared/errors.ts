@@ -22,9 +22,13 @@ export class ParseError extends Schema.TaggedError<ParseError>()("ParseError", {
   detail: Schema.String
 }) {}
 
-/** 401: no credentials (`not_authenticated`) or credentials that do not match (`authentication_failed`). */
+/**
+ * 401: no credentials (`not_authenticated`) or credentials that do not match (`authentication_failed`);
+ * for a project's public token, as flag evaluation reads it, none (`no_api_key`) or an unknown one
+ * (`invalid_api_key`).
+ */
 export class AuthenticationError extends Schema.TaggedError<AuthenticationError>()("AuthenticationError", {
-  code: Schema.Literals(["not_authenticated", "authentication_failed"]),
+  code: Schema.Literals(["not_authenticated", "authentication_failed", "no_api_key", "invalid_api_key"]),
   detail: Schema.String
 }) {
   static readonly missing = () =>
@@ -33,6 +37,21 @@ export class AuthenticationError extends Schema.TaggedError<AuthenticationError>
     new AuthenticationError({
       code: "authentication_failed",
       detail: "Personal API key found in request Authorization header is invalid."
+    })
+  /** DRF's AuthenticationFailed with its default message: PostHog's answer to a `?token=` naming no project. */
+  static readonly incorrectCredentials = () =>
+    new AuthenticationError({ code: "authentication_failed", detail: "Incorrect authentication credentials." })
+  /** A flags request without a project token. */
+  static readonly noProjectToken = () =>
+    new AuthenticationError({
+      code: "no_api_key",
+      detail: "No project API key provided. You can find your project API key in PostHog project settings."
+    })
+  /** A flags request whose project token names no project. */
+  static readonly invalidProjectToken = () =>
+    new AuthenticationError({
+      code: "invalid_api_key",
+      detail: "Project API key invalid. You can find your project API key in PostHog project settings."
     })
 }
 

@@ -9,6 +9,7 @@ import { columnsOf, decodeOne, decodeRows, objectOf, valuesOf } from "./table.ts
 const decodeCreated = decodeOne(StoredCohort)
 const COHORT_SELECT = `${columnsOf(Cohort, "c")}, ${objectOf(UserSummary, "u")} AS created_by`
 const decodeBriefs = decodeRows(CohortBrief)
+const decodeCohorts = decodeRows(Cohort)
 
 export const layerNoDeps = Layer.effect(
   CohortRepository,
@@ -18,6 +19,7 @@ export const layerNoDeps = Layer.effect(
     const insertColumns = sql.unsafe(columnsOf(CohortInsert))
     const insertValues = valuesOf(sql, "cohorts", CohortInsert)
     const briefColumns = sql.unsafe(columnsOf(CohortBrief))
+    const cohortColumns = sql.unsafe(columnsOf(Cohort))
     return CohortRepository.of({
       insert: (input) =>
         sql`
@@ -25,6 +27,11 @@ export const layerNoDeps = Layer.effect(
           SELECT ${select} FROM c LEFT JOIN users u ON u.id = c.created_by_id`.pipe(
           Effect.orDie,
           Effect.flatMap(decodeCreated)
+        ),
+      live: (project) =>
+        sql`SELECT ${cohortColumns} FROM cohorts WHERE project_id = ${project} AND NOT deleted ORDER BY id`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeCohorts)
         ),
       briefs: (project, ids) =>
         sql`

@@ -24,6 +24,8 @@ export const layerNoDeps = Layer.effect(
           RETURNING ${columns}`.pipe(Effect.orDie, Effect.flatMap(decodeCreated)),
       findById: (id) =>
         sql`SELECT ${columns} FROM projects WHERE id = ${id}`.pipe(Effect.orDie, Effect.flatMap(decodeProject)),
+      findByToken: (token) =>
+        sql`SELECT ${columns} FROM projects WHERE api_token = ${token}`.pipe(Effect.orDie, Effect.flatMap(decodeProject)),
       list: (filter, page) => {
         const where = filter.ids === null
           ? sql`organization_id = ANY(${filter.organizations}::uuid[])`

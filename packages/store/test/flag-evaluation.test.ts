@@ -1,0 +1,148 @@
+import { assert, layer } from "@effect/vitest"
+import {
+  Authentication,
+  Bootstrap,
+  CoreServices,
+  FeatureFlagService,
+  FlagEvaluationService,
+  type ProjectId
+} from "@hedgerow/core"
+import { CohortRepository, Freshness, ProjectRepository } from "@hedgerow/core/ports"
+import { Effect, Layer, Option, Schedule } from "effect"
+import { SqlClient } from "effect/sql"
+import { Store } from "../src/index.ts"
+import { forEachBackend } from "../src/testing/index.ts"
+
+/** How many times evaluation asked the store for a project by token, and for a project's cohorts. */
+let tokenLookups = 0
+let cohortReads = 0
+const counted = Layer.merge(
+  Layer.effect(
+    ProjectRepository,
+    Effect.map(Effect.service(ProjectRepository), (projects) => ({
+      ...projects,
+      findByToken: (token: string) => Effect.suspend(() => {
+        tokenLookups++
+        return projects.findByToken(token)
+      })
+    }))
+  ),
+  Layer.effect(
+    CohortRepository,
+    Effect.map(Effect.service(CohortRepository), (cohorts) => ({
+      ...cohorts,
+      live: (project: ProjectId) => Effect.suspend(() => {
+        cohortReads++
+        return cohorts.live(project)
+      })
+    }))
+  )
+)
+
+const hedgerowCounted = (options: Store.StoreOptions) => {
+  const store = Store.layer(options)
+  return CoreServices.layerNoDeps.pipe(Layer.provide(counted.pipe(Layer.provide(store))), Layer.provideMerge(store))
+}
+
+/** Waits until the change feed listens, as a server does a moment after it starts. */
+const untilLive = Effect.flatMap(Effect.service(Freshness), (freshness) =>
+  Effect.suspend(() => (freshness.live() ? Effect.void : Effect.fail("not yet"))).pipe(
+    Effect.retry(Schedule.spaced("10 millis")),
+    Effect.timeout("5 seconds"),
+    Effect.orDie
+  ))
+
+/** Retries `check` until it holds: a server's own commits reach its memory through the feed a moment later. */
+const eventually = <E, R>(check: Effect.Effect<boolean, E, R>) =>
+  Effect.flatMap(check, (holds) => (holds ? Effect.void : Effect.fail("not yet" as const))).pipe(
+    Effect.retry({ schedule: Schedule.spaced("20 millis"), times: 100 }),
+    Effect.orDie
+  )
+
+forEachBackend((backend) =>
+layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true })(`flag evaluation from memory on ${backend.name}`, (it) => {
+  /** The bootstrapped project, which the tests after the first share, and its public token. */
+  let project = 0 as ProjectId
+  let token = ""
+
+  it.effect("a project's flags are prepared once per change: the same snapshot until a flag of the project changes", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const boot = yield* (yield* Bootstrap).run({ email: "evaluation@example.com" })
+      const actor = yield* Authentication.use((auth) => auth.authenticate(boot.personal_api_key))
+      project = boot.project_id
+      const sql = yield* SqlClient.SqlClient
+      token = (yield* sql<{ token: string }>`SELECT api_token AS token FROM projects WHERE id = ${project}`)[0]!.token
+      const flags = yield* FeatureFlagService
+      const evaluation = yield* FlagEvaluationService
+      const everyone = { groups: [{ properties: [], rollout_percentage: 100 }] }
+      const first = yield* flags.create(actor, String(project), Effect.succeed({ key: "snapshot-first", filters: everyone }))
+      yield* flags.create(actor, String(project), Effect.succeed({ key: "snapshot-second", filters: everyone }))
+      // Both writes have reached memory once a snapshot holds both flags.
+      yield* eventually(Effect.map(evaluation.snapshot(project), (s) => s.prepared.flags.length === 2))
+      const before = yield* evaluation.snapshot(project)
+      assert.strictEqual(yield* evaluation.snapshot(project), before)
+      assert.deepStrictEqual(before.prepared.flags.map((flag) => flag.key), ["snapshot-first", "snapshot-second"])
+
+      yield* flags.update(actor, String(project), String(first.id), Effect.succeed({ active: false }))
+      yield* eventually(Effect.map(evaluation.snapshot(project), (s) => s.prepared.byKey.get("snapshot-first")!.flag.active === false))
+      const after = yield* evaluation.snapshot(project)
+      assert.notStrictEqual(after, before)
+      assert.strictEqual(yield* evaluation.snapshot(project), after)
+      // The flag that did not change is prepared once, whichever snapshot holds it, when memory took the
+      // change row by row: a server on PostgreSQL forgets everything at its own commits and reads afresh.
+      if (backend.name === "pglite") {
+        assert.strictEqual(after.prepared.byKey.get("snapshot-second"), before.prepared.byKey.get("snapshot-second"))
+      }
+
+      const evaluated = yield* evaluation.evaluate(project, { distinct_id: "someone" })
+      assert.deepStrictEqual(
+        [...evaluated.flags.values()].map((result) => [result.key, result.enabled, result.reason.code]),
+        [["snapshot-first", false, "flag_disabled"], ["snapshot-second", true, "condition_match"]]
+      )
+    }))
+
+  it.effect("a project's cohorts are read once per change of the cohorts; dynamic ones become definitions, static ones none", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const sql = yield* SqlClient.SqlClient
+      const evaluation = yield* FlagEvaluationService
+      yield* evaluation.snapshot(project)
+      const reads = cohortReads
+      const before = yield* evaluation.snapshot(project)
+      assert.strictEqual(cohortReads, reads)
+      assert.strictEqual(before.prepared.cohorts.size, 0)
+
+      const properties = { type: "OR", values: [{ type: "AND", values: [{ key: "plan", type: "person", value: "pro" }] }] }
+      const insert = (name: string, filters: object, isStatic: boolean) =>
+        sql`
+          INSERT INTO cohorts (project_id, name, description, groups, filters, is_static, is_calculating, count, deleted)
+          VALUES (${project}, ${name}, '', '[]'::jsonb, ${JSON.stringify(filters)}::jsonb, ${isStatic}, false, null, false)`
+      yield* insert("Pro", { properties }, false)
+      yield* eventually(Effect.map(evaluation.snapshot(project), (s) => s.prepared.cohorts.size === 1))
+      const after = yield* evaluation.snapshot(project)
+      assert.notStrictEqual(after, before)
+      assert.deepStrictEqual([...after.prepared.cohorts.values()], [properties])
+      const settled = cohortReads
+      assert.strictEqual(yield* evaluation.snapshot(project), after)
+      assert.strictEqual(cohortReads, settled)
+
+      // A static cohort holds no persons here: the cohorts are read again, and it defines nothing.
+      yield* insert("Static", {}, true)
+      yield* eventually(Effect.map(evaluation.snapshot(project), (s) => s !== after))
+      assert.strictEqual((yield* evaluation.snapshot(project)).prepared.cohorts.size, 1)
+    }))
+
+  it.effect("a project is found by its public token, from memory after the first read; an unknown token is asked every time", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const evaluation = yield* FlagEvaluationService
+      assert.strictEqual(Option.getOrThrow(yield* evaluation.projectByToken(token)).id, project)
+      const reads = tokenLookups
+      assert.strictEqual(Option.getOrThrow(yield* evaluation.projectByToken(token)).id, project)
+      assert.strictEqual(tokenLookups, reads)
+      assert.isTrue(Option.isNone(yield* evaluation.projectByToken("phc_unknown")))
+      assert.isTrue(Option.isNone(yield* evaluation.projectByToken("phc_unknown")))
+      assert.strictEqual(tokenLookups, reads + 2)
+    }))
+}))
