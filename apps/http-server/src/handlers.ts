@@ -1,10 +1,10 @@
 import { CurrentActor, HedgerowApi } from "@hedgerow/api"
 import { ParseError } from "@hedgerow/core"
 import { Effect, Layer } from "effect"
-import type { HttpServerRequest } from "effect/http"
+import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { readJsonBody } from "./body.ts"
-import { type Binding, type EndpointCall, endpoints, type GroupName, type Services } from "./endpoints/index.ts"
+import { type Answer, type Binding, type EndpointCall, endpoints, type GroupName, isAnswer, type Services } from "./endpoints/index.ts"
 import { SystemHandlers } from "./system.ts"
 import { ServerSettings } from "./settings.ts"
 
@@ -31,12 +31,19 @@ const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,
 /** Like Django's host validation: a Host header that is not a host makes the request unanswerable. */
 const invalidHost = new ParseError({ detail: "Invalid Host header." })
 
-/** What HttpApi hands a raw handler: the decoded path and query, and the request with its unread body. */
+/** What HttpApi hands a raw handler: the decoded path, query and headers, and the request with its unread body. */
 interface RawCall {
   readonly request: HttpServerRequest.HttpServerRequest
   readonly params: EndpointCall<any>["params"]
   readonly query: EndpointCall<any>["query"]
+  readonly headers?: EndpointCall<any>["headers"]
 }
+
+/** An Answer as the server sends it: its status, its headers, its JSON text or no body. */
+const sendAnswer = (value: Answer<unknown>) =>
+  value.json === undefined
+    ? HttpServerResponse.empty({ status: value.status, headers: value.headers })
+    : HttpServerResponse.text(value.json, { status: value.status, headers: value.headers, contentType: "application/json" })
 
 /** The builder's own face, seen one endpoint at a time by its types; a loop can only use it by name. */
 interface Registry {
@@ -56,7 +63,9 @@ const serve = (binding: Binding<any>, trustProxy: boolean) => (raw: RawCall) =>
   Effect.flatMap(Effect.service(CurrentActor), (actor) => {
     const url = requestUrl(raw.request, trustProxy)
     if (url === undefined) return Effect.fail(invalidHost)
-    return binding({ actor, params: raw.params, query: raw.query, body: readJsonBody(raw.request), url })
+    return binding({ actor, params: raw.params, query: raw.query, headers: raw.headers ?? {}, body: readJsonBody(raw.request), url }).pipe(
+      Effect.map((value) => (isAnswer(value) ? sendAnswer(value) : value))
+    )
   })
 
 /**
@@ -85,6 +94,7 @@ export const layerNoDeps = Layer.mergeAll(
   serveGroup("projects"),
   serveGroup("featureFlags"),
   serveGroup("flagRoleAccess"),
+  serveGroup("flagDefinitions"),
   serveGroup("identity"),
   SystemHandlers
 )

@@ -56,4 +56,15 @@ describe("the OpenAPI document", () => {
     const create = spec.paths["/api/organizations/{organization_id}/projects/"]!.post!
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(["201", "400", "401", "403", "404", "413", "415"]))
   })
+
+  it("documents the definitions for local evaluation: 200 or 304, If-None-Match, the token and send_cohorts", () => {
+    const spec = OpenApi.fromApi(HedgerowApi)
+    for (const path of ["/api/feature_flag/local_evaluation/", "/flags/definitions/", "/api/projects/{project_id}/feature_flags/local_evaluation/"]) {
+      const get = spec.paths[path]!.get!
+      expect(Object.keys(get.responses)).toEqual(expect.arrayContaining(["200", "304", "401", "403", "404"]))
+      expect(get.parameters.map((parameter) => `${parameter.in} ${parameter.name}`)).toEqual(
+        expect.arrayContaining(["header if-none-match", "query token", "query send_cohorts"])
+      )
+    }
+  })
 })

@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { BatchExportsGroup } from "./groups/batch-exports.ts"
 import { DomainsGroup } from "./groups/domains.ts"
 import { FeatureFlagsGroup } from "./groups/feature-flags.ts"
+import { FlagDefinitionsGroup } from "./groups/flag-definitions.ts"
 import { FlagRoleAccessGroup } from "./groups/flag-role-access.ts"
 import { IdentityGroup } from "./groups/identity.ts"
 import { InvitesGroup } from "./groups/invites.ts"
@@ -23,12 +24,13 @@ export class HedgerowApi extends HttpApi.make("hedgerow")
   .add(ProjectsGroup)
   .add(FeatureFlagsGroup)
   .add(FlagRoleAccessGroup)
+  .add(FlagDefinitionsGroup)
   .add(IdentityGroup)
   .add(SystemGroup)
   .middleware(RequestDecoding)
   .annotateMerge(OpenApi.annotations({
     title: "Hedgerow",
     version: "0.1.0",
-    description: "PostHog-compatible organization administration and feature-flag management API"
+    description: "PostHog-compatible organization administration, feature-flag management and flag evaluation API"
   }))
 {}

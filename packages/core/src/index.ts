@@ -65,4 +65,5 @@ export {
 } from "./evaluation/prepare.ts"
 export type { Reason, ReasonCode } from "./evaluation/reasons.ts"
 export type { FlagSnapshot } from "./flag-evaluation/snapshot.ts"
+export * from "./flag-evaluation/model.ts"
 export * from "./flag-evaluation/service.ts"

@@ -64,6 +64,7 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
   /** The bootstrapped project, which the tests after the first share, and its public token. */
   let project = 0 as ProjectId
   let token = ""
+  let ownerKey = ""
 
   it.effect("a project's flags are prepared once per change: the same snapshot until a flag of the project changes", () =>
     Effect.gen(function*() {
@@ -71,6 +72,7 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       const boot = yield* (yield* Bootstrap).run({ email: "evaluation@example.com" })
       const actor = yield* Authentication.use((auth) => auth.authenticate(boot.personal_api_key))
       project = boot.project_id
+      ownerKey = boot.personal_api_key
       const sql = yield* SqlClient.SqlClient
       token = (yield* sql<{ token: string }>`SELECT api_token AS token FROM projects WHERE id = ${project}`)[0]!.token
       const flags = yield* FeatureFlagService
@@ -144,5 +146,42 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       assert.isTrue(Option.isNone(yield* evaluation.projectByToken("phc_unknown")))
       assert.isTrue(Option.isNone(yield* evaluation.projectByToken("phc_unknown")))
       assert.strictEqual(tokenLookups, reads + 2)
+    }))
+
+  it.effect("the definitions for local evaluation send the dynamic cohorts the flags name, through other cohorts too, only when asked; made once per snapshot", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const sql = yield* SqlClient.SqlClient
+      const evaluation = yield* FlagEvaluationService
+      const insert = (name: string, filters: object, isStatic = false) =>
+        Effect.map(
+          sql<{ id: number }>`
+            INSERT INTO cohorts (project_id, name, description, groups, filters, is_static, is_calculating, count, deleted)
+            VALUES (${project}, ${name}, '', '[]'::jsonb, ${JSON.stringify(filters)}::jsonb, ${isStatic}, false, null, false)
+            RETURNING id`,
+          (rows) => rows[0]!.id
+        )
+      const leaf = { type: "OR", values: [{ type: "AND", values: [{ key: "email", type: "person", operator: "icontains", value: "@a" }] }] }
+      const inner = yield* insert("Inner", { properties: leaf })
+      const outer = { type: "AND", values: [{ type: "AND", values: [{ key: "id", type: "cohort", value: inner }] }] }
+      const outerId = yield* insert("Outer", { properties: outer })
+      yield* insert("Unnamed", { properties: leaf })
+      const staticId = yield* insert("Static", {}, true)
+      const actor = yield* Authentication.use((auth) => auth.authenticate(ownerKey))
+      const cohortProperty = (id: number) => ({ key: "id", type: "cohort", value: id })
+      yield* FeatureFlagService.use((flags) =>
+        flags.create(actor, String(project), Effect.succeed({
+          key: "on-cohorts",
+          filters: { groups: [{ properties: [cohortProperty(outerId)], rollout_percentage: 100 }, { properties: [cohortProperty(staticId)], rollout_percentage: 100 }] }
+        })))
+      const ask = (sendCohorts: boolean) => evaluation.definitions(actor, { project: String(project), sendCohorts })
+      yield* eventually(Effect.map(ask(true), (found) => found.body.flags.some((flag) => flag.key === "on-cohorts")))
+      const withCohorts = yield* ask(true)
+      assert.deepStrictEqual(withCohorts.body.cohorts, { [String(inner)]: leaf, [String(outerId)]: outer })
+      const without = yield* ask(false)
+      assert.deepStrictEqual(without.body.cohorts, {})
+      assert.notStrictEqual(without.etag, withCohorts.etag)
+      assert.strictEqual(yield* ask(true), withCohorts)
+      assert.strictEqual(JSON.parse(withCohorts.json).cohorts[String(inner)].type, "OR")
     }))
 }))

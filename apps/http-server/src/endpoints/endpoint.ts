@@ -24,21 +24,52 @@ type SuccessOf<Ep extends HttpApiEndpoint.Constraint> = Ep["~Success"] extends t
 /** Core's services, which every binding may use. */
 export type Services = Layer.Success<typeof CoreServices.layerNoDeps>
 
-/** What an endpoint hands to core: the caller, its decoded path and query, the lazy body, the request URL. */
+/** What an endpoint hands to core: the caller, its decoded path, query and headers, the lazy body, the request URL. */
 export interface EndpointCall<Ep extends HttpApiEndpoint.Constraint> {
   readonly actor: UserActor
   readonly params: Decoded<HttpApiEndpoint.Params<Ep>>
   readonly query: Decoded<HttpApiEndpoint.Query<Ep>>
+  /** The request headers the endpoint declares (conditional requests), as decoded; `{}` where it declares none. */
+  readonly headers: Decoded<HttpApiEndpoint.Headers<Ep>>
   /** The JSON body, read when core asks for it: after scope and tenancy, as PostHog orders its checks. */
   readonly body: Body
   /** Absolute request URL, for pagination links. */
   readonly url: string
 }
 
-/** An endpoint bound to its core call: it answers with the endpoint's success type or one of its declared errors. */
+/**
+ * An answer with more to it than a value of the success type: a status of its own (304), headers (an
+ * ETag), and the body as JSON text already made, or none. The server sends it as it is; the harness's
+ * in-process target reads it the same way. `A` is the success type the text encodes.
+ */
+export interface Answer<A> {
+  readonly _tag: "Answer"
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  /** The body as JSON text, or undefined for an answer without one. */
+  readonly json: string | undefined
+  /** Never set: it ties the text to the endpoint's success type. */
+  readonly body?: A
+}
+
+/** An answer whose body is `json`, the encoding of a value of type `A` (or none). */
+export const answer = <A>(status: number, headers: Readonly<Record<string, string>>, json: string | undefined): Answer<A> => ({
+  _tag: "Answer",
+  status,
+  headers,
+  json
+})
+
+export const isAnswer = (value: unknown): value is Answer<unknown> =>
+  typeof value === "object" && value !== null && (value as { _tag?: unknown })._tag === "Answer"
+
+/**
+ * An endpoint bound to its core call: it answers with the endpoint's success type (or an Answer that
+ * carries it) or one of its declared errors.
+ */
 export type Binding<Ep extends HttpApiEndpoint.Constraint> = (
   call: EndpointCall<Ep>
-) => Effect.Effect<SuccessOf<Ep>, Ep["~Error"]["Type"], Services>
+) => Effect.Effect<SuccessOf<Ep> | Answer<SuccessOf<Ep>>, Ep["~Error"]["Type"], Services>
 
 export type GroupBindings<G extends GroupName> = { readonly [E in EndpointName<G>]: Binding<EndpointOf<G, E>> }
 

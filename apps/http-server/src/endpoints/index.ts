@@ -2,6 +2,7 @@ import { batchExports } from "./batch-exports.ts"
 import { domains } from "./domains.ts"
 import type { Binding, GroupBindings, GroupName } from "./endpoint.ts"
 import { featureFlags } from "./feature-flags.ts"
+import { flagDefinitions } from "./flag-definitions.ts"
 import { flagRoleAccess } from "./flag-role-access.ts"
 import { identity } from "./identity.ts"
 import { invites } from "./invites.ts"
@@ -11,6 +12,7 @@ import { organizations } from "./organizations.ts"
 import { projects } from "./projects.ts"
 
 export type * from "./endpoint.ts"
+export { answer, isAnswer } from "./endpoint.ts"
 
 /**
  * Every authenticated endpoint bound to its core call, one file per group of the contract. The HTTP
@@ -26,6 +28,7 @@ export const endpoints: { readonly [G in GroupName]: GroupBindings<G> } = {
   projects,
   featureFlags,
   flagRoleAccess,
+  flagDefinitions,
   identity
 }
 

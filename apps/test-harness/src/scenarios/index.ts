@@ -15,6 +15,7 @@ import { featureFlagRoleAccessScenarios } from "./feature-flag-role-access.ts"
 import { featureFlagTransportScenarios } from "./feature-flag-transport.ts"
 import { featureFlagValidationScenarios } from "./feature-flag-validation.ts"
 import { featureFlagScenarios } from "./feature-flags.ts"
+import { flagDefinitionScenarios } from "./flag-definitions.ts"
 import { inviteMailScenarios } from "./invite-mail.ts"
 import { inviteScenarios } from "./invites.ts"
 import { memberScenarios } from "./members.ts"
@@ -47,6 +48,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...featureFlagAuthScenarios,
   ...featureFlagRegressionScenarios,
   ...featureFlagTransportScenarios,
+  ...flagDefinitionScenarios,
   ...transportScenarios
 ]
 

@@ -52,7 +52,7 @@ export const invalid = (attr: string | null, detail: string, code = "invalid_inp
   envelope("validation_error", code, detail, attr)
 
 /** Exact status and body, the way a PostHog client would see them. */
-export const expectReply = (reply: Reply, status: number, body?: unknown) => {
+export const expectReply = (reply: Pick<Reply, "status" | "body">, status: number, body?: unknown) => {
   assert.deepEqual({ status: reply.status, ...(body === undefined ? {} : { body: reply.body }) }, {
     status,
     ...(body === undefined ? {} : { body })

@@ -1,5 +1,5 @@
 import { type ApiFailure, Authentication, bodyOf, envelopeOf } from "@hedgerow/core"
-import { bindingOf, undecodedPart } from "@hedgerow/http-server"
+import { bindingOf, isAnswer, undecodedPart } from "@hedgerow/http-server"
 import { Effect, type ManagedRuntime, Schema } from "effect"
 import { type Call, endpointOf, type EndpointRef, type Reply, renderPath, type Target } from "./target.ts"
 
@@ -7,7 +7,7 @@ const isApiFailure = (error: unknown): error is ApiFailure =>
   typeof error === "object" && error !== null && "_tag" in error && "detail" in error
 
 /** A path or query decoded by the endpoint's own schema, failing as the server's middleware fails it. */
-const decodePart = (part: "Params" | "Query", schema: Schema.Top | undefined, text: Readonly<Record<string, string>>) =>
+const decodePart = (part: "Params" | "Query" | "Headers", schema: Schema.Top | undefined, text: Readonly<Record<string, string>>) =>
   schema === undefined
     ? Effect.succeed({})
     : Schema.decodeUnknownEffect(schema as Schema.Codec<unknown>)(text).pipe(
@@ -34,14 +34,20 @@ export const coreTarget = (runtime: ManagedRuntime.ManagedRuntime<any, any>): Ta
       const actor = yield* Authentication.use((auth) => auth.authenticate(call.key))
       const params = yield* decodePart("Params", endpoint.params, asText(call.params))
       const query = yield* decodePart("Query", endpoint.query, asText(call.query))
+      const headers = yield* decodePart("Headers", endpoint.headers, asText(call.headers))
       const value = yield* binding({
         actor,
         params,
         query,
+        headers,
         // What a JSON body can carry, exactly: a round trip drops undefined and functions.
         body: bodyOf(isWrite ? (call.body === undefined ? {} : JSON.parse(JSON.stringify(call.body))) : undefined),
         url: `http://core.hedgerow.invalid${renderPath(endpoint.path, call)}`
       })
+      // An answer is read as the server sends it: its status, its headers, its JSON text or no body.
+      if (isAnswer(value)) {
+        return { status: value.status, body: value.json === undefined ? null : JSON.parse(value.json), headers: value.headers } as Reply
+      }
       const body = yield* Schema.encodeUnknownEffect(endpoint.success as Schema.Top)(value).pipe(Effect.orDie)
       return { status: endpoint.status, body: JSON.parse(JSON.stringify(body ?? null)) } as Reply
     }).pipe(

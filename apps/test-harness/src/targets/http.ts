@@ -21,17 +21,17 @@ export const httpTarget = (name: string, baseUrl: string): Target => {
   }
   const call = async (ref: EndpointRef, call: Call): Promise<Reply> => {
     const endpoint = endpointOf(ref)
-    const headers: Record<string, string> = {}
+    const headers: Record<string, string> = { ...call.headers }
     if (call.key !== undefined) headers["authorization"] = `Bearer ${call.key}`
     const sendsBody = call.body !== undefined && endpoint.method !== "GET"
     if (sendsBody) headers["content-type"] = "application/json"
-    const { status, body } = await raw({
+    const { status, body, headers: answered } = await raw({
       method: endpoint.method,
       path: renderPath(endpoint.path, call),
       headers,
       ...(sendsBody ? { body: JSON.stringify(call.body) } : {})
     })
-    return { status, body }
+    return { status, body, headers: Object.fromEntries(answered) }
   }
   return { name, call, raw }
 }

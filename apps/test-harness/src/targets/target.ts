@@ -13,12 +13,16 @@ export interface Call {
   readonly key?: string | undefined
   readonly params?: Readonly<Record<string, string | number>>
   readonly query?: Readonly<Record<string, string | number>>
+  /** Request headers the endpoint reads (conditional requests), by lower-case name. */
+  readonly headers?: Readonly<Record<string, string>>
   readonly body?: unknown
 }
 
 export interface Reply {
   readonly status: number
   readonly body: any
+  /** The answer's headers by lower-case name, where the target has them (every target for answers that carry some). */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 export interface RawRequest {
@@ -34,7 +38,7 @@ export interface Target {
   readonly name: string
   readonly call: (ref: EndpointRef, call: Call) => Promise<Reply>
   /** Raw HTTP for transport scenarios (bodies, media types, routing); absent on the in-process core target. */
-  readonly raw?: (request: RawRequest) => Promise<Reply & { readonly headers: Headers }>
+  readonly raw?: (request: RawRequest) => Promise<Omit<Reply, "headers"> & { readonly headers: Headers }>
 }
 
 /** The contract's own description of an endpoint: path template, method, success schema and status. */
@@ -49,6 +53,7 @@ export const endpointOf = (ref: EndpointRef) => {
     method: endpoint.method,
     params: endpoint.params,
     query: endpoint.query,
+    headers: endpoint.headers,
     success,
     status: typeof status === "number" ? status : 200
   }

@@ -1,4 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
+import { Access, type ProjectAccess } from "../auth/access.ts"
+import type { Actor } from "../auth/actor.ts"
 import { CohortRepository } from "../cohorts/repository.ts"
 import type { EvaluationContext } from "../evaluation/context.ts"
 import { evaluateFlags, type FlagsEvaluation } from "../evaluation/evaluate.ts"
@@ -7,11 +9,34 @@ import type { Project } from "../projects/model.ts"
 import { ProjectRepository } from "../projects/repository.ts"
 import { Freshness } from "../read-model/freshness.ts"
 import { memoized } from "../read-model/memoized.ts"
+import { AuthenticationError, type NotFound, PermissionDenied } from "../shared/errors.ts"
 import type { ProjectId } from "../shared/ids.ts"
+import type { Scope } from "../shared/scope.ts"
+import { definitionsOf } from "./definitions.ts"
+import type { Definitions } from "./model.ts"
 import { type FlagSnapshot, snapshotOf } from "./snapshot.ts"
 
 /** Projects whose cohorts are kept in memory at once, as for their flags. */
 const MAX_PROJECTS = 64
+
+/** Where a project-scoped evaluation endpoint looks: its project, unless a public token names another. */
+export interface ProjectChoice {
+  /** The path's project id, or `@current` on the paths without one. */
+  readonly project: string
+  /**
+   * `?token=`, the project's public token, as the SDKs send it: when given, it names the project whatever
+   * the path says (PostHog's routing lets a token override the path's project).
+   */
+  readonly token?: string | undefined
+}
+
+export interface DefinitionsRequest extends ProjectChoice {
+  /** `send_cohorts`, given with or without a value. */
+  readonly sendCohorts: boolean
+}
+
+/** PostHog's TeamMemberAccessPermission refusal, to a token of a project the caller is no member of. */
+export const NO_PROJECT_ACCESS = "You don't have access to the project."
 
 /**
  * Flag evaluation served from the in-memory read model: a project's live flags (kept fresh row by row)
@@ -24,10 +49,26 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
   readonly projectByToken: (token: string) => Effect.Effect<Option.Option<Project>>
   /** Every flag of the project evaluated in-process for one person, as `/flags` evaluates them. */
   readonly evaluate: (project: ProjectId, context: EvaluationContext) => Effect.Effect<FlagsEvaluation>
+  /**
+   * The project a project-scoped evaluation endpoint serves, after the key's restrictions and scope: a
+   * token that names no project is 401, a token's project the caller is no member of 403, as PostHog
+   * answers them; the path's project answers as every other project path does.
+   */
+  readonly projectAccess: (
+    actor: Actor,
+    choice: ProjectChoice,
+    scope: Scope
+  ) => Effect.Effect<ProjectAccess, AuthenticationError | PermissionDenied | NotFound>
+  /** The definitions for local evaluation (scope feature_flag:read). */
+  readonly definitions: (
+    actor: Actor,
+    request: DefinitionsRequest
+  ) => Effect.Effect<Definitions, AuthenticationError | PermissionDenied | NotFound>
 }>()("hedgerow/FlagEvaluationService") {
   static readonly layerNoDeps = Layer.effect(
     FlagEvaluationService,
     Effect.gen(function*() {
+      const access = yield* Access
       const liveFlags = yield* LiveFlags
       const freshness = yield* Freshness
       const cohortRepository = yield* CohortRepository
@@ -51,7 +92,23 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       const evaluate = (project: ProjectId, context: EvaluationContext) =>
         Effect.map(snapshot(project), ({ prepared }) => evaluateFlags(prepared, context))
 
-      return FlagEvaluationService.of({ snapshot, projectByToken, evaluate })
+      const projectAccess = Effect.fnUntraced(function*(actor: Actor, choice: ProjectChoice, scope: Scope) {
+        // An empty token is no token, as Django reads a query parameter.
+        if (choice.token === undefined || choice.token === "") return yield* access.project(actor, choice.project, scope)
+        const found = yield* projectByToken(choice.token)
+        if (Option.isNone(found)) return yield* AuthenticationError.incorrectCredentials()
+        // The project exists, so the only 404 left is tenancy, which a token answers with 403.
+        return yield* access.project(actor, String(found.value.id), scope).pipe(
+          Effect.catchTag("NotFound", () => Effect.fail(new PermissionDenied({ detail: NO_PROJECT_ACCESS })))
+        )
+      })
+
+      const definitions = Effect.fnUntraced(function*(actor: Actor, request: DefinitionsRequest) {
+        const { project } = yield* projectAccess(actor, request, "feature_flag:read")
+        return definitionsOf(yield* snapshot(project.id), request.sendCohorts)
+      })
+
+      return FlagEvaluationService.of({ snapshot, projectByToken, evaluate, projectAccess, definitions })
     })
   )
 }

@@ -1,0 +1,29 @@
+import { CURRENT, type Definitions, FlagEvaluationService, type LocalEvaluationDefinitions } from "@hedgerow/core"
+import { Effect } from "effect"
+import { etagMatches } from "./conditional.ts"
+import { type Answer, answer, bindGroup } from "./endpoint.ts"
+
+/** Each poll asks whether the definitions changed; no shared cache may keep them, they are a key's. */
+const CACHE_CONTROL = "private, must-revalidate"
+
+/** 304 without a body when the caller holds the current definitions, else 200 with them; both name the ETag. */
+const conditional = (definitions: Definitions, ifNoneMatch: string | undefined): Answer<LocalEvaluationDefinitions> => {
+  const headers = { etag: definitions.etag, "cache-control": CACHE_CONTROL }
+  return etagMatches(ifNoneMatch, definitions.etag) ? answer(304, headers, undefined) : answer(200, headers, definitions.json)
+}
+
+interface DefinitionsCall {
+  readonly query: { readonly token?: string; readonly send_cohorts?: string }
+  readonly headers: { readonly "if-none-match"?: string }
+}
+
+const definitions = (actor: Parameters<FlagEvaluationService["Service"]["definitions"]>[0], project: string, call: DefinitionsCall) =>
+  FlagEvaluationService.use((s) =>
+    s.definitions(actor, { project, token: call.query.token, sendCohorts: call.query.send_cohorts !== undefined })
+  ).pipe(Effect.map((found) => conditional(found, call.headers["if-none-match"])))
+
+export const flagDefinitions = bindGroup("flagDefinitions", {
+  localEvaluation: (call) => definitions(call.actor, CURRENT, call),
+  definitions: (call) => definitions(call.actor, CURRENT, call),
+  projectLocalEvaluation: (call) => definitions(call.actor, call.params.project_id, call)
+})

@@ -1,0 +1,169 @@
+import { Bootstrap, evaluateFlags, FlagEvaluationService, type FlagResult, type ProjectId } from "@hedgerow/core"
+import { FeatureFlagRepository, newFlagColumns } from "@hedgerow/core/ports"
+import { HedgerowServer } from "@hedgerow/http-server"
+import { Effect, ManagedRuntime, Schedule } from "effect"
+import { SqlClient } from "effect/sql"
+import { PostHog } from "posthog-node"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import {
+  COHORTS,
+  generateFlags,
+  generatePerson,
+  type Person,
+  random,
+  sdkPayloadOf
+} from "../../../packages/core/test/evaluation-cases.ts"
+
+/**
+ * posthog-node, unchanged, pointed at a real Hedgerow server: with a personal API key it polls the
+ * definitions and evaluates locally, and every flag it decides must read as Hedgerow's evaluator reads
+ * it. The flags are the core differential test's (every operator, variants and payloads, overrides,
+ * holdouts, groups, cohorts, dependency chains, cycles and missing flags, inactive and deleted flags),
+ * written to the store as they are, since the API refuses some on purpose (cycles). HEDGEROW_SDK_PAIRS
+ * sets the number of (flag, person) pairs; HEDGEROW_SDK_SEED the seed.
+ */
+
+const PAIRS = Number(process.env["HEDGEROW_SDK_PAIRS"] ?? 4_000)
+const SEED = Number(process.env["HEDGEROW_SDK_SEED"] ?? 20_260_202)
+
+/** What a flag reads as: its variant, true, false, or undefined when not answered. */
+const valueOf = (result: FlagResult | undefined) => (result === undefined ? undefined : result.variant ?? result.enabled)
+
+describe("posthog-node 5.70.0 against a Hedgerow server", () => {
+  const runtime = ManagedRuntime.make(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }))
+  const next = random(SEED)
+  const flags = generateFlags(next)
+  let url = ""
+  let project = 0 as ProjectId
+  let token = ""
+  let key = ""
+
+  beforeAll(async () => {
+    await runtime.runPromise(Effect.gen(function*() {
+      url = yield* HedgerowServer.baseUrl
+      const boot = yield* (yield* Bootstrap).run({ email: "sdk@example.com" })
+      project = boot.project_id
+      key = boot.personal_api_key
+      const sql = yield* SqlClient.SqlClient
+      token = (yield* sql<{ token: string }>`SELECT api_token AS token FROM projects WHERE id = ${project}`)[0]!.token
+      // The cohorts the generated flags name, under the ids they name them by; 4 is static.
+      for (const id of [1, 2, 3, 4, 5]) {
+        const definition = COHORTS.get(String(id))
+        yield* sql`
+          INSERT INTO cohorts (id, project_id, name, description, groups, filters, is_static, is_calculating, count, deleted)
+          VALUES (${id}, ${project}, ${`Cohort ${id}`}, '', '[]'::jsonb,
+                  ${JSON.stringify(definition === undefined ? {} : { properties: definition })}::jsonb,
+                  ${definition === undefined}, false, null, false)`
+      }
+      // The flags under the ids they name each other by (from 100, in order), as the store writes them.
+      yield* sql`SELECT setval(pg_get_serial_sequence('feature_flags', 'id'), 99)`
+      const repository = yield* FeatureFlagRepository
+      for (const flag of flags) {
+        const stored = yield* repository.insert({
+          ...newFlagColumns({
+            key: flag.key,
+            name: flag.name,
+            filters: flag.filters,
+            active: flag.active,
+            deleted: flag.deleted,
+            ensure_experience_continuity: flag.ensure_experience_continuity
+          }, null),
+          project_id: project,
+          creation_context: "feature_flags",
+          created_by_id: null
+        }).pipe(Effect.orDie)
+        expect(stored.id).toBe(flag.id)
+      }
+      // Written outside the server's requests, the flags reach its memory through the change feed.
+      const live = flags.filter((flag) => !flag.deleted).length
+      yield* FlagEvaluationService.use((s) => s.snapshot(project)).pipe(
+        Effect.flatMap((snapshot) => (snapshot.prepared.flags.length === live ? Effect.void : Effect.fail("not yet"))),
+        Effect.retry(Schedule.spaced("20 millis")),
+        Effect.timeout("10 seconds"),
+        Effect.orDie
+      )
+    }))
+  }, 60_000)
+
+  afterAll(async () => {
+    await runtime.dispose()
+  })
+
+  /** Hedgerow's evaluation of every flag for a person, through the service the server answers from. */
+  const hedgerow = (person: Person) => {
+    const device = person.person_properties["$device_id"]
+    return runtime.runPromise(FlagEvaluationService.use((s) => s.snapshot(project))).then((snapshot) =>
+      evaluateFlags(snapshot.prepared, {
+        distinct_id: person.distinct_id,
+        device_id: typeof device === "string" ? device : undefined,
+        person_properties: person.person_properties,
+        groups: person.groups,
+        group_properties: person.group_properties
+      })
+    )
+  }
+
+  it(`evaluating locally from Hedgerow's definitions, agrees with Hedgerow on every pair it decides (${PAIRS} pairs), and polls again with a 304`, { timeout: 300_000 }, async () => {
+    const statuses: Array<{ readonly url: string; readonly status: number }> = []
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined)
+    const client = new PostHog(token, {
+      host: url,
+      personalApiKey: key,
+      featureFlagsPollingInterval: null,
+      disableGeoip: true,
+      flushAt: 1_000_000,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init as RequestInit)
+        statuses.push({ url: String(input), status: response.status })
+        return response as never
+      }
+    })
+    try {
+      // The first reload joins the load the client starts on its own; the second polls again.
+      await client.reloadFeatureFlags()
+      expect(await client.waitForLocalEvaluationReady(10_000)).toBe(true)
+      await client.reloadFeatureFlags()
+      const polls = statuses.filter((poll) => poll.url.includes("/flags/definitions"))
+      expect(polls.map((poll) => poll.status)).toEqual([200, 304])
+      expect(polls[0]!.url).toBe(`${url}/flags/definitions?token=${token}&send_cohorts`)
+
+      const stored = flags.filter((flag) => !flag.deleted)
+      const people = Math.ceil(PAIRS / stored.length)
+      let pairs = 0
+      let decided = 0
+      let mismatches = 0
+      const examples: Array<string> = []
+      for (let i = 0; i < people; i++) {
+        const person = generatePerson(next, i, Date.now())
+        const local = await client.getAllFlagsAndPayloads(person.distinct_id, {
+          personProperties: person.person_properties as never,
+          groups: person.groups,
+          groupProperties: person.group_properties as never,
+          onlyEvaluateLocally: true
+        })
+        const ours = await hedgerow(person)
+        for (const flag of stored) {
+          pairs++
+          const theirs = local.featureFlags ?? {}
+          if (!(flag.key in theirs)) continue
+          decided++
+          const result = ours.flags.get(flag.key)
+          const payload = result === undefined ? undefined : sdkPayloadOf(result)
+          if (valueOf(result) !== theirs[flag.key] || JSON.stringify(payload) !== JSON.stringify(local.featureFlagPayloads?.[flag.key])) {
+            mismatches++
+            if (examples.length < 5) {
+              examples.push(JSON.stringify({ flag: flag.key, person, sdk: [theirs[flag.key], local.featureFlagPayloads?.[flag.key]], hedgerow: [valueOf(result), payload] }))
+            }
+          }
+        }
+      }
+      console.log(`posthog-node local: ${pairs} pairs, ${decided} decided by the SDK, ${mismatches} mismatches`)
+      expect(examples).toEqual([])
+      expect(mismatches).toBe(0)
+      expect(decided).toBeGreaterThan(pairs / 3)
+    } finally {
+      warn.mockRestore()
+      await client.shutdown()
+    }
+  })
+})
