@@ -6,6 +6,7 @@ import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import * as Handlers from "./handlers.ts"
 import * as AuthorizationMiddleware from "./middleware/authorization.ts"
+import * as Cors from "./middleware/cors.ts"
 import * as ErrorEnvelope from "./middleware/error-envelope.ts"
 import * as RequestLog from "./middleware/request-log.ts"
 import { ServerLog } from "./log/server-log.ts"
@@ -28,14 +29,14 @@ const ServerSettingsFromConfig = Layer.effect(
 )
 
 /**
- * Around every route, the request log outside the envelope: the envelope answers every failure, so the
- * log sees the status the client gets. One middleware, so that their order does not hang on the order
- * in which layers are built.
+ * Around every route, the request log outside CORS, and CORS outside the envelope: the envelope answers
+ * every failure, so CORS adds its headers to errors too and the log sees the status the client gets. One
+ * middleware, so that their order does not hang on the order in which layers are built.
  */
 const edgeMiddleware = HttpRouter.middleware(
   Effect.map(ServerLog, (log) => {
     const logged = RequestLog.around(log)
-    return (httpEffect: Parameters<typeof ErrorEnvelope.around>[0]) => logged(ErrorEnvelope.around(httpEffect))
+    return (httpEffect: Parameters<typeof ErrorEnvelope.around>[0]) => logged(Cors.around(ErrorEnvelope.around(httpEffect)))
   }),
   { global: true }
 )

@@ -4,7 +4,19 @@ import { Effect, Layer } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { readJsonBody } from "./body.ts"
-import { type Answer, type Binding, type EndpointCall, endpoints, type GroupName, isAnswer, type Services } from "./endpoints/index.ts"
+import {
+  type Answer,
+  type Binding,
+  type EndpointCall,
+  endpoints,
+  type GroupName,
+  isAnswer,
+  type PublicBinding,
+  publicEndpoints,
+  type PublicGroupName,
+  type Services
+} from "./endpoints/index.ts"
+import { readSdkBody } from "./sdk-body.ts"
 import { SystemHandlers } from "./system.ts"
 import { ServerSettings } from "./settings.ts"
 
@@ -68,6 +80,27 @@ const serve = (binding: Binding<any>, trustProxy: boolean) => (raw: RawCall) =>
     )
   })
 
+/** Serves one binding of a public group: no caller, and the body as the SDKs send it. */
+const servePublic = (binding: PublicBinding<any>, trustProxy: boolean) => (raw: RawCall) => {
+  const url = requestUrl(raw.request, trustProxy)
+  if (url === undefined) return Effect.fail(invalidHost)
+  const compression = (raw.query as { readonly compression?: string } | undefined)?.compression
+  return binding({ params: raw.params, query: raw.query, headers: raw.headers ?? {}, payload: readSdkBody(raw.request, compression), url }).pipe(
+    Effect.map((value) => (isAnswer(value) ? sendAnswer(value) : value))
+  )
+}
+
+/** The handlers of a public group, as `serveGroup` registers a group's. */
+const servePublicGroup = <G extends PublicGroupName>(group: G) =>
+  HttpApiBuilder.group(HedgerowApi, group, (handlers) =>
+    Effect.map(Effect.service(ServerSettings), ({ trustProxy }) => {
+      const registry = handlers as unknown as Registry
+      for (const [name, binding] of Object.entries<PublicBinding<any>>(publicEndpoints[group])) {
+        registry.handleRaw(name, servePublic(binding, trustProxy))
+      }
+      return handlers as unknown as Complete<typeof handlers>
+    }))
+
 /**
  * The handlers of one group: every binding of `endpoints[group]` under its endpoint's name. `bindGroup`
  * has checked each binding against its endpoint; the builder's types follow one `handleRaw` call at a
@@ -95,6 +128,7 @@ export const layerNoDeps = Layer.mergeAll(
   serveGroup("featureFlags"),
   serveGroup("flagRoleAccess"),
   serveGroup("flagDefinitions"),
+  servePublicGroup("flagEvaluation"),
   serveGroup("identity"),
   SystemHandlers
 )

@@ -67,4 +67,15 @@ describe("the OpenAPI document", () => {
       )
     }
   })
+
+  it("documents remote evaluation: no security, the body, 200 in each shape, 400, 401 and 413", () => {
+    const spec = OpenApi.fromApi(HedgerowApi)
+    for (const path of ["/flags/", "/decide/"]) {
+      const post = spec.paths[path]!.post!
+      expect(post.security ?? []).toEqual([])
+      expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "413"]))
+      expect(post.requestBody).toBeDefined()
+      expect(post.parameters.map((parameter) => `${parameter.in} ${parameter.name}`)).toEqual(expect.arrayContaining(["query v", "query compression"]))
+    }
+  })
 })

@@ -166,4 +166,67 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
       await client.shutdown()
     }
   })
+
+  it(`evaluating remotely (no personal key: POST /flags?v=2), agrees with Hedgerow on every pair and with local evaluation wherever that decides (${PAIRS} pairs)`, { timeout: 300_000 }, async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined)
+    // The SDK reports the project's dependency cycles (errorsWhileComputingFlags) on every answer.
+    const error = vi.spyOn(console, "error").mockImplementation(() => undefined)
+    const requests: Array<string> = []
+    const fetchRecorded = async (input: unknown, init: unknown) => {
+      requests.push(String(input))
+      return (await fetch(input as string, init as RequestInit)) as never
+    }
+    const remote = new PostHog(token, { host: url, disableGeoip: true, flushAt: 1_000_000, fetch: fetchRecorded })
+    const local = new PostHog(token, { host: url, personalApiKey: key, featureFlagsPollingInterval: null, disableGeoip: true, flushAt: 1_000_000 })
+    try {
+      await local.reloadFeatureFlags()
+      const byKey = new Map(flags.filter((flag) => !flag.deleted).map((flag) => [flag.key, flag]))
+      const people = Math.ceil(PAIRS / byKey.size)
+      let pairs = 0
+      let localDecided = 0
+      let mismatches = 0
+      const examples: Array<string> = []
+      const note = (what: object) => {
+        mismatches++
+        if (examples.length < 5) examples.push(JSON.stringify(what))
+      }
+      for (let i = 0; i < people; i++) {
+        const person = generatePerson(next, 10_000 + i, Date.now())
+        const options = {
+          personProperties: person.person_properties as never,
+          groups: person.groups,
+          groupProperties: person.group_properties as never
+        }
+        const answered = await remote.getAllFlagsAndPayloads(person.distinct_id, options)
+        const decided = await local.getAllFlagsAndPayloads(person.distinct_id, { ...options, onlyEvaluateLocally: true })
+        const ours = await hedgerow(person)
+        for (const [flagKey, flag] of byKey) {
+          pairs++
+          const result = ours.flags.get(flagKey)
+          // `/flags` answers active flags only; a flag the service cannot evaluate (a cycle) is absent from both.
+          const expected = flag.active ? valueOf(result) : undefined
+          const theirs = answered.featureFlags?.[flagKey]
+          const payload = result === undefined || !flag.active ? undefined : sdkPayloadOf(result)
+          const theirPayload = answered.featureFlagPayloads?.[flagKey]
+          if (theirs !== expected || (expected !== false && JSON.stringify(theirPayload) !== JSON.stringify(payload))) {
+            note({ flag: flagKey, person, remote: [theirs, theirPayload], hedgerow: [expected, payload, result?.reason] })
+          }
+          const locally = decided.featureFlags ?? {}
+          if (!(flagKey in locally) || !flag.active) continue
+          localDecided++
+          if (locally[flagKey] !== theirs) note({ flag: flagKey, person, remote: theirs, local: locally[flagKey] })
+        }
+      }
+      console.log(`posthog-node remote: ${pairs} pairs, ${localDecided} also decided locally, ${mismatches} mismatches, ${requests.length} requests`)
+      expect(examples).toEqual([])
+      expect(mismatches).toBe(0)
+      expect(requests.every((request) => request === `${url}/flags/?v=2`)).toBe(true)
+      expect(requests.length).toBe(people)
+    } finally {
+      warn.mockRestore()
+      error.mockRestore()
+      await remote.shutdown()
+      await local.shutdown()
+    }
+  })
 })

@@ -3,6 +3,7 @@ import { BatchExportsGroup } from "./groups/batch-exports.ts"
 import { DomainsGroup } from "./groups/domains.ts"
 import { FeatureFlagsGroup } from "./groups/feature-flags.ts"
 import { FlagDefinitionsGroup } from "./groups/flag-definitions.ts"
+import { FlagEvaluationGroup } from "./groups/flag-evaluation.ts"
 import { FlagRoleAccessGroup } from "./groups/flag-role-access.ts"
 import { IdentityGroup } from "./groups/identity.ts"
 import { InvitesGroup } from "./groups/invites.ts"
@@ -25,6 +26,7 @@ export class HedgerowApi extends HttpApi.make("hedgerow")
   .add(FeatureFlagsGroup)
   .add(FlagRoleAccessGroup)
   .add(FlagDefinitionsGroup)
+  .add(FlagEvaluationGroup)
   .add(IdentityGroup)
   .add(SystemGroup)
   .middleware(RequestDecoding)

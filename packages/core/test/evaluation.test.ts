@@ -508,3 +508,33 @@ describe("evaluation results", () => {
     assert.deepStrictEqual([...evaluation.flags.values()].map(valueOf), [true, true, true])
   })
 })
+
+describe("values JavaScript cannot render as text", () => {
+  // JSON allows an object whose `toString` is not a function; String() of it throws.
+  const unrenderable = JSON.parse("{\"toString\": \"x\", \"valueOf\": 1}") as unknown
+
+  it("are compared as the service reads them, the SDK leaving them to it: no request fails on them", () => {
+    const contains = flagOf("contains", { groups: [{ properties: [{ key: "email", type: "person", operator: "icontains", value: "x" }], rollout_percentage: 100 }] })
+    const plain = flagOf("plain", { groups: [{ properties: [], rollout_percentage: 100 }] })
+    const evaluation = evaluate([contains, plain], { person_properties: { email: unrenderable } })
+    // The service renders the object as JSON text, which contains "x".
+    assert.deepStrictEqual([...evaluation.flags.values()].map(valueOf), [true, true])
+    assert.isFalse(evaluation.errorsWhileComputingFlags)
+  })
+
+  it("as a group key leave a group flag to the service, which finds no group by such a key", () => {
+    const flag = flagOf("group", { aggregation_group_type_index: 0, groups: [{ properties: [], rollout_percentage: 100 }] })
+    const result = one(flag, { groups: { "0": unrenderable } })
+    assert.deepStrictEqual([result.enabled, result.reason.code], [false, "no_group_type"])
+  })
+
+  it("in a flag's own filters fail that flag alone, reported as an error while computing flags", () => {
+    const broken = flagOf("broken", {
+      groups: [{ properties: [{ key: unrenderable, type: "person", operator: "icontains", value: "x" }], rollout_percentage: 100 }]
+    })
+    const plain = flagOf("fine", { groups: [{ properties: [], rollout_percentage: 100 }] })
+    const evaluation = evaluate([broken, plain])
+    assert.deepStrictEqual([...evaluation.flags.keys()], ["fine"])
+    assert.isTrue(evaluation.errorsWhileComputingFlags)
+  })
+})

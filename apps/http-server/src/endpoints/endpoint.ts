@@ -1,15 +1,19 @@
 import type { HedgerowApi } from "@hedgerow/api"
-import type { Body, CoreServices, UserActor } from "@hedgerow/core"
+import type { Body, CoreServices, PayloadTooLarge, UserActor, ValidationError } from "@hedgerow/core"
 import type { Effect, Layer } from "effect"
 import type { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 
 type ApiGroups = typeof HedgerowApi extends HttpApi.HttpApi<string, infer Groups> ? Groups : never
 type GroupOf<G extends string> = HttpApiGroup.WithIdentifier<ApiGroups, G>
 
-/** Groups whose endpoints are bound to core; `system` (health) answers on its own, without a caller. */
-export type GroupName = Exclude<HttpApiGroup.Identifier<ApiGroups>, "system">
-export type EndpointName<G extends GroupName> = HttpApiEndpoint.Identifier<HttpApiGroup.Endpoints<GroupOf<G>>>
-export type EndpointOf<G extends GroupName, E extends string> = HttpApiEndpoint.WithIdentifier<
+/** Groups answered without a personal API key: the SDKs' flag evaluation, authorized by the body's project token. */
+export type PublicGroupName = "flagEvaluation"
+/** Groups whose endpoints are bound to core for a caller; `system` (health) answers on its own, without a caller. */
+export type GroupName = Exclude<HttpApiGroup.Identifier<ApiGroups>, "system" | PublicGroupName>
+/** Every group bound to core, with a caller or without. */
+export type BoundGroupName = GroupName | PublicGroupName
+export type EndpointName<G extends BoundGroupName> = HttpApiEndpoint.Identifier<HttpApiGroup.Endpoints<GroupOf<G>>>
+export type EndpointOf<G extends BoundGroupName, E extends string> = HttpApiEndpoint.WithIdentifier<
   HttpApiGroup.Endpoints<GroupOf<G>>,
   E
 >
@@ -74,7 +78,31 @@ export type Binding<Ep extends HttpApiEndpoint.Constraint> = (
 export type GroupBindings<G extends GroupName> = { readonly [E in EndpointName<G>]: Binding<EndpointOf<G, E>> }
 
 /**
+ * What a public endpoint hands to core: no caller, and the body as the SDKs send it, undone of its
+ * transport encodings (gzip, base64, a form's `data`) and parsed, or the 400 or 413 that it cannot be.
+ */
+export interface PublicEndpointCall<Ep extends HttpApiEndpoint.Constraint> {
+  readonly params: Decoded<HttpApiEndpoint.Params<Ep>>
+  readonly query: Decoded<HttpApiEndpoint.Query<Ep>>
+  readonly headers: Decoded<HttpApiEndpoint.Headers<Ep>>
+  readonly payload: Effect.Effect<unknown, ValidationError | PayloadTooLarge>
+  readonly url: string
+}
+
+export type PublicBinding<Ep extends HttpApiEndpoint.Constraint> = (
+  call: PublicEndpointCall<Ep>
+) => Effect.Effect<SuccessOf<Ep> | Answer<SuccessOf<Ep>>, Ep["~Error"]["Type"], Services>
+
+export type PublicGroupBindings<G extends PublicGroupName> = {
+  readonly [E in EndpointName<G>]: PublicBinding<EndpointOf<G, E>>
+}
+
+/**
  * The bindings of one group, every endpoint once. The compiler checks each against the contract: a
  * renamed path parameter, a changed success schema or an undeclared error fails here.
  */
 export const bindGroup = <G extends GroupName>(_group: G, bindings: GroupBindings<G>): GroupBindings<G> => bindings
+
+/** The same for a public group. */
+export const bindPublicGroup = <G extends PublicGroupName>(_group: G, bindings: PublicGroupBindings<G>): PublicGroupBindings<G> =>
+  bindings

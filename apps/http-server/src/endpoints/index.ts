@@ -1,8 +1,9 @@
 import { batchExports } from "./batch-exports.ts"
 import { domains } from "./domains.ts"
-import type { Binding, GroupBindings, GroupName } from "./endpoint.ts"
+import type { Binding, GroupBindings, GroupName, PublicBinding, PublicGroupBindings, PublicGroupName } from "./endpoint.ts"
 import { featureFlags } from "./feature-flags.ts"
 import { flagDefinitions } from "./flag-definitions.ts"
+import { flagEvaluation } from "./flag-evaluation.ts"
 import { flagRoleAccess } from "./flag-role-access.ts"
 import { identity } from "./identity.ts"
 import { invites } from "./invites.ts"
@@ -12,7 +13,7 @@ import { organizations } from "./organizations.ts"
 import { projects } from "./projects.ts"
 
 export type * from "./endpoint.ts"
-export { answer, isAnswer } from "./endpoint.ts"
+export { answer, bindPublicGroup, isAnswer } from "./endpoint.ts"
 
 /**
  * Every authenticated endpoint bound to its core call, one file per group of the contract. The HTTP
@@ -31,6 +32,18 @@ export const endpoints: { readonly [G in GroupName]: GroupBindings<G> } = {
   flagDefinitions,
   identity
 }
+
+/** The endpoints answered without a caller, bound to core the same way. */
+export const publicEndpoints: { readonly [G in PublicGroupName]: PublicGroupBindings<G> } = {
+  flagEvaluation
+}
+
+/** Whether a group is answered without a caller. */
+export const isPublicGroup = (group: string): group is PublicGroupName => Object.prototype.hasOwnProperty.call(publicEndpoints, group)
+
+/** A public endpoint's binding by name, for callers that choose endpoints at run time (the harness). */
+export const publicBindingOf = (group: PublicGroupName, endpoint: string): PublicBinding<any> | undefined =>
+  new Map(Object.entries<PublicBinding<any>>(publicEndpoints[group])).get(endpoint)
 
 /** An endpoint's binding by name, for callers that choose endpoints at run time (the harness). */
 export const bindingOf = (group: GroupName, endpoint: string): Binding<any> | undefined =>

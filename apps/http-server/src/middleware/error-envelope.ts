@@ -15,7 +15,8 @@ export const envelopeResponse = (failure: Parameters<typeof envelopeOf>[0], requ
 
 /**
  * An unknown path is 404. A known path with another method is 405, but, as in DRF, only once the
- * caller is authenticated: without a valid key it is the 401 any endpoint there would give.
+ * caller is authenticated: without a valid key it is the 401 any endpoint there would give. The SDKs'
+ * evaluation paths take no key, so there it is 405 at once.
  */
 const unmatched = (request: HttpServerRequest.HttpServerRequest, requestId: string) => {
   const route = knownPathOf(request.url)
@@ -24,6 +25,7 @@ const unmatched = (request: HttpServerRequest.HttpServerRequest, requestId: stri
   const refused = envelopeResponse(new MethodNotAllowed({ detail: `Method "${request.method}" not allowed.` }), requestId).pipe(
     HttpServerResponse.setHeader("allow", [...route.methods].join(", "))
   )
+  if (route.public) return Effect.succeed(refused)
   return Effect.flatMap(Effect.serviceOption(Authentication), Option.match({
     onNone: () => Effect.succeed(refused),
     onSome: (authentication) =>

@@ -1,4 +1,4 @@
-import { HedgerowApi } from "@hedgerow/api"
+import { Authorization, HedgerowApi } from "@hedgerow/api"
 import { HttpApi } from "effect/http-api"
 
 /** A served path: its template, a pattern matching it and the methods it serves. */
@@ -6,24 +6,29 @@ export interface KnownPath {
   readonly template: string
   readonly pattern: RegExp
   readonly methods: ReadonlySet<string>
+  /** Served without a personal API key (the SDKs' flag evaluation): a wrong method there needs none either. */
+  readonly public: boolean
 }
 
 /** Each served path with the methods it serves, to tell 405 from 404 and to log a 405 by its template. */
 const knownPaths: ReadonlyArray<KnownPath> = (() => {
   // The OpenAPI document and its docs page are served beside the contract's endpoints.
   const byPath = new Map<string, Set<string>>([["/api/schema/", new Set(["GET"])], ["/api/docs/", new Set(["GET"])]])
+  const publicPaths = new Set<string>()
   HttpApi.reflect(HedgerowApi, {
     onGroup: () => {},
-    onEndpoint: ({ endpoint }) => {
+    onEndpoint: ({ endpoint, middleware }) => {
       const methods = byPath.get(endpoint.path) ?? new Set<string>()
       methods.add(endpoint.method)
       byPath.set(endpoint.path, methods)
+      if (endpoint.path !== "/_health" && ![...middleware].some((service) => (service as unknown) === Authorization)) publicPaths.add(endpoint.path)
     }
   })
   return [...byPath].map(([template, methods]) => ({
     template,
     pattern: new RegExp(`^${template.replace(/\/$/, "").replace(/:[a-z_]+/g, "[^/]+")}/?$`),
-    methods
+    methods,
+    public: publicPaths.has(template)
   }))
 })()
 

@@ -16,6 +16,7 @@ import { featureFlagTransportScenarios } from "./feature-flag-transport.ts"
 import { featureFlagValidationScenarios } from "./feature-flag-validation.ts"
 import { featureFlagScenarios } from "./feature-flags.ts"
 import { flagDefinitionScenarios } from "./flag-definitions.ts"
+import { flagEvaluationScenarios } from "./flag-evaluation.ts"
 import { inviteMailScenarios } from "./invite-mail.ts"
 import { inviteScenarios } from "./invites.ts"
 import { memberScenarios } from "./members.ts"
@@ -49,6 +50,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...featureFlagRegressionScenarios,
   ...featureFlagTransportScenarios,
   ...flagDefinitionScenarios,
+  ...flagEvaluationScenarios,
   ...transportScenarios
 ]
 

@@ -1,5 +1,5 @@
 import { type ApiFailure, Authentication, bodyOf, envelopeOf } from "@hedgerow/core"
-import { bindingOf, isAnswer, undecodedPart } from "@hedgerow/http-server"
+import { bindingOf, isAnswer, isPublicGroup, publicBindingOf, undecodedPart } from "@hedgerow/http-server"
 import { Effect, type ManagedRuntime, Schema } from "effect"
 import { type Call, endpointOf, type EndpointRef, type Reply, renderPath, type Target } from "./target.ts"
 
@@ -27,23 +27,28 @@ export const coreTarget = (runtime: ManagedRuntime.ManagedRuntime<any, any>): Ta
   name: "core",
   call: (ref: EndpointRef, call: Call): Promise<Reply> => {
     const endpoint = endpointOf(ref)
-    const binding = bindingOf(ref.group, ref.endpoint)
-    if (binding === undefined) throw new Error(`No binding for ${ref.group}.${ref.endpoint}`)
     const isWrite = endpoint.method !== "GET" && endpoint.method !== "DELETE"
+    // What a JSON body can carry, exactly: a round trip drops undefined and functions.
+    const json = isWrite ? (call.body === undefined ? {} : JSON.parse(JSON.stringify(call.body))) : undefined
+    const url = `http://core.hedgerow.invalid${renderPath(endpoint.path, call)}`
+    const publicGroup = isPublicGroup(ref.group)
     const program = Effect.gen(function*() {
-      const actor = yield* Authentication.use((auth) => auth.authenticate(call.key))
+      // A caller is authenticated first, as the server's middleware does before decoding the request.
+      const actor = publicGroup ? undefined : yield* Authentication.use((auth) => auth.authenticate(call.key))
       const params = yield* decodePart("Params", endpoint.params, asText(call.params))
       const query = yield* decodePart("Query", endpoint.query, asText(call.query))
       const headers = yield* decodePart("Headers", endpoint.headers, asText(call.headers))
-      const value = yield* binding({
-        actor,
-        params,
-        query,
-        headers,
-        // What a JSON body can carry, exactly: a round trip drops undefined and functions.
-        body: bodyOf(isWrite ? (call.body === undefined ? {} : JSON.parse(JSON.stringify(call.body))) : undefined),
-        url: `http://core.hedgerow.invalid${renderPath(endpoint.path, call)}`
-      })
+      let value: unknown
+      if (actor === undefined) {
+        // Answered without a caller: the body's token decides, as on the server.
+        const binding = publicBindingOf(ref.group as Parameters<typeof publicBindingOf>[0], ref.endpoint)
+        if (binding === undefined) throw new Error(`No binding for ${ref.group}.${ref.endpoint}`)
+        value = yield* binding({ params, query, headers, payload: Effect.succeed(json), url })
+      } else {
+        const binding = bindingOf(ref.group as Parameters<typeof bindingOf>[0], ref.endpoint)
+        if (binding === undefined) throw new Error(`No binding for ${ref.group}.${ref.endpoint}`)
+        value = yield* binding({ actor, params, query, headers, body: bodyOf(json), url })
+      }
       // An answer is read as the server sends it: its status, its headers, its JSON text or no body.
       if (isAnswer(value)) {
         return { status: value.status, body: value.json === undefined ? null : JSON.parse(value.json), headers: value.headers } as Reply

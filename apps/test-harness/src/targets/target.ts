@@ -1,12 +1,12 @@
 import { HedgerowApi } from "@hedgerow/api"
-import type { EndpointName, GroupName } from "@hedgerow/http-server"
+import type { BoundGroupName, EndpointName } from "@hedgerow/http-server"
 import { Schema } from "effect"
 import type { HttpApiEndpoint } from "effect/http-api"
 
 /** An endpoint of the contract, named like HedgerowApi's group and endpoint. */
 export type EndpointRef = {
-  [G in GroupName]: { readonly group: G; readonly endpoint: EndpointName<G> }
-}[GroupName]
+  [G in BoundGroupName]: { readonly group: G; readonly endpoint: EndpointName<G> }
+}[BoundGroupName]
 
 export interface Call {
   /** The personal API key; absent means no Authorization header. */

@@ -61,6 +61,8 @@ interface Subject {
   readonly results: Map<PreparedFlag, FlagResult | null>
   /** Flags being answered, so that a dependency loop the graph did not foresee ends. */
   readonly pending: Set<PreparedFlag>
+  /** Whether a flag failed to evaluate (a value no reader can render); the service then reports errors. */
+  failed: boolean
 }
 
 const hasOwn = (record: object, key: string) => Object.prototype.hasOwnProperty.call(record, key)
@@ -78,7 +80,8 @@ export const evaluateFlags = (prepared: PreparedFlags, context: EvaluationContex
     groupProperties: context.group_properties ?? {},
     sdkAnswers: new Map(),
     results: new Map(),
-    pending: new Set()
+    pending: new Set(),
+    failed: false
   }
   const only = context.only === undefined ? undefined : new Set(context.only)
   const flags = new Map<string, FlagResult>()
@@ -87,7 +90,7 @@ export const evaluateFlags = (prepared: PreparedFlags, context: EvaluationContex
     const result = resultOf(subject, flag)
     if (result !== null) flags.set(flag.key, result)
   }
-  return { flags, errorsWhileComputingFlags: prepared.graph.hasCycles() }
+  return { flags, errorsWhileComputingFlags: prepared.graph.hasCycles() || subject.failed }
 }
 
 /** One flag's result, or null when the service would not evaluate it. */
@@ -96,7 +99,16 @@ const resultOf = (subject: Subject, flag: PreparedFlag): FlagResult | null => {
   if (known !== undefined) return known
   if (subject.pending.has(flag)) return null
   subject.pending.add(flag)
-  const decision = decide(subject, flag)
+  let decision: Decision | null
+  try {
+    decision = decide(subject, flag)
+  } catch {
+    // A value JavaScript cannot render as text (JSON allows an object whose `toString` is not a
+    // function): the flag fails alone, left out and reported, as the service reports a flag it could not
+    // compute, rather than failing every flag of the request.
+    decision = null
+    subject.failed = true
+  }
   subject.pending.delete(flag)
   const result = decision === null ? null : resultFrom(flag, decision)
   subject.results.set(flag, result)
@@ -220,7 +232,12 @@ const sdkAnswer = (subject: Subject, flag: PreparedFlag): Decision | Deferral =>
   let answer = subject.sdkAnswers.get(flag)
   if (answer === undefined) {
     subject.sdkAnswers.set(flag, "inconclusive")
-    answer = sdkEvaluate(subject, flag)
+    try {
+      answer = sdkEvaluate(subject, flag)
+    } catch {
+      // posthog-node throws on what it cannot render, and leaves such a flag to the service.
+      answer = "inconclusive"
+    }
     subject.sdkAnswers.set(flag, answer)
   }
   return answer

@@ -39,7 +39,14 @@ const SEMVER = new Set(["semver_eq", "semver_neq", "semver_gt", "semver_gte", "s
  */
 export const compare = (comparison: Comparison, sources: PropertySources, now: Date): Verdict => {
   if (!hasOwn(sources.sdk, comparison.key)) return deferred(serviceCompare(comparison, sources.service, now))
-  const sdk = sdkCompare(comparison, sources.sdk[comparison.key], now)
+  let sdk: boolean | undefined
+  try {
+    sdk = sdkCompare(comparison, sources.sdk[comparison.key], now)
+  } catch {
+    // posthog-node throws on a value JavaScript cannot render as text (JSON allows an object whose
+    // `toString` is not a function) and leaves the flag to the service, which reads it as JSON.
+    return deferred(serviceCompare(comparison, sources.service, now), "server")
+  }
   return sdk === undefined ? deferred(serviceCompare(comparison, sources.service, now)) : decided(sdk)
 }
 

@@ -39,3 +39,84 @@ export interface Definitions {
   /** A weak ETag (`W/"…"`) of the body: any change of a flag or cohort in it changes the text, so the tag. */
   readonly etag: string
 }
+
+/** Why a flag evaluated as it did: PostHog's reason code, the condition it names, and its words. */
+export const FlagReason = Schema.Struct({
+  code: Schema.String,
+  condition_index: Schema.NullOr(Schema.Int),
+  description: Schema.String
+})
+
+/** One flag of a `/flags?v=2` answer. */
+export const FlagDetails = Schema.Struct({
+  key: Schema.String,
+  enabled: Schema.Boolean,
+  variant: Schema.NullOr(Schema.String),
+  reason: FlagReason,
+  metadata: Schema.Struct({
+    id: Schema.Int,
+    version: Schema.Int,
+    description: Schema.Null,
+    /** The payload as stored: the JSON text PostHog keeps, or null. */
+    payload: Schema.Unknown
+  })
+})
+
+/** A flag's value: its variant, or whether it is on. */
+const FlagValue = Schema.Union([Schema.Boolean, Schema.String])
+
+/** `/flags?v=2` (and `/decide?v=4`): every flag evaluated, by key, with why and its payload. */
+export const FlagsV2Response = Schema.Struct({
+  errorsWhileComputingFlags: Schema.Boolean,
+  flags: Schema.Record(Schema.String, FlagDetails),
+  requestId: Schema.String,
+  /** When the flags were evaluated, in milliseconds since the epoch. */
+  evaluatedAt: Schema.Number
+})
+export type FlagsV2Response = typeof FlagsV2Response.Type
+
+/** `/flags` without `v` or with `v=1` (and `/decide?v=3`): values by key, and the payloads there are. */
+export const LegacyFlagsResponse = Schema.Struct({
+  errorsWhileComputingFlags: Schema.Boolean,
+  featureFlags: Schema.Record(Schema.String, FlagValue),
+  featureFlagPayloads: Schema.Record(Schema.String, Schema.Unknown),
+  requestId: Schema.String,
+  evaluatedAt: Schema.Number
+})
+export type LegacyFlagsResponse = typeof LegacyFlagsResponse.Type
+
+/** `/decide` without `v` or with `v=1`: the keys of the flags that are on. */
+export const DecideV1Response = Schema.Struct({
+  featureFlags: Schema.Array(Schema.String),
+  requestId: Schema.String,
+  evaluatedAt: Schema.Number
+})
+export type DecideV1Response = typeof DecideV1Response.Type
+
+/** `/decide?v=2`: the values of the flags that are on. */
+export const DecideV2Response = Schema.Struct({
+  featureFlags: Schema.Record(Schema.String, FlagValue),
+  requestId: Schema.String,
+  evaluatedAt: Schema.Number
+})
+export type DecideV2Response = typeof DecideV2Response.Type
+
+/** What `/flags` and `/decide` answer, by the version asked. */
+export type FlagsResponse = FlagsV2Response | LegacyFlagsResponse | DecideV1Response | DecideV2Response
+
+/** The body PostHog's SDKs send to `/flags`, as documented; the service reads it leniently (see request.ts). */
+export const FlagsRequestBody = Schema.Struct({
+  token: Schema.optionalKey(Schema.String),
+  api_key: Schema.optionalKey(Schema.String),
+  $token: Schema.optionalKey(Schema.String),
+  distinct_id: Schema.optionalKey(Schema.Union([Schema.String, Schema.Number])),
+  groups: Schema.optionalKey(JsonObject),
+  person_properties: Schema.optionalKey(JsonObject),
+  group_properties: Schema.optionalKey(Schema.Record(Schema.String, JsonObject)),
+  flag_keys_to_evaluate: Schema.optionalKey(Schema.Array(Schema.String)),
+  flag_keys: Schema.optionalKey(Schema.Array(Schema.String)),
+  $anon_distinct_id: Schema.optionalKey(Schema.String),
+  $device_id: Schema.optionalKey(Schema.String),
+  evaluation_runtime: Schema.optionalKey(Schema.String),
+  disable_flags: Schema.optionalKey(Schema.Boolean)
+})

@@ -1,4 +1,5 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import { Access, type ProjectAccess } from "../auth/access.ts"
 import type { Actor } from "../auth/actor.ts"
 import { CohortRepository } from "../cohorts/repository.ts"
@@ -9,10 +10,13 @@ import type { Project } from "../projects/model.ts"
 import { ProjectRepository } from "../projects/repository.ts"
 import { Freshness } from "../read-model/freshness.ts"
 import { memoized } from "../read-model/memoized.ts"
-import { AuthenticationError, type NotFound, PermissionDenied } from "../shared/errors.ts"
+import { AuthenticationError, type NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
 import type { ProjectId } from "../shared/ids.ts"
 import type { Scope } from "../shared/scope.ts"
+import type { FlagsAnswer } from "./answers.ts"
 import { definitionsOf } from "./definitions.ts"
+import { missingDistinctId, readFlagsRequest } from "./request.ts"
+import { requestRuntime, type RuntimeHints, runsIn } from "./runtime.ts"
 import type { Definitions } from "./model.ts"
 import { type FlagSnapshot, snapshotOf } from "./snapshot.ts"
 
@@ -59,6 +63,12 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
     choice: ProjectChoice,
     scope: Scope
   ) => Effect.Effect<ProjectAccess, AuthenticationError | PermissionDenied | NotFound>
+  /**
+   * `/flags`: the body's project token decides the project (none is 401 `no_api_key`, one naming no
+   * project 401 `invalid_api_key`), then every active flag that runs in the caller's runtime is
+   * evaluated for the body's person, as PostHog's flags service evaluates them.
+   */
+  readonly flags: (body: unknown, hints: RuntimeHints) => Effect.Effect<FlagsAnswer, AuthenticationError | ValidationError>
   /** The definitions for local evaluation (scope feature_flag:read). */
   readonly definitions: (
     actor: Actor,
@@ -108,7 +118,38 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         return definitionsOf(yield* snapshot(project.id), request.sendCohorts)
       })
 
-      return FlagEvaluationService.of({ snapshot, projectByToken, evaluate, projectAccess, definitions })
+      const flags = Effect.fnUntraced(function*(body: unknown, hints: RuntimeHints) {
+        const request = readFlagsRequest(body)
+        if (request instanceof ValidationError) return yield* request
+        if (request.token === undefined || request.token === "") return yield* AuthenticationError.noProjectToken()
+        const project = yield* projectByToken(request.token)
+        if (Option.isNone(project)) return yield* AuthenticationError.invalidProjectToken()
+        const requestId = randomUUID()
+        const evaluatedAt = yield* Clock.currentTimeMillis
+        if (request.disable_flags) return { flags: [], errorsWhileComputingFlags: false, requestId, evaluatedAt }
+        if (request.distinct_id === undefined) return yield* missingDistinctId()
+        const { prepared } = yield* snapshot(project.value.id)
+        const evaluation = evaluateFlags(prepared, {
+          distinct_id: request.distinct_id,
+          device_id: request.device_id,
+          anon_distinct_id: request.anon_distinct_id,
+          person_properties: request.person_properties,
+          groups: request.groups,
+          group_properties: request.group_properties,
+          only: request.flag_keys,
+          now: new Date(evaluatedAt)
+        })
+        const runtime = requestRuntime(request.evaluation_runtime, hints)
+        const answered: Array<FlagsAnswer["flags"][number]> = []
+        for (const result of evaluation.flags.values()) {
+          const { flag } = prepared.byKey.get(result.key)!
+          // The service evaluates only active flags, and only those for the caller's runtime.
+          if (flag.active && runsIn(flag.evaluation_runtime, runtime)) answered.push(result)
+        }
+        return { flags: answered, errorsWhileComputingFlags: evaluation.errorsWhileComputingFlags, requestId, evaluatedAt }
+      })
+
+      return FlagEvaluationService.of({ snapshot, projectByToken, evaluate, projectAccess, flags, definitions })
     })
   )
 }

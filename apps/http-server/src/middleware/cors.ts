@@ -1,0 +1,51 @@
+import { Effect } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+
+/**
+ * CORS for the SDKs' flag evaluation, as PostHog answers it: posthog-js calls `/flags` (and the older
+ * `/decide`) from any site with the project's public token, so those paths echo any `Origin` and answer
+ * preflights. Nothing else answers CORS: the management API works by personal keys, which a page on
+ * another site has no business sending from a user's browser.
+ */
+
+/** `/flags` and `/decide`, with or without a trailing slash or a query. */
+const EVALUATION_PATH = /^\/(?:flags|decide)\/?(?:\?|$)/
+
+/** Request headers a preflight may name that PostHog allows beside its own (tracing headers some SDKs add). */
+const TRACING_HEADERS: ReadonlySet<string> = new Set(["traceparent", "request-id", "request-context"])
+
+/** The origin as PostHog echoes it: scheme and host of the header, or `*` for one without a host (`null`). */
+const allowedOrigin = (origin: string): string => {
+  try {
+    const url = new URL(origin)
+    return url.host === "" ? "*" : `${url.protocol}//${url.host}`
+  } catch {
+    return "*"
+  }
+}
+
+/** The CORS headers for a request with an `Origin` to the evaluation paths. */
+export const corsHeaders = (origin: string, requestedHeaders: string | undefined): Record<string, string> => {
+  const tracing = (requestedHeaders ?? "").split(",").map((name) => name.trim().toLowerCase()).filter((name) => TRACING_HEADERS.has(name))
+  return {
+    "access-control-allow-origin": allowedOrigin(origin),
+    "access-control-allow-credentials": "true",
+    "access-control-allow-methods": "GET, POST, OPTIONS",
+    "access-control-allow-headers": ["X-Requested-With,Content-Type", ...tracing].join(",")
+  }
+}
+
+/**
+ * Around every route: a preflight (OPTIONS) to an evaluation path is answered here, 204 with the CORS
+ * headers, before routing; any other request to one gets them on whatever it is answered, errors too.
+ */
+export const around = <E, R>(httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
+    if (!EVALUATION_PATH.test(request.url)) return httpEffect
+    const origin = request.headers["origin"]
+    const headers = origin === undefined ? {} : corsHeaders(origin, request.headers["access-control-request-headers"])
+    if (request.method === "OPTIONS") {
+      return Effect.succeed(HttpServerResponse.empty({ status: 204, headers: { ...headers, allow: "POST, OPTIONS" } }))
+    }
+    return origin === undefined ? httpEffect : Effect.map(httpEffect, HttpServerResponse.setHeaders(headers))
+  })
