@@ -1,5 +1,6 @@
 import {
   FeatureFlagActions,
+  FlagEvaluationService,
   FeatureFlagService,
   FlagAccessControls,
   toEnvelope,
@@ -16,6 +17,12 @@ export const featureFlags = bindGroup("featureFlags", {
     FeatureFlagService.use((s) => s.projectActivity(actor, params.project_id, query)).pipe(
       Effect.map((page) => toNumberedEnvelope(page, url))
     ),
+  evaluationReasons: ({ actor, params, query }) =>
+    FlagEvaluationService.use((s) =>
+      s.evaluationReasons(actor, { project: params.project_id, token: query.token }, { distinct_id: query.distinct_id, groups: query.groups })
+    ),
+  remoteConfig: ({ actor, params, query }) =>
+    FlagEvaluationService.use((s) => s.remoteConfig(actor, { project: params.project_id, token: query.token }, params.id)),
   retrieve: ({ actor, params }) => FeatureFlagService.use((s) => s.retrieve(actor, params.project_id, params.id)),
   update: ({ actor, params, body }) => FeatureFlagService.use((s) => s.update(actor, params.project_id, params.id, body)),
   destroy: ({ actor, params }) => FeatureFlagService.use((s) => s.destroy(actor, params.project_id, params.id)),

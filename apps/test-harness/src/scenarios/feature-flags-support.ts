@@ -16,7 +16,9 @@ export const FLAGS = {
   globalAccessControls: { group: "featureFlags", endpoint: "globalAccessControls" },
   createStaticCohort: { group: "featureFlags", endpoint: "createStaticCohort" },
   dashboard: { group: "featureFlags", endpoint: "dashboard" },
-  enrichUsageDashboard: { group: "featureFlags", endpoint: "enrichUsageDashboard" }
+  enrichUsageDashboard: { group: "featureFlags", endpoint: "enrichUsageDashboard" },
+  remoteConfig: { group: "featureFlags", endpoint: "remoteConfig" },
+  evaluationReasons: { group: "featureFlags", endpoint: "evaluationReasons" }
 } as const
 
 export const ROLE_ACCESS = {

@@ -17,6 +17,8 @@ import { featureFlagValidationScenarios } from "./feature-flag-validation.ts"
 import { featureFlagScenarios } from "./feature-flags.ts"
 import { flagDefinitionScenarios } from "./flag-definitions.ts"
 import { flagEvaluationScenarios } from "./flag-evaluation.ts"
+import { flagEvaluationReasonScenarios } from "./flag-evaluation-reasons.ts"
+import { flagRemoteConfigScenarios } from "./flag-remote-config.ts"
 import { inviteMailScenarios } from "./invite-mail.ts"
 import { inviteScenarios } from "./invites.ts"
 import { memberScenarios } from "./members.ts"
@@ -51,6 +53,8 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...featureFlagTransportScenarios,
   ...flagDefinitionScenarios,
   ...flagEvaluationScenarios,
+  ...flagRemoteConfigScenarios,
+  ...flagEvaluationReasonScenarios,
   ...transportScenarios
 ]
 

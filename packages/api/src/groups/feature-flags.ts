@@ -1,6 +1,7 @@
 import {
   ActionSuccess,
   ActivityPageEnvelope,
+  EvaluationReasons,
   FeatureFlag,
   FeatureFlagAccessControls,
   FeatureFlagCreate,
@@ -13,13 +14,17 @@ import {
 } from "@hedgerow/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { ConflictResponse, MethodNotAllowedResponse, ReadErrors, WriteErrors } from "../errors.ts"
+import { AuthenticationErrorResponse, ConflictResponse, MethodNotAllowedResponse, ReadErrors, WriteErrors } from "../errors.ts"
 import { Authorization } from "../security.ts"
 import { ListQuery } from "./shared.ts"
 
 const ProjectParam = { project_id: Schema.String }
 const FlagParams = { project_id: Schema.String, id: Schema.String }
 const ActivityQuery = { page: Schema.optionalKey(QueryText), limit: Schema.optionalKey(QueryText) }
+/** `?token=`, a project's public token, names the project instead of the path (PostHog's routing lets it). */
+const TokenQuery = { token: Schema.optionalKey(QueryText) }
+/** Besides the key's own 401, a token that names no project is one. */
+const TokenReadErrors = [...ReadErrors, AuthenticationErrorResponse] as const
 
 /** `/api/projects/{project_id}/feature_flags/`. Path ids stay text: core decides what is 404. */
 export class FeatureFlagsGroup extends HttpApiGroup.make("featureFlags")
@@ -45,6 +50,24 @@ export class FeatureFlagsGroup extends HttpApiGroup.make("featureFlags")
       success: ActivityPageEnvelope,
       error: ReadErrors
     }).annotate(OpenApi.Description, "Activity of every flag in the project, newest first, by `page` and `limit` (scope activity_log:read)"),
+    HttpApiEndpoint.get("evaluationReasons", "/api/projects/:project_id/feature_flags/evaluation_reasons/", {
+      params: ProjectParam,
+      query: { ...TokenQuery, distinct_id: Schema.optionalKey(QueryText), groups: Schema.optionalKey(QueryText) },
+      success: EvaluationReasons,
+      error: TokenReadErrors
+    }).annotate(
+      OpenApi.Description,
+      "Every flag's value for `distinct_id` (and `groups`, a JSON object of group type to key) and why: `{key: {value, evaluation: {reason, condition_index}}}`, inactive flags `disabled` (scope feature_flag:read)"
+    ),
+    HttpApiEndpoint.get("remoteConfig", "/api/projects/:project_id/feature_flags/:id/remote_config/", {
+      params: FlagParams,
+      query: TokenQuery,
+      success: Schema.Unknown,
+      error: TokenReadErrors
+    }).annotate(
+      OpenApi.Description,
+      "A remote configuration flag's payload (named by id or key), as stored (JSON text), or null; other flags are 404 (scope feature_flag:read)"
+    ),
     HttpApiEndpoint.get("retrieve", "/api/projects/:project_id/feature_flags/:id/", {
       params: FlagParams,
       success: FeatureFlag,

@@ -120,3 +120,23 @@ export const FlagsRequestBody = Schema.Struct({
   evaluation_runtime: Schema.optionalKey(Schema.String),
   disable_flags: Schema.optionalKey(Schema.Boolean)
 })
+
+/** One flag's value for a person and why, as `evaluation_reasons` answers it. */
+export const FlagEvaluationReason = Schema.Struct({
+  value: Schema.Union([Schema.Boolean, Schema.String]),
+  evaluation: Schema.Struct({
+    /** PostHog's reason code, or `disabled` for an inactive flag. */
+    reason: Schema.String,
+    condition_index: Schema.NullOr(Schema.Int)
+  })
+})
+
+/** `evaluation_reasons`: every flag of the project that is not deleted, by key. */
+export const EvaluationReasons = Schema.Record(Schema.String, FlagEvaluationReason)
+export type EvaluationReasons = typeof EvaluationReasons.Type
+
+/** `evaluation_reasons`' query: whom to evaluate for, and their groups as a JSON object (type name to key). */
+export interface EvaluationReasonsQuery {
+  readonly distinct_id?: string | undefined
+  readonly groups?: string | undefined
+}

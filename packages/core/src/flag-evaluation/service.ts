@@ -5,19 +5,24 @@ import type { Actor } from "../auth/actor.ts"
 import { CohortRepository } from "../cohorts/repository.ts"
 import type { EvaluationContext } from "../evaluation/context.ts"
 import { evaluateFlags, type FlagsEvaluation } from "../evaluation/evaluate.ts"
+import { conditionsOf } from "../feature-flags/conditions.ts"
 import { LiveFlags } from "../feature-flags/live-flags.ts"
+import type { StoredFeatureFlag } from "../feature-flags/model.ts"
+import { FeatureFlagRepository } from "../feature-flags/repository.ts"
 import type { Project } from "../projects/model.ts"
 import { ProjectRepository } from "../projects/repository.ts"
 import { Freshness } from "../read-model/freshness.ts"
 import { memoized } from "../read-model/memoized.ts"
-import { AuthenticationError, type NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
-import type { ProjectId } from "../shared/ids.ts"
+import { AuthenticationError, NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
+import { type FeatureFlagId, MAX_SERIAL, type ProjectId } from "../shared/ids.ts"
 import type { Scope } from "../shared/scope.ts"
 import type { FlagsAnswer } from "./answers.ts"
 import { definitionsOf } from "./definitions.ts"
+import { evaluationReasons } from "./evaluation-reasons.ts"
+import { remoteConfigPayload } from "./remote-config.ts"
 import { missingDistinctId, readFlagsRequest } from "./request.ts"
 import { requestRuntime, type RuntimeHints, runsIn } from "./runtime.ts"
-import type { Definitions } from "./model.ts"
+import type { Definitions, EvaluationReasons, EvaluationReasonsQuery } from "./model.ts"
 import { type FlagSnapshot, snapshotOf } from "./snapshot.ts"
 
 /** Projects whose cohorts are kept in memory at once, as for their flags. */
@@ -69,6 +74,22 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
    * evaluated for the body's person, as PostHog's flags service evaluates them.
    */
   readonly flags: (body: unknown, hints: RuntimeHints) => Effect.Effect<FlagsAnswer, AuthenticationError | ValidationError>
+  /**
+   * `{id or key}/remote_config/`: the `"true"` payload of a remote configuration flag, as stored, or null
+   * when it has none (scope feature_flag:read). A flag is named by id when all digits, else by key;
+   * another flag, or one that is not a remote configuration flag, is 404.
+   */
+  readonly remoteConfig: (
+    actor: Actor,
+    choice: ProjectChoice,
+    flag: string
+  ) => Effect.Effect<unknown, AuthenticationError | PermissionDenied | NotFound>
+  /** `evaluation_reasons`: each flag's value and why, for a distinct id (scope feature_flag:read). */
+  readonly evaluationReasons: (
+    actor: Actor,
+    choice: ProjectChoice,
+    query: EvaluationReasonsQuery
+  ) => Effect.Effect<EvaluationReasons, AuthenticationError | PermissionDenied | NotFound | ValidationError>
   /** The definitions for local evaluation (scope feature_flag:read). */
   readonly definitions: (
     actor: Actor,
@@ -83,6 +104,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       const freshness = yield* Freshness
       const cohortRepository = yield* CohortRepository
       const projects = yield* ProjectRepository
+      const flagRepository = yield* FeatureFlagRepository
 
       // The same list while no cohort changed, which is what keeps a snapshot.
       const cohortsOf = memoized(
@@ -149,7 +171,51 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         return { flags: answered, errorsWhileComputingFlags: evaluation.errorsWhileComputingFlags, requestId, evaluatedAt }
       })
 
-      return FlagEvaluationService.of({ snapshot, projectByToken, evaluate, projectAccess, flags, definitions })
+      /** A flag by id (digits) or key: live ones from memory, deleted ones (still readable) from the store. */
+      const flagOf = (project: ProjectId, ref: string) =>
+        Effect.flatMap(snapshot(project), ({ prepared }): Effect.Effect<Option.Option<StoredFeatureFlag>> => {
+          if (/^\d+$/.test(ref)) {
+            const id = Number(ref)
+            if (id < 1 || id > MAX_SERIAL) return Effect.succeed(Option.none())
+            const live = prepared.byId.get(id)
+            return live !== undefined ? Effect.succeed(Option.some(live.flag)) : flagRepository.find(project, id as FeatureFlagId)
+          }
+          const live = prepared.byKey.get(ref)
+          if (live !== undefined) return Effect.succeed(Option.some(live.flag))
+          return Effect.flatMap(flagRepository.holderOfKey(project, ref), Option.match({
+            onNone: () => Effect.succeed(Option.none()),
+            onSome: (holder) => flagRepository.find(project, holder.id)
+          }))
+        })
+
+      const remoteConfig = Effect.fn("FlagEvaluationService.remoteConfig")(function*(actor: Actor, choice: ProjectChoice, ref: string) {
+        const { project } = yield* projectAccess(actor, choice, "feature_flag:read")
+        const found = yield* flagOf(project.id, ref)
+        if (Option.isNone(found) || !found.value.is_remote_configuration) return yield* NotFound.default()
+        return remoteConfigPayload(conditionsOf(found.value.filters).payloads)
+      })
+
+      const reasons = Effect.fn("FlagEvaluationService.evaluationReasons")(function*(
+        actor: Actor,
+        choice: ProjectChoice,
+        query: EvaluationReasonsQuery
+      ) {
+        const { project } = yield* projectAccess(actor, choice, "feature_flag:read")
+        const answered = evaluationReasons(yield* snapshot(project.id), query)
+        if (answered instanceof ValidationError) return yield* answered
+        return answered
+      })
+
+      return FlagEvaluationService.of({
+        snapshot,
+        projectByToken,
+        evaluate,
+        projectAccess,
+        flags,
+        remoteConfig,
+        evaluationReasons: reasons,
+        definitions
+      })
     })
   )
 }
