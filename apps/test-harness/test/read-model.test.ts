@@ -19,6 +19,9 @@ const MEMBER = { group: "members", endpoint: "destroy" } as const
 const FLAG = { group: "featureFlags", endpoint: "retrieve" } as const
 const FLAG_CREATE = { group: "featureFlags", endpoint: "create" } as const
 const FLAG_UPDATE = { group: "featureFlags", endpoint: "update" } as const
+const PROJECT = { group: "projects", endpoint: "retrieve" } as const
+const DEFINITIONS = { group: "flagDefinitions", endpoint: "definitions" } as const
+const EVALUATE = { group: "flagEvaluation", endpoint: "flags" } as const
 
 /** Milliseconds until `check` holds, polling every 20 ms; fails past the bound (with slack for a loaded machine). */
 const within = async (check: () => Promise<boolean>, boundMs = STALENESS_BOUND_MS) => {
@@ -110,6 +113,30 @@ forEachBackend((backend) => {
       for (const target of [a, b]) expect((await target.call(FLAG, { key: tenant.key, params: flag })).body.deleted).toBe(false)
       expect((await a.call(FLAG_UPDATE, { key: tenant.key, params: flag, body: { deleted: true } })).status).toBe(200)
       await within(async () => (await b.call(FLAG, { key: tenant.key, params: flag })).body.deleted === true)
+    })
+
+    it("a flag changed through one server changes the other's definitions (their ETag) and its /flags answer within a second", async () => {
+      const project = { project_id: tenant.project }
+      const created = await a.call(FLAG_CREATE, { key: tenant.key, params: project, body: { key: "read-model-evaluated", filters: { groups: [{ properties: [], rollout_percentage: 100 }] } } })
+      expect(created.status).toBe(201)
+      const token = (await a.call(PROJECT, { key: tenant.key, params: project })).body.api_token as string
+      const definitions = (target: Target, ifNoneMatch?: string) =>
+        target.call(DEFINITIONS, { key: tenant.key, query: { token }, ...(ifNoneMatch === undefined ? {} : { headers: { "if-none-match": ifNoneMatch } }) })
+      const evaluated = async (target: Target) =>
+        (await target.call(EVALUATE, { query: { v: "2" }, body: { token, distinct_id: "someone", evaluation_runtime: "all" } })).body.flags["read-model-evaluated"]?.enabled
+      await within(async () => (await evaluated(b)) === true)
+      const etag = (await definitions(b)).headers?.["etag"] ?? ""
+      expect((await definitions(b, etag)).status).toBe(304)
+      const flag = { ...project, id: created.body.id }
+      expect((await a.call(FLAG_UPDATE, { key: tenant.key, params: flag, body: { active: false } })).status).toBe(200)
+      const took = await Promise.all([
+        within(async () => (await definitions(b, etag)).status === 200),
+        within(async () => (await evaluated(b)) === undefined)
+      ])
+      expect(Math.max(...took)).toBeLessThanOrEqual(STALENESS_BOUND_MS)
+      // The two processes make the same definitions, so the same ETag.
+      const [fromA, fromB] = await Promise.all([definitions(a), definitions(b)])
+      expect(fromA.headers?.["etag"]).toBe(fromB.headers?.["etag"])
     })
 
     it("a lost notification connection is listened again, and nothing revoked meanwhile is served from memory", async () => {
