@@ -6,13 +6,10 @@ import { enableCompileCache } from "node:module"
 import { setFlagsFromString } from "node:v8"
 
 enableCompileCache()
-// The embedded store is PostgreSQL compiled to WebAssembly, most of which a server never runs: compiling
-// each function when first called, not all at start, keeps about 25 MiB of machine code out of memory.
 // A flag list's answer is a string of over 128 KiB, which V8 puts straight into the old generation; by
 // default the heap may then grow by half and more before a full collection, so a busy server's resident
 // memory climbed by hundreds of MiB of dead answers. Growing by a tenth keeps it near its live size, at
 // no measurable cost in throughput.
-setFlagsFromString("--wasm-lazy-compilation")
 setFlagsFromString("--heap-growing-percent=10")
 import("../dist/main.js").catch((error) => {
   if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes("/dist/main.js")) throw error
