@@ -108,9 +108,22 @@ const createThroughApi = (key: string) =>
 
 const count = (n: number) => n.toLocaleString("en-US")
 
+/** The project's public token, which PostHog's SDKs send to evaluate flags, read through the API. */
+const projectToken = Effect.gen(function*() {
+  const fixture = yield* HedgerowFixture
+  const response = yield* Effect.promise(() =>
+    fetch(`${fixture.baseUrl}/api/organizations/${fixture.organizationId}/projects/${fixture.projectId}/`, { headers: fixture.authorization }))
+  const body = (yield* Effect.promise(() => response.json())) as { readonly api_token?: string }
+  if (response.status !== 200 || typeof body.api_token !== "string") {
+    return yield* Effect.fail(new Error(`reading the project answered ${response.status}: ${JSON.stringify(body)}`))
+  }
+  return body.api_token
+})
+
 /**
  * The flag benchmarks, in the order they run: the default list page of a project of `listFlags` flags,
- * the list search once the project holds `searchFlags`, then single-flag reads and writes in a project of
+ * remote evaluation and the definitions for local evaluation over the same flags, the list search once
+ * the project holds `searchFlags`, then single-flag reads and writes in a project of
  * that size. Each list scenario seeds the project up to its count, so the names hold in any order.
  */
 export const flagScenarios = (options: { readonly listFlags: number; readonly searchFlags: number }): ReadonlyArray<Scenario> => [
@@ -121,6 +134,29 @@ export const flagScenarios = (options: { readonly listFlags: number; readonly se
       const fixture = yield* HedgerowFixture
       yield* seedUpTo(options.listFlags)
       return { method: "GET", path: flagsPath(fixture.projectId), headers: fixture.authorization } as const
+    })
+  },
+  {
+    name: `POST /flags?v=2, a project of ${count(options.listFlags)} flags`,
+    throughputGoal: atLeast(0.3),
+    setup: Effect.gen(function*() {
+      yield* seedUpTo(options.listFlags)
+      // A new person on every request, as an SDK without a personal key asks for each of its users.
+      return {
+        method: "POST",
+        path: "/flags/?v=2",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token: yield* projectToken, distinct_id: "person-[<id>]", person_properties: { email: "someone@example.com" } }),
+        idReplacement: true
+      } as const
+    })
+  },
+  {
+    name: `GET definitions for local evaluation, a project of ${count(options.listFlags)} flags`,
+    setup: Effect.gen(function*() {
+      const fixture = yield* HedgerowFixture
+      yield* seedUpTo(options.listFlags)
+      return { method: "GET", path: `/api/feature_flag/local_evaluation?token=${yield* projectToken}`, headers: fixture.authorization } as const
     })
   },
   {
