@@ -10,6 +10,21 @@ const WRITE_METHODS = new Set(["POST", "PUT", "PATCH"])
 const UTF8 = new TextDecoder("utf-8", { fatal: true })
 
 /**
+ * A request's body, whole, at most 1 MiB: a larger one is 413, refused from its declared length when it
+ * has one, and otherwise while it is read, so an endless body never sits in memory.
+ */
+export const readBoundedBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<ArrayBuffer, PayloadTooLarge> =>
+  Effect.gen(function*() {
+    const declared = Number(request.headers["content-length"] ?? "0")
+    if (declared > MAX_BODY_BYTES) return yield* tooLarge()
+    const bytes = yield* request.arrayBuffer.pipe(
+      Effect.provideService(HttpServerRequest.MaxBodySize, ByteSize.bytes(MAX_BODY_BYTES + 1)),
+      Effect.catch(() => Effect.fail(tooLarge()))
+    )
+    return bytes.byteLength > MAX_BODY_BYTES ? yield* tooLarge() : bytes
+  })
+
+/**
  * The JSON body of a write request, as DRF's JSONParser would see it: empty means `{}`, another media
  * type is 415, malformed JSON is 400 `parse_error`. Read requests have no body.
  */
@@ -19,14 +34,7 @@ export const readJsonBody = (request: HttpServerRequest.HttpServerRequest): Effe
 > =>
   Effect.gen(function*() {
     if (!WRITE_METHODS.has(request.method)) return undefined
-    const declared = Number(request.headers["content-length"] ?? "0")
-    if (declared > MAX_BODY_BYTES) return yield* tooLarge()
-    // The limit is enforced while reading, so an endless body never sits in memory.
-    const bytes = yield* request.arrayBuffer.pipe(
-      Effect.provideService(HttpServerRequest.MaxBodySize, ByteSize.bytes(MAX_BODY_BYTES + 1)),
-      Effect.catch(() => Effect.fail(tooLarge()))
-    )
-    if (bytes.byteLength > MAX_BODY_BYTES) return yield* tooLarge()
+    const bytes = yield* readBoundedBody(request)
     if (bytes.byteLength === 0) return {}
     const contentType = request.headers["content-type"] ?? ""
     const mediaType = contentType.split(";")[0]!.trim().toLowerCase()

@@ -68,53 +68,52 @@ type Complete<H> = H extends HttpApiBuilder.Handlers<infer R, infer Endpoints, i
   : never
 
 /**
+ * A raw call with the URL the client used, for a binding that reads it; a Host header that is not a host
+ * makes the request unanswerable. What the binding answers goes out as an Answer says, or encoded by
+ * HttpApi.
+ */
+const withUrl = (raw: RawCall, trustProxy: boolean, run: (url: string) => Effect.Effect<unknown, unknown, unknown>) => {
+  const url = requestUrl(raw.request, trustProxy)
+  if (url === undefined) return Effect.fail(invalidHost)
+  return Effect.map(run(url), (value) => (isAnswer(value) ? sendAnswer(value) : value))
+}
+
+/**
  * Serves one binding. HttpApi decodes path and query but not the body: core reads it when its rules
  * need it, after scope and tenancy, in PostHog's order.
  */
 const serve = (binding: Binding<any>, trustProxy: boolean) => (raw: RawCall) =>
-  Effect.flatMap(Effect.service(CurrentActor), (actor) => {
-    const url = requestUrl(raw.request, trustProxy)
-    if (url === undefined) return Effect.fail(invalidHost)
-    return binding({ actor, params: raw.params, query: raw.query, headers: raw.headers ?? {}, body: readJsonBody(raw.request), url }).pipe(
-      Effect.map((value) => (isAnswer(value) ? sendAnswer(value) : value))
-    )
-  })
+  Effect.flatMap(Effect.service(CurrentActor), (actor) =>
+    withUrl(raw, trustProxy, (url) =>
+      binding({ actor, params: raw.params, query: raw.query, headers: raw.headers ?? {}, body: readJsonBody(raw.request), url })))
 
 /** Serves one binding of a public group: no caller, and the body as the SDKs send it. */
-const servePublic = (binding: PublicBinding<any>, trustProxy: boolean) => (raw: RawCall) => {
-  const url = requestUrl(raw.request, trustProxy)
-  if (url === undefined) return Effect.fail(invalidHost)
-  const compression = (raw.query as { readonly compression?: string } | undefined)?.compression
-  return binding({ params: raw.params, query: raw.query, headers: raw.headers ?? {}, payload: readSdkBody(raw.request, compression), url }).pipe(
-    Effect.map((value) => (isAnswer(value) ? sendAnswer(value) : value))
-  )
-}
-
-/** The handlers of a public group, as `serveGroup` registers a group's. */
-const servePublicGroup = <G extends PublicGroupName>(group: G) =>
-  HttpApiBuilder.group(HedgerowApi, group, (handlers) =>
-    Effect.map(Effect.service(ServerSettings), ({ trustProxy }) => {
-      const registry = handlers as unknown as Registry
-      for (const [name, binding] of Object.entries<PublicBinding<any>>(publicEndpoints[group])) {
-        registry.handleRaw(name, servePublic(binding, trustProxy))
-      }
-      return handlers as unknown as Complete<typeof handlers>
-    }))
+const servePublic = (binding: PublicBinding<any>, trustProxy: boolean) => (raw: RawCall) =>
+  withUrl(raw, trustProxy, (url) => {
+    const compression = (raw.query as { readonly compression?: string } | undefined)?.compression
+    return binding({ params: raw.params, query: raw.query, headers: raw.headers ?? {}, payload: readSdkBody(raw.request, compression), url })
+  })
 
 /**
- * The handlers of one group: every binding of `endpoints[group]` under its endpoint's name. `bindGroup`
- * has checked each binding against its endpoint; the builder's types follow one `handleRaw` call at a
- * time, so the loop registers through its untyped face and hands the builder back as complete.
+ * The handlers of one group: every binding of `bindings` under its endpoint's name. `bindGroup` has
+ * checked each binding against its endpoint; the builder's types follow one `handleRaw` call at a time,
+ * so the loop registers through its untyped face and hands the builder back as complete.
  */
-const serveGroup = <G extends GroupName>(group: G) =>
+const registerGroup = <G extends GroupName | PublicGroupName, B>(
+  group: G,
+  bindings: { readonly [name: string]: B },
+  serveOne: (binding: B, trustProxy: boolean) => (raw: RawCall) => Effect.Effect<unknown, unknown, unknown>
+) =>
   HttpApiBuilder.group(HedgerowApi, group, (handlers) =>
     Effect.map(Effect.service(ServerSettings), ({ trustProxy }) => {
       const registry = handlers as unknown as Registry
-      for (const [name, binding] of Object.entries<Binding<any>>(endpoints[group])) {
-        registry.handleRaw(name, serve(binding, trustProxy))
-      }
+      for (const [name, binding] of Object.entries(bindings)) registry.handleRaw(name, serveOne(binding, trustProxy))
       return handlers as unknown as Complete<typeof handlers>
     }))
+
+const serveGroup = <G extends GroupName>(group: G) => registerGroup<G, Binding<any>>(group, endpoints[group], serve)
+const servePublicGroup = <G extends PublicGroupName>(group: G) =>
+  registerGroup<G, PublicBinding<any>>(group, publicEndpoints[group], servePublic)
 
 /** One handler layer per group of the contract, plus the unauthenticated health check. */
 export const layerNoDeps = Layer.mergeAll(

@@ -1,13 +1,12 @@
 import { malformedData, PayloadTooLarge, ValidationError } from "@hedgerow/core"
-import { ByteSize, Effect } from "effect"
-import { HttpServerRequest } from "effect/http"
+import { Effect } from "effect"
+import type { HttpServerRequest } from "effect/http"
 import { gunzipSync } from "node:zlib"
-import { MAX_BODY_BYTES } from "./body.ts"
+import { readBoundedBody } from "./body.ts"
 
 /** A compressed body may open up to this much; more is refused (413), so a small bomb cannot fill memory. */
 export const MAX_DECOMPRESSED_BYTES = 10 * 1024 * 1024
 
-const tooLarge = () => new PayloadTooLarge({ detail: "Request body is larger than the 1 MiB limit." })
 const openedTooLarge = () => new PayloadTooLarge({ detail: "Decompressed request body is larger than the 10 MiB limit." })
 /** Bytes that are not UTF-8 are repaired, as PostHog's flags service reads them (mobile SDKs send such). */
 const UTF8 = new TextDecoder("utf-8")
@@ -76,13 +75,7 @@ export const readSdkBody = (
   compression: string | undefined
 ): Effect.Effect<unknown, ValidationError | PayloadTooLarge> =>
   Effect.gen(function*() {
-    const declared = Number(request.headers["content-length"] ?? "0")
-    if (declared > MAX_BODY_BYTES) return yield* tooLarge()
-    const bytes = yield* request.arrayBuffer.pipe(
-      Effect.provideService(HttpServerRequest.MaxBodySize, ByteSize.bytes(MAX_BODY_BYTES + 1)),
-      Effect.catch(() => Effect.fail(tooLarge()))
-    )
-    if (bytes.byteLength > MAX_BODY_BYTES) return yield* tooLarge()
+    const bytes = yield* readBoundedBody(request)
     const decoded = decodeSdkBody(new Uint8Array(bytes), {
       compression,
       contentEncoding: request.headers["content-encoding"],

@@ -39,6 +39,8 @@ const FlagsHeaders = {
 /** 400 for a body that cannot be read or lacks a distinct id, 401 for a missing or unknown project token. */
 const FlagsErrors = [ValidationErrorResponse, AuthenticationErrorResponse, PayloadTooLargeResponse, InternalErrorResponse] as const
 const FlagsAnswers = [FlagsV2Response, LegacyFlagsResponse, DecideV1Response, DecideV2Response] as const
+/** One request and its answers, on both paths. */
+const FlagsEndpoint = { query: FlagsQuery, headers: FlagsHeaders, payload: FlagsRequestBody, success: FlagsAnswers, error: FlagsErrors }
 
 /**
  * What PostHog's SDKs call to evaluate flags remotely, with the project's public token in the body and
@@ -46,23 +48,11 @@ const FlagsAnswers = [FlagsV2Response, LegacyFlagsResponse, DecideV1Response, De
  */
 export class FlagEvaluationGroup extends HttpApiGroup.make("flagEvaluation")
   .add(
-    HttpApiEndpoint.post("flags", "/flags/", {
-      query: FlagsQuery,
-      headers: FlagsHeaders,
-      payload: FlagsRequestBody,
-      success: FlagsAnswers,
-      error: FlagsErrors
-    }).annotate(
+    HttpApiEndpoint.post("flags", "/flags/", FlagsEndpoint).annotate(
       OpenApi.Description,
       "Every active flag of the token's project evaluated for the body's person: `v=2` answers each flag with its reason and payload, no `v` (or `v=1`) the legacy `featureFlags` and `featureFlagPayloads`; JSON, gzip or base64 bodies"
     ),
-    HttpApiEndpoint.post("decide", "/decide/", {
-      query: FlagsQuery,
-      headers: FlagsHeaders,
-      payload: FlagsRequestBody,
-      success: FlagsAnswers,
-      error: FlagsErrors
-    }).annotate(
+    HttpApiEndpoint.post("decide", "/decide/", FlagsEndpoint).annotate(
       OpenApi.Description,
       "The older path of the same evaluation: `v=4` answers as `/flags?v=2`, `v=3` as `/flags` without `v`, `v=2` the values of the flags that are on, no `v` their keys"
     )
