@@ -58,3 +58,19 @@ export const dataFlag = (example = "") =>
 /** The `--data` object, or nothing when the flag was not given. */
 export const extraData = (data: Option.Option<string>) =>
   Option.isSome(data) ? jsonObjectData(data.value) : Effect.succeed<Record<string, unknown>>({})
+
+/**
+ * Repeated `key=value` flags (`--prop plan=pro --prop beta=true`) as one record, split at the first `=`;
+ * values stay text. A later pair overrides an earlier one with the same key, as a shell's assignments do.
+ */
+export const keyValuePairs = (pairs: ReadonlyArray<string>, flag: string) =>
+  Effect.gen(function*() {
+    // A Map, then fromEntries: a key such as `__proto__` stays an ordinary key.
+    const record = new Map<string, string>()
+    for (const pair of pairs) {
+      const at = pair.indexOf("=")
+      if (at <= 0) return yield* new UsageError({ message: `${flag} ${JSON.stringify(pair)}: expected key=value with a non-empty key` })
+      record.set(pair.slice(0, at), pair.slice(at + 1))
+    }
+    return Object.fromEntries(record) as Record<string, string>
+  })

@@ -6,6 +6,8 @@ import { listCommand, pageFlags } from "../paging.ts"
 import { type ApiClient, checkPayload, remoteFlags, withApi } from "../remote.ts"
 import { commaList, extraData, given, jsonObjectData } from "../request-body.ts"
 import { activity } from "./flags-activity.ts"
+import { definitions } from "./flags-definitions.ts"
+import { evaluate } from "./flags-evaluate.ts"
 import { roleAccess } from "./flags-role-access.ts"
 import { flagIdArgument, flagRow, flagSummary, projectFlag } from "./flags-shared.ts"
 
@@ -158,6 +160,6 @@ const status = Command.make(
 ).pipe(Command.withDescription("Whether a flag is active, inactive, stale or deleted, and why"))
 
 export const flags = Command.make("flags").pipe(
-  Command.withDescription("Feature flags of a project, through the API (--url, --key)"),
-  Command.withSubcommands([list, get, create, update, remove, restore, status, activity, roleAccess])
+  Command.withDescription("Feature flags of a project, through the API (--url, --key): manage them, evaluate one, read the definitions"),
+  Command.withSubcommands([list, get, create, update, remove, restore, status, activity, roleAccess, evaluate, definitions])
 )
