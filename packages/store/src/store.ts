@@ -92,9 +92,9 @@ export const layer = (options: StoreOptions = {}) =>
   Layer.mergeAll(
     repositoriesNoDeps,
     networkLayer,
-    ChangeFeed.layerNoDeps,
     options.databaseUrl === undefined ? EmbeddedAnalyzer.layerNoDeps : Layer.empty
   ).pipe(
+    Layer.provideMerge(ChangeFeed.layerNoDeps),
     Layer.provideMerge(freshnessLayer),
     Layer.provideMerge(Migrations.layerNoDeps),
     Layer.provideMerge(layerSql(options))

@@ -59,6 +59,46 @@ layer(backend.on(Hedgerow.layer), { timeout: 120_000, excludeTestServices: true 
       assert.strictEqual(yield* countWhere("activity_log", "item_id", String(flag.id)), 2)
     }))
 
+  it.effect("concurrent PATCHes without a version all apply, in order: each answer is its own change, the log chains them", () =>
+    Effect.gen(function*() {
+      const flag = yield* create({ key: freshKey("chain") })
+      const names = Array.from({ length: 8 }, (_, i) => `writer ${i}`)
+      const answers = yield* Effect.forEach(names, (name) => patch(flag.id, { name }), { concurrency: "unbounded" })
+      // Each request sees the flag as its own change left it, one version after the one before.
+      const byVersion = [...answers].sort((a, b) => a.version - b.version)
+      assert.deepStrictEqual(byVersion.map((answer) => answer.version), names.map((_, i) => i + 2))
+      assert.deepStrictEqual(byVersion.map((answer) => answer.name).sort(), names)
+      const after = yield* retrieve(flag.id)
+      assert.deepStrictEqual([after.version, after.name], [byVersion.at(-1)!.version, byVersion.at(-1)!.name])
+      const sql = yield* SqlClient.SqlClient
+      const log = yield* sql<{ readonly before: string; readonly after: string }>`
+        SELECT c->>'before' AS before, c->>'after' AS after FROM activity_log, jsonb_array_elements(detail->'changes') c
+        WHERE item_id = ${String(flag.id)} AND activity = 'updated' AND c->>'field' = 'name'
+        ORDER BY created_at, id`
+      // Newest last, each change starting where the one before ended.
+      assert.deepStrictEqual(log.map((entry) => entry.after), byVersion.map((answer) => answer.name))
+      log.slice(1).forEach((entry, i) => assert.strictEqual(entry.before, log[i]!.after))
+    }))
+
+  it.effect("concurrent creates of different keys all succeed, each with its own dashboard and entry; a taken key fails only its own", () =>
+    Effect.gen(function*() {
+      const taken = (yield* create({ key: freshKey("taken") })).key
+      const keys = [...Array.from({ length: 7 }, () => freshKey("many")), taken]
+      const outcomes = yield* Effect.forEach(keys, (key) => create({ key }).pipe(Effect.exit), { concurrency: "unbounded" })
+      assert.deepStrictEqual(outcomes.map(Exit.isSuccess), [...keys.slice(0, 7).map(() => true), false])
+      const sql = yield* SqlClient.SqlClient
+      for (const [i, outcome] of outcomes.slice(0, 7).entries()) {
+        assert.isTrue(Exit.isSuccess(outcome))
+        const made = Exit.isSuccess(outcome) ? outcome.value : undefined
+        assert.strictEqual(made?.key, keys[i])
+        const [row] = yield* sql<{ readonly dashboard: string; readonly entries: number }>`
+          SELECT d.name AS dashboard, (SELECT count(*)::integer FROM activity_log a WHERE a.item_id = f.id::text AND a.activity = 'created') AS entries
+          FROM feature_flags f JOIN dashboards d ON d.id = f.usage_dashboard_id WHERE f.id = ${made!.id}`
+        assert.deepStrictEqual(row, { dashboard: `Generated Dashboard: ${keys[i]} Usage`, entries: 1 })
+      }
+      assert.strictEqual(yield* countWhere("feature_flags", "key", taken), 1)
+    }))
+
   it.effect("concurrent creates with one key: exactly one succeeds, the others are 400 unique", () =>
     Effect.gen(function*() {
       const key = freshKey("same")
@@ -151,13 +191,13 @@ layer(backend.on(Hedgerow.layer), { timeout: 120_000, excludeTestServices: true 
       const before = (yield* entries)[0]!.n
       // Another writer moved the row on: a new version; then, on a fresh read, the usage dashboard.
       yield* patch(made.id, { name: "second" })
-      assert.isTrue(Option.isNone(yield* flags.updateUnchanged(read, columns("stale"), entry("stale"))))
+      assert.isTrue(Option.isNone(yield* flags.updateUnchanged(read, columns("stale"), [entry("stale")])))
       const fresh = (yield* flags.find(projectId, made.id)).pipe(Option.getOrThrow)
       yield* sql`UPDATE feature_flags SET usage_dashboard_id = NULL WHERE id = ${made.id}`
-      assert.isTrue(Option.isNone(yield* flags.updateUnchanged(fresh, { ...columns("stale"), version: fresh.version + 1 }, entry("stale"))))
+      assert.isTrue(Option.isNone(yield* flags.updateUnchanged(fresh, { ...columns("stale"), version: fresh.version + 1 }, [entry("stale")])))
       assert.deepStrictEqual([(yield* retrieve(made.id)).name, (yield* entries)[0]!.n], ["second", before + 1])
       const current = (yield* flags.find(projectId, made.id)).pipe(Option.getOrThrow)
-      const written = yield* flags.updateUnchanged(current, { ...columns("third"), version: current.version + 1, usage_dashboard_id: null }, entry("third"))
+      const written = yield* flags.updateUnchanged(current, { ...columns("third"), version: current.version + 1, usage_dashboard_id: null }, [entry("third")])
       assert.deepStrictEqual([Option.getOrThrow(written).name, (yield* entries)[0]!.n], ["third", before + 2])
     }))
 

@@ -66,12 +66,13 @@ export class FeatureFlagRepository extends Context.Service<FeatureFlagRepository
   /**
    * The same, only while the row is still as `read`: its version, and what changes without a version
    * (its key, moved aside when deleted, and its usage dashboard). None when it is not, and nothing is written.
-   * The key is the one read, so no other flag can hold it.
+   * The key is the one read, so no other flag can hold it. `entries` record changes made one after another
+   * (the columns are the last one's), and are logged in their order.
    */
   readonly updateUnchanged: (
     read: StoredFeatureFlag,
     input: FlagUpdate,
-    entry: ActivityInsert
+    entries: ReadonlyArray<ActivityInsert>
   ) => Effect.Effect<Option.Option<StoredFeatureFlag>>
   readonly setUsageDashboard: (id: FeatureFlagId, dashboard: DashboardId) => Effect.Effect<void>
   /** Deleted flags included: they stay readable by id. */

@@ -1,4 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
+import type { ActivityInsert } from "../activity/repository.ts"
 import { activityEntry } from "../activity/writer.ts"
 import type { Actor } from "../auth/actor.ts"
 import type { ProjectAccess } from "../auth/access.ts"
@@ -12,9 +13,10 @@ import { dependenciesOf } from "./computed.ts"
 import { conditionsOf } from "./conditions.ts"
 import { flagChanges, newFlagColumns, nextFlagColumns, versionChange } from "./columns.ts"
 import { keyTaken, originalKeyOf, tombstoneKey } from "./key.ts"
+import { coalescedFlagWrites } from "./coalesced-writes.ts"
 import { FlagReader, type FoundFlag } from "./lookup.ts"
 import type { StoredFeatureFlag } from "./model.ts"
-import { FeatureFlagRepository, type FlagRef } from "./repository.ts"
+import { FeatureFlagRepository, type FlagRef, type FlagUpdate } from "./repository.ts"
 import { type FlagInput, FlagRules } from "./rules.ts"
 
 /** PostHog lists at most five dependent flags, then says how many more. */
@@ -22,6 +24,13 @@ const flagList = (refs: ReadonlyArray<FlagRef>) => {
   const named = refs.slice(0, 5).map((ref) => `${ref.key} (ID: ${ref.id})`)
   if (refs.length > 5) named.push(`and ${refs.length - 5} more`)
   return named.join(", ")
+}
+
+/** What a PATCH makes of a flag: its key, its new columns and the entry that records them. */
+interface FlagChange {
+  readonly key: string
+  readonly columns: FlagUpdate
+  readonly entry: ActivityInsert
 }
 
 const userOf = (actor: Actor): UserId | null => (actor._tag === "User" ? actor.user.id : null)
@@ -52,6 +61,11 @@ export class FlagWriter extends Context.Service<FlagWriter, {
       const rules = yield* FlagRules
       const reader = yield* FlagReader
       const transactions = yield* Transactions
+      const coalesced = yield* coalescedFlagWrites<FlagChange>({
+        apply: (current, change) => ({ ...current, ...change.columns }),
+        write: (base, changes) =>
+          transactions.single(flags.updateUnchanged(base, changes.at(-1)!.columns, changes.map((change) => change.entry)))
+      })
 
       /**
        * Writes that read or lock other flags than their own take turns per project, always before any row
@@ -176,14 +190,17 @@ export class FlagWriter extends Context.Service<FlagWriter, {
         const recheck = conditions !== undefined && dependenciesOf(conditions).length > 0 ? conditions : undefined
         const turn = recheck !== undefined || input.active !== undefined || input.deleted !== undefined || input.key !== undefined
 
-        // A change that reads no other flag is written against the flag as read, in one statement, provided
-        // the row has not moved on since (its version, and what changes without one); else as below.
-        if (!turn && (input.version === undefined || input.version === flag.version)) {
-          const change = changeOf(actor, access, flag, input)
-          if (change !== undefined) {
-            const written = yield* transactions.single(flags.updateUnchanged(flag, change.columns, change.entry))
-            if (Option.isSome(written)) return written.value
-          }
+        // A change that reads no other flag is written in one statement against the newest row this process
+        // knows, with the changes of the flag that arrived with it, provided the row has not moved on since
+        // (its version, and what changes without one); else as below, which also answers a stale `version`.
+        if (!turn) {
+          const written = yield* coalesced({
+            read: flag,
+            author: userOf(actor),
+            change: (current) =>
+              input.version === undefined || input.version === current.version ? changeOf(actor, access, current, input) : undefined
+          })
+          if (Option.isSome(written)) return written.value
         }
 
         return yield* transactions.run(Effect.gen(function*() {

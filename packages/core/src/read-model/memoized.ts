@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Cause, Deferred, Effect, Exit, Option } from "effect"
 import type { FreshnessShape, WatchedTable } from "./freshness.ts"
 
 export interface MemoOptions<K> {
@@ -14,7 +14,8 @@ export interface MemoOptions<K> {
  * A store lookup served from memory while `freshness` allows. Only found values are kept: an unknown id
  * is asked of the store every time. An entry is kept under the version read before the store was asked,
  * so a change committed while the lookup ran has already moved the version on, and the entry is never
- * served.
+ * served. Lookups of one key that miss together share the store's answer: after a write, the requests
+ * waiting for the flag it changed read it once, not once each.
  */
 export const memoized = <K, A, E, R>(
   freshness: FreshnessShape,
@@ -23,18 +24,34 @@ export const memoized = <K, A, E, R>(
 ) => {
   const { reads, keyOf = (key: K) => key, maxEntries = 10_000 } = options
   const entries = new Map<unknown, { readonly version: number; readonly value: A }>()
+  const pending = new Map<unknown, { readonly version: number; readonly answer: Deferred.Deferred<Option.Option<A>, E> }>()
+
+  const ask = (lookupKey: K, key: unknown, live: boolean, version: number): Effect.Effect<Option.Option<A>, E, R> => {
+    const answer = Deferred.makeUnsafe<Option.Option<A>, E>()
+    if (live) pending.set(key, { version, answer })
+    return Effect.onExit(lookup(lookupKey), (exit) =>
+      Effect.sync(() => {
+        if (pending.get(key)?.answer === answer) pending.delete(key)
+        Deferred.doneUnsafe(answer, exit)
+        if (Exit.isFailure(exit)) return
+        const found = exit.value
+        if (Option.isNone(found)) return entries.delete(key)
+        if (!live) return
+        if (entries.size >= maxEntries) entries.clear()
+        entries.set(key, { version, value: found.value })
+      }))
+  }
+
   return (lookupKey: K): Effect.Effect<Option.Option<A>, E, R> => {
     const key = keyOf(lookupKey)
     const live = freshness.live()
     const version = freshness.version(reads)
     const entry = entries.get(key)
     if (live && entry !== undefined && entry.version === version) return Effect.succeed(Option.some(entry.value))
-    return Effect.tap(lookup(lookupKey), (found) =>
-      Effect.sync(() => {
-        if (Option.isNone(found)) return entries.delete(key)
-        if (!live) return
-        if (entries.size >= maxEntries) entries.clear()
-        entries.set(key, { version, value: found.value })
-      }))
+    const asked = pending.get(key)
+    if (!live || asked === undefined || asked.version !== version) return ask(lookupKey, key, live, version)
+    // The one who asked was interrupted: ask again.
+    return Effect.catchCause(Deferred.await(asked.answer), (cause) =>
+      Cause.hasInterruptsOnly(cause) ? ask(lookupKey, key, live, version) : Effect.failCause(cause))
   }
 }

@@ -2,7 +2,8 @@ import { FeatureFlagRecord, StoredFeatureFlag, UserSummary } from "@hedgerow/cor
 import { ActivityInsert, DashboardInsert, FeatureFlagRepository, FlagInsert, FlagKeyTaken, FlagRef, FlagUpdate } from "@hedgerow/core/ports"
 import { Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
-import { serialIds } from "./rows.ts"
+import { writeBatcher } from "../sql/write-batcher.ts"
+import { json, serialIds } from "./rows.ts"
 import { columnsOf, decodeFirst, decodeOne, decodeRows, objectOf, recordOf, valuesOf } from "./table.ts"
 
 /** A flag row is core's stored flag: its columns, and the creator and last modifier as JSON objects. */
@@ -20,6 +21,28 @@ const decodeKeyHolder = decodeFirst(KeyHolder)
 const DependencyNode = Schema.Struct(Struct.pick(FeatureFlagRecord.fields, ["id", "key", "active", "filters"]))
 const decodeDependencyNodes = decodeRows(DependencyNode)
 
+interface NewFlag {
+  readonly flag: FlagInsert
+  readonly usageDashboard: DashboardInsert | null
+  readonly entry: ActivityInsert
+}
+interface UnchangedUpdate {
+  readonly read: StoredFeatureFlag
+  readonly input: FlagUpdate
+  readonly entries: ReadonlyArray<ActivityInsert>
+}
+
+/** A write's statement for any number of items, and the same write joining whoever else is waiting. */
+interface Batched<I, O> {
+  readonly write: (items: ReadonlyArray<I>) => Effect.Effect<ReadonlyArray<O>>
+  readonly batched: (item: I) => Effect.Effect<O>
+}
+/** The most writes one statement takes: past a few dozen a statement costs about as much per row as alone. */
+const MAX_BATCH = 64
+
+const batched = <I, O>(write: Batched<I, O>["write"], keyOf?: (item: I) => unknown) =>
+  Effect.map(writeBatcher({ maxItems: MAX_BATCH, write, ...(keyOf === undefined ? {} : { keyOf }) }), (batched): Batched<I, O> => ({ write, batched }))
+
 const isKeyConflict = (error: unknown) => SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation"
 
 export const layerNoDeps = Layer.effect(
@@ -36,9 +59,9 @@ export const layerNoDeps = Layer.effect(
     const insertValues = valuesOf(sql, "feature_flags", FlagInsert)
     const updateColumns = sql.unsafe(columnsOf(FlagUpdate))
     const updateValues = valuesOf(sql, "feature_flags", FlagUpdate)
-    const flagRecord = recordOf(sql, "feature_flags", FlagInsert)
+    const insertFields = sql.unsafe(columnsOf(FlagInsert, "r"))
     const dashboardColumns = sql.unsafe(columnsOf(DashboardInsert))
-    const dashboardValues = valuesOf(sql, "dashboards", DashboardInsert)
+    const dashboardFields = sql.unsafe(columnsOf(DashboardInsert, "r"))
     const entryColumns = sql.unsafe(columnsOf(ActivityInsert))
     const entryValues = sql.unsafe(columnsOf(ActivityInsert, "e"))
     const entryRecord = recordOf(sql, "activity_log", ActivityInsert)
@@ -47,29 +70,88 @@ export const layerNoDeps = Layer.effect(
     const itemlessColumns = sql.unsafe(columnsOf(ItemlessEntry))
     const itemlessValues = sql.unsafe(columnsOf(ItemlessEntry, "e"))
 
+    const inTransaction = Effect.map(Effect.serviceOption(sql.transactionService), Option.isSome)
+    /**
+     * A write made outside a transaction joins the others waiting for the database (write-batcher.ts);
+     * inside one it runs on the transaction's connection, alone.
+     */
+    const written = <I, O>(kind: Batched<I, O>, item: I) =>
+      Effect.flatMap(inTransaction, (inside) => inside ? Effect.map(kind.write([item]), (answers) => answers[0]!) : kind.batched(item))
+
+    const encodeFlag = Schema.encodeSync(FlagInsert)
+    const encodeDashboard = Schema.encodeSync(DashboardInsert)
+    const encodeEntry = Schema.encodeSync(ActivityInsert)
+    const encodeUpdate = Schema.encodeSync(FlagUpdate)
+    /** The flags a statement returned, in the order of its items (`n`, from 1); none where it wrote nothing. */
+    const byItem = (count: number) => (rows: ReadonlyArray<{ readonly n: number | string }>) =>
+      Effect.map(decodeFlags(rows), (flags) => {
+        const answers = Array.from({ length: count }, () => Option.none<StoredFeatureFlag>())
+        rows.forEach((row, i) => answers[Number(row.n) - 1] = Option.some(flags[i]!))
+        return answers
+      })
+
+    // New flags with their dashboards and entries. The ids are drawn first, so that each item's rows find
+    // one another; a key another flag holds leaves that item out, and it alone (ON CONFLICT) is answered none.
+    const creates = yield* batched((items: ReadonlyArray<NewFlag>) =>
+      sql<{ readonly n: number }>`
+        WITH input AS (
+          SELECT x.n, x.item, nextval(pg_get_serial_sequence('feature_flags', 'id')) AS flag_id,
+            CASE WHEN x.item->'dashboard' = 'null'::jsonb THEN NULL ELSE nextval(pg_get_serial_sequence('dashboards', 'id')) END AS dashboard_id
+          FROM jsonb_array_elements(${json(items.map((item) => ({
+            flag: encodeFlag(item.flag),
+            dashboard: item.usageDashboard === null ? null : encodeDashboard(item.usageDashboard),
+            entry: encodeEntry(item.entry)
+          })))}::jsonb) WITH ORDINALITY x(item, n)
+        ), f AS (
+          INSERT INTO feature_flags (id, ${insertColumns}, usage_dashboard_id)
+          SELECT i.flag_id, ${insertFields}, i.dashboard_id FROM input i, jsonb_populate_record(NULL::feature_flags, i.item->'flag') r
+          ORDER BY i.n
+          ON CONFLICT (project_id, key) DO NOTHING
+          RETURNING *
+        ), d AS (
+          INSERT INTO dashboards (id, ${dashboardColumns})
+          SELECT i.dashboard_id, ${dashboardFields} FROM f JOIN input i ON i.flag_id = f.id, jsonb_populate_record(NULL::dashboards, i.item->'dashboard') r
+          WHERE i.dashboard_id IS NOT NULL
+        ), a AS (
+          INSERT INTO activity_log (id, ${itemlessColumns}, item_id, detail)
+          SELECT gen_random_uuid(), ${itemlessValues}, f.id::text, jsonb_set(e.detail, '{id}', to_jsonb(f.id::text))
+          FROM f JOIN input i ON i.flag_id = f.id, jsonb_populate_record(NULL::activity_log, i.item->'entry') e
+        )
+        SELECT ${select}, i.n FROM f JOIN input i ON i.flag_id = f.id ${joins}`.pipe(Effect.orDie, Effect.flatMap(byItem(items.length))))
+
+    // Changes written against the flags as read, each only while its row still is (version, key, dashboard).
+    const updates = yield* batched((items: ReadonlyArray<UnchangedUpdate>) =>
+      sql<{ readonly n: number }>`
+        WITH input AS (
+          SELECT x.n, x.item FROM jsonb_array_elements(${json(items.map(({ entries, input, read }) => ({
+            id: read.id,
+            version: read.version,
+            key: read.key,
+            usage_dashboard_id: read.usage_dashboard_id,
+            columns: encodeUpdate(input),
+            entries: entries.map((entry) => encodeEntry(entry))
+          })))}::jsonb) WITH ORDINALITY x(item, n)
+        ), f AS (
+          UPDATE feature_flags t
+          SET (${updateColumns}) = (SELECT ${updateColumns} FROM jsonb_populate_record(NULL::feature_flags, i.item->'columns')), updated_at = now()
+          FROM input i
+          WHERE t.id = (i.item->>'id')::integer AND t.version = (i.item->>'version')::integer AND t.key = i.item->>'key'
+            AND t.usage_dashboard_id IS NOT DISTINCT FROM (i.item->>'usage_dashboard_id')::integer
+          RETURNING t.*, i.n, i.item->'entries' AS entries
+        ), a AS (
+          -- A microsecond apart, so that the log lists the changes in the order they were made.
+          INSERT INTO activity_log (id, ${entryColumns}, created_at)
+          SELECT gen_random_uuid(), ${entryValues}, now() + (x.k - 1) * interval '1 microsecond'
+          FROM f, jsonb_array_elements(f.entries) WITH ORDINALITY x(entry, k), jsonb_populate_record(NULL::activity_log, x.entry) e
+        )
+        SELECT ${select}, f.n FROM f ${joins}`.pipe(Effect.orDie, Effect.flatMap(byItem(items.length))), (item) => item.read.id)
+
     return FeatureFlagRepository.of({
-      // One statement, atomic by itself: a flag holding the key fails it whole, dashboard and entry included,
-      // inside a transaction or not.
       create: (flag, usageDashboard, entry) =>
-        sql`
-          WITH d AS (
-            INSERT INTO dashboards (${dashboardColumns})
-            ${usageDashboard === null ? sql`SELECT ${dashboardColumns} FROM dashboards WHERE false` : dashboardValues(usageDashboard)}
-            RETURNING id
-          ), f AS (
-            INSERT INTO feature_flags (${insertColumns}, usage_dashboard_id)
-            SELECT ${insertColumns}, (SELECT id FROM d) FROM ${flagRecord(flag)}
-            RETURNING *
-          ), a AS (
-            INSERT INTO activity_log (id, ${itemlessColumns}, item_id, detail)
-            SELECT gen_random_uuid(), ${itemlessValues}, f.id::text, jsonb_set(e.detail, '{id}', to_jsonb(f.id::text))
-            FROM f, ${entryRecord(entry)} e
-          )
-          SELECT ${select} FROM f ${joins}`.pipe(
-          Effect.catchIf(isKeyConflict, () => Effect.fail(new FlagKeyTaken())),
-          Effect.catchIf(SqlError.isSqlError, Effect.die),
-          Effect.flatMap(decodeOnlyFlag)
-        ),
+        Effect.flatMap(written(creates, { flag, usageDashboard, entry }), Option.match({
+          onNone: () => Effect.fail(new FlagKeyTaken()),
+          onSome: Effect.succeed
+        })),
       // A racing writer that took the key meanwhile makes the insert a no-op, reported as the taken key.
       insert: (input) =>
         sql`
@@ -98,18 +180,7 @@ export const layerNoDeps = Layer.effect(
           Effect.catchIf(SqlError.isSqlError, Effect.die),
           Effect.flatMap(decodeOnlyFlag)
         ),
-      updateUnchanged: (read, input, entry) =>
-        sql`
-          WITH f AS (
-            UPDATE feature_flags SET (${updateColumns}) = (${updateValues(input)}), updated_at = now()
-            WHERE id = ${read.id} AND version = ${read.version} AND key = ${read.key}
-              AND usage_dashboard_id IS NOT DISTINCT FROM ${read.usage_dashboard_id}::integer
-            RETURNING *
-          ), a AS (
-            INSERT INTO activity_log (id, ${entryColumns})
-            SELECT gen_random_uuid(), ${entryValues} FROM f, ${entryRecord(entry)} e
-          )
-          SELECT ${select} FROM f ${joins}`.pipe(Effect.orDie, Effect.flatMap(decodeFlag)),
+      updateUnchanged: (read, input, entries) => written(updates, { read, input, entries }),
       setUsageDashboard: (id, dashboard) =>
         sql`UPDATE feature_flags SET usage_dashboard_id = ${dashboard} WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
       find: (project, id) =>

@@ -1,18 +1,18 @@
-import { Freshness, Transactions } from "@hedgerow/core/ports"
+import { Transactions } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
-import { Listener } from "../sql/listener.ts"
+import { OwnCommits } from "../sql/change-feed.ts"
 
 /** One SQL transaction per use case; a failure of the database itself is a defect (500), not a domain error. */
 export const layerNoDeps = Layer.effect(
   Transactions,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const freshness = yield* Freshness
-    // What this process committed is forgotten by its read model at once. A feed that delivers at commit
-    // has already named each table written; otherwise its notification comes a moment later, so
-    // everything is forgotten now. Other processes hear of the commit through the feed.
-    const committed = (yield* Listener).deliversAtCommit ? Effect.void : Effect.sync(() => freshness.changed(["*"]))
+    // What this process committed is in its read model before the writer goes on; other processes hear
+    // of the commit through the feed. Inside another transaction nothing is committed yet: the outermost
+    // one waits, once.
+    const heard = (yield* OwnCommits).heard
+    const committed = Effect.flatMap(Effect.serviceOption(sql.transactionService), (outer) => outer._tag === "Some" ? Effect.void : heard)
     return Transactions.of({
       run: (effect) =>
         sql.withTransaction(effect).pipe(
