@@ -23,10 +23,11 @@ const RateLimitsFromConfig = Layer.effect(
 )
 
 /** HEDGEROW_TRUST_PROXY=true: a reverse proxy sets X-Forwarded-Proto/Host, so links may use them. */
-const ServerSettingsFromConfig = Layer.effect(
-  ServerSettings,
-  Effect.map(Config.Boolean("HEDGEROW_TRUST_PROXY").pipe(Config.withDefault(false)), (trustProxy) => ({ trustProxy }))
-)
+const serverSettingsFromConfig = (basePath: string) =>
+  Layer.effect(
+    ServerSettings,
+    Effect.map(Config.Boolean("HEDGEROW_TRUST_PROXY").pipe(Config.withDefault(false)), (trustProxy) => ({ trustProxy, basePath }))
+  )
 
 /**
  * Around every route, the request log outside CORS, and CORS outside the envelope: the envelope answers
@@ -41,16 +42,20 @@ const edgeMiddleware = HttpRouter.middleware(
   { global: true }
 )
 
-/** The routes of the contract, the OpenAPI document and its rendered docs, over core. */
-export const routesNoDeps = Layer.mergeAll(
-  HttpApiBuilder.layer(HedgerowApi, { openapiPath: "/api/schema/" }).pipe(
-    Layer.provide(Handlers.layerNoDeps.pipe(Layer.provide(ServerSettingsFromConfig))),
-    Layer.provide(AuthorizationMiddleware.layerNoDeps),
-    Layer.provide(RequestDecodingMiddleware.layer)
-  ),
-  HttpApiScalar.layer(HedgerowApi, { path: "/api/docs/" }),
-  edgeMiddleware
-)
+/**
+ * The routes of the contract, the OpenAPI document and its rendered docs, over core, for a server that
+ * strips `basePath` from each request before routing it ("" when the API is the whole server).
+ */
+export const routesAt = (basePath: string) =>
+  Layer.mergeAll(
+    HttpApiBuilder.layer(HedgerowApi, { openapiPath: "/api/schema/" }).pipe(
+      Layer.provide(Handlers.layerNoDeps.pipe(Layer.provide(serverSettingsFromConfig(basePath)))),
+      Layer.provide(AuthorizationMiddleware.layerNoDeps),
+      Layer.provide(RequestDecodingMiddleware.layer)
+    ),
+    HttpApiScalar.layer(HedgerowApi, { path: "/api/docs/" }),
+    edgeMiddleware
+  )
 
 /** Core services over a store, with the server's configuration. */
 export const servicesLayer = (store: StoreOptions) =>
@@ -64,4 +69,4 @@ export const servicesLayer = (store: StoreOptions) =>
 export const routerConfig = { ignoreTrailingSlash: true, maxParamLength: Number.MAX_SAFE_INTEGER } as const
 
 /** The HTTP app on any HttpServer, given core services. */
-export const layerNoDeps = HttpRouter.serve(routesNoDeps, { routerConfig, disableLogger: true, disableListenLog: true })
+export const layerNoDeps = HttpRouter.serve(routesAt(""), { routerConfig, disableLogger: true, disableListenLog: true })

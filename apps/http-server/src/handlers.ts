@@ -18,13 +18,15 @@ import {
 } from "./endpoints/index.ts"
 import { readSdkBody } from "./sdk-body.ts"
 import { SystemHandlers } from "./system.ts"
-import { ServerSettings } from "./settings.ts"
+import { ServerSettings, type ServerSettingsShape } from "./settings.ts"
 
 /**
- * The absolute URL the client used, for pagination links. X-Forwarded-* headers are believed only when
- * the operator says a proxy sets them (HEDGEROW_TRUST_PROXY), since any client could send them.
+ * The absolute URL the client used, for pagination links: the mount's base path (which routing never
+ * sees) before the path. X-Forwarded-* headers are believed only when the operator says a proxy sets them
+ * (HEDGEROW_TRUST_PROXY), since any client could send them.
  */
-export const requestUrl = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string | undefined => {
+export const requestUrl = (request: HttpServerRequest.HttpServerRequest, settings: ServerSettingsShape): string | undefined => {
+  const { trustProxy, basePath } = settings
   const forwarded = (name: string) => (trustProxy ? request.headers[name]?.split(",")[0]?.trim() : undefined)
   const proto = forwarded("x-forwarded-proto")
   const scheme = proto === "https" || proto === "http" ? proto : "http"
@@ -33,7 +35,7 @@ export const requestUrl = (request: HttpServerRequest.HttpServerRequest, trustPr
   const target = /^[a-z][a-z0-9+.-]*:\/\//i.test(request.url) && URL.canParse(request.url)
     ? (({ pathname, search }) => pathname + search)(new URL(request.url))
     : request.url
-  const url = `${scheme}://${host}${target}`
+  const url = `${scheme}://${host}${basePath}${target}`
   return HOST.test(host) && URL.canParse(url) ? url : undefined
 }
 
@@ -72,8 +74,8 @@ type Complete<H> = H extends HttpApiBuilder.Handlers<infer R, infer Endpoints, i
  * makes the request unanswerable. What the binding answers goes out as an Answer says, or encoded by
  * HttpApi.
  */
-const withUrl = (raw: RawCall, trustProxy: boolean, run: (url: string) => Effect.Effect<unknown, unknown, unknown>) => {
-  const url = requestUrl(raw.request, trustProxy)
+const withUrl = (raw: RawCall, settings: ServerSettingsShape, run: (url: string) => Effect.Effect<unknown, unknown, unknown>) => {
+  const url = requestUrl(raw.request, settings)
   if (url === undefined) return Effect.fail(invalidHost)
   return Effect.map(run(url), (value) => (isAnswer(value) ? sendAnswer(value) : value))
 }
@@ -82,14 +84,14 @@ const withUrl = (raw: RawCall, trustProxy: boolean, run: (url: string) => Effect
  * Serves one binding. HttpApi decodes path and query but not the body: core reads it when its rules
  * need it, after scope and tenancy, in PostHog's order.
  */
-const serve = (binding: Binding<any>, trustProxy: boolean) => (raw: RawCall) =>
+const serve = (binding: Binding<any>, settings: ServerSettingsShape) => (raw: RawCall) =>
   Effect.flatMap(Effect.service(CurrentActor), (actor) =>
-    withUrl(raw, trustProxy, (url) =>
+    withUrl(raw, settings, (url) =>
       binding({ actor, params: raw.params, query: raw.query, headers: raw.headers ?? {}, body: readJsonBody(raw.request), url })))
 
 /** Serves one binding of a public group: no caller, and the body as the SDKs send it. */
-const servePublic = (binding: PublicBinding<any>, trustProxy: boolean) => (raw: RawCall) =>
-  withUrl(raw, trustProxy, (url) => {
+const servePublic = (binding: PublicBinding<any>, settings: ServerSettingsShape) => (raw: RawCall) =>
+  withUrl(raw, settings, (url) => {
     const compression = (raw.query as { readonly compression?: string } | undefined)?.compression
     return binding({ params: raw.params, query: raw.query, headers: raw.headers ?? {}, payload: readSdkBody(raw.request, compression), url })
   })
@@ -102,12 +104,12 @@ const servePublic = (binding: PublicBinding<any>, trustProxy: boolean) => (raw: 
 const registerGroup = <G extends GroupName | PublicGroupName, B>(
   group: G,
   bindings: { readonly [name: string]: B },
-  serveOne: (binding: B, trustProxy: boolean) => (raw: RawCall) => Effect.Effect<unknown, unknown, unknown>
+  serveOne: (binding: B, settings: ServerSettingsShape) => (raw: RawCall) => Effect.Effect<unknown, unknown, unknown>
 ) =>
   HttpApiBuilder.group(HedgerowApi, group, (handlers) =>
-    Effect.map(Effect.service(ServerSettings), ({ trustProxy }) => {
+    Effect.map(Effect.service(ServerSettings), (settings) => {
       const registry = handlers as unknown as Registry
-      for (const [name, binding] of Object.entries(bindings)) registry.handleRaw(name, serveOne(binding, trustProxy))
+      for (const [name, binding] of Object.entries(bindings)) registry.handleRaw(name, serveOne(binding, settings))
       return handlers as unknown as Complete<typeof handlers>
     }))
 

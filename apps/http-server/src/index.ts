@@ -3,6 +3,18 @@ export * as App from "./app.ts"
 export * as HedgerowServer from "./server.ts"
 export type { ServerOptions } from "./server.ts"
 export * from "./launch.ts"
+export { type EmbeddedHedgerow, openHedgerow } from "./embed/open-hedgerow.ts"
+export * as Embedding from "./embed/embedding.ts"
+export type {
+  EffectFlagReader,
+  EmbeddedProject,
+  EmbedOptions,
+  FlagOptions,
+  FlagReader,
+  FlagValue,
+  JsonValue
+} from "./embed/embedding.ts"
+export type { NodeListener } from "./embed/mount.ts"
 export * from "./endpoints/index.ts"
 export { envelopeResponse } from "./middleware/error-envelope.ts"
 export { undecodedPart } from "./middleware/request-decoding.ts"

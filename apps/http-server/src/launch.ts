@@ -7,7 +7,7 @@ const banner = (options: ServerOptions) =>
   Effect.gen(function*() {
     const url = yield* baseUrl
     const lines = [`Hedgerow is serving the API on ${url} (${Store.description(options.store)}).`]
-    const first = yield* bootstrapIfEmpty
+    const first = yield* bootstrapIfEmpty()
     if (Option.isSome(first)) {
       const { organization_id, project_id, user, personal_api_key } = first.value
       lines.push(

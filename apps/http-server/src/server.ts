@@ -1,6 +1,6 @@
 // The module alone: the package's index also loads its Redis client, a few hundred files at start-up.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Bootstrap, type Bootstrapped } from "@hedgerow/core"
+import { Bootstrap, type BootstrapOptions, type Bootstrapped } from "@hedgerow/core"
 import type { StoreOptions } from "@hedgerow/store"
 import { Effect, Layer, Option } from "effect"
 import { HttpServer } from "effect/http"
@@ -41,12 +41,12 @@ export const layer = (options: ServerOptions) =>
 export const baseUrl = Effect.map(Effect.service(HttpServer.HttpServer), (server) =>
   NetAddress.formatUrlUnsafe(server.address).replace(/\/$/, ""))
 
-/** On an empty store: bootstrap, so that a first `npm start` is immediately usable. */
-export const bootstrapIfEmpty = Effect.gen(function*() {
+/** On an empty store: bootstrap, so that a first `npm start` (or an app's first start) is immediately usable. */
+export const bootstrapIfEmpty = (options: BootstrapOptions = {}) => Effect.gen(function*() {
   const bootstrap = yield* Bootstrap
   if (yield* bootstrap.isBootstrapped) return Option.none<Bootstrapped>()
   // Another process sharing the database may have bootstrapped it since the check.
-  return yield* bootstrap.run({}).pipe(
+  return yield* bootstrap.run(options).pipe(
     Effect.map(Option.some),
     Effect.catchTag("AlreadyBootstrapped", () => Effect.succeed(Option.none<Bootstrapped>()))
   )

@@ -4,8 +4,13 @@ import { Context } from "effect"
 export interface ServerSettingsShape {
   /** Believe X-Forwarded-Proto/Host (set HEDGEROW_TRUST_PROXY=true behind a reverse proxy). */
   readonly trustProxy: boolean
+  /**
+   * The path the API is mounted under on a server that serves more than Hedgerow ("" at the root): the
+   * mount strips it before routing, and the links the API sends put it back.
+   */
+  readonly basePath: string
 }
 
 export const ServerSettings = Context.Reference<ServerSettingsShape>("hedgerow/ServerSettings", {
-  defaultValue: () => ({ trustProxy: false })
+  defaultValue: () => ({ trustProxy: false, basePath: "" })
 })

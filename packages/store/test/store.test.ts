@@ -85,6 +85,18 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000 })(`th
       assert.deepStrictEqual(page.results.map((p) => p.id), [...created.map((p) => p.id)].sort((a, b) => a - b).slice(5, 10))
     }))
 
+  it.effect("the first project is the one with the lowest id, whichever organization holds it", () =>
+    Effect.gen(function*() {
+      const projects = yield* ProjectRepository
+      const organizations = yield* OrganizationRepository
+      const org = yield* organizations.insert({ name: "Later", slug: "later" })
+      yield* projects.insert({ organization_id: org.id, name: "later", api_token: "phc_later", settings: DEFAULT_SETTINGS })
+      const sql = yield* SqlClient.SqlClient
+      const [lowest] = yield* sql<{ id: number }>`SELECT min(id) AS id FROM projects`
+      const first = yield* projects.first
+      assert.strictEqual(Option.getOrThrow(first).id, lowest!.id)
+    }))
+
   it.effect("authenticates by hash and refuses unknown keys", () =>
     Effect.gen(function*() {
       const auth = yield* Authentication

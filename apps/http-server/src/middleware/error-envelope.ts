@@ -5,6 +5,9 @@ import { randomUUID } from "node:crypto"
 import { knownPathOf } from "./known-paths.ts"
 import { noteKey, templateOf } from "./request-log.ts"
 
+/** A request the server will not finish: it stopped (or, embedded, was closed) before answering; status 503. */
+export const SHUTTING_DOWN = "The server is shutting down."
+
 /** Core's envelope for a failure; a 429 also says when to retry. */
 export const envelopeResponse = (failure: Parameters<typeof envelopeOf>[0], requestId?: string) => {
   const { status, body } = envelopeOf(failure)
@@ -54,7 +57,7 @@ export const around = (httpEffect: Effect.Effect<HttpServerResponse.HttpServerRe
         if (failure._tag === "Some" && isRouteNotFound(failure.value)) return unmatched(request, requestId)
         // Interrupted by shutdown (its grace period ran out): nothing failed, so nothing to log.
         if (Cause.hasInterruptsOnly(cause)) {
-          return Effect.succeed(envelopeResponse(new InternalError({ detail: "The server is shutting down.", requestId }), requestId).pipe(
+          return Effect.succeed(envelopeResponse(new InternalError({ detail: SHUTTING_DOWN, requestId }), requestId).pipe(
             HttpServerResponse.setStatus(503)
           ))
         }

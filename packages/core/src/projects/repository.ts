@@ -8,6 +8,8 @@ export class ProjectRepository extends Context.Service<ProjectRepository, {
   readonly findById: (id: ProjectId) => Effect.Effect<Option.Option<Project>>
   /** The project whose `api_token` this is (the public token SDKs send). */
   readonly findByToken: (token: string) => Effect.Effect<Option.Option<Project>>
+  /** The project with the lowest id, the first one made; none in an empty store. */
+  readonly first: Effect.Effect<Option.Option<Project>>
   /** Projects of these organizations (optionally only these ids), ordered by id. */
   readonly list: (
     filter: { readonly organizations: ReadonlyArray<OrganizationId>; readonly ids: ReadonlyArray<ProjectId> | null },

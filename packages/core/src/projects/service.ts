@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import type { Actor } from "../auth/actor.ts"
 import { Access, requireAdmin } from "../auth/access.ts"
 import { NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
@@ -7,7 +7,9 @@ import { type ListQuery, type Page, pageRequest } from "../shared/page.ts"
 import { newProjectToken } from "../shared/secrets.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { type Body, type BodyError, decodeBody } from "../shared/body.ts"
+import { requireSystem } from "../shared/system.ts"
 import { UserRepository } from "../users/repository.ts"
+import { Level } from "../organizations/model.ts"
 import { DEFAULT_PROJECT_NAME, DEFAULT_SETTINGS, ProjectCreate, type ProjectListItem, type ProjectSettings, type ProjectView } from "./model.ts"
 import { ProjectRepository } from "./repository.ts"
 import { toProjectListItem, toProjectView } from "./views.ts"
@@ -29,6 +31,11 @@ export class ProjectService extends Context.Service<ProjectService, {
   /** `/api/projects/`: projects of every organization the caller may see. */
   readonly listVisible: (actor: Actor, query: ListQuery) => Effect.Effect<Page<ProjectListItem>, PermissionDenied>
   readonly retrieveVisible: (actor: Actor, id: string) => Effect.Effect<ProjectView, PermissionDenied | NotFound>
+  /**
+   * The operator's (in-process) view of the first project made, the one an application embedding
+   * Hedgerow reads its flags from unless it names another; none in an empty store.
+   */
+  readonly first: (actor: Actor) => Effect.Effect<Option.Option<ProjectView>, PermissionDenied>
 }>()("hedgerow/ProjectService") {
   static readonly layerNoDeps = Layer.effect(
     ProjectService,
@@ -103,7 +110,12 @@ export class ProjectService extends Context.Service<ProjectService, {
         return toProjectView(project, level)
       })
 
-      return ProjectService.of({ list, create, retrieve, listVisible, retrieveVisible })
+      const first = Effect.fn("ProjectService.first")(function*(actor: Actor) {
+        yield* requireSystem(actor)
+        return Option.map(yield* projects.first, (project) => toProjectView(project, Level.owner))
+      })
+
+      return ProjectService.of({ list, create, retrieve, listVisible, retrieveVisible, first })
     })
   )
 }

@@ -26,6 +26,7 @@ export const layerNoDeps = Layer.effect(
         sql`SELECT ${columns} FROM projects WHERE id = ${id}`.pipe(Effect.orDie, Effect.flatMap(decodeProject)),
       findByToken: (token) =>
         sql`SELECT ${columns} FROM projects WHERE api_token = ${token}`.pipe(Effect.orDie, Effect.flatMap(decodeProject)),
+      first: sql`SELECT ${columns} FROM projects ORDER BY id LIMIT 1`.pipe(Effect.orDie, Effect.flatMap(decodeProject)),
       list: (filter, page) => {
         const where = filter.ids === null
           ? sql`organization_id = ANY(${filter.organizations}::uuid[])`
