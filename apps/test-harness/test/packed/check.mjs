@@ -15,5 +15,5 @@ const program = Effect.gen(function*() {
 const result = await Effect.runPromise(program.pipe(Effect.provide(Hedgerow.layer())))
 // The other two packages load too: their exports resolve to runnable JavaScript.
 const { HedgerowApi } = await import("@hedgerow/api")
-const { HedgerowServer } = await import("@hedgerow/http-server")
-console.log(JSON.stringify({ ...result, api: typeof HedgerowApi, server: typeof HedgerowServer.layer }))
+const { HedgerowServer, openHedgerow } = await import("@hedgerow/http-server")
+console.log(JSON.stringify({ ...result, api: typeof HedgerowApi, server: typeof HedgerowServer.layer, embed: typeof openHedgerow }))
