@@ -6,7 +6,8 @@ import * as path from "node:path"
 import type { StoreOptions } from "@hedgerow/store"
 import { createDatabase, forEachBackend, testDatabaseUrl } from "@hedgerow/store/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type EmbeddedHedgerow, openHedgerow } from "../src/index.ts"
+import { Effect, Option } from "effect"
+import { type EmbeddedHedgerow, Embedding, openHedgerow } from "../src/index.ts"
 
 const BASE = "/flags-admin"
 
@@ -265,6 +266,32 @@ describe("opening and closing Hedgerow in an application", () => {
     await reopened.close()
     await expect(openHedgerow({ store, basePath: "/", project: { id: 999 } })).rejects.toThrow("no project has the id 999")
     await expect(openHedgerow({ store, basePath: "/", project: { apiToken: "phc_nobody" } })).rejects.toThrow(/no project has the api_token/)
+  })
+
+  it("logs requests when asked, by their route below the base path", async () => {
+    const lines: Array<string> = []
+    const hedgerow = await openHedgerow({ store: {}, basePath: "/h", log: { level: "info", format: "json", sink: (text) => lines.push(text) } })
+    const host = await hostServer(hedgerow)
+    expect((await fetch(`${host.url}/h/api/projects/`)).status).toBe(401)
+    expect((await fetch(`${host.url}/elsewhere`)).status).toBe(404)
+    await stop(host.server)
+    await hedgerow.close()
+    const logged = lines.join("").trim().split("\n").map((line) => JSON.parse(line))
+    expect(logged.map(({ method, path, status }) => ({ method, path, status }))).toEqual([{ method: "GET", path: "/api/projects/", status: 401 }])
+  })
+
+  it("gives an Effect application the same through Embedding.layer", async () => {
+    const read = Effect.gen(function*() {
+      const embedding = yield* Embedding.Embedding
+      return {
+        project: embedding.project.name,
+        bootstrapped: Option.isSome(embedding.bootstrapped),
+        flags: yield* embedding.flags.getAll("ann"),
+        unknown: yield* embedding.flags.isEnabled("no-such-flag", "ann")
+      }
+    })
+    const answered = await Effect.runPromise(read.pipe(Effect.provide(Embedding.layer({ store: {}, basePath: "/h", bootstrap: { projectName: "Effectful" } }))))
+    expect(answered).toEqual({ project: "Effectful", bootstrapped: true, flags: {}, unknown: undefined })
   })
 
   it("refuses an empty store it may not bootstrap, and a base path that is not a path", async () => {

@@ -1,5 +1,6 @@
 import type { EvaluatedFlag } from "../src/evaluation/prepare.ts"
 import type { FlagResult } from "../src/evaluation/evaluate.ts"
+import { sdkPayload } from "../src/flag-evaluation/server-flags.ts"
 import type { JsonRecord } from "../src/shared/fields.ts"
 import type { FeatureFlagId } from "../src/shared/ids.ts"
 import { storedFlag } from "./stored-flag.ts"
@@ -322,13 +323,6 @@ export const generatePerson = (next: Random, index: number, now: number): Person
   return { distinct_id: `person_${index}_${Math.floor(next() * 1e6)}`, person_properties, groups, group_properties }
 }
 
-/** The payload as the SDK returns it: falsy stored payloads are none, JSON text is parsed. */
-export const sdkPayloadOf = (result: FlagResult): unknown => {
-  if (!result.enabled || !result.payload) return undefined
-  if (typeof result.payload !== "string") return result.payload
-  try {
-    return JSON.parse(result.payload)
-  } catch {
-    return result.payload
-  }
-}
+/** The payload as the SDK lists it among a person's payloads: absent when off or none. */
+export const sdkPayloadOf = (result: FlagResult): unknown =>
+  result.enabled ? sdkPayload(result.payload) ?? undefined : undefined

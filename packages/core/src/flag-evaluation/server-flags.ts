@@ -11,10 +11,10 @@ export interface ServerFlag {
 }
 
 /**
- * posthog-node's reading of a stored payload: a falsy one is none, text is parsed as JSON when it is
- * JSON, anything else is taken as it is.
+ * posthog-node's reading of a stored payload: a falsy one is none (null), text is parsed as JSON when it
+ * is JSON, anything else is taken as it is.
  */
-const parsedPayload = (stored: unknown): unknown => {
+export const sdkPayload = (stored: unknown): unknown => {
   if (!stored) return null
   if (typeof stored !== "string") return stored
   try {
@@ -26,7 +26,7 @@ const parsedPayload = (stored: unknown): unknown => {
 
 const serverFlagOf = (result: FlagResult): ServerFlag => ({
   value: result.variant ?? result.enabled,
-  payload: parsedPayload(result.payload)
+  payload: sdkPayload(result.payload)
 })
 
 /**
