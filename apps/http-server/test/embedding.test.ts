@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
@@ -296,6 +296,14 @@ describe("opening and closing Hedgerow in an application", () => {
 
   it("refuses an empty store it may not bootstrap, and a base path that is not a path", async () => {
     await expect(openHedgerow({ store: {}, basePath: "/h", bootstrap: false })).rejects.toThrow(/holds no project/)
-    await expect(openHedgerow({ store: {}, basePath: "hedgerow" })).rejects.toThrow(/basePath must be a path/)
+    const notOpened = path.join(dir, "not-opened")
+    await expect(openHedgerow({ store: { dataDir: notOpened }, basePath: "hedgerow" })).rejects.toThrow(/basePath must be a path/)
+    expect(existsSync(notOpened)).toBe(false)
+    // An empty store and a project named: refused before anything is written, so no bootstrap's key is lost.
+    const empty = path.join(dir, "empty")
+    await expect(openHedgerow({ store: { dataDir: empty }, basePath: "/h", project: { id: 1 } })).rejects.toThrow("no project has the id 1")
+    const bootstrapped = await openHedgerow({ store: { dataDir: empty }, basePath: "/h" })
+    expect(bootstrapped.bootstrapped?.personal_api_key).toMatch(/^phx_/)
+    await bootstrapped.close()
   })
 })

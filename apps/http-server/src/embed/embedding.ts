@@ -107,6 +107,13 @@ export interface EmbeddingShape {
 /** Why Hedgerow could not open in the application. */
 export class EmbedError extends Data.TaggedError("EmbedError")<{ readonly message: string }> {}
 
+const basePathOf = (basePath: string) => {
+  const normalized = normalizeBasePath(basePath)
+  return normalized === undefined
+    ? Effect.fail(new EmbedError({ message: `basePath must be a path such as "/hedgerow", not ${JSON.stringify(basePath)}` }))
+    : Effect.succeed(normalized)
+}
+
 export class Embedding extends Context.Service<Embedding, EmbeddingShape>()("hedgerow/Embedding") {}
 
 const contextOf = (distinctId: string, options: FlagOptions | undefined, only?: ReadonlyArray<string>): EvaluationContext => {
@@ -159,18 +166,23 @@ const chosenProject = (choice: EmbedOptions["project"]) =>
     })
   })
 
-const make = (options: EmbedOptions) =>
+/**
+ * The project `flags` reads, and what a bootstrap made. A project named is looked up before anything is
+ * written (an empty store has none), and a bootstrap comes last, so that no failure after it loses the
+ * key it shows once.
+ */
+const projectAndBootstrap = (options: EmbedOptions) =>
   Effect.gen(function*() {
-    const basePath = normalizeBasePath(options.basePath)
+    if (options.project !== undefined) return { found: yield* chosenProject(options.project), bootstrapped: Option.none<Bootstrapped>() }
     const bootstrapped = options.bootstrap === false
       ? Option.none<Bootstrapped>()
       : yield* bootstrapIfEmpty(options.bootstrap === true || options.bootstrap === undefined ? {} : options.bootstrap)
-    const found = yield* chosenProject(options.project ?? Option.match(bootstrapped, {
-      onNone: () => undefined,
-      onSome: (made) => ({ id: made.project_id })
-    }))
-    const project: EmbeddedProject = { id: found.id, name: found.name, api_token: found.api_token, organization_id: found.organization_id }
+    const made = Option.map(bootstrapped, (made) => ({ id: made.project_id }))
+    return { found: yield* chosenProject(Option.getOrUndefined(made)), bootstrapped }
+  })
 
+const make = (options: EmbedOptions, basePath: string) =>
+  Effect.gen(function*() {
     // The same routes `hedgerow serve` serves, with its router settings, handed to Node's adapter as a
     // request listener rather than bound to a server of Hedgerow's own.
     const app = yield* HttpRouter.toHttpEffect(App.routesAt(basePath)).pipe(
@@ -183,15 +195,21 @@ const make = (options: EmbedOptions) =>
     const handler = mountAt(basePath, (request, response) =>
       open ? listener(request, response) : sendFailure(response, new InternalError({ detail: SHUTTING_DOWN }), 503))
 
+    const { found, bootstrapped } = yield* projectAndBootstrap(options)
+    const project: EmbeddedProject = { id: found.id, name: found.name, api_token: found.api_token, organization_id: found.organization_id }
     const evaluation = yield* FlagEvaluationService
     return Embedding.of({ handler, flags: flagReader(evaluation, project.id), project, bootstrapped })
   })
 
-/** Hedgerow inside an Effect application: the Embedding service over core's services and the store. */
+/**
+ * Hedgerow inside an Effect application: the Embedding service over core's services and the store. A
+ * base path that is not a path is refused before the store is opened.
+ */
 export const layer = (options: EmbedOptions) =>
-  Layer.effect(Embedding, make(options)).pipe(
-    Layer.provide(options.log === undefined ? Layer.empty : ServerLog.layer(options.log, options.log.sink)),
-    // What Node's adapter gives the routes on a server of its own (file bodies, ETags).
-    Layer.provide(NodeHttpServer.layerHttpServices),
-    Layer.provideMerge(App.servicesLayer(options.store))
-  )
+  Layer.unwrap(Effect.map(basePathOf(options.basePath), (basePath) =>
+    Layer.effect(Embedding, make(options, basePath)).pipe(
+      Layer.provide(options.log === undefined ? Layer.empty : ServerLog.layer(options.log, options.log.sink)),
+      // What Node's adapter gives the routes on a server of its own (file bodies, ETags).
+      Layer.provide(NodeHttpServer.layerHttpServices),
+      Layer.provideMerge(App.servicesLayer(options.store))
+    )))

@@ -8,15 +8,11 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 export type NodeListener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void
 
 /**
- * A base path as the mount compares it: "" for the whole server, else "/a/b" with no trailing slash.
- * Anything that is not a path (no leading slash, a query, a fragment, a space) is refused.
+ * A base path as the mount compares it: "" for the whole server, else "/a/b" with no trailing slash;
+ * undefined for what is not a plain path (no leading slash, a query, a fragment, a space, an escape).
  */
-export const normalizeBasePath = (basePath: string): string => {
-  if (typeof basePath !== "string" || !basePath.startsWith("/") || /[?#\s%]/.test(basePath)) {
-    throw new TypeError(`basePath must be a path such as "/hedgerow", not ${JSON.stringify(basePath)}`)
-  }
-  return basePath.replace(/\/+$/, "")
-}
+export const normalizeBasePath = (basePath: string): string | undefined =>
+  typeof basePath === "string" && basePath.startsWith("/") && !/[?#\s%]/.test(basePath) ? basePath.replace(/\/+$/, "") : undefined
 
 /** The path and query of a request target; a proxy's absolute form is read for them, `*` has none. */
 const originForm = (url: string): string | undefined => {
