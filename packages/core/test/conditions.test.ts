@@ -34,7 +34,7 @@ const rulesError = (filters: JsonRecord, cohorts: ReadonlyMap<number, { name: st
 
 const stored = (filters: JsonRecord) => storedFlag({ filters })
 const render = (filters: JsonRecord, cohortNames: ReadonlyMap<number, string> = new Map()) =>
-  toFeatureFlag(stored(filters), { canEdit: true, cohortNames, nowMillis: Date.parse("2026-06-01T00:00:00Z") })
+  toFeatureFlag(stored(filters), { canEdit: true, cohortNames, nowMillis: Date.parse("2026-06-01T00:00:00Z"), lastCalled: () => null })
 
 describe("a flag's conditions", () => {
   it("read stored `{}` (a flag created without filters) as one open group, which submitted filters may not be", () => {

@@ -8,6 +8,7 @@ import * as DashboardRepositorySql from "./repositories/dashboards.ts"
 import * as DomainRepositorySql from "./repositories/domains.ts"
 import * as FeatureFlagRepositorySql from "./repositories/feature-flags.ts"
 import * as FlagRoleAccessRepositorySql from "./repositories/flag-role-access.ts"
+import * as FlagUsageRepositorySql from "./repositories/flag-usage.ts"
 import * as InviteRepositorySql from "./repositories/invites.ts"
 import * as MembershipRepositorySql from "./repositories/memberships.ts"
 import * as OutboxRepositorySql from "./repositories/outbox.ts"
@@ -47,6 +48,7 @@ export const repositoriesNoDeps = Layer.mergeAll(
   DomainRepositorySql.layerNoDeps,
   FeatureFlagRepositorySql.layerNoDeps,
   FlagRoleAccessRepositorySql.layerNoDeps,
+  FlagUsageRepositorySql.layerNoDeps,
   ActivityRepositorySql.layerNoDeps,
   DashboardRepositorySql.layerNoDeps,
   CohortRepositorySql.layerNoDeps,

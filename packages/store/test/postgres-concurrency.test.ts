@@ -77,7 +77,7 @@ forEachBackend((backend) => {
 
         const sql = yield* SqlClient.SqlClient.pipe(Effect.provide(stores[0]!))
         const migrated = yield* sql<{ name: string }>`SELECT name FROM hedgerow_migrations ORDER BY migration_id`
-        assert.deepStrictEqual(migrated.map((row) => row.name), ["initial", "feature_flags", "change_feed", "flags_in_memory"])
+        assert.deepStrictEqual(migrated.map((row) => row.name), ["initial", "feature_flags", "change_feed", "flags_in_memory", "flag_usage"])
         const [counts] = yield* sql<{ organizations: number; users: number; projects: number }>`
           SELECT (SELECT count(*)::integer FROM organizations) AS organizations, (SELECT count(*)::integer FROM users) AS users,
             (SELECT count(*)::integer FROM projects) AS projects`

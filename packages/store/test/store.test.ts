@@ -32,7 +32,7 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000 })(`th
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const rows = yield* sql<{ name: string }>`SELECT name FROM hedgerow_migrations ORDER BY migration_id`
-      assert.deepStrictEqual(rows.map((r) => r.name), ["initial", "feature_flags", "change_feed", "flags_in_memory"])
+      assert.deepStrictEqual(rows.map((r) => r.name), ["initial", "feature_flags", "change_feed", "flags_in_memory", "flag_usage"])
     }))
 
   it.effect("a failed transaction leaves no trace in any table", () =>

@@ -6,6 +6,7 @@ import { LiveFlags } from "./live-flags.ts"
 import { FlagReader } from "./lookup.ts"
 import { FlagRoleAccessService } from "./role-access.ts"
 import { FlagRules } from "./rules.ts"
+import { FlagUsage } from "./usage.ts"
 import { FeatureFlagService } from "./service.ts"
 import { FlagWriter } from "./writer.ts"
 
@@ -23,5 +24,7 @@ export const layerNoDeps = Layer.mergeAll(
   FlagEvaluationService.layerNoDeps
 ).pipe(
   Layer.provide(FlagWriter.layerNoDeps),
-  Layer.provide(Layer.mergeAll(FlagReader.layerNoDeps, FlagRules.layerNoDeps, LiveFlags.layerNoDeps))
+  Layer.provide(Layer.mergeAll(FlagReader.layerNoDeps, FlagRules.layerNoDeps, LiveFlags.layerNoDeps)),
+  // One record of evaluations: evaluation marks flags, and every flag answer shows the marks.
+  Layer.provide(FlagUsage.layerNoDeps)
 )

@@ -12,6 +12,7 @@ import { type CallerRole, type Editor, editRights, needsRoles } from "./edit-rig
 import type { FeatureFlag, StoredFeatureFlag } from "./model.ts"
 import { FeatureFlagRepository } from "./repository.ts"
 import { cohortIdsIn, conditionsOf } from "./conditions.ts"
+import { FlagUsage } from "./usage.ts"
 import { toFeatureFlag } from "./view.ts"
 
 export interface FoundFlag {
@@ -44,6 +45,7 @@ export class FlagReader extends Context.Service<FlagReader, {
       const flags = yield* FeatureFlagRepository
       const roleRepository = yield* RoleRepository
       const cohorts = yield* CohortRepository
+      const usage = yield* FlagUsage
       // Every flag endpoint reads its flag first; writes read it again under a row lock in their transaction.
       const flagById = memoized(
         yield* Freshness,
@@ -79,7 +81,9 @@ export class FlagReader extends Context.Service<FlagReader, {
           const briefs = referenced.length === 0 ? [] : yield* cohorts.briefs(projectAccess.project.id, referenced)
           const cohortNames = new Map(briefs.map((cohort) => [cohort.id as number, cohort.name]))
           const nowMillis = yield* Clock.currentTimeMillis
-          return of.map((stored, i) => toFeatureFlag(stored, { canEdit: canEdit(stored), cohortNames, nowMillis }, conditions[i]))
+          const lastCalled = yield* usage.lastCalled(projectAccess.project.id)
+          return of.map((stored, i) =>
+            toFeatureFlag(stored, { canEdit: canEdit(stored), cohortNames, nowMillis, lastCalled }, conditions[i]))
         })
 
       const renderOne = (actor: Actor, projectAccess: ProjectAccess, stored: StoredFeatureFlag) =>

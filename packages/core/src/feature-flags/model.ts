@@ -69,7 +69,12 @@ const answerOnlyFields = {
   /** `usage_dashboard_id` under the serializer's name. */
   usage_dashboard: FeatureFlagRecord.fields.usage_dashboard_id,
   user_access_level: Schema.NullOr(Schema.String),
-  status: FlagStatusName
+  status: FlagStatusName,
+  /**
+   * When the flag was last evaluated for an SDK (remote evaluation, or its remote configuration fetched),
+   * or null. Kept apart from the definition: writing it changes neither `version` nor `updated_at`.
+   */
+  last_called_at: Schema.NullOr(Timestamp)
 }
 
 /**
@@ -82,7 +87,7 @@ export const FEATURE_FLAG_FIELDS = [
   "last_modified_by", "is_simple_flag", "rollout_percentage", "ensure_experience_continuity", "experiment_set",
   "surveys", "features", "rollback_conditions", "performed_rollback", "can_edit", "tags", "usage_dashboard",
   "analytics_dashboards", "has_enriched_analytics", "user_access_level", "creation_context",
-  "is_remote_configuration", "has_encrypted_payloads", "evaluation_runtime", "status"
+  "is_remote_configuration", "has_encrypted_payloads", "evaluation_runtime", "status", "last_called_at"
 ] as const
 
 /** `keys`' entries of `fields`, in the order of `keys` (Struct.pick keeps the source's order). */

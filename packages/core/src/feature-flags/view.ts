@@ -1,5 +1,7 @@
 import type { FeatureFlag, StoredFeatureFlag } from "./model.ts"
 import type { JsonRecord } from "../shared/fields.ts"
+import type { FeatureFlagId } from "../shared/ids.ts"
+import type { Timestamp } from "../shared/time.ts"
 import { isSimpleFlag, rolloutPercentageOf, statusNameOf } from "./computed.ts"
 import { type ConditionGroup, conditionsOf, type FlagConditions } from "./conditions.ts"
 import { accessLevelName } from "./edit-rights.ts"
@@ -25,6 +27,8 @@ export interface RenderContext {
   readonly canEdit: boolean
   readonly cohortNames: ReadonlyMap<number, string>
   readonly nowMillis: number
+  /** When a flag was last called (FlagUsage), or null. */
+  readonly lastCalled: (id: FeatureFlagId) => Timestamp | null
 }
 
 /**
@@ -67,5 +71,6 @@ export const toFeatureFlag = (
   is_remote_configuration: flag.is_remote_configuration,
   has_encrypted_payloads: flag.has_encrypted_payloads,
   evaluation_runtime: flag.evaluation_runtime,
-  status: statusNameOf(flag, context.nowMillis, conditions)
+  status: statusNameOf(flag, context.nowMillis, conditions),
+  last_called_at: context.lastCalled(flag.id)
 })

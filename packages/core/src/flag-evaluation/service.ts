@@ -9,6 +9,7 @@ import { conditionsOf } from "../feature-flags/conditions.ts"
 import { LiveFlags } from "../feature-flags/live-flags.ts"
 import type { StoredFeatureFlag } from "../feature-flags/model.ts"
 import { FeatureFlagRepository } from "../feature-flags/repository.ts"
+import { FlagUsage } from "../feature-flags/usage.ts"
 import type { Project } from "../projects/model.ts"
 import { ProjectRepository } from "../projects/repository.ts"
 import { Freshness } from "../read-model/freshness.ts"
@@ -105,6 +106,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       const cohortRepository = yield* CohortRepository
       const projects = yield* ProjectRepository
       const flagRepository = yield* FeatureFlagRepository
+      const usage = yield* FlagUsage
 
       // The same list while no cohort changed, which is what keeps a snapshot.
       const cohortsOf = memoized(
@@ -121,8 +123,18 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         return snapshotOf(project, flags, Option.getOrElse(cohorts, () => []))
       })
 
-      const evaluate = (project: ProjectId, context: EvaluationContext) =>
-        Effect.map(snapshot(project), ({ prepared }) => evaluateFlags(prepared, context))
+      // An evaluation marks the active flags it evaluated; the definitions for local evaluation mark none.
+      const evaluate = Effect.fnUntraced(function*(project: ProjectId, context: EvaluationContext) {
+        const { prepared } = yield* snapshot(project)
+        const evaluation = evaluateFlags(prepared, context)
+        const used: Array<FeatureFlagId> = []
+        for (const result of evaluation.flags.values()) {
+          const { flag } = prepared.byKey.get(result.key)!
+          if (flag.active) used.push(flag.id)
+        }
+        usage.record(yield* Clock.currentTimeMillis, used)
+        return evaluation
+      })
 
       const projectAccess = Effect.fnUntraced(function*(actor: Actor, choice: ProjectChoice, scope: Scope) {
         // An empty token is no token, as Django reads a query parameter.
@@ -163,11 +175,16 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         })
         const runtime = requestRuntime(request.evaluation_runtime, hints)
         const answered: Array<FlagsAnswer["flags"][number]> = []
+        const used: Array<FeatureFlagId> = []
         for (const result of evaluation.flags.values()) {
           const { flag } = prepared.byKey.get(result.key)!
           // The service evaluates only active flags, and only those for the caller's runtime.
-          if (flag.active && runsIn(flag.evaluation_runtime, runtime)) answered.push(result)
+          if (flag.active && runsIn(flag.evaluation_runtime, runtime)) {
+            answered.push(result)
+            used.push(flag.id)
+          }
         }
+        usage.record(evaluatedAt, used)
         return { flags: answered, errorsWhileComputingFlags: evaluation.errorsWhileComputingFlags, requestId, evaluatedAt }
       })
 
@@ -192,6 +209,8 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         const { project } = yield* projectAccess(actor, choice, "feature_flag:read")
         const found = yield* flagOf(project.id, ref)
         if (Option.isNone(found) || !found.value.is_remote_configuration) return yield* NotFound.default()
+        // An SDK fetches a remote configuration's payload to use it: that is the flag's call.
+        usage.record(yield* Clock.currentTimeMillis, [found.value.id])
         return remoteConfigPayload(conditionsOf(found.value.filters).payloads)
       })
 

@@ -10,6 +10,8 @@ export type WatchedTable =
   | "roles"
   | "role_memberships"
   | "feature_flags"
+  /** Flags' `last_called_at` alone, by project: written apart from the flags (see FLAG_USAGE_CHANGES). */
+  | "feature_flag_usage"
   | "cohorts"
   | "feature_flag_role_access"
 

@@ -1,0 +1,283 @@
+import { assert, layer } from "@effect/vitest"
+import {
+  Authentication,
+  Bootstrap,
+  CoreServices,
+  type FeatureFlag,
+  FeatureFlagService,
+  FlagEvaluationService,
+  FlagUsageInterval,
+  type ProjectId
+} from "@hedgerow/core"
+import { FeatureFlagRepository, FlagUsageRepository, Freshness } from "@hedgerow/core/ports"
+import { Context, type Duration, Effect, Exit, Layer, Schedule, Scope } from "effect"
+import { SqlClient } from "effect/sql"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
+import { Hedgerow, Store, type StoreOptions } from "../src/index.ts"
+import { forEachBackend } from "../src/testing/index.ts"
+import { create, freshKey, retrieve, setUp } from "./flag-owner.ts"
+
+/** Each usage write (one statement) with the flags it named, and the flag reads the read model made. */
+const writes: Array<ReadonlyArray<number>> = []
+let flagReads = 0
+const counted = Layer.merge(
+  Layer.effect(
+    FlagUsageRepository,
+    Effect.map(Effect.service(FlagUsageRepository), (usage) => ({
+      ...usage,
+      write: (ids: Parameters<typeof usage.write>[0], at: Parameters<typeof usage.write>[1]) =>
+        Effect.suspend(() => {
+          writes.push([...ids].sort((a, b) => a - b))
+          return usage.write(ids, at)
+        })
+    }))
+  ),
+  Layer.effect(
+    FeatureFlagRepository,
+    Effect.map(Effect.service(FeatureFlagRepository), (flags) => ({
+      ...flags,
+      live: (project: ProjectId) => Effect.suspend(() => (flagReads++, flags.live(project))),
+      among: (project: ProjectId, ids: ReadonlyArray<number>) => Effect.suspend(() => (flagReads++, flags.among(project, ids)))
+    }))
+  )
+)
+
+/** The usage interval of the suites: short, so a test waits a few of them. */
+const INTERVAL_MS = 300
+
+const hedgerowCounted = (options: StoreOptions) => {
+  const store = Store.layer(options)
+  return CoreServices.layerNoDeps.pipe(
+    Layer.provide(counted.pipe(Layer.provide(store))),
+    Layer.provideMerge(store),
+    Layer.provide(Layer.succeed(FlagUsageInterval, `${INTERVAL_MS} millis`))
+  )
+}
+
+/** Waits until the change feed listens, as a server does a moment after it starts. */
+const untilLive = Effect.flatMap(Effect.service(Freshness), (freshness) =>
+  Effect.suspend(() => (freshness.live() ? Effect.void : Effect.fail("not yet"))).pipe(
+    Effect.retry(Schedule.spaced("10 millis")),
+    Effect.timeout("5 seconds"),
+    Effect.orDie
+  ))
+
+/** Retries `check` until it holds. */
+const eventually = <E, R>(check: Effect.Effect<boolean, E, R>) =>
+  Effect.flatMap(check, (holds) => (holds ? Effect.void : Effect.fail("not yet" as const))).pipe(
+    Effect.retry({ schedule: Schedule.spaced("20 millis"), times: 250 }),
+    Effect.orDie
+  )
+
+const everyone = { groups: [{ properties: [], rollout_percentage: 100 }] }
+
+/** The project's public token, as SDKs send it to `/flags`. */
+const tokenOf = (project: ProjectId) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.map(sql<{ token: string }>`SELECT api_token AS token FROM projects WHERE id = ${project}`, (rows) => rows[0]!.token))
+
+/** `POST /flags` for one person, as posthog-node sends it. */
+const remoteFlags = (token: string, only?: ReadonlyArray<string>) =>
+  FlagEvaluationService.use((evaluation) =>
+    evaluation.flags({ token, distinct_id: "someone", ...(only === undefined ? {} : { flag_keys_to_evaluate: only }) }, { "user-agent": "posthog-node/5.0.0" })
+  )
+
+/** What the row says of a flag, beside its mark. */
+const rowOf = (id: number) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.map(
+      sql<{ last_called_at: string | null; version: number; updated_at: string; entries: number }>`
+        SELECT last_called_at::text, version, updated_at::text,
+          (SELECT count(*)::integer FROM activity_log WHERE scope = 'FeatureFlag' AND item_id = ${String(id)}) AS entries
+        FROM feature_flags WHERE id = ${id}`,
+      (rows) => rows[0]
+    ))
+
+const millis = (flag: FeatureFlag) => (flag.last_called_at === null ? null : Date.parse(flag.last_called_at))
+
+forEachBackend((backend) =>
+layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true })(`last_called_at from evaluations on ${backend.name}`, (it) => {
+  it.effect("an evaluation marks the flags it answers, shown at once and written for all of them in one statement after the interval; the flag's definition, version, updated_at, activity and definitions ETag stay as they were", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const { actor, project, projectId } = yield* setUp
+      const token = yield* tokenOf(projectId)
+      const evaluation = yield* FlagEvaluationService
+      const on = yield* create({ key: freshKey("used"), filters: everyone })
+      const other = yield* create({ key: freshKey("also-used"), filters: everyone })
+      const off = yield* create({ key: freshKey("disabled"), filters: everyone, active: false })
+      const definitions = () => evaluation.definitions(actor, { project, sendCohorts: false })
+      yield* eventually(Effect.map(definitions(), (d) => d.body.flags.length === 3))
+      const before = yield* Effect.forEach([on, other, off], (flag) => rowOf(flag.id))
+      const etag = (yield* definitions()).etag
+      const snapshot = yield* evaluation.snapshot(projectId)
+      assert.isNull((yield* retrieve(on.id)).last_called_at)
+
+      // Lined up just after a write, so that the next evaluations all fall in one interval.
+      const written = writes.length
+      yield* remoteFlags(token)
+      yield* eventually(Effect.sync(() => writes.length > written))
+      const reads = flagReads
+      const lined = writes.length
+      const first = Date.now()
+      yield* remoteFlags(token)
+      yield* remoteFlags(token, [other.key])
+      const last = yield* remoteFlags(token, [on.key])
+      // Before any write, the answer shows this process's mark.
+      assert.strictEqual(millis(yield* retrieve(on.id)), last.evaluatedAt)
+      assert.isAtLeast(millis(yield* retrieve(other.id))!, first)
+      assert.isNull((yield* retrieve(off.id)).last_called_at)
+      // The store still has the mark of the evaluation written before them.
+      assert.isBelow(Date.parse((yield* rowOf(on.id))!.last_called_at!), last.evaluatedAt)
+
+      yield* eventually(Effect.sync(() => writes.length > lined))
+      yield* Effect.sleep(`${3 * INTERVAL_MS} millis`)
+      assert.deepStrictEqual(writes.slice(lined), [[on.id, other.id]], "one write for every evaluation of the interval, none once nothing is new")
+      const after = yield* Effect.forEach([on, other, off], (flag) => rowOf(flag.id))
+      assert.strictEqual(Date.parse(after[0]!.last_called_at!), last.evaluatedAt)
+      assert.isNull(after[2]!.last_called_at)
+      for (const [i, row] of after.entries()) {
+        assert.deepStrictEqual({ ...row, last_called_at: null }, { ...before[i]!, last_called_at: null }, "only last_called_at changed")
+      }
+      // Read back from the store once memory heard of the write: the same instant.
+      const shown = yield* retrieve(on.id)
+      assert.strictEqual(millis(shown), last.evaluatedAt)
+      assert.strictEqual(shown.version, on.version)
+      assert.strictEqual(shown.updated_at, on.updated_at)
+      // The write changed no definition: no flag was read again, evaluation kept its snapshot, and the
+      // definitions their ETag.
+      assert.strictEqual(flagReads, reads)
+      assert.strictEqual(yield* evaluation.snapshot(projectId), snapshot)
+      assert.strictEqual((yield* definitions()).etag, etag)
+    }))
+
+  it.effect("the definitions for local evaluation mark nothing; in-process evaluation and remote configuration fetches do", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const { actor, project, projectId } = yield* setUp
+      const evaluation = yield* FlagEvaluationService
+      const local = yield* create({ key: freshKey("local-only"), filters: everyone })
+      yield* eventually(Effect.map(evaluation.snapshot(projectId), (s) => s.prepared.byId.has(local.id)))
+      yield* evaluation.definitions(actor, { project, sendCohorts: true })
+      yield* Effect.sleep(`${3 * INTERVAL_MS} millis`)
+      assert.isNull((yield* retrieve(local.id)).last_called_at)
+      assert.isNull((yield* rowOf(local.id))!.last_called_at)
+
+      yield* evaluation.evaluate(projectId, { distinct_id: "someone" })
+      assert.isNotNull((yield* retrieve(local.id)).last_called_at)
+
+      const config = yield* create({ key: freshKey("config"), is_remote_configuration: true, filters: { ...everyone, payloads: { true: "{\"a\":1}" } } })
+      yield* eventually(Effect.map(evaluation.snapshot(projectId), (s) => s.prepared.byId.has(config.id)))
+      const written = writes.length
+      yield* evaluation.remoteConfig(actor, { project }, config.key)
+      yield* eventually(Effect.sync(() => writes.slice(written).some((ids) => ids.includes(config.id))))
+      assert.isNotNull((yield* rowOf(config.id))!.last_called_at)
+    }))
+
+  it.effect("a flag removed between its mark and the write does not fail the write of the others", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const { projectId } = yield* setUp
+      const token = yield* tokenOf(projectId)
+      const evaluation = yield* FlagEvaluationService
+      const sql = yield* SqlClient.SqlClient
+      const kept = yield* create({ key: freshKey("kept"), filters: everyone })
+      const gone = yield* create({ key: freshKey("gone"), filters: everyone })
+      yield* eventually(Effect.map(evaluation.snapshot(projectId), (s) => s.prepared.byId.has(gone.id)))
+      const written = writes.length
+      yield* remoteFlags(token, [kept.key, gone.key])
+      yield* sql`DELETE FROM feature_flags WHERE id = ${gone.id}`
+      yield* eventually(Effect.sync(() => writes.slice(written).some((ids) => ids.includes(gone.id))))
+      assert.isNotNull((yield* rowOf(kept.id))!.last_called_at)
+      // Written, not kept for another try: nothing more is written once nothing is new.
+      const settled = writes.length
+      yield* Effect.sleep(`${3 * INTERVAL_MS} millis`)
+      assert.strictEqual(writes.length, settled)
+    }))
+}))
+
+/** The options of a new, empty store, for a test that opens several Hedgerows on it, one after the other or side by side. */
+class EmptyStore extends Context.Service<EmptyStore, StoreOptions>()("test/EmptyStore") {}
+
+/** A store that outlives the layers opened on it: PGlite in a data directory of its own. */
+const lastingStore = (backend: { readonly name: string }, options: StoreOptions) => {
+  if (backend.name !== "pglite") return Layer.succeed(EmptyStore, options)
+  return Layer.effect(
+    EmptyStore,
+    Effect.acquireRelease(
+      Effect.sync(() => ({ dataDir: mkdtempSync(path.join(tmpdir(), "hedgerow-usage-")) })),
+      ({ dataDir }) => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true }))
+    )
+  )
+}
+
+/** Hedgerow on the store, built in a scope the test closes as a server stops. */
+const open = (options: StoreOptions, interval: Duration.Input) =>
+  Effect.gen(function*() {
+    const scope = yield* Scope.make()
+    const context = yield* Layer.buildWithScope(
+      Hedgerow.layer(options).pipe(Layer.provide(Layer.succeed(FlagUsageInterval, interval))),
+      scope
+    )
+    return { run: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, context), close: Scope.close(scope, Exit.void) }
+  })
+
+forEachBackend((backend) =>
+layer(backend.on((options) => lastingStore(backend, options)), { timeout: 60_000, excludeTestServices: true })(`last_called_at across stops on ${backend.name}`, (it) => {
+  it.effect("stopping writes the marks not yet written", () =>
+    Effect.gen(function*() {
+      const options = yield* EmptyStore
+      const first = yield* open(options, "1 hour")
+      const { flag, evaluatedAt } = yield* first.run(Effect.gen(function*() {
+        yield* untilLive
+        const { projectId } = yield* setUp
+        const flag = yield* create({ key: freshKey("until-stop"), filters: everyone })
+        const token = yield* tokenOf(projectId)
+        yield* eventually(Effect.map(FlagEvaluationService.use((e) => e.snapshot(projectId)), (s) => s.prepared.byId.has(flag.id)))
+        const { evaluatedAt } = yield* remoteFlags(token)
+        assert.strictEqual(millis(yield* retrieve(flag.id)), evaluatedAt)
+        assert.isNull((yield* rowOf(flag.id))!.last_called_at)
+        return { flag, evaluatedAt }
+      }))
+      yield* first.close
+      const second = yield* open(options, "1 hour")
+      const row = yield* second.run(rowOf(flag.id))
+      yield* second.close
+      assert.strictEqual(Date.parse(row!.last_called_at!), evaluatedAt)
+    }))
+}))
+
+forEachBackend((backend) => {
+  if (backend.name !== "postgres") return
+  layer(backend.on((options) => Layer.succeed(EmptyStore, options)), { timeout: 60_000, excludeTestServices: true })(`last_called_at across processes on ${backend.name}`, (it) => {
+    it.effect("another process shows a mark once it is written", () =>
+      Effect.gen(function*() {
+        const options = yield* EmptyStore
+        const [writer, reader] = yield* Effect.all([open({ ...options, poolSize: 2 }, "200 millis"), open({ ...options, poolSize: 2 }, "200 millis")])
+        const { key, project, flag } = yield* writer.run(Effect.gen(function*() {
+          yield* untilLive
+          const boot = yield* Bootstrap.use((bootstrap) => bootstrap.run({ email: "across@example.com" }))
+          const actor = yield* Authentication.use((auth) => auth.authenticate(boot.personal_api_key))
+          const flag = yield* FeatureFlagService.use((flags) =>
+            flags.create(actor, String(boot.project_id), Effect.succeed({ key: "across", filters: everyone })))
+          return { key: boot.personal_api_key, project: boot.project_id, flag }
+        }))
+        const readerRetrieve = reader.run(Effect.gen(function*() {
+          const actor = yield* Authentication.use((auth) => auth.authenticate(key))
+          return yield* FeatureFlagService.use((flags) => flags.retrieve(actor, String(project), String(flag.id)))
+        }))
+        // The reader holds the flag in memory before the mark.
+        yield* reader.run(untilLive)
+        assert.isNull((yield* readerRetrieve).last_called_at)
+        const { evaluatedAt } = yield* writer.run(Effect.gen(function*() {
+          const token = yield* tokenOf(project)
+          yield* eventually(Effect.map(FlagEvaluationService.use((e) => e.snapshot(project)), (s) => s.prepared.byId.has(flag.id)))
+          return yield* remoteFlags(token)
+        }))
+        yield* eventually(Effect.map(readerRetrieve, (shown) => millis(shown) === evaluatedAt))
+        yield* Effect.all([writer.close, reader.close])
+      }))
+  })
+})
