@@ -61,6 +61,8 @@ layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { exclude
       assert.strictEqual(text.code, 0)
       assert.match(text.stdout, new RegExp(`^key\\s+${key}$`, "m"))
       assert.match(text.stdout, new RegExp(`^created_by\\s+${s.email}$`, "m"))
+      // Never evaluated yet.
+      assert.match(text.stdout, /^last_called_at\s+-$/m)
     }))
 
   it.effect("create reads --filters and --data from files; --no-usage-dashboard and --active false are sent", () =>

@@ -7,11 +7,12 @@ import {
   FlagEvaluationService,
   type ProjectId
 } from "@hedgerow/core"
-import { CohortRepository, Freshness, ProjectRepository } from "@hedgerow/core/ports"
-import { Effect, Layer, Option, Schedule } from "effect"
+import { CohortRepository, ProjectRepository } from "@hedgerow/core/ports"
+import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { Store } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
+import { eventually, untilLive } from "./live.ts"
 
 /** How many times evaluation asked the store for a project by token, and for a project's cohorts. */
 let tokenLookups = 0
@@ -43,21 +44,6 @@ const hedgerowCounted = (options: Store.StoreOptions) => {
   const store = Store.layer(options)
   return CoreServices.layerNoDeps.pipe(Layer.provide(counted.pipe(Layer.provide(store))), Layer.provideMerge(store))
 }
-
-/** Waits until the change feed listens, as a server does a moment after it starts. */
-const untilLive = Effect.flatMap(Effect.service(Freshness), (freshness) =>
-  Effect.suspend(() => (freshness.live() ? Effect.void : Effect.fail("not yet"))).pipe(
-    Effect.retry(Schedule.spaced("10 millis")),
-    Effect.timeout("5 seconds"),
-    Effect.orDie
-  ))
-
-/** Retries `check` until it holds: a server's own commits reach its memory through the feed a moment later. */
-const eventually = <E, R>(check: Effect.Effect<boolean, E, R>) =>
-  Effect.flatMap(check, (holds) => (holds ? Effect.void : Effect.fail("not yet" as const))).pipe(
-    Effect.retry({ schedule: Schedule.spaced("20 millis"), times: 100 }),
-    Effect.orDie
-  )
 
 forEachBackend((backend) =>
 layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true })(`flag evaluation from memory on ${backend.name}`, (it) => {

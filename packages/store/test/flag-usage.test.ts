@@ -9,8 +9,8 @@ import {
   FlagUsageInterval,
   type ProjectId
 } from "@hedgerow/core"
-import { FeatureFlagRepository, FlagUsageRepository, Freshness } from "@hedgerow/core/ports"
-import { Context, type Duration, Effect, Exit, Layer, Schedule, Scope } from "effect"
+import { FeatureFlagRepository, FlagUsageRepository } from "@hedgerow/core/ports"
+import { Context, type Duration, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -18,6 +18,7 @@ import * as path from "node:path"
 import { Hedgerow, Store, type StoreOptions } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
 import { create, freshKey, retrieve, setUp } from "./flag-owner.ts"
+import { eventually, untilLive } from "./live.ts"
 
 /** Each usage write (one statement) with the flags it named, and the flag reads the read model made. */
 const writes: Array<ReadonlyArray<number>> = []
@@ -55,21 +56,6 @@ const hedgerowCounted = (options: StoreOptions) => {
     Layer.provide(Layer.succeed(FlagUsageInterval, `${INTERVAL_MS} millis`))
   )
 }
-
-/** Waits until the change feed listens, as a server does a moment after it starts. */
-const untilLive = Effect.flatMap(Effect.service(Freshness), (freshness) =>
-  Effect.suspend(() => (freshness.live() ? Effect.void : Effect.fail("not yet"))).pipe(
-    Effect.retry(Schedule.spaced("10 millis")),
-    Effect.timeout("5 seconds"),
-    Effect.orDie
-  ))
-
-/** Retries `check` until it holds. */
-const eventually = <E, R>(check: Effect.Effect<boolean, E, R>) =>
-  Effect.flatMap(check, (holds) => (holds ? Effect.void : Effect.fail("not yet" as const))).pipe(
-    Effect.retry({ schedule: Schedule.spaced("20 millis"), times: 250 }),
-    Effect.orDie
-  )
 
 const everyone = { groups: [{ properties: [], rollout_percentage: 100 }] }
 

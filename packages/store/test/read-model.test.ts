@@ -18,6 +18,7 @@ import { Effect, Exit, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { Store } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
+import { untilLive } from "./live.ts"
 
 /** How many times authentication asked the store for a key's holder: the real repository, counted. */
 let lookups = 0
@@ -66,14 +67,6 @@ const counted = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     const before = lookups
     return Effect.map(effect, (value) => ({ value, lookups: lookups - before }))
   })
-
-/** Waits until the change feed listens, as a server does a moment after it starts. */
-const untilLive = Effect.flatMap(Effect.service(Freshness), (freshness) =>
-  Effect.suspend(() => (freshness.live() ? Effect.void : Effect.fail("not yet"))).pipe(
-    Effect.retry(Schedule.spaced("10 millis")),
-    Effect.timeout("5 seconds"),
-    Effect.orDie
-  ))
 
 /**
  * Authenticates once and lets the notification of that first use (its `last_used_at` is written) arrive:

@@ -24,7 +24,7 @@ export const flagSummary = (flag: {
     { ...flag, created_by: flag.created_by?.email ?? null, last_modified_by: flag.last_modified_by?.email ?? null },
     [
       "id", "key", "name", "active", "deleted", "status", "version", "is_simple_flag", "rollout_percentage", "filters",
-      "tags", "usage_dashboard", "created_by", "created_at", "last_modified_by", "updated_at"
+      "tags", "usage_dashboard", "created_by", "created_at", "last_modified_by", "updated_at", "last_called_at"
     ]
   )
 

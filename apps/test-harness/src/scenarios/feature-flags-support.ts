@@ -123,7 +123,7 @@ export const FLAG_FIELDS = [
   "ensure_experience_continuity", "experiment_set", "surveys", "features", "rollback_conditions", "performed_rollback",
   "can_edit", "tags", "usage_dashboard", "analytics_dashboards", "has_enriched_analytics", "user_access_level",
   "creation_context", "updated_at", "version", "last_modified_by", "status", "is_remote_configuration",
-  "has_encrypted_payloads", "evaluation_runtime"
+  "has_encrypted_payloads", "evaluation_runtime", "last_called_at"
 ]
 
 export const assertFlagShape = (flag: Record<string, unknown>) => {

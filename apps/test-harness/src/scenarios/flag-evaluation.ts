@@ -1,8 +1,18 @@
 import assert from "node:assert/strict"
 import { gzipSync } from "node:zlib"
 import type { Reply, Target } from "../targets/target.ts"
-import { conditionGroup, createFlag, personProperty, projectOf, rolledOut, uniqueKey, variants } from "./feature-flags-support.ts"
-import { tokenOf } from "./flag-definitions.ts"
+import {
+  conditionGroup,
+  createFlag,
+  getFlag,
+  personProperty,
+  projectOf,
+  rolledOut,
+  TIMESTAMP,
+  uniqueKey,
+  variants
+} from "./feature-flags-support.ts"
+import { askEach, tokenOf } from "./flag-definitions.ts"
 import { envelope, expectReply, needWorld, NOT_AUTHENTICATED, type Scenario, type ScenarioContext } from "./scenario.ts"
 
 /** The evaluation endpoints, named as in packages/api. */
@@ -23,6 +33,9 @@ export const INVALID_PROJECT_TOKEN = envelope(
 )
 export const MISSING_DISTINCT_ID = envelope("validation_error", "missing_distinct_id", "Decide requires a distinct_id.")
 export const malformed = (reason: string) => envelope("validation_error", "malformed_data", `Malformed request data: ${reason}`)
+
+/** Marks are written every 5 s by default: twice that, and a margin. */
+const USAGE_WRITTEN_WITHIN_MS = 12_000
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
@@ -115,6 +128,30 @@ export const flagEvaluationScenarios: ReadonlyArray<Scenario> = [
       const all = await askFlags(target, { token: seeded.token, distinct_id: "person-1", evaluation_runtime: "all" }, { v: "2" })
       for (const flag of [seeded.on, seeded.variant, seeded.pro, seeded.none, seeded.client]) assert.ok(flag.key in all.body.flags, flag.key)
       assert.equal(all.body.flags[seeded.off.key], undefined)
+    }
+  },
+  {
+    name: "remote evaluation marks each flag it answers as called: last_called_at says when, version and updated_at stay; the definitions for local evaluation mark nothing",
+    run: async (context) => {
+      const { target, primary } = context
+      const seeded = await seed(context)
+      const at = { key: primary.key, project: projectOf(context) }
+      for (const reply of await askEach(target, { key: primary.key, token: seeded.token })) expectReply(reply, 200)
+      const reply = await askFlags(target, proPerson(seeded.token, [seeded.on.key, seeded.off.key]), { v: "2" })
+      expectReply(reply, 200)
+      // The answering process shows its mark at once; another process of a deployment once the mark is
+      // written, within a few seconds.
+      let on = await getFlag(target, at, seeded.on.id)
+      for (const started = Date.now(); on.body.last_called_at === null && Date.now() - started < USAGE_WRITTEN_WITHIN_MS;) {
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        on = await getFlag(target, at, seeded.on.id)
+      }
+      expectReply(on, 200)
+      assert.match(String(on.body.last_called_at), TIMESTAMP)
+      assert.ok(Date.parse(on.body.last_called_at) >= reply.body.evaluatedAt, `${on.body.last_called_at} is the evaluation's time or later`)
+      assert.deepEqual([on.body.version, on.body.updated_at], [seeded.on.version, seeded.on.updated_at])
+      // Not answered (inactive), and only sent for local evaluation: never called.
+      for (const flag of [seeded.off, seeded.variant]) assert.equal((await getFlag(target, at, flag.id)).body.last_called_at, null, flag.key)
     }
   },
   {

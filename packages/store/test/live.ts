@@ -1,0 +1,17 @@
+import { Freshness } from "@hedgerow/core/ports"
+import { Effect, Schedule } from "effect"
+
+/** Waits until the change feed listens, as a server does a moment after it starts. */
+export const untilLive = Effect.flatMap(Effect.service(Freshness), (freshness) =>
+  Effect.suspend(() => (freshness.live() ? Effect.void : Effect.fail("not yet"))).pipe(
+    Effect.retry(Schedule.spaced("10 millis")),
+    Effect.timeout("5 seconds"),
+    Effect.orDie
+  ))
+
+/** Retries `check` for up to 5 seconds until it holds: a server's own commits reach its memory through the feed a moment later. */
+export const eventually = <E, R>(check: Effect.Effect<boolean, E, R>) =>
+  Effect.flatMap(check, (holds) => (holds ? Effect.void : Effect.fail("not yet" as const))).pipe(
+    Effect.retry({ schedule: Schedule.spaced("20 millis"), times: 250 }),
+    Effect.orDie
+  )
