@@ -20,7 +20,7 @@ import { forEachBackend } from "../src/testing/index.ts"
 import { create, freshKey, retrieve, setUp } from "./flag-owner.ts"
 import { eventually, untilLive } from "./live.ts"
 
-/** Each usage write (one statement) with the flags it named, and the flag reads the read model made. */
+/** Each usage write (one statement) with the flags it named, once it has ended, and the flag reads the read model made. */
 const writes: Array<ReadonlyArray<number>> = []
 let flagReads = 0
 const counted = Layer.merge(
@@ -29,10 +29,8 @@ const counted = Layer.merge(
     Effect.map(Effect.service(FlagUsageRepository), (usage) => ({
       ...usage,
       write: (ids: Parameters<typeof usage.write>[0], at: Parameters<typeof usage.write>[1]) =>
-        Effect.suspend(() => {
-          writes.push([...ids].sort((a, b) => a - b))
-          return usage.write(ids, at)
-        })
+        // Counted once done, failed or not: a test that sees the count has seen the write's end.
+        usage.write(ids, at).pipe(Effect.ensuring(Effect.sync(() => writes.push([...ids].sort((a, b) => a - b)))))
     }))
   ),
   Layer.effect(
@@ -181,6 +179,25 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       const settled = writes.length
       yield* Effect.sleep(`${3 * INTERVAL_MS} millis`)
       assert.strictEqual(writes.length, settled)
+    }))
+
+  it.effect("a write the store refuses is logged, and its marks are written by a later one", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const { projectId } = yield* setUp
+      const token = yield* tokenOf(projectId)
+      const sql = yield* SqlClient.SqlClient
+      const flag = yield* create({ key: freshKey("retried"), filters: everyone })
+      yield* eventually(Effect.map(FlagEvaluationService.use((e) => e.snapshot(projectId)), (s) => s.prepared.byId.has(flag.id)))
+      // The column away, every write fails.
+      yield* sql`ALTER TABLE feature_flags RENAME COLUMN last_called_at TO last_called_at_away`
+      const tried = writes.length
+      const { evaluatedAt } = yield* remoteFlags(token, [flag.key])
+      yield* eventually(Effect.sync(() => writes.slice(tried).filter((ids) => ids.includes(flag.id)).length >= 2))
+      yield* sql`ALTER TABLE feature_flags RENAME COLUMN last_called_at_away TO last_called_at`
+      yield* eventually(Effect.map(rowOf(flag.id), (row) => row?.last_called_at != null))
+      assert.strictEqual(Date.parse((yield* rowOf(flag.id))!.last_called_at!), evaluatedAt)
+      assert.strictEqual(millis(yield* retrieve(flag.id)), evaluatedAt)
     }))
 }))
 

@@ -71,8 +71,8 @@ const answerOnlyFields = {
   user_access_level: Schema.NullOr(Schema.String),
   status: FlagStatusName,
   /**
-   * When the flag was last evaluated for an SDK (remote evaluation, or its remote configuration fetched),
-   * or null. Kept apart from the definition: writing it changes neither `version` nor `updated_at`.
+   * When the flag was last called (answered by an evaluation, or its remote configuration fetched: see
+   * FlagUsage), or null. Not part of the definition: a call changes neither `version` nor `updated_at`.
    */
   last_called_at: Schema.NullOr(Timestamp)
 }

@@ -91,9 +91,16 @@ export class FlagUsage extends Context.Service<FlagUsage, {
         unwritten = new Map()
         const ids: Array<FeatureFlagId> = []
         const at: Array<Timestamp> = []
+        // Flags of one evaluation share its mark, so each mark is made text once.
+        const texts = new Map<Mark, Timestamp>()
         for (const [id, mark] of batch) {
+          let text = texts.get(mark)
+          if (text === undefined) {
+            text = timestampFromDate(new Date(mark.at))
+            texts.set(mark, text)
+          }
           ids.push(id)
-          at.push(timestampFromDate(new Date(mark.at)))
+          at.push(text)
         }
         return repository.write(ids, at).pipe(
           Effect.matchCauseEffect({
@@ -109,7 +116,7 @@ export class FlagUsage extends Context.Service<FlagUsage, {
                 for (const [id, mark] of batch) {
                   if (unwritten.size < MAX_UNWRITTEN || unwritten.has(id)) laterOf(unwritten, id, mark)
                 }
-                return Effect.logWarning(`last_called_at of ${batch.size} flags not written; kept for the next write`, Cause.squash(cause))
+                return Effect.logWarning(`last_called_at not written (${batch.size} flags); the marks are kept for the next write`, Cause.squash(cause))
               })
           })
         )

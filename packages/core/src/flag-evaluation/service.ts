@@ -57,7 +57,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
   readonly snapshot: (project: ProjectId) => Effect.Effect<FlagSnapshot>
   /** The project whose public token (`api_token`) this is. */
   readonly projectByToken: (token: string) => Effect.Effect<Option.Option<Project>>
-  /** Every flag of the project evaluated in-process for one person, as `/flags` evaluates them. */
+  /** Every flag of the project evaluated in-process for one person, as `/flags` evaluates them; the active ones are marked as called. */
   readonly evaluate: (project: ProjectId, context: EvaluationContext) => Effect.Effect<FlagsEvaluation>
   /**
    * The project a project-scoped evaluation endpoint serves, after the key's restrictions and scope: a
@@ -72,13 +72,15 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
   /**
    * `/flags`: the body's project token decides the project (none is 401 `no_api_key`, one naming no
    * project 401 `invalid_api_key`), then every active flag that runs in the caller's runtime is
-   * evaluated for the body's person, as PostHog's flags service evaluates them.
+   * evaluated for the body's person, as PostHog's flags service evaluates them. The flags answered are
+   * marked as called (FlagUsage).
    */
   readonly flags: (body: unknown, hints: RuntimeHints) => Effect.Effect<FlagsAnswer, AuthenticationError | ValidationError>
   /**
    * `{id or key}/remote_config/`: the `"true"` payload of a remote configuration flag, as stored, or null
    * when it has none (scope feature_flag:read). A flag is named by id when all digits, else by key;
-   * another flag, or one that is not a remote configuration flag, is 404.
+   * another flag, or one that is not a remote configuration flag, is 404. The flag answered is marked as
+   * called.
    */
   readonly remoteConfig: (
     actor: Actor,
@@ -123,7 +125,6 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         return snapshotOf(project, flags, Option.getOrElse(cohorts, () => []))
       })
 
-      // An evaluation marks the active flags it evaluated; the definitions for local evaluation mark none.
       const evaluate = Effect.fnUntraced(function*(project: ProjectId, context: EvaluationContext) {
         const { prepared } = yield* snapshot(project)
         const evaluation = evaluateFlags(prepared, context)
