@@ -26,6 +26,8 @@ interface Waiting<C> {
 
 interface Flag<C> {
   queue: Array<Waiting<C>>
+  /** The changes of the statement being written. */
+  writing: ReadonlyArray<Waiting<C>>
   /** The row the last statement wrote. */
   latest: StoredFeatureFlag | undefined
 }
@@ -50,6 +52,7 @@ export const coalescedFlagWrites = <C>(coalescing: Coalescing<C>) =>
         const cut = flag.queue.findIndex((waiting) => waiting.step.author !== author)
         const group = cut === -1 ? flag.queue : flag.queue.slice(0, cut)
         flag.queue = cut === -1 ? [] : flag.queue.slice(cut)
+        flag.writing = group
 
         const base = group.reduce<StoredFeatureFlag | undefined>((row, waiting) => newer(row, waiting.step.read), flag.latest)!
         let current = base
@@ -85,11 +88,13 @@ export const coalescedFlagWrites = <C>(coalescing: Coalescing<C>) =>
         return Effect.void
       })
 
-    // Whoever still waits when the runner stops otherwise (shutdown) takes the locked path.
-    const release = (flag: Flag<C>) =>
+    // Whoever still waits when the runner stops otherwise (shutdown, a defect) takes the locked path, and
+    // the next change of the flag starts a runner of its own. An answer given stays as it is.
+    const release = (id: FeatureFlagId, flag: Flag<C>) =>
       Effect.sync(() => {
-        for (const waiting of flag.queue) Deferred.doneUnsafe(waiting.answer, Exit.succeed(Option.none()))
+        for (const waiting of [...flag.writing, ...flag.queue]) Deferred.doneUnsafe(waiting.answer, Exit.succeed(Option.none()))
         flag.queue = []
+        if (flags.get(id) === flag) flags.delete(id)
       })
 
     return (step: FlagStep<C>): Effect.Effect<Option.Option<StoredFeatureFlag>> =>
@@ -101,10 +106,10 @@ export const coalescedFlagWrites = <C>(coalescing: Coalescing<C>) =>
           flag.queue.push({ step, answer })
           return Deferred.await(answer)
         }
-        const started: Flag<C> = { queue: [{ step, answer }], latest: undefined }
+        const started: Flag<C> = { queue: [{ step, answer }], writing: [], latest: undefined }
         flags.set(id, started)
         return Effect.andThen(
-          Effect.forkIn(run(id, started).pipe(Effect.onExit(() => release(started))), scope),
+          Effect.forkIn(run(id, started).pipe(Effect.onExit(() => release(id, started))), scope),
           Deferred.await(answer)
         )
       })
