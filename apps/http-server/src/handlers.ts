@@ -130,6 +130,7 @@ export const layerNoDeps = Layer.mergeAll(
   serveGroup("flagRoleAccess"),
   serveGroup("flagDefinitions"),
   servePublicGroup("flagEvaluation"),
+  serveGroup("personalApiKeys"),
   serveGroup("identity"),
   SystemHandlers
 )

@@ -75,6 +75,8 @@ export interface MemberFixtures {
   readonly leaver: MemberFixture
   readonly removable: MemberFixture
   readonly leavingOwner: MemberFixture
+  /** Level 1, one `*` key; only the personal API key scenarios make and remove its keys. */
+  readonly keyHolder: MemberFixture
 }
 
 /** What a bare `--url --key` run knows: one key and what it can discover. */
@@ -122,7 +124,8 @@ export const createWorld = Effect.gen(function*() {
     owner: yield* memberOfA("fixture.owner@a.example", 15),
     leaver: yield* memberOfA("fixture.leaver@a.example", 1),
     removable: yield* memberOfA("fixture.removable@a.example", 1),
-    leavingOwner: yield* memberOfA("fixture.leaving-owner@a.example", 15)
+    leavingOwner: yield* memberOfA("fixture.leaving-owner@a.example", 15),
+    keyHolder: yield* memberOfA("fixture.keys@a.example", 1)
   }
 
   const roles = yield* RoleService

@@ -10,6 +10,7 @@ import { InvitesGroup } from "./groups/invites.ts"
 import { MembersGroup } from "./groups/members.ts"
 import { OrganizationProjectsGroup } from "./groups/organization-projects.ts"
 import { OrganizationsGroup } from "./groups/organizations.ts"
+import { PersonalApiKeysGroup } from "./groups/personal-api-keys.ts"
 import { ProjectsGroup } from "./groups/projects.ts"
 import { SystemGroup } from "./groups/system.ts"
 import { RequestDecoding } from "./decoding.ts"
@@ -27,6 +28,8 @@ export class HedgerowApi extends HttpApi.make("hedgerow")
   .add(FlagRoleAccessGroup)
   .add(FlagDefinitionsGroup)
   .add(FlagEvaluationGroup)
+  // Before identity: `/api/personal_api_keys/:id/` serves every method on `@current` but GET.
+  .add(PersonalApiKeysGroup)
   .add(IdentityGroup)
   .add(SystemGroup)
   .middleware(RequestDecoding)

@@ -10,6 +10,7 @@ import { invites } from "./invites.ts"
 import { members } from "./members.ts"
 import { organizationProjects } from "./organization-projects.ts"
 import { organizations } from "./organizations.ts"
+import { personalApiKeys } from "./personal-api-keys.ts"
 import { projects } from "./projects.ts"
 
 export type * from "./endpoint.ts"
@@ -30,6 +31,7 @@ export const endpoints: { readonly [G in GroupName]: GroupBindings<G> } = {
   featureFlags,
   flagRoleAccess,
   flagDefinitions,
+  personalApiKeys,
   identity
 }
 

@@ -23,6 +23,7 @@ import { inviteMailScenarios } from "./invite-mail.ts"
 import { inviteScenarios } from "./invites.ts"
 import { memberScenarios } from "./members.ts"
 import { orgAdminRegressionScenarios } from "./org-admin-regressions.ts"
+import { personalApiKeyScenarios } from "./personal-api-keys.ts"
 import { projectScenarios } from "./projects.ts"
 import type { Scenario } from "./scenario.ts"
 import { transportScenarios } from "./transport.ts"
@@ -31,6 +32,7 @@ import { transportScenarios } from "./transport.ts"
 export const scenarios: ReadonlyArray<Scenario> = [
   ...authScenarios,
   ...discoveryScenarios,
+  ...personalApiKeyScenarios,
   ...projectScenarios,
   ...memberScenarios,
   ...inviteScenarios,

@@ -43,14 +43,19 @@ export class Authentication extends Context.Service<Authentication, {
         yield* limiter.admit(key.id)
         const now = yield* Clock.currentTimeMillis
         const lastUsed = Math.max(key.last_used_at === null ? 0 : millisOf(key.last_used_at), touched.get(key.id) ?? 0)
+        let used = key
+        // One indexed UPDATE an hour per key and process; the note is taken first, so requests that arrive
+        // meanwhile do not write it again.
         if (now - lastUsed > LAST_USED_RESOLUTION_MS) {
           touched.set(key.id, now)
-          yield* keys.touch(key.id, timestampFromDate(new Date(now)))
+          const at = timestampFromDate(new Date(now))
+          yield* keys.touch(key.id, at)
+          used = { ...key, last_used_at: at }
         }
         return {
           _tag: "User",
           user,
-          key,
+          key: used,
           memberships: new Map(memberships.map((m) => [m.organization_id, m.level]))
         } satisfies UserActor
       })

@@ -4,30 +4,52 @@ import { OrganizationId, PersonalApiKeyId, ProjectId, UserId } from "../shared/i
 import { Timestamp } from "../shared/time.ts"
 import { User } from "../users/model.ts"
 
-/** `GET /api/personal_api_keys/@current/`: the calling key, without its secret. */
-export const PersonalApiKeyView = Schema.Struct({
+/**
+ * A stored key: its owner and only its sha256 (`secure_value`), never the key itself. A restriction list
+ * that is null or empty restricts nothing.
+ */
+export const PersonalApiKey = Schema.Struct({
   id: PersonalApiKeyId,
   label: Schema.String,
-  scopes: Schema.Array(Schema.String),
-  scoped_organizations: Schema.NullOr(Schema.Array(OrganizationId)),
-  scoped_teams: Schema.NullOr(Schema.Array(ProjectId)),
   mask_value: Schema.String,
   created_at: Timestamp,
-  last_used_at: Schema.NullOr(Timestamp)
-})
-export type PersonalApiKeyView = typeof PersonalApiKeyView.Type
-
-/** A stored key: its owner and only its sha256 (`secure_value`) besides the view, never the key itself. */
-export const PersonalApiKey = Schema.Struct({
-  ...PersonalApiKeyView.fields,
+  last_used_at: Schema.NullOr(Timestamp),
+  last_rolled_at: Schema.NullOr(Timestamp),
   user_id: UserId,
+  scopes: Schema.Array(Schema.String),
+  scoped_teams: Schema.NullOr(Schema.Array(ProjectId)),
+  scoped_organizations: Schema.NullOr(Schema.Array(OrganizationId)),
   secure_value: Schema.String
 })
 export type PersonalApiKey = typeof PersonalApiKey.Type
 
 /** What a new key's row is given; the database fills in its id and creation time. */
-export const NewPersonalApiKey = PersonalApiKey.mapFields(Struct.omit(["id", "created_at", "last_used_at"]))
+export const NewPersonalApiKey = PersonalApiKey.mapFields(Struct.omit(["id", "created_at", "last_used_at", "last_rolled_at"]))
 export type NewPersonalApiKey = typeof NewPersonalApiKey.Type
+
+/** The fields a key's owner may change after creation. */
+export const PersonalApiKeyChanges = PersonalApiKey.mapFields(Struct.pick(["label", "scopes", "scoped_teams", "scoped_organizations"]))
+export type PersonalApiKeyChanges = typeof PersonalApiKeyChanges.Type
+
+/**
+ * PostHog's PersonalAPIKeySerializer, in its field order: `value` is the key itself right after it is
+ * made or rolled and null ever after; the restrictions are always lists, `[]` meaning unrestricted (PostHog
+ * clients read them as arrays).
+ */
+export const PersonalApiKeyView = Schema.Struct({
+  id: PersonalApiKeyId,
+  label: Schema.String,
+  value: Schema.NullOr(Schema.String),
+  mask_value: Schema.String,
+  created_at: Timestamp,
+  last_used_at: Schema.NullOr(Timestamp),
+  user_id: UserId,
+  scopes: Schema.Array(Schema.String),
+  scoped_teams: Schema.Array(ProjectId),
+  scoped_organizations: Schema.Array(OrganizationId),
+  last_rolled_at: Schema.NullOr(Timestamp)
+})
+export type PersonalApiKeyView = typeof PersonalApiKeyView.Type
 
 /** A key with its owner and the owner's memberships: all that authentication needs, in one read. */
 export const KeyHolder = Schema.Struct({
@@ -37,13 +59,17 @@ export const KeyHolder = Schema.Struct({
 })
 export type KeyHolder = typeof KeyHolder.Type
 
-export const toPersonalApiKeyView = (key: PersonalApiKey): PersonalApiKeyView => ({
+/** The answer for a stored key; `value` only when the key was made or rolled by this very request. */
+export const toPersonalApiKeyView = (key: PersonalApiKey, value: string | null = null): PersonalApiKeyView => ({
   id: key.id,
   label: key.label,
-  scopes: key.scopes,
-  scoped_organizations: key.scoped_organizations,
-  scoped_teams: key.scoped_teams,
+  value,
   mask_value: key.mask_value,
   created_at: key.created_at,
-  last_used_at: key.last_used_at
+  last_used_at: key.last_used_at,
+  user_id: key.user_id,
+  scopes: key.scopes,
+  scoped_teams: key.scoped_teams ?? [],
+  scoped_organizations: key.scoped_organizations ?? [],
+  last_rolled_at: key.last_rolled_at
 })

@@ -1,10 +1,12 @@
-import { KeyHolder, NewPersonalApiKey, PersonalApiKey, User } from "@hedgerow/core"
+import { KeyHolder, NewPersonalApiKey, PersonalApiKey, PersonalApiKeyChanges, User } from "@hedgerow/core"
 import { PersonalApiKeyRepository } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { columnsOf, decodeFirst, decodeOne, objectOf, recordOf } from "./table.ts"
+import { columnsOf, decodeFirst, decodeOne, decodeRows, objectOf, recordOf, valuesOf } from "./table.ts"
 
 const decodeKey = decodeOne(PersonalApiKey)
+const decodeFound = decodeFirst(PersonalApiKey)
+const decodeKeys = decodeRows(PersonalApiKey)
 const decodeHolder = decodeFirst(KeyHolder)
 
 /** Key `k`, owner `u` and the owner's memberships (level by organization), as KeyHolder decodes them. */
@@ -20,6 +22,8 @@ export const layerNoDeps = Layer.effect(
     const newColumns = sql.unsafe(columnsOf(NewPersonalApiKey))
     const newRecord = recordOf(sql, "personal_api_keys", NewPersonalApiKey)
     const holderObjects = sql.unsafe(HOLDER_OBJECTS)
+    const changeColumns = sql.unsafe(columnsOf(PersonalApiKeyChanges))
+    const changeValues = valuesOf(sql, "personal_api_keys", PersonalApiKeyChanges)
     return PersonalApiKeyRepository.of({
       insert: (input) =>
         sql`
@@ -35,6 +39,33 @@ export const layerNoDeps = Layer.effect(
         sql<{ n: number }>`SELECT count(*)::integer AS n FROM personal_api_keys WHERE user_id = ${user}`.pipe(
           Effect.orDie,
           Effect.map((rows) => rows[0]?.n ?? 0)
+        ),
+      // personal_api_keys_list_idx serves the order; ids break ties between keys made in one microsecond.
+      listForUser: (user) =>
+        sql`SELECT ${columns} FROM personal_api_keys WHERE user_id = ${user} ORDER BY created_at DESC, id DESC`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeKeys)
+        ),
+      findForUser: (user, id, options) =>
+        (options?.forUpdate === true
+          ? sql`SELECT ${columns} FROM personal_api_keys WHERE id = ${id} AND user_id = ${user} FOR UPDATE`
+          : sql`SELECT ${columns} FROM personal_api_keys WHERE id = ${id} AND user_id = ${user}`).pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeFound)
+        ),
+      update: (id, changes) =>
+        sql`
+          UPDATE personal_api_keys SET (${changeColumns}) = (${changeValues(changes)})
+          WHERE id = ${id} RETURNING ${columns}`.pipe(Effect.orDie, Effect.flatMap(decodeKey)),
+      roll: (id, secret) =>
+        sql`
+          UPDATE personal_api_keys
+          SET secure_value = ${secret.secure_value}, mask_value = ${secret.mask_value}, last_rolled_at = now()
+          WHERE id = ${id} RETURNING ${columns}`.pipe(Effect.orDie, Effect.flatMap(decodeKey)),
+      delete: (user, id) =>
+        sql<{ id: string }>`DELETE FROM personal_api_keys WHERE id = ${id} AND user_id = ${user} RETURNING id`.pipe(
+          Effect.orDie,
+          Effect.map((rows) => rows.length > 0)
         ),
       touch: (id, at) =>
         sql`UPDATE personal_api_keys SET last_used_at = ${at}::timestamptz WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid)
