@@ -5,6 +5,8 @@ import { batchExports } from "./commands/batch-exports.ts"
 import { domains } from "./commands/domains.ts"
 import { flags } from "./commands/flags.ts"
 import { invites } from "./commands/invites.ts"
+import { keys } from "./commands/keys.ts"
+import { auth, login, logout } from "./commands/login.ts"
 import { members } from "./commands/members.ts"
 import { projects } from "./commands/projects.ts"
 import { serve } from "./commands/serve.ts"
@@ -15,7 +17,7 @@ export { VERSION }
 
 export const hedgerow = Command.make("hedgerow").pipe(
   Command.withDescription("Hedgerow: a self-hostable PostHog-compatible organization and feature-flag API"),
-  Command.withSubcommands([serve, admin, projects, domains, batchExports, invites, members, flags])
+  Command.withSubcommands([serve, admin, projects, domains, batchExports, invites, members, flags, keys, login, logout, auth])
 )
 
 /** The CLI on the process arguments, every failure already printed as one line. */

@@ -2,9 +2,10 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import type * as Redacted from "effect/Redacted"
+import * as Redacted from "effect/Redacted"
 import type * as Schema from "effect/Schema"
 import { Flag } from "effect/cli"
+import { readCredentials, sameServer } from "./credentials.ts"
 import { CURRENT } from "./defaults.ts"
 import { UsageError } from "./output.ts"
 import { type Core, loadApi, loadCore } from "./packages.ts"
@@ -19,12 +20,12 @@ export const DEFAULT_URL = "http://127.0.0.1:8000"
 /** Spread into an API command's flags. */
 export const remoteFlags = {
   url: Flag.String("url").pipe(
-    Flag.withDescription(`Server base URL (env HEDGEROW_URL, default ${DEFAULT_URL})`),
+    Flag.withDescription(`Server base URL (env HEDGEROW_URL; else the one hedgerow login stored; default ${DEFAULT_URL})`),
     Flag.withFallbackConfig(Config.String("HEDGEROW_URL")),
-    Flag.withDefault(DEFAULT_URL)
+    Flag.optional
   ),
   key: Flag.Redacted("key").pipe(
-    Flag.withDescription("Personal API key (env HEDGEROW_API_KEY)"),
+    Flag.withDescription("Personal API key (env HEDGEROW_API_KEY; else the one hedgerow login stored, for its own server only)"),
     Flag.withFallbackConfig(Config.Redacted("HEDGEROW_API_KEY")),
     Flag.optional
   )
@@ -37,9 +38,28 @@ export const currentOrgFlag = Flag.String("org").pipe(
 )
 
 export interface RemoteOptions {
+  readonly url: Option.Option<string>
+  readonly key: Option.Option<Redacted.Redacted<string>>
+}
+
+/** The server and key a command talks to; the key may still be missing. */
+export interface Remote {
   readonly url: string
   readonly key: Option.Option<Redacted.Redacted<string>>
 }
+
+/**
+ * `--url` and `--key`, else the environment, else what `hedgerow login` stored, else the default URL.
+ * The stored key goes only to the server it was stored for: a `--url` naming another server never gets it.
+ */
+export const resolveRemote = (options: RemoteOptions): Effect.Effect<Remote, UsageError> =>
+  Option.isSome(options.url) && Option.isSome(options.key)
+    ? Effect.succeed({ url: options.url.value, key: options.key })
+    : Effect.map(readCredentials, (stored) => {
+      const url = Option.getOrElse(options.url, () => Option.match(stored, { onNone: () => DEFAULT_URL, onSome: (login) => login.url }))
+      const storedKey = Option.filter(stored, (login) => sameServer(login.url, url)).pipe(Option.map((login) => Redacted.make(login.key)))
+      return { url, key: Option.orElse(options.key, () => storedKey) }
+    })
 
 // The auth middleware is bound when the client is made, so each key gets its own client. The contract
 // and the HTTP client load only here, when an API command runs.
@@ -56,15 +76,20 @@ const makeClient = (baseUrl: string, key: Redacted.Redacted<string>) =>
 
 export type ApiClient = Effect.Success<ReturnType<typeof makeClient>>
 
-/** Runs `f` with a client for `--url` and `--key`; a missing key is a usage error, not a 401 round trip. */
+/** Runs `f` with a client for this server and key. */
+export const withClient = <A, E, R>(url: string, key: Redacted.Redacted<string>, f: (client: ApiClient) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(makeClient(url.replace(/\/+$/, ""), key), f)
+
+/** Runs `f` with a client for the resolved server and key; a missing key is a usage error, not a 401 round trip. */
 export const withApi = <A, E, R>(
   options: RemoteOptions,
   f: (client: ApiClient) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E | UsageError, R> =>
-  Option.match(options.key, {
-    onNone: () => Effect.fail(new UsageError({ message: "no API key: pass --key or set HEDGEROW_API_KEY" })),
-    onSome: (key) => Effect.flatMap(makeClient(options.url.replace(/\/+$/, ""), key), f)
-  })
+  Effect.flatMap(resolveRemote(options), (remote): Effect.Effect<A, E | UsageError, R> =>
+    Option.match(remote.key, {
+      onNone: () => Effect.fail(new UsageError({ message: "no API key: pass --key, set HEDGEROW_API_KEY or run hedgerow login" })),
+      onSome: (key) => withClient(remote.url, key, f)
+    }))
 
 /**
  * The client refuses to send a payload its schema (core's, picked by `schemaOf`) rejects, with a schema error of its own. Checking it

@@ -1,5 +1,5 @@
 import { NodeServices } from "@effect/platform-node"
-import { ConfigProvider, Console, Effect, Exit } from "effect"
+import { ConfigProvider, Console, Effect, Exit, Sink, Stdio, Stream } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -23,15 +23,22 @@ const captureConsole = (out: Array<string>, err: Array<string>): Console.Console
 
 /**
  * Runs the command tree in this process (faster than a child: no process start-up), with its console
- * captured and only `env` visible as configuration, so the developer's HEDGEROW_* cannot leak in.
+ * captured, only `env` visible as configuration, so the developer's HEDGEROW_* cannot leak in, and `stdin`
+ * as standard input.
  */
-export const runInProcess = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+export const runInProcess = (args: ReadonlyArray<string>, env: Record<string, string> = {}, stdin = "") =>
   Effect.gen(function*() {
     const out: Array<string> = []
     const err: Array<string> = []
     const exit = yield* runHedgerow(args).pipe(
       Effect.provideService(Console.Console, captureConsole(out, err)),
       Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env })),
+      Effect.provideService(Stdio.Stdio, Stdio.make({
+        args: Effect.succeed(args),
+        stdout: () => Sink.drain,
+        stderr: () => Sink.drain,
+        stdin: Stream.make(new TextEncoder().encode(stdin))
+      })),
       Effect.provide(NodeServices.layer),
       Effect.exit
     )
@@ -48,10 +55,11 @@ const childEnv = (env: Record<string, string>) => ({
   ...env
 })
 
-/** Runs the real executable (`bin/hedgerow.mjs` under this Node) in a child process, from apps/cli. */
-export const runChild = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+/** Runs the real executable (`bin/hedgerow.mjs` under this Node) in a child process, from apps/cli, `stdin` piped in. */
+export const runChild = (args: ReadonlyArray<string>, env: Record<string, string> = {}, stdin = "") =>
   Effect.callback<Ran>((resume) => {
     const child = spawn(process.execPath, [bin, ...args], { cwd: cliDir, env: childEnv(env) })
+    child.stdin.end(stdin)
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (chunk) => (stdout += chunk))

@@ -139,7 +139,7 @@ layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { exclude
 
       const noKey = yield* runInProcess(["projects", "list", "--url", s.url])
       assert.strictEqual(noKey.code, 1)
-      assert.deepStrictEqual(lines(noKey.stderr), ["error: no API key: pass --key or set HEDGEROW_API_KEY"])
+      assert.deepStrictEqual(lines(noKey.stderr), ["error: no API key: pass --key, set HEDGEROW_API_KEY or run hedgerow login"])
 
       const fromEnv = yield* runInProcess(["projects", "list", "--json"], { HEDGEROW_URL: s.url, HEDGEROW_API_KEY: s.key })
       assert.strictEqual(fromEnv.code, 0)

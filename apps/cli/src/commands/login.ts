@@ -1,0 +1,113 @@
+import * as Config from "effect/Config"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Stdio from "effect/Stdio"
+import * as Stream from "effect/Stream"
+import { Command, Flag } from "effect/cli"
+import { type Credentials, credentialsPath, readCredentials, removeCredentials, writeCredentials } from "../credentials.ts"
+import { emit, jsonFlag, UsageError } from "../output.ts"
+import { type ApiClient, DEFAULT_URL, resolveRemote, withClient } from "../remote.ts"
+
+const urlFlag = Flag.String("url").pipe(
+  Flag.withDescription(`Server base URL (env HEDGEROW_URL; else the one stored by the last login; default ${DEFAULT_URL})`),
+  Flag.withFallbackConfig(Config.String("HEDGEROW_URL")),
+  Flag.optional
+)
+
+/** Who a key belongs to, as the server says: the key itself (never its secret) and its user. */
+const whoIs = (client: ApiClient) =>
+  Effect.all({ key: client.identity.currentKey(), user: client.identity.me() })
+
+/** The one key piped in (`hedgerow login --with-key < key.txt`), surrounding blank space dropped. */
+const keyFromStdin = Effect.gen(function*() {
+  const stdio = yield* Stdio.Stdio
+  if (yield* stdio.stdinIsTerminal) yield* Console.error("Paste a personal API key, then press Enter and Ctrl-D:")
+  const text = yield* stdio.stdin.pipe(Stream.decodeText(), Stream.mkString, Effect.orDie)
+  const key = text.trim()
+  if (key === "" || /\s/.test(key)) {
+    return yield* new UsageError({ message: "--with-key reads one personal API key from standard input, e.g. hedgerow login --with-key < key.txt" })
+  }
+  return key
+})
+
+const login = Command.make("login", { url: urlFlag, withKey: Flag.Boolean("with-key").pipe(
+  Flag.withDescription("Read a personal API key from standard input instead of asking for e-mail and password"),
+  Flag.withDefault(false)
+), json: jsonFlag }, (options) =>
+  Effect.gen(function*() {
+    const { url } = yield* resolveRemote({ url: options.url, key: Option.none() })
+    // Logging in with e-mail and password (which makes a key of its own, revoked again at logout) needs
+    // the server's session log-in.
+    if (!options.withKey) {
+      return yield* new UsageError({ message: "log-in with e-mail and password is not available yet; use --with-key" })
+    }
+    const key = yield* keyFromStdin
+    // The key is stored only once the server has accepted it.
+    const { key: current, user } = yield* withClient(url, Redacted.make(key), whoIs)
+    const file = yield* writeCredentials({ url, key, key_id: current.id, made_by_login: false })
+    yield* emit(options.json, () =>
+      `Logged in to ${url} as ${user.email} with key "${current.label}" (${current.mask_value}); stored in ${file}.`)({
+        url,
+        email: user.email,
+        key: current,
+        file
+      })
+  })).pipe(Command.withDescription("Store a server and a personal API key for the API commands (as gh auth login does)"))
+
+const refused = (error: unknown) => {
+  const tag = (error as { _tag?: unknown })._tag
+  return tag === "AuthenticationError" || tag === "NotFound"
+}
+
+/** Revokes the key a login made; one already revoked (401) or deleted (404) is gone already. */
+const revokeMadeKey = (login: Credentials) =>
+  withClient(login.url, Redacted.make(login.key), (client) => client.personalApiKeys.destroy({ params: { id: login.key_id } })).pipe(
+    Effect.catchIf(refused, () => Effect.void)
+  )
+
+const logout = Command.make("logout", { json: jsonFlag }, (options) =>
+  Effect.gen(function*() {
+    const stored = yield* readCredentials
+    if (Option.isNone(stored)) return yield* new UsageError({ message: "not logged in: there is no stored hedgerow login" })
+    const login = stored.value
+    if (login.made_by_login) yield* revokeMadeKey(login)
+    const file = yield* removeCredentials
+    const kept = login.made_by_login
+      ? ""
+      : ` The key itself stays valid (it was given with --with-key); revoke it with hedgerow keys delete ${login.key_id}.`
+    yield* emit(options.json, () => `Logged out of ${login.url}: deleted ${file}.${kept}`)({
+      url: login.url,
+      key_id: login.key_id,
+      revoked: login.made_by_login,
+      file
+    })
+  })).pipe(Command.withDescription("Forget the stored login; revoke its key on the server when the login made it"))
+
+const status = Command.make("status", { json: jsonFlag }, (options) =>
+  Effect.gen(function*() {
+    const stored = yield* readCredentials
+    if (Option.isNone(stored)) return yield* new UsageError({ message: "not logged in: run hedgerow login --with-key" })
+    const login = stored.value
+    const { key, user } = yield* withClient(login.url, Redacted.make(login.key), whoIs).pipe(
+      Effect.catchIf(
+        (error) => (error as { _tag?: unknown })._tag === "AuthenticationError",
+        () => Effect.fail(new UsageError({ message: `the key stored for ${login.url} is refused (revoked or rolled): run hedgerow login again` }))
+      )
+    )
+    const file = yield* credentialsPath
+    yield* emit(options.json, () =>
+      [
+        `Logged in to ${login.url} as ${user.email}`,
+        `key: "${key.label}" (${key.mask_value}), id ${key.id}, scopes ${key.scopes.join(",")}`,
+        `stored in ${file}`
+      ].join("\n"))({ url: login.url, email: user.email, key, made_by_login: login.made_by_login, file })
+  })).pipe(Command.withDescription("Show the stored login and check its key against the server"))
+
+export const auth = Command.make("auth").pipe(
+  Command.withDescription("The stored login (hedgerow login)"),
+  Command.withSubcommands([status])
+)
+
+export { login, logout }
