@@ -22,6 +22,9 @@ const FLAG_UPDATE = { group: "featureFlags", endpoint: "update" } as const
 const PROJECT = { group: "projects", endpoint: "retrieve" } as const
 const DEFINITIONS = { group: "flagDefinitions", endpoint: "definitions" } as const
 const EVALUATE = { group: "flagEvaluation", endpoint: "flags" } as const
+const KEY_CREATE = { group: "personalApiKeys", endpoint: "create" } as const
+const KEY_ROLL = { group: "personalApiKeys", endpoint: "roll" } as const
+const KEY_DESTROY = { group: "personalApiKeys", endpoint: "destroy" } as const
 
 /** Milliseconds until `check` holds, polling every 20 ms; fails past the bound (with slack for a loaded machine). */
 const within = async (check: () => Promise<boolean>, boundMs = STALENESS_BOUND_MS) => {
@@ -87,6 +90,27 @@ forEachBackend((backend) => {
       await sql((sql) => sql`DELETE FROM personal_api_keys WHERE id = ${member.id}`)
       const took = await Promise.all([a, b].map((target) => within(async () => (await status(target, ME, member.key)) === 401)))
       expect(Math.max(...took)).toBeLessThanOrEqual(STALENESS_BOUND_MS)
+    })
+
+    it("a key rolled or revoked through one server's API is refused by that server at once and by the other within a second", async () => {
+      const made = await a.call(KEY_CREATE, { key: tenant.key, body: { label: "two processes", scopes: ["*"] } })
+      expect(made.status).toBe(201)
+      const id = made.body.id as string
+      const first = made.body.value as string
+      for (const target of [a, b, a, b]) expect(await status(target, ME, first)).toBe(200)
+
+      const rolled = await a.call(KEY_ROLL, { key: tenant.key, params: { id } })
+      expect(rolled.status).toBe(200)
+      const second = rolled.body.value as string
+      expect(await status(a, ME, first)).toBe(401)
+      const tookRoll = await within(async () => (await status(b, ME, first)) === 401)
+      for (const target of [a, b, a, b]) expect(await status(target, ME, second)).toBe(200)
+
+      // Revoked through the other process this time.
+      expect((await b.call(KEY_DESTROY, { key: tenant.key, params: { id } })).status).toBe(204)
+      expect(await status(b, ME, second)).toBe(401)
+      const tookRevoke = await within(async () => (await status(a, ME, second)) === 401)
+      expect(Math.max(tookRoll, tookRevoke)).toBeLessThanOrEqual(STALENESS_BOUND_MS)
     })
 
     it("a member removed through one server loses the organization on the other within a second", async () => {

@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import {
   Authentication,
+  bodyOf,
   Bootstrap,
   CoreServices,
   FeatureFlagService,
@@ -9,19 +10,22 @@ import {
   type ProjectId,
   MemberService,
   type OrganizationId,
+  type PersonalApiKeyId,
   PersonalApiKeyService,
   systemActor,
+  type Timestamp,
   UserService
 } from "@hedgerow/core"
 import { FeatureFlagRepository, Freshness, PersonalApiKeyRepository } from "@hedgerow/core/ports"
-import { Effect, Exit, Layer, Schedule } from "effect"
+import { Clock, Effect, Exit, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { Store } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
 import { untilLive } from "./live.ts"
 
-/** How many times authentication asked the store for a key's holder: the real repository, counted. */
+/** How many times authentication asked the store for a key's holder, and wrote a key's last use: the real repository, counted. */
 let lookups = 0
+let touches = 0
 const countedKeys = Layer.effect(
   PersonalApiKeyRepository,
   Effect.map(Effect.service(PersonalApiKeyRepository), (keys) => ({
@@ -29,6 +33,10 @@ const countedKeys = Layer.effect(
     findHolder: (secureValue: string) => Effect.suspend(() => {
       lookups++
       return keys.findHolder(secureValue)
+    }),
+    touch: (id: PersonalApiKeyId, at: Timestamp) => Effect.suspend(() => {
+      touches++
+      return keys.touch(id, at)
     })
   }))
 )
@@ -138,6 +146,59 @@ layer(backend.on(hedgerowWithCountedKeys), { timeout: 60_000, excludeTestService
         Effect.retry({ schedule: Schedule.spaced("20 millis"), times: backend.name === "pglite" ? 0 : 50 })
       )
       assert.strictEqual(refused._tag, "AuthenticationError")
+    }))
+
+  it.effect("a key revoked or rolled through the key service is refused by this process's very next request", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const member = yield* memberWithKey(organization, "revoked-by-api@example.com")
+      const auth = yield* Authentication
+      const actor = yield* warm(member.key)
+      const keys = yield* PersonalApiKeyService
+      const spare = yield* keys.createOwn(actor, bodyOf({ label: "spare", scopes: ["*"] }))
+      yield* warm(spare.value!)
+      assert.strictEqual((yield* counted(auth.authenticate(spare.value!))).lookups, 0)
+      const rolled = yield* keys.roll(actor, spare.id, bodyOf({}))
+      assert.strictEqual((yield* Effect.flip(auth.authenticate(spare.value!)))._tag, "AuthenticationError")
+      assert.strictEqual((yield* auth.authenticate(rolled.value!)).key.id, spare.id)
+      yield* keys.destroy(actor, spare.id)
+      assert.strictEqual((yield* Effect.flip(auth.authenticate(rolled.value!)))._tag, "AuthenticationError")
+      // The key that did it is untouched.
+      assert.strictEqual((yield* auth.authenticate(member.key)).key.id, member.id)
+    }))
+
+  it.effect("last_used_at is written at a key's first use, then at most once an hour, and the API shows it", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const member = yield* memberWithKey(organization, "last-used@example.com")
+      const auth = yield* Authentication
+      const real = yield* Clock.Clock
+      /** `effect` run while the wall clock reads `millis`; the rest of the clock is the real one. */
+      const at = (millis: number) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        Effect.provideService(effect, Clock.Clock, {
+          currentTimeMillisUnsafe: () => millis,
+          currentTimeMillis: Effect.succeed(millis),
+          currentTimeNanosUnsafe: () => real.currentTimeNanosUnsafe(),
+          currentTimeNanos: real.currentTimeNanos,
+          monotonicTimeNanosUnsafe: () => real.monotonicTimeNanosUnsafe(),
+          monotonicTimeNanos: real.monotonicTimeNanos,
+          sleep: (duration) => real.sleep(duration)
+        })
+      const start = Date.parse("2030-01-01T00:00:00.000Z")
+      const minutes = (n: number) => start + n * 60_000
+      const before = touches
+      const first = yield* at(start)(auth.authenticate(member.key))
+      assert.strictEqual(first.key.last_used_at, "2030-01-01T00:00:00.000000Z")
+      assert.strictEqual(touches - before, 1)
+      // However often it is used within the hour, and whether or not the first write has been heard of yet.
+      for (const n of [0, 1, 30, 59, 60]) yield* at(minutes(n))(auth.authenticate(member.key))
+      yield* Effect.sleep("200 millis")
+      for (const n of [1, 30, 60]) yield* at(minutes(n))(auth.authenticate(member.key))
+      assert.strictEqual(touches - before, 1)
+      const later = yield* at(minutes(61))(auth.authenticate(member.key))
+      assert.strictEqual(touches - before, 2)
+      const listed = yield* PersonalApiKeyService.use((s) => s.list(later))
+      assert.strictEqual(listed.find((key) => key.id === member.id)?.last_used_at, "2030-01-01T01:01:00.000000Z")
     }))
 
   it.effect("while the feed is lost nothing is served from memory, and after it resumes everything is read afresh", () =>
