@@ -16,7 +16,7 @@ import { Effect } from "effect"
 /**
  * The fixtures scenarios run against: two organizations with a project each, their owners, a plain
  * member, a user in both, and keys with narrow scopes or restrictions. Made by the operator (core,
- * in-process), because users, organizations and keys have no API endpoints.
+ * in-process), because users and organizations have no API endpoints, and keys only for their caller.
  */
 export interface World {
   readonly orgA: string

@@ -87,6 +87,13 @@ const withKeys = (name: string, run: (target: Target, world: World, made: Made) 
   }
 })
 
+/** A scenario over raw HTTP, with the key scenarios' own holder's `*` key. */
+const overHttp = (name: string, run: (target: Target, raw: NonNullable<Target["raw"]>, holder: string) => Promise<void>): Scenario => ({
+  name,
+  needs: ["world", "transport"],
+  run: async (context) => run(context.target, context.target.raw!, needWorld(context).members.keyHolder.key)
+})
+
 export const personalApiKeyScenarios: ReadonlyArray<Scenario> = [
   {
     name: "GET /api/personal_api_keys/@current/ answers PostHog's fields with arrays for the restrictions, never the secret",
@@ -198,9 +205,10 @@ export const personalApiKeyScenarios: ReadonlyArray<Scenario> = [
     expectReply(await call(target, KEYS.current, rolled.body.value), 401, BAD_KEY)
     expectReply(await call(target, KEYS.current, self.body.value), 200)
   }),
-  withKeys("DELETE revokes a key at once, and a second DELETE is 404", async (target, world) => {
+  withKeys("DELETE revokes a key at once, and a second DELETE is 404", async (target, world, made) => {
     const holder = world.members.keyHolder.key
     const created = await make(target, holder, { label: "revoked", scopes: ["*"] })
+    made.push({ id: created.id, by: holder })
     expectReply(await call(target, KEYS.current, created.value), 200)
     expectReply(await call(target, KEYS.destroy, holder, { params: { id: created.id } }), 204)
     expectReply(await call(target, KEYS.current, created.value), 401, BAD_KEY)
@@ -400,48 +408,31 @@ export const personalApiKeyScenarios: ReadonlyArray<Scenario> = [
     const listed = await call(target, KEYS.list, toB)
     assert.ok([projectKey, orgKey, inB.body.id, inProjectB.body.id].every((id) => listed.body.some((key: { id: string }) => key.id === id)))
   }),
-  {
-    name: "PATCH, POST roll and DELETE on /api/personal_api_keys/@current/ act on the calling key",
-    needs: ["world", "transport"],
-    run: async (context) => {
-      const { target } = context
-      const world = needWorld(context)
-      const raw = target.raw!
-      const holder = world.members.keyHolder.key
-      const created = await make(target, holder, { label: "self-managed", scopes: ["user:write"] })
-      try {
-        const bearer = (key: string) => ({ authorization: `Bearer ${key}`, "content-type": "application/json" })
-        const patched = await raw({ method: "PATCH", path: "/api/personal_api_keys/@current/", headers: bearer(created.value), body: JSON.stringify({ label: "renamed" }) })
-        expectReply(patched, 200)
-        assert.deepEqual([patched.body.id, patched.body.label], [created.id, "renamed"])
-        const rolled = await raw({ method: "POST", path: "/api/personal_api_keys/@current/roll", headers: bearer(created.value) })
-        expectReply(rolled, 200)
-        const listed = await raw({ method: "GET", path: "/api/personal_api_keys", headers: bearer(holder) })
-        expectReply(listed, 200)
-        assert.ok(listed.body.some((key: { id: string }) => key.id === created.id))
-        expectReply(await raw({ method: "DELETE", path: "/api/personal_api_keys/@current", headers: bearer(rolled.body.value) }), 204)
-        expectReply(await raw({ method: "GET", path: "/api/personal_api_keys/@current/", headers: bearer(rolled.body.value) }), 401, BAD_KEY)
-      } finally {
-        await call(target, KEYS.destroy, holder, { params: { id: created.id } })
-      }
+  overHttp("PATCH, POST roll and DELETE on /api/personal_api_keys/@current/ act on the calling key", async (target, raw, holder) => {
+    const created = await make(target, holder, { label: "self-managed", scopes: ["user:write"] })
+    try {
+      const bearer = (key: string) => ({ authorization: `Bearer ${key}`, "content-type": "application/json" })
+      const patched = await raw({ method: "PATCH", path: "/api/personal_api_keys/@current/", headers: bearer(created.value), body: JSON.stringify({ label: "renamed" }) })
+      expectReply(patched, 200)
+      assert.deepEqual([patched.body.id, patched.body.label], [created.id, "renamed"])
+      const rolled = await raw({ method: "POST", path: "/api/personal_api_keys/@current/roll", headers: bearer(created.value) })
+      expectReply(rolled, 200)
+      const listed = await raw({ method: "GET", path: "/api/personal_api_keys", headers: bearer(holder) })
+      expectReply(listed, 200)
+      assert.ok(listed.body.some((key: { id: string }) => key.id === created.id))
+      expectReply(await raw({ method: "DELETE", path: "/api/personal_api_keys/@current", headers: bearer(rolled.body.value) }), 204)
+      expectReply(await raw({ method: "GET", path: "/api/personal_api_keys/@current/", headers: bearer(rolled.body.value) }), 401, BAD_KEY)
+    } finally {
+      await call(target, KEYS.destroy, holder, { params: { id: created.id } })
     }
-  },
-  {
-    name: "a malformed body to a key's roll is 400; a PUT on a key is 405",
-    needs: ["world", "transport"],
-    run: async (context) => {
-      const { target } = context
-      const world = needWorld(context)
-      const raw = target.raw!
-      const holder = world.members.keyHolder.key
-      const own = await idOf(target, holder)
-      const headers = { authorization: `Bearer ${holder}`, "content-type": "application/json" }
-      const malformed = await raw({ method: "POST", path: `/api/personal_api_keys/${own}/roll/`, headers, body: "{\"x\": " })
-      assert.deepEqual([malformed.status, malformed.body.code], [400, "parse_error"])
-      expectReply(await call(target, KEYS.current, holder), 200)
-      const put = await raw({ method: "PUT", path: `/api/personal_api_keys/${own}/`, headers, body: "{}" })
-      assert.deepEqual([put.status, put.body.code], [405, "method_not_allowed"])
-      assert.deepEqual(put.body, envelope("invalid_request", "method_not_allowed", "Method \"PUT\" not allowed."))
-    }
-  }
+  }),
+  overHttp("a malformed body to a key's roll is 400; a PUT on a key is 405", async (target, raw, holder) => {
+    const own = await idOf(target, holder)
+    const headers = { authorization: `Bearer ${holder}`, "content-type": "application/json" }
+    const malformed = await raw({ method: "POST", path: `/api/personal_api_keys/${own}/roll/`, headers, body: "{\"x\": " })
+    assert.deepEqual([malformed.status, malformed.body.code], [400, "parse_error"])
+    expectReply(await call(target, KEYS.current, holder), 200)
+    const put = await raw({ method: "PUT", path: `/api/personal_api_keys/${own}/`, headers, body: "{}" })
+    expectReply(put, 405, envelope("invalid_request", "method_not_allowed", "Method \"PUT\" not allowed."))
+  })
 ]
