@@ -13,7 +13,7 @@ import {
 import { MembershipRepository, membersTurn, Transactions } from "@hedgerow/core/ports"
 import { Context, Effect, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
-import { Hedgerow, type StoreOptions } from "../src/index.ts"
+import { Hedgerow, migrations, type StoreOptions } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
 import { create, freshKey, patch, retrieve } from "./flag-owner.ts"
 
@@ -77,7 +77,7 @@ forEachBackend((backend) => {
 
         const sql = yield* SqlClient.SqlClient.pipe(Effect.provide(stores[0]!))
         const migrated = yield* sql<{ name: string }>`SELECT name FROM hedgerow_migrations ORDER BY migration_id`
-        assert.deepStrictEqual(migrated.map((row) => row.name), ["initial", "feature_flags", "change_feed", "flags_in_memory", "flag_usage"])
+        assert.deepStrictEqual(migrated.map((row) => row.name), Object.keys(migrations).map((id) => id.replace(/^\d+_/, "")))
         const [counts] = yield* sql<{ organizations: number; users: number; projects: number }>`
           SELECT (SELECT count(*)::integer FROM organizations) AS organizations, (SELECT count(*)::integer FROM users) AS users,
             (SELECT count(*)::integer FROM projects) AS projects`
