@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Bootstrap, RoleService, systemActor } from "@hedgerow/core"
+import { bodyOf, Bootstrap, RoleService, systemActor } from "@hedgerow/core"
 import { HedgerowServer } from "@hedgerow/http-server"
 import { Effect } from "effect"
 import * as fs from "node:fs"
@@ -23,7 +23,7 @@ const connect = Effect.gen(function*() {
   const url = yield* HedgerowServer.baseUrl
   const done = yield* Effect.flatMap(Effect.service(Bootstrap), (b) => b.run({ email: "owner@example.com" }))
   const role = yield* Effect.flatMap(Effect.service(RoleService), (roles) =>
-    roles.create(systemActor, done.organization_id, { name: "Viewers", feature_flags_access_level: 21 }))
+    roles.create(systemActor, done.organization_id, bodyOf({ name: "Viewers", feature_flags_access_level: 21 })))
   session = { url, key: done.personal_api_key, project: done.project_id, email: done.user.email, role: role.id }
   return session
 })

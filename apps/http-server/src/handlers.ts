@@ -125,6 +125,7 @@ export const layerNoDeps = Layer.mergeAll(
   serveGroup("batchExports"),
   serveGroup("invites"),
   serveGroup("members"),
+  serveGroup("roles"),
   serveGroup("projects"),
   serveGroup("featureFlags"),
   serveGroup("flagRoleAccess"),

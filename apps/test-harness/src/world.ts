@@ -25,6 +25,8 @@ export interface World {
   readonly projectB: number
   /** A batch export in each organization (operator-made: exports have no create endpoint). */
   readonly batchExports: { readonly a: string; readonly b: string }
+  /** A user of no organization with a `*` key, who founds organizations over the API (and deletes them again). */
+  readonly founder: MemberFixture
   /** Users of A only the member and invite scenarios touch (they change levels and remove members). */
   readonly members: MemberFixtures
   /** Legacy feature-flag roles (role ids, uuid): PostHog's `feature_flags_access_level` 21 "can only view", 37 "can always edit". */
@@ -128,11 +130,13 @@ export const createWorld = Effect.gen(function*() {
     keyHolder: yield* memberOfA("fixture.keys@a.example", 1)
   }
 
+  const founder = yield* users.create(systemActor, { email: "founder@example.com" })
+
   const roles = yield* RoleService
-  const viewA = yield* roles.create(systemActor, boot.organization_id, { name: "Flag viewers", feature_flags_access_level: 21 })
+  const viewA = yield* roles.create(systemActor, boot.organization_id, bodyOf({ name: "Flag viewers", feature_flags_access_level: 21 }))
   yield* roles.addMember(systemActor, viewA.id, { email: "member@a.example" })
-  const editA = yield* roles.create(systemActor, boot.organization_id, { name: "Flag editors", feature_flags_access_level: 37 })
-  const roleB = yield* roles.create(systemActor, orgB.id, { name: "Beta role" })
+  const editA = yield* roles.create(systemActor, boot.organization_id, bodyOf({ name: "Flag editors", feature_flags_access_level: 37 }))
+  const roleB = yield* roles.create(systemActor, orgB.id, bodyOf({ name: "Beta role" }))
 
   return {
     orgA: boot.organization_id,
@@ -140,6 +144,7 @@ export const createWorld = Effect.gen(function*() {
     projectA: boot.project_id,
     projectB: projectB.id,
     batchExports: { a: exportA.id, b: exportB.id },
+    founder: { key: yield* key(founder.email, ["*"]), uuid: founder.uuid, email: founder.email },
     members: memberFixtures,
     roles: { viewA: viewA.id, editA: editA.id, roleB: roleB.id },
     keys: {

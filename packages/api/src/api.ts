@@ -12,6 +12,7 @@ import { OrganizationProjectsGroup } from "./groups/organization-projects.ts"
 import { OrganizationsGroup } from "./groups/organizations.ts"
 import { PersonalApiKeysGroup } from "./groups/personal-api-keys.ts"
 import { ProjectsGroup } from "./groups/projects.ts"
+import { RolesGroup } from "./groups/roles.ts"
 import { SystemGroup } from "./groups/system.ts"
 import { RequestDecoding } from "./decoding.ts"
 
@@ -23,6 +24,7 @@ export class HedgerowApi extends HttpApi.make("hedgerow")
   .add(BatchExportsGroup)
   .add(InvitesGroup)
   .add(MembersGroup)
+  .add(RolesGroup)
   .add(ProjectsGroup)
   .add(FeatureFlagsGroup)
   .add(FlagRoleAccessGroup)

@@ -13,6 +13,7 @@ import * as InviteRepositorySql from "./repositories/invites.ts"
 import * as MembershipRepositorySql from "./repositories/memberships.ts"
 import * as OutboxRepositorySql from "./repositories/outbox.ts"
 import * as OrganizationRepositorySql from "./repositories/organizations.ts"
+import * as OrganizationRemovalRepositorySql from "./repositories/organization-removal.ts"
 import * as PersonalApiKeyRepositorySql from "./repositories/personal-api-keys.ts"
 import * as ProjectRepositorySql from "./repositories/projects.ts"
 import * as RoleRepositorySql from "./repositories/roles.ts"
@@ -37,6 +38,7 @@ import { freshnessLayer } from "@hedgerow/core/ports"
 /** Every repository core declares, over whichever SqlClient is provided. */
 export const repositoriesNoDeps = Layer.mergeAll(
   OrganizationRepositorySql.layerNoDeps,
+  OrganizationRemovalRepositorySql.layerNoDeps,
   UserRepositorySql.layerNoDeps,
   MembershipRepositorySql.layerNoDeps,
   InviteRepositorySql.layerNoDeps,

@@ -213,7 +213,7 @@ forEachBackend((backend) => {
     it.effect("a role membership granted while the member is removed: never left behind for a non-member", () =>
       Effect.gen(function*() {
         const org = (yield* OrganizationService.use((s) => s.create(systemActor, { name: "roles" }))).id
-        const role = yield* RoleService.use((s) => s.create(systemActor, org, { name: "racing role" }))
+        const role = yield* RoleService.use((s) => s.create(systemActor, org, bodyOf({ name: "racing role" })))
         const sql = yield* SqlClient.SqlClient
         for (let round = 0; round < ROUNDS; round++) {
           const email = `leaving-${round}@example.com`

@@ -1,4 +1,4 @@
-import type { RoleRecord } from "@hedgerow/core"
+import type { Role } from "@hedgerow/core"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import { Command, Flag } from "effect/cli"
@@ -19,9 +19,11 @@ const create = Command.make(
     json: jsonFlag
   },
   ({ org, name, featureFlagsAccessLevel, json, ...store }) =>
-    inProcess(store, ({ RoleService, systemActor }) =>
-      RoleService.use((s) => s.create(systemActor, org, { name, ...given({ feature_flags_access_level: featureFlagsAccessLevel }) }))
-    ).pipe(Effect.flatMap(emit(json, (role: RoleRecord) => details(role))))
+    inProcess(store, ({ bodyOf, RoleService, systemActor }) =>
+      RoleService.use((s) =>
+        s.create(systemActor, org, bodyOf({ name, ...given({ feature_flags_access_level: featureFlagsAccessLevel }) }))
+      )
+    ).pipe(Effect.flatMap(emit(json, (role: Role) => details(role, ["id", "name", "feature_flags_access_level", "created_at"]))))
 ).pipe(Command.withDescription("Create a role in an organization"))
 
 const addMember = Command.make(

@@ -12,6 +12,7 @@ import { organizationProjects } from "./organization-projects.ts"
 import { organizations } from "./organizations.ts"
 import { personalApiKeys } from "./personal-api-keys.ts"
 import { projects } from "./projects.ts"
+import { roles } from "./roles.ts"
 
 export type * from "./endpoint.ts"
 export { answer, bindPublicGroup, isAnswer } from "./endpoint.ts"
@@ -27,6 +28,7 @@ export const endpoints: { readonly [G in GroupName]: GroupBindings<G> } = {
   batchExports,
   invites,
   members,
+  roles,
   projects,
   featureFlags,
   flagRoleAccess,

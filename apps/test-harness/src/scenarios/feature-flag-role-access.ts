@@ -28,7 +28,7 @@ const ownerFlag = (target: Target, world: World, stem: string) =>
 /** FeatureFlagRoleAccess, PostHog's per-flag role grants, and the legacy edit rights they give. */
 export const featureFlagRoleAccessScenarios: ReadonlyArray<Scenario> = [
   {
-    name: "flag role access create answers 201 with the full flag and the role, whose members are member summaries",
+    name: "flag role access create answers 201 with the full flag and the role, whose members are role memberships",
     needs: ["world"],
     run: async (context) => {
       const { target } = context
@@ -46,7 +46,8 @@ export const featureFlagRoleAccessScenarios: ReadonlyArray<Scenario> = [
       assert.equal(typeof access.role.name, "string")
       assert.match(access.role.created_at, TIMESTAMP)
       assert.deepEqual(access.role.members.map((m: { user: { email: string } }) => m.user.email), [MEMBER_A_EMAIL])
-      assert.equal(access.role.members[0].level, 1)
+      assert.equal(access.role.members[0].organization_member.level, 1)
+      assert.equal(access.role.members[0].role_id, world.roles.viewA)
 
       const params = { project_id: world.projectA, feature_flag_id: flag.id }
       expectReply(await target.call(ROLE_ACCESS.retrieve, { key: world.keys.ownerA, params: { ...params, id: access.id } }), 200, access)

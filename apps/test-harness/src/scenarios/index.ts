@@ -24,7 +24,9 @@ import { inviteScenarios } from "./invites.ts"
 import { memberScenarios } from "./members.ts"
 import { orgAdminRegressionScenarios } from "./org-admin-regressions.ts"
 import { personalApiKeyScenarios } from "./personal-api-keys.ts"
+import { organizationScenarios } from "./organizations.ts"
 import { projectScenarios } from "./projects.ts"
+import { roleScenarios } from "./roles.ts"
 import type { Scenario } from "./scenario.ts"
 import { transportScenarios } from "./transport.ts"
 
@@ -42,6 +44,8 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...domainVerificationScenarios,
   ...batchExportScenarios,
   ...orgAdminRegressionScenarios,
+  ...organizationScenarios,
+  ...roleScenarios,
   ...featureFlagScenarios,
   ...featureFlagValidationScenarios,
   ...featureFlagDependencyScenarios,

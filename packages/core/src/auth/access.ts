@@ -28,9 +28,13 @@ export interface ProjectAccess extends OrganizationAccess {
  * domains, its projects) need administrator level or higher.
  */
 export const requireAdmin = ({ level }: OrganizationAccess): Effect.Effect<void, PermissionDenied> =>
-  level < Level.admin
-    ? Effect.fail(new PermissionDenied({ detail: "Your organization access level is insufficient." }))
-    : Effect.void
+  level < Level.admin ? Effect.fail(insufficientLevel()) : Effect.void
+
+/** PostHog's OrganizationPermissionsWithDelete: only an owner deletes the organization itself. */
+export const requireOwner = ({ level }: Pick<OrganizationAccess, "level">): Effect.Effect<void, PermissionDenied> =>
+  level < Level.owner ? Effect.fail(insufficientLevel()) : Effect.void
+
+const insufficientLevel = () => new PermissionDenied({ detail: "Your organization access level is insufficient." })
 
 const orgRestricted = (id: string) =>
   new PermissionDenied({ detail: `API key does not have access to the requested organization: ID ${id}.` })

@@ -1,4 +1,5 @@
-import { Context, Effect, Layer, Semaphore } from "effect"
+import { Context, Effect, FiberSet, Layer, Semaphore } from "effect"
+import { ProjectRepository } from "../projects/repository.ts"
 import { Freshness } from "../read-model/freshness.ts"
 import type { ProjectId } from "../shared/ids.ts"
 import { applyChanges, type ProjectFlags, projectFlags } from "./project-flags.ts"
@@ -9,6 +10,9 @@ import { FeatureFlagRepository } from "./repository.ts"
  * many as it takes (the project in use stays, however large).
  */
 export const LiveFlagsBudget = Context.Reference<number>("hedgerow/LiveFlagsBudget", { defaultValue: () => 256 * 1024 * 1024 })
+
+/** How often, at most, the projects held are checked for removed ones. */
+const SWEEP_EVERY_MS = 1000
 
 /** A project's flags, and where the journal of changes and the users' version stood when they were last brought up to date. */
 interface Held {
@@ -27,6 +31,8 @@ interface Held {
  */
 export class LiveFlags extends Context.Service<LiveFlags, {
   readonly of: (project: ProjectId) => Effect.Effect<ProjectFlags>
+  /** The projects whose flags are in memory now. */
+  readonly held: () => ReadonlyArray<ProjectId>
 }>()("hedgerow/LiveFlags") {
   static readonly layerNoDeps = Layer.effect(
     LiveFlags,
@@ -34,6 +40,8 @@ export class LiveFlags extends Context.Service<LiveFlags, {
       const flags = yield* FeatureFlagRepository
       const freshness = yield* Freshness
       const budget = yield* LiveFlagsBudget
+      const projects = yield* ProjectRepository
+      const sweeps = yield* FiberSet.make()
       const held = new Map<ProjectId, Held>()
       const turns = new Map<ProjectId, Semaphore.Semaphore>()
 
@@ -95,17 +103,44 @@ export class LiveFlags extends Context.Service<LiveFlags, {
           })
         })
 
+      // A removed project's flags are never asked for again, so they would stay until the budget needed
+      // room. After projects change, the projects held are checked against the store, off the request's
+      // path and at most once a second, and those that are gone are forgotten, turns and all.
+      let sweptVersion = -1
+      let sweptAt = 0
+      const sweepRemoved = Effect.suspend(() => {
+        const ids = [...new Set([...held.keys(), ...turns.keys()])]
+        return Effect.map(projects.existing(ids), (found) => {
+          for (const id of ids) {
+            if (found.has(id)) continue
+            forget(id)
+            turns.delete(id)
+          }
+        })
+      })
+      const sweepIfProjectsChanged = (): Effect.Effect<void> | undefined => {
+        const version = freshness.version(["projects"])
+        if (version === sweptVersion || turns.size === 0) return undefined
+        const now = Date.now()
+        if (now - sweptAt < SWEEP_EVERY_MS) return undefined
+        sweptVersion = version
+        sweptAt = now
+        return Effect.asVoid(FiberSet.run(sweeps, sweepRemoved))
+      }
+
       const of = (project: ProjectId): Effect.Effect<ProjectFlags> =>
         Effect.suspend(() => {
           if (!freshness.live()) return Effect.map(flags.live(project), projectFlags)
+          const sweep = sweepIfProjectsChanged()
           const current = held.get(project)
-          if (current !== undefined && current.position === freshness.position() && current.users === freshness.version(["users"])) {
-            return Effect.succeed(touch(project, current))
-          }
-          return turnOf(project).withPermit(refresh(project))
+          const answer = current !== undefined && current.position === freshness.position() &&
+              current.users === freshness.version(["users"])
+            ? Effect.succeed(touch(project, current))
+            : turnOf(project).withPermit(refresh(project))
+          return sweep === undefined ? answer : Effect.andThen(sweep, answer)
         })
 
-      return LiveFlags.of({ of })
+      return LiveFlags.of({ of, held: () => [...held.keys()] })
     })
   )
 }

@@ -1,8 +1,5 @@
 import { Schema, SchemaTransformation } from "effect"
-import { Bool, Choice, Email, Integer, maxLength, notBlank } from "../shared/fields.ts"
-
-/** DRF CharField trims surrounding whitespace before its checks. */
-const Trimmed = Schema.String.pipe(Schema.decode(SchemaTransformation.trim()))
+import { Bool, Choice, Email, Integer, maxLength, notBlank, Trimmed } from "../shared/fields.ts"
 
 /** `local@Domain.COM` → `local@domain.com`: the local part may be case-sensitive, the domain never is. */
 export const lowerDomain = (email: string): string => {

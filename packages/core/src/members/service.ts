@@ -17,6 +17,7 @@ import { memberOrderOf, MemberUpdate } from "./input.ts"
 import type { Member, MemberRecord, Membership } from "./model.ts"
 import { MembershipRepository } from "./repository.ts"
 import { lastOwnerDemoted, lastOwnerLeaving, levelRule, othersRule, type Seat } from "./rules.ts"
+import { makeMoveToFirstOrganization } from "./current.ts"
 import { membersTurn } from "./turn.ts"
 import { toMember } from "./views.ts"
 
@@ -51,6 +52,7 @@ export class MemberService extends Context.Service<MemberService, {
       const users = yield* UserRepository
       const projects = yield* ProjectRepository
       const transactions = yield* Transactions
+      const moveToFirstOrganization = yield* makeMoveToFirstOrganization
 
       const add = Effect.fn("MemberService.add")(function*(actor: Actor, organization: string, body: unknown) {
         yield* requireSystem(actor)
@@ -133,8 +135,7 @@ export class MemberService extends Context.Service<MemberService, {
       const repointCurrent = Effect.fn("MemberService.repointCurrent")(function*(record: MemberRecord) {
         const { user, membership } = record
         if (user.current_organization_id === membership.organization_id) {
-          const next = yield* memberships.firstOrganizationOf(user.id)
-          yield* users.setCurrent(user.id, { organization_id: Option.getOrNull(next), project_id: null })
+          yield* moveToFirstOrganization(user.id)
         } else if (user.current_project_id !== null) {
           const project = yield* projects.findById(user.current_project_id)
           if (Option.isSome(project) && project.value.organization_id === membership.organization_id) {

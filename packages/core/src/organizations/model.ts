@@ -1,5 +1,5 @@
 import { Schema, Struct } from "effect"
-import { Text } from "../shared/fields.ts"
+import { maxLength, notBlank, Trimmed } from "../shared/fields.ts"
 import { OrganizationId } from "../shared/ids.ts"
 import { Timestamp } from "../shared/time.ts"
 
@@ -24,8 +24,16 @@ export const Organization = Schema.Struct({
 })
 export type Organization = typeof Organization.Type
 
-export const OrganizationCreate = Schema.Struct({ name: Text({ max: 64 }) })
+/** PostHog's Organization.name: a CharField of at most 64 characters. */
+const OrganizationName = Trimmed.check(notBlank, maxLength(64))
+
+/** Body of `POST /api/organizations/`; PostHog's other writable settings have no meaning here and are dropped. */
+export const OrganizationCreate = Schema.Struct({ name: OrganizationName })
 export type OrganizationCreate = typeof OrganizationCreate.Type
+
+/** Body of `PATCH /api/organizations/{id}/`: the name, or nothing. */
+export const OrganizationUpdate = Schema.Struct({ name: Schema.optionalKey(OrganizationName) })
+export type OrganizationUpdate = typeof OrganizationUpdate.Type
 
 /** How the caller's organizations are listed: by name, ties broken by id. */
 export const byName = (a: { readonly name: string; readonly id: string }, b: { readonly name: string; readonly id: string }) =>

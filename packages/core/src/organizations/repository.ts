@@ -6,6 +6,8 @@ export class OrganizationRepository extends Context.Service<OrganizationReposito
   /** Picks a free slug from `slug` (adding a suffix when taken). */
   readonly insert: (input: { readonly name: string; readonly slug: string }) => Effect.Effect<Organization>
   readonly findById: (id: OrganizationId) => Effect.Effect<Option.Option<Organization>>
+  /** A new name (and `updated_at`); the slug stays, as PostHog keeps it. */
+  readonly rename: (id: OrganizationId, name: string) => Effect.Effect<Option.Option<Organization>>
   readonly findManyById: (ids: ReadonlyArray<OrganizationId>) => Effect.Effect<ReadonlyArray<Organization>>
   readonly count: Effect.Effect<number>
 }>()("hedgerow/OrganizationRepository") {}

@@ -10,6 +10,8 @@ export class ProjectRepository extends Context.Service<ProjectRepository, {
   readonly findByToken: (token: string) => Effect.Effect<Option.Option<Project>>
   /** The project with the lowest id, the first one made; none in an empty store. */
   readonly first: Effect.Effect<Option.Option<Project>>
+  /** Which of these projects still exist. */
+  readonly existing: (ids: ReadonlyArray<ProjectId>) => Effect.Effect<ReadonlySet<ProjectId>>
   /** Projects of these organizations (optionally only these ids), ordered by id. */
   readonly list: (
     filter: { readonly organizations: ReadonlyArray<OrganizationId>; readonly ids: ReadonlyArray<ProjectId> | null },

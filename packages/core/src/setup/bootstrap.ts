@@ -2,16 +2,12 @@ import { Context, Data, Effect, Layer, Schema } from "effect"
 import { Email, Text } from "../shared/fields.ts"
 import { decodeInput } from "../shared/validation.ts"
 import { systemActor } from "../auth/actor.ts"
-import { MembershipRepository } from "../members/repository.ts"
-import { Level } from "../organizations/model.ts"
+import { makeFoundOrganization } from "../organizations/founding.ts"
 import { OrganizationRepository } from "../organizations/repository.ts"
-import { slugify } from "../organizations/model.ts"
 import { PersonalApiKeyService } from "../personal-api-keys/service.ts"
-import { DEFAULT_SETTINGS } from "../projects/model.ts"
-import { ProjectRepository } from "../projects/repository.ts"
+import { DEFAULT_PROJECT_NAME } from "../projects/model.ts"
 import { type PermissionDenied, ValidationError } from "../shared/errors.ts"
 import type { OrganizationId, ProjectId, UserId, UserUuid } from "../shared/ids.ts"
-import { newProjectToken } from "../shared/secrets.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { UserRepository } from "../users/repository.ts"
 
@@ -51,8 +47,7 @@ export class Bootstrap extends Context.Service<Bootstrap, {
     Effect.gen(function*() {
       const organizations = yield* OrganizationRepository
       const users = yield* UserRepository
-      const memberships = yield* MembershipRepository
-      const projects = yield* ProjectRepository
+      const foundOrganization = yield* makeFoundOrganization
       const keys = yield* PersonalApiKeyService
       const transactions = yield* Transactions
 
@@ -63,24 +58,20 @@ export class Bootstrap extends Context.Service<Bootstrap, {
           const input = yield* decodeOptions({
             email: options.email ?? "admin@hedgerow.local",
             organization_name: options.organizationName ?? "Hedgerow",
-            project_name: options.projectName ?? "Default project"
+            project_name: options.projectName ?? DEFAULT_PROJECT_NAME
           })
           const existing = yield* organizations.count
           if (existing > 0) return yield* new AlreadyBootstrapped({ organizations: existing })
-          const organization = yield* organizations.insert({ name: input.organization_name, slug: slugify(input.organization_name) })
           const email = input.email
           const user = yield* users.insert({ email, first_name: "Admin", last_name: "" }).pipe(
             Effect.catchTag("EmailTaken", () =>
               Effect.fail(ValidationError.field("email", "A user with this email already exists.", "unique")))
           )
-          yield* memberships.insert({ organization_id: organization.id, user_id: user.id, level: Level.owner }).pipe(Effect.orDie)
-          const project = yield* projects.insert({
-            organization_id: organization.id,
-            name: input.project_name,
-            api_token: newProjectToken(),
-            settings: DEFAULT_SETTINGS
+          const { organization, project } = yield* foundOrganization({
+            name: input.organization_name,
+            owner: user.id,
+            projectName: input.project_name
           })
-          yield* users.setCurrent(user.id, { organization_id: organization.id, project_id: project.id })
           const key = yield* keys.create(systemActor, { email, label: "bootstrap", scopes: ["*"] })
           return {
             organization_id: organization.id,

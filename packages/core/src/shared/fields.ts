@@ -39,6 +39,9 @@ export const minLength = (min: number, detail = `Ensure this field has at least 
 
 export const notBlank = rule<string>("blank", (s) => (s.trim() === "" ? "This field may not be blank." : undefined))
 
+/** DRF CharField trims surrounding whitespace before its checks (`trim_whitespace`). */
+export const Trimmed = Schema.String.pipe(Schema.decode(SchemaTransformation.trim()))
+
 /** DRF CharField: `allowBlank` defaults to false, like DRF. */
 export const Text = (options: { readonly max?: number; readonly allowBlank?: boolean } = {}) => {
   const checks = [

@@ -30,6 +30,11 @@ export const layerNoDeps = Layer.effect(
       insert: (input) => insertWithSlug(input.name, input.slug),
       findById: (id) =>
         sql`SELECT ${columns} FROM organizations WHERE id = ${id}`.pipe(Effect.orDie, Effect.flatMap(decodeOrganization)),
+      rename: (id, name) =>
+        sql`UPDATE organizations SET name = ${name}, updated_at = now() WHERE id = ${id} RETURNING ${columns}`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeOrganization)
+        ),
       findManyById: (ids) =>
         ids.length === 0
           ? Effect.succeed([])

@@ -1,8 +1,9 @@
-import { NewProject, Project } from "@hedgerow/core"
+import { NewProject, Project, type ProjectId } from "@hedgerow/core"
 import { ProjectRepository } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { pageAndTotal } from "./paging.ts"
+import { serialIds } from "./rows.ts"
 import { columnsOf, decodeFirst, decodeOne, decodeRows, recordOf } from "./table.ts"
 
 const decodeCreated = decodeOne(Project)
@@ -27,6 +28,11 @@ export const layerNoDeps = Layer.effect(
       findByToken: (token) =>
         sql`SELECT ${columns} FROM projects WHERE api_token = ${token}`.pipe(Effect.orDie, Effect.flatMap(decodeProject)),
       first: sql`SELECT ${columns} FROM projects ORDER BY id LIMIT 1`.pipe(Effect.orDie, Effect.flatMap(decodeProject)),
+      existing: (ids) =>
+        sql<{ id: ProjectId }>`SELECT id FROM projects WHERE id = ANY(${serialIds(ids)}::integer[])`.pipe(
+          Effect.orDie,
+          Effect.map((rows) => new Set(rows.map((row) => row.id)))
+        ),
       list: (filter, page) => {
         const where = filter.ids === null
           ? sql`organization_id = ANY(${filter.organizations}::uuid[])`

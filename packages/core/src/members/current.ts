@@ -1,0 +1,16 @@
+import { Effect, Option } from "effect"
+import type { UserId } from "../shared/ids.ts"
+import { UserRepository } from "../users/repository.ts"
+import { MembershipRepository } from "./repository.ts"
+
+/**
+ * Made once by a service: moves a user whose current organization is no longer theirs to the one they
+ * joined first of those left (none when none is), with no current project, as PostHog's `leave` does.
+ */
+export const makeMoveToFirstOrganization = Effect.gen(function*() {
+  const memberships = yield* MembershipRepository
+  const users = yield* UserRepository
+  return (user: UserId) =>
+    Effect.flatMap(memberships.firstOrganizationOf(user), (next) =>
+      users.setCurrent(user, { organization_id: Option.getOrNull(next), project_id: null }))
+})
