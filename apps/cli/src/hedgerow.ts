@@ -8,7 +8,9 @@ import { invites } from "./commands/invites.ts"
 import { keys } from "./commands/keys.ts"
 import { auth, login, logout } from "./commands/login.ts"
 import { members } from "./commands/members.ts"
+import { orgs } from "./commands/orgs.ts"
 import { projects } from "./commands/projects.ts"
+import { roles } from "./commands/roles.ts"
 import { serve } from "./commands/serve.ts"
 import { oneLinePresenter, reportFailures } from "./output.ts"
 import { VERSION } from "./version.ts"
@@ -17,7 +19,7 @@ export { VERSION }
 
 export const hedgerow = Command.make("hedgerow").pipe(
   Command.withDescription("Hedgerow: a self-hostable PostHog-compatible organization and feature-flag API"),
-  Command.withSubcommands([serve, admin, projects, domains, batchExports, invites, members, flags, keys, login, logout, auth])
+  Command.withSubcommands([serve, admin, orgs, projects, domains, batchExports, invites, members, roles, flags, keys, login, logout, auth])
 )
 
 /** The CLI on the process arguments, every failure already printed as one line. */
