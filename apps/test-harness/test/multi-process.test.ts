@@ -149,6 +149,34 @@ forEachBackend((backend) => {
       }
     })
 
+    it("an organization deleted through one process is gone through the other within a second, its projects and flags with it", async () => {
+      const founded = await a.call({ group: "organizations", endpoint: "create" }, { key: tenant.key, body: { name: "Short-lived" } })
+      expect(founded.status).toBe(201)
+      const org = { organization_id: founded.body.id }
+      const projects = await b.call({ group: "organizationProjects", endpoint: "list" }, { key: tenant.key, params: org })
+      const project = projects.body.results[0].id
+      const flag = await createFlag(b, { key: "short-lived" }, project)
+      expect(flag.status).toBe(201)
+      // B has answered for the organization and its flags, so they are in its memory.
+      expect((await b.call(FLAGS.retrieve, { key: tenant.key, params: { project_id: project, id: flag.body.id } })).status).toBe(200)
+      expect((await a.call({ group: "organizations", endpoint: "destroy" }, { key: tenant.key, params: org })).status).toBe(204)
+      const deadline = Date.now() + 1000
+      const gone = async () => {
+        const replies = await Promise.all([
+          b.call({ group: "organizations", endpoint: "retrieve" }, { key: tenant.key, params: org }),
+          b.call(FLAGS.list, { key: tenant.key, params: { project_id: project } }),
+          b.call(FLAGS.retrieve, { key: tenant.key, params: { project_id: project, id: flag.body.id } })
+        ])
+        return replies.every((reply) => reply.status === 404)
+      }
+      while (!(await gone())) {
+        expect(Date.now()).toBeLessThan(deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      const listed = await b.call({ group: "organizations", endpoint: "list" }, { key: tenant.key })
+      expect(listed.body.results.map((found: { id: string }) => found.id)).toEqual([tenant.organization])
+    })
+
     describe("pagination across both processes", () => {
       const FLAG_COUNT = 45
       const LIMIT = 10
