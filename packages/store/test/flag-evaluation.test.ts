@@ -12,7 +12,7 @@ import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { Store } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
-import { eventually, untilLive } from "./live.ts"
+import { eventually, untilLive } from "./support.ts"
 
 /** How many times evaluation asked the store for a project by token, and for a project's cohorts. */
 let tokenLookups = 0

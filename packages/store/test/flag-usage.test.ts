@@ -18,7 +18,7 @@ import * as path from "node:path"
 import { Hedgerow, Store, type StoreOptions } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
 import { create, freshKey, retrieve, setUp } from "./flag-owner.ts"
-import { eventually, untilLive } from "./live.ts"
+import { eventually, untilLive } from "./support.ts"
 
 /** Each usage write (one statement) with the flags it named, once it has ended, and the flag reads the read model made. */
 const writes: Array<ReadonlyArray<number>> = []

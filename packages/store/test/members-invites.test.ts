@@ -18,6 +18,7 @@ import { Effect, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { Hedgerow } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
+import { currentOf } from "./support.ts"
 
 /** A user with a `*` key in the organization at a level, as the operator makes them. */
 const memberOf = (organization: string, email: string, level: 1 | 8 | 15) =>
@@ -31,14 +32,6 @@ const memberOf = (organization: string, email: string, level: 1 | 8 | 15) =>
 
 const freshOrganization = (name: string) =>
   OrganizationService.use((s) => s.create(systemActor, { name })).pipe(Effect.map((organization) => organization.id))
-
-const currentOf = (email: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ current_organization_id: string | null; current_project_id: number | null }>`
-      SELECT current_organization_id, current_project_id FROM users WHERE email = ${email}`
-    return rows[0]!
-  })
 
 // The live clock: invite expiry compares the database's clock (creation times) with the service's.
 forEachBackend((backend) =>

@@ -21,21 +21,14 @@ import {
   type UserActor,
   UserService
 } from "@hedgerow/core"
-import { Freshness } from "@hedgerow/core/ports"
 import { Effect, Exit, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { Hedgerow, type StoreOptions } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
+import { currentOf, untilLive } from "./support.ts"
 
 /** Hedgerow with a read model of projects' flags of the test's own, to see what it holds. */
 const withLiveFlags = (options: StoreOptions) => LiveFlags.layerNoDeps.pipe(Layer.provideMerge(Hedgerow.layer(options)))
-
-const untilLive = Effect.flatMap(Effect.service(Freshness), (freshness) =>
-  Effect.suspend(() => (freshness.live() ? Effect.void : Effect.fail("not yet"))).pipe(
-    Effect.retry(Schedule.spaced("10 millis")),
-    Effect.timeout("5 seconds"),
-    Effect.orDie
-  ))
 
 /** A user with a `*` key (restricted as asked), authenticated. */
 const userWithKey = (email: string, restrictions: object = {}) =>
@@ -86,14 +79,6 @@ const keysOf = (email: string) =>
     return yield* sql<{ label: string; scoped_organizations: ReadonlyArray<string> | null; scoped_teams: ReadonlyArray<number> | null }>`
       SELECT k.label, k.scoped_organizations, k.scoped_teams FROM personal_api_keys k JOIN users u ON u.id = k.user_id
       WHERE u.email = ${email} ORDER BY k.label`
-  }).pipe(Effect.orDie)
-
-const currentOf = (email: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ current_organization_id: string | null; current_project_id: number | null }>`
-      SELECT current_organization_id, current_project_id FROM users WHERE email = ${email}`
-    return rows[0]!
   }).pipe(Effect.orDie)
 
 forEachBackend((backend) =>

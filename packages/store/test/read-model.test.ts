@@ -21,7 +21,7 @@ import { Clock, Effect, Exit, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { Store } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
-import { untilLive } from "./live.ts"
+import { untilLive } from "./support.ts"
 
 /** How many times authentication asked the store for a key's holder, and wrote a key's last use: the real repository, counted. */
 let lookups = 0

@@ -1,5 +1,6 @@
 import { Freshness } from "@hedgerow/core/ports"
 import { Effect, Schedule } from "effect"
+import { SqlClient } from "effect/sql"
 
 /** Waits until the change feed listens, as a server does a moment after it starts. */
 export const untilLive = Effect.flatMap(Effect.service(Freshness), (freshness) =>
@@ -8,6 +9,15 @@ export const untilLive = Effect.flatMap(Effect.service(Freshness), (freshness) =
     Effect.timeout("5 seconds"),
     Effect.orDie
   ))
+
+/** A user's current organization and project, as stored. */
+export const currentOf = (email: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ current_organization_id: string | null; current_project_id: number | null }>`
+      SELECT current_organization_id, current_project_id FROM users WHERE email = ${email}`
+    return rows[0]!
+  })
 
 /** Retries `check` for up to 5 seconds until it holds: a server's own commits reach its memory through the feed a moment later. */
 export const eventually = <E, R>(check: Effect.Effect<boolean, E, R>) =>
