@@ -11,7 +11,7 @@ import {
   systemActor,
   UserService
 } from "@hedgerow/core"
-import { Effect, Exit } from "effect"
+import { Effect, Exit, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { Hedgerow } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
@@ -76,7 +76,7 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000 })(`ro
       assert.strictEqual((yield* flags.retrieve(owner, project, String(granted.id))).name, "yes")
     }))
 
-  it.effect("two members joining one role at once, twice each: one membership each, the rest PostHog's 400", () =>
+  it.effect("two members joining one role at once, twice each: one membership each, the rest PostHog's 400; a role deleted meanwhile", () =>
     Effect.gen(function*() {
       const boot = yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
         sql<{ id: string }>`SELECT id FROM organizations ORDER BY created_at LIMIT 1`).pipe(Effect.orDie)
@@ -98,5 +98,22 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000 })(`ro
         ["ValidationError", "User is already part of the role."]
       ])
       assert.deepStrictEqual(yield* traces(role.id), { roles: 1, memberships: 2, grants: 0 })
+
+      // A role deleted while members join it: each join comes before (and goes with it) or after (404), never a 500.
+      for (let round = 0; round < 3; round++) {
+        const doomed = yield* roles.create(systemActor, organization, bodyOf({ name: `Doomed ${round}` }))
+        const joins = users.map((user) =>
+          Effect.exit(roles.addMembership(systemActor, organization, doomed.id, bodyOf({ user_uuid: user.uuid }))))
+        const { removed, joined } = yield* Effect.all({
+          removed: Effect.exit(roles.destroy(systemActor, organization, doomed.id)),
+          joined: Effect.all(joins, { concurrency: "unbounded" })
+        }, { concurrency: "unbounded" })
+        assert.isTrue(Exit.isSuccess(removed))
+        for (const exit of joined) {
+          assert.isFalse(Exit.hasDies(exit))
+          if (Exit.isFailure(exit)) assert.strictEqual(Option.getOrThrow(Exit.findErrorOption(exit))._tag, "NotFound")
+        }
+        assert.deepStrictEqual(yield* traces(doomed.id), { roles: 0, memberships: 0, grants: 0 })
+      }
     }))
 }))

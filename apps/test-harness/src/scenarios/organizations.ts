@@ -227,6 +227,22 @@ export const organizationScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
+    name: "the OpenAPI document describes the organization, role and role membership endpoints with their methods",
+    needs: ["transport"],
+    run: async ({ target }) => {
+      const reply = await target.raw!({ method: "GET", path: "/api/schema/" })
+      assert.equal(reply.status, 200)
+      const paths = reply.body.paths as Record<string, Record<string, unknown>>
+      const methods = (path: string) => Object.keys(paths[path] ?? {}).filter((key) => key !== "parameters").sort()
+      assert.deepEqual(methods("/api/organizations/"), ["get", "post"])
+      assert.deepEqual(methods("/api/organizations/{organization_id}/"), ["delete", "get", "patch"])
+      assert.deepEqual(methods("/api/organizations/{organization_id}/roles/"), ["get", "post"])
+      assert.deepEqual(methods("/api/organizations/{organization_id}/roles/{id}/"), ["delete", "get", "patch"])
+      assert.deepEqual(methods("/api/organizations/{organization_id}/roles/{role_id}/role_memberships/"), ["get", "post"])
+      assert.deepEqual(methods("/api/organizations/{organization_id}/roles/{role_id}/role_memberships/{id}/"), ["delete"])
+    }
+  },
+  {
     name: "deleting the current organization moves its owner to the organization they joined first",
     needs: ["world"],
     run: async (context) => {

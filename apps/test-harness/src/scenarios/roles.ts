@@ -255,7 +255,9 @@ export const roleScenarios: ReadonlyArray<Scenario> = [
         for (const [, body, error] of membershipCases) expectReply(await addMember(target, admin.key, world.orgA, role.id, body), 400, error)
 
         expectReply(await target.call(ROLES.removeMembership, { key: admin.key, params: { ...params, id: membership.id } }), 204, null)
-        expectReply(await target.call(ROLES.removeMembership, { key: admin.key, params: { ...params, id: membership.id } }), 404, NOT_FOUND)
+        for (const id of [membership.id, "not-an-id"]) {
+          expectReply(await target.call(ROLES.removeMembership, { key: admin.key, params: { ...params, id } }), 404, NOT_FOUND)
+        }
         expectReply(await target.call(ROLES.memberships, { key: admin.key, params }), 200, { count: 0, next: null, previous: null, results: [] })
       })
     }

@@ -137,7 +137,12 @@ export class RoleService extends Context.Service<RoleService, {
       const destroy = Effect.fn("RoleService.destroy")(function*(actor: Actor, organization: string, id: string) {
         const { organization_id } = yield* writable(actor, organization)
         const role = yield* find(organization_id, id)
-        if (!(yield* transactions.run(roles.delete(role.id)))) return yield* NotFound.default()
+        const deleted = yield* transactions.run(Effect.gen(function*() {
+          // Under the lock members join roles by, so none joins the role as it goes.
+          yield* memberships.lockOrganization(role.organization_id)
+          return yield* roles.delete(role.id)
+        }))
+        if (!deleted) return yield* NotFound.default()
       })
 
       const listMemberships = Effect.fn("RoleService.memberships")(function*(
@@ -153,11 +158,13 @@ export class RoleService extends Context.Service<RoleService, {
 
       /**
        * Roles hold members of their organization only. Removal takes the organization's lock and clears the
-       * user's roles, so the check and the insert hold it too: a removal cannot fall in between.
+       * user's roles, and so does a role's deletion, so the checks and the insert hold it too: neither can
+       * fall in between.
        */
       const join = (role: RoleRecord, member: { readonly email: string } | { readonly uuid: UserUuid }, missing: () => ValidationError) =>
         transactions.run(Effect.gen(function*() {
           yield* memberships.lockOrganization(role.organization_id)
+          if (Option.isNone(yield* roles.findById(role.id))) return yield* NotFound.default()
           const user = "email" in member
             ? yield* users.findByEmail(member.email)
             : Option.map(yield* memberships.findMember(role.organization_id, { uuid: member.uuid }), (found) => found.user)
