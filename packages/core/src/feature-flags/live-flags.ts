@@ -116,7 +116,11 @@ export class LiveFlags extends Context.Service<LiveFlags, {
             forget(id)
             turns.delete(id)
           }
-        })
+        }).pipe(
+          // Memory is only kept a little longer: the next request a second on looks again.
+          Effect.catchCause((cause) =>
+            Effect.andThen(Effect.sync(() => (sweptVersion = -1)), Effect.logWarning("removed projects not looked for", cause)))
+        )
       })
       const sweepIfProjectsChanged = (): Effect.Effect<void> | undefined => {
         const version = freshness.version(["projects"])

@@ -127,6 +127,7 @@ export class RoleService extends Context.Service<RoleService, {
         const { organization_id } = yield* writable(actor, organization)
         const role = yield* find(organization_id, id)
         const change = yield* decodeUpdate(body)
+        if (change.name === undefined && change.feature_flags_access_level === undefined) return yield* view(role)
         const updated = yield* transactions.run(roles.update(role.id, change)).pipe(
           Effect.catchTag("RoleNameTaken", () => Effect.fail(nameTaken())),
           Effect.flatMap(orNotFound)
