@@ -5,6 +5,7 @@
 export * from "./shared/transactions.ts"
 export * from "./shared/secrets.ts"
 export * from "./users/repository.ts"
+export * from "./sessions/repository.ts"
 export * from "./organizations/repository.ts"
 export * from "./organizations/removal-repository.ts"
 export type { KeyRestrictions } from "./organizations/removal.ts"

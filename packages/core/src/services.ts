@@ -1,7 +1,7 @@
 import { Layer } from "effect"
 import { Access } from "./auth/access.ts"
 import { Authentication } from "./auth/authenticate.ts"
-import { RateLimiter } from "./auth/throttle.ts"
+import { LoginThrottle, RateLimiter } from "./auth/throttle.ts"
 import { BatchExportService } from "./batch-exports/service.ts"
 import { DomainService } from "./domains/service.ts"
 import * as FeatureFlagServices from "./feature-flags/layer.ts"
@@ -12,6 +12,8 @@ import { OrganizationService } from "./organizations/service.ts"
 import { PersonalApiKeyService } from "./personal-api-keys/service.ts"
 import { ProjectService } from "./projects/service.ts"
 import { RoleService } from "./roles/service.ts"
+import { SessionService } from "./sessions/service.ts"
+import { SignupService } from "./signup/service.ts"
 import { Bootstrap } from "./setup/bootstrap.ts"
 import { UserService } from "./users/service.ts"
 
@@ -21,7 +23,10 @@ import { UserService } from "./users/service.ts"
  * declarations of every layer built on it, name only what `@hedgerow/core` exports.
  */
 export const layerNoDeps = Layer.mergeAll(
-  Authentication.layerNoDeps.pipe(Layer.provide(RateLimiter.layer)),
+  // Log-in, log-out and invite sign-up ask Authentication for the request's session.
+  Layer.mergeAll(SessionService.layerNoDeps.pipe(Layer.provide(LoginThrottle.layer)), SignupService.layerNoDeps).pipe(
+    Layer.provideMerge(Authentication.layerNoDeps.pipe(Layer.provide(RateLimiter.layer)))
+  ),
   OrganizationService.layerNoDeps,
   ProjectService.layerNoDeps,
   UserService.layerNoDeps,

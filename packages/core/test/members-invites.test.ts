@@ -86,14 +86,17 @@ describe("invites", () => {
 
   it("the e-mail names the inviter, the organization and the level; names cannot break the header", () => {
     const inviter = { first_name: "Grace\r\nBcc: x@evil.test", last_name: "Hopper", email: "grace@example.com" } as User
-    const mail = inviteEmail(invite, "Acme\nCorp", inviter)
+    const site = { url: "https://hedgerow.example.com" }
+    const mail = inviteEmail(invite, "Acme\nCorp", inviter, site)
     assert.strictEqual(mail.to, "ada@example.com")
     assert.strictEqual(mail.subject, "Grace Bcc: x@evil.test Hopper invited you to join Acme Corp on Hedgerow")
     assert.include(mail.text, "Hi,\n")
     assert.include(mail.text, "(grace@example.com) invited you to join the organization \"Acme Corp\" on Hedgerow as an administrator.")
     assert.include(mail.text, `Your invite id is ${invite.id}. It is valid for 3 days.`)
+    assert.include(mail.text, `Accept it at https://hedgerow.example.com/signup/${invite.id}\n`)
+    assert.include(mail.text, `  npx hedgerow invites accept ${invite.id} --url https://hedgerow.example.com\n`)
     assert.notInclude(mail.text, "Their message")
-    const fromOperator = inviteEmail({ ...invite, first_name: "Ada", message: "Welcome" }, "Acme", null)
+    const fromOperator = inviteEmail({ ...invite, first_name: "Ada", message: "Welcome" }, "Acme", null, site)
     assert.strictEqual(fromOperator.subject, "An administrator invited you to join Acme on Hedgerow")
     assert.include(fromOperator.text, "Hi Ada,\n")
     assert.include(fromOperator.text, "Their message:\n\nWelcome\n")

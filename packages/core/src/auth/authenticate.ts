@@ -1,10 +1,15 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { UserActor } from "./actor.ts"
 import { RateLimiter } from "./throttle.ts"
-import { AuthenticationError, type Throttled } from "../shared/errors.ts"
+import { AuthenticationError, PermissionDenied, type Throttled } from "../shared/errors.ts"
 import { secureValueOf } from "../shared/secrets.ts"
+import { SiteSettings, siteOrigin } from "../shared/site.ts"
 import { millisOf, timestampFromDate } from "../shared/time.ts"
 import { PersonalApiKeyRepository } from "../personal-api-keys/repository.ts"
+import { csrfFailure } from "../sessions/csrf.ts"
+import { isSessionKey } from "../sessions/keys.ts"
+import { SessionRepository } from "../sessions/repository.ts"
+import type { SessionRequest } from "../sessions/request.ts"
 import { Freshness } from "../read-model/freshness.ts"
 import { memoized } from "../read-model/memoized.ts"
 
@@ -12,12 +17,19 @@ import { memoized } from "../read-model/memoized.ts"
 const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000
 
 /**
- * Turns a bearer credential into the calling user, or a 401. A key's holder (user, scopes, restrictions,
- * memberships) is served from memory while the read model is fresh (see Freshness), so a request that
- * finds its key there touches no database; unknown keys are always asked of the store.
+ * Turns a bearer credential into the calling user, or a 401; and a session cookie into its user, or
+ * nobody. A key's or a session's holder (user, scopes, restrictions, memberships) is served from memory
+ * while the read model is fresh (see Freshness), so a request that finds its credential there touches no
+ * database; unknown ones are always asked of the store.
  */
 export class Authentication extends Context.Service<Authentication, {
   readonly authenticate: (credential: string | undefined) => Effect.Effect<UserActor, AuthenticationError | Throttled>
+  /**
+   * The user logged in with the request's `sessionid` cookie, or none when it names no live session of
+   * an active user (PostHog then treats the caller as anonymous). A session-authenticated write without
+   * the CSRF token is refused, as DRF's SessionAuthentication refuses it.
+   */
+  readonly session: (request: SessionRequest) => Effect.Effect<Option.Option<UserActor>, PermissionDenied>
 }>()("hedgerow/Authentication") {
   static readonly layerNoDeps = Layer.effect(
     Authentication,
@@ -59,7 +71,31 @@ export class Authentication extends Context.Service<Authentication, {
           memberships: new Map(memberships.map((m) => [m.organization_id, m.level]))
         } satisfies UserActor
       })
-      return Authentication.of({ authenticate })
+      const sessions = yield* SessionRepository
+      const site = yield* SiteSettings
+      // A logged-out session, a changed password or a removed membership changes one of these tables.
+      const sessionHolderOf = memoized(freshness, sessions.findHolder, { reads: ["sessions", "users", "memberships"] })
+
+      const session = Effect.fnUntraced(function*(request: SessionRequest) {
+        const key = request.sessionKey ?? ""
+        if (!isSessionKey(key)) return Option.none<UserActor>()
+        const holder = yield* sessionHolderOf(secureValueOf(key))
+        const now = yield* Clock.currentTimeMillis
+        if (Option.isNone(holder) || !holder.value.user.is_active || millisOf(holder.value.session.expires_at) <= now) {
+          return Option.none<UserActor>()
+        }
+        const refused = csrfFailure(request, siteOrigin(site))
+        if (refused !== undefined) return yield* new PermissionDenied({ detail: `CSRF Failed: ${refused}` })
+        const { session: found, user, memberships } = holder.value
+        return Option.some<UserActor>({
+          _tag: "User",
+          user,
+          key: { _tag: "Session", session_id: found.id, created_at: found.created_at, scopes: ["*"], scoped_organizations: [], scoped_teams: [] },
+          memberships: new Map(memberships.map((m) => [m.organization_id, m.level]))
+        })
+      })
+
+      return Authentication.of({ authenticate, session })
     })
   )
 }

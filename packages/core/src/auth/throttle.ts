@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer } from "effect"
-import { Throttled } from "../shared/errors.ts"
+import { PermissionDenied, Throttled } from "../shared/errors.ts"
 import type { PersonalApiKeyId } from "../shared/ids.ts"
 
 /** Per-key request budgets; PostHog's defaults are 480 a minute (burst) and 4800 an hour (sustained). */
@@ -65,4 +65,60 @@ export class RateLimiter extends Context.Service<RateLimiter, {
       return RateLimiter.of({ admit })
     })
   )
+}
+
+/** PostHog's django-axes settings: 30 failed log-ins lock the e-mail (and the address) out for 10 minutes. */
+export const LOGIN_FAILURE_LIMIT = 30
+const LOGIN_COOLOFF_MINUTES = 10
+const LOGIN_COOLOFF = LOGIN_COOLOFF_MINUTES * MINUTE
+/** Names tracked at most; past it the quietest go first, so a flood of e-mails cannot grow the heap. */
+const MAX_TRACKED = 100_000
+
+interface Failures {
+  count: number
+  last: number
+}
+
+/**
+ * Failed log-ins per e-mail and per client address, in this process's memory, as django-axes counts
+ * them in PostHog's cache: each failure keeps the count for another cool-off period, and once either
+ * count reaches the limit every attempt for it is refused, right password or not, until the cool-off
+ * has passed since the last failure. A success does not reset the count (axes' default).
+ */
+export class LoginThrottle extends Context.Service<LoginThrottle, {
+  /** PostHog's lock-out answer while the e-mail or the address is locked out. */
+  readonly check: (email: string, address: string) => Effect.Effect<void, PermissionDenied>
+  readonly failed: (email: string, address: string) => Effect.Effect<void>
+}>()("hedgerow/LoginThrottle") {
+  static readonly layer = Layer.sync(LoginThrottle, () => {
+    const failures = new Map<string, Failures>()
+    const names = (email: string, address: string) => [`email:${email.toLowerCase()}`, `address:${address}`]
+    const live = (entry: Failures | undefined, now: number) => entry !== undefined && now - entry.last < LOGIN_COOLOFF
+    const lockedOut = new PermissionDenied({
+      code: "too_many_failed_attempts",
+      detail: `Too many failed login attempts. Please try again in ${LOGIN_COOLOFF_MINUTES} minutes.`
+    })
+    const check = (email: string, address: string) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        names(email, address).some((name) => {
+            const entry = failures.get(name)
+            return live(entry, now) && entry!.count >= LOGIN_FAILURE_LIMIT
+          })
+          ? Effect.fail(lockedOut)
+          : Effect.void)
+    const failed = (email: string, address: string) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        for (const name of names(email, address)) {
+          const entry = failures.get(name)
+          failures.delete(name)
+          if (failures.size >= MAX_TRACKED) {
+            for (const [other, held] of failures) if (!live(held, now)) failures.delete(other)
+            while (failures.size >= MAX_TRACKED) failures.delete(failures.keys().next().value!)
+          }
+          // Re-inserted last, so the map stays in order of last failure.
+          failures.set(name, { count: live(entry, now) ? entry!.count + 1 : 1, last: now })
+        }
+      })
+    return LoginThrottle.of({ check, failed })
+  })
 }

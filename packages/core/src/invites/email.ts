@@ -1,4 +1,5 @@
 import type { MailMessage } from "../mail/mailer.ts"
+import { inviteAcceptUrl, type Site } from "../shared/site.ts"
 import type { MembershipLevel } from "../organizations/model.ts"
 import type { User } from "../users/model.ts"
 import { INVITE_DAYS_VALIDITY, type InviteRecord } from "./model.ts"
@@ -11,8 +12,11 @@ const oneLine = (text: string) => text.replace(/\s+/g, " ").trim()
 const nameOf = (user: User | null) =>
   user === null ? "An administrator" : oneLine(`${user.first_name} ${user.last_name}`) || user.email
 
-/** The invitation e-mail: who invites whom to which organization, at what level, until when. */
-export const inviteEmail = (invite: InviteRecord, organization: string, inviter: User | null): MailMessage => {
+/**
+ * The invitation e-mail: who invites whom to which organization, at what level, until when, and how to
+ * accept: the page at the site's accept link, or the CLI against the site.
+ */
+export const inviteEmail = (invite: InviteRecord, organization: string, inviter: User | null, site: Site): MailMessage => {
   const who = nameOf(inviter)
   const org = oneLine(organization)
   const greeting = invite.first_name.trim() === "" ? "Hi," : `Hi ${oneLine(invite.first_name)},`
@@ -27,6 +31,11 @@ export const inviteEmail = (invite: InviteRecord, organization: string, inviter:
       `${by} invited you to join the organization "${org}" on Hedgerow as ${ROLE[invite.level]}.`,
       "",
       ...note,
+      `Accept it at ${inviteAcceptUrl(site, invite.id)}`,
+      "or from a terminal:",
+      "",
+      `  npx hedgerow invites accept ${invite.id} --url ${site.url}`,
+      "",
       `Your invite id is ${invite.id}. It is valid for ${INVITE_DAYS_VALIDITY} days.`,
       ""
     ].join("\n")

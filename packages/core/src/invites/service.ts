@@ -15,6 +15,7 @@ import { NotFound, orNotFound, PermissionDenied, ValidationError } from "../shar
 import { canonicalUuid, type InviteId, MAX_SERIAL, type ProjectId } from "../shared/ids.ts"
 import { type ListQuery, type Page, pageRequest } from "../shared/page.ts"
 import { isRecord } from "../shared/fields.ts"
+import { SiteSettings } from "../shared/site.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { decodeInput } from "../shared/validation.ts"
 import { inviteEmail } from "./email.ts"
@@ -92,6 +93,7 @@ export class InviteService extends Context.Service<InviteService, {
       const outbox = yield* OutboxRepository
       const delivery = yield* MailDelivery
       const transactions = yield* Transactions
+      const site = yield* SiteSettings
 
       const list = Effect.fn("InviteService.list")(function*(actor: Actor, organization: string, query: ListQuery) {
         const { organization_id } = yield* access.organization(actor, organization, "organization_member:read")
@@ -189,7 +191,9 @@ export class InviteService extends Context.Service<InviteService, {
             })
             created.push(invite)
             if (sendEmail) {
-              entries.push(yield* outbox.insert({ ...inviteEmail(invite, organizationName, inviter), kind: "invite", related_id: invite.id }))
+              entries.push(
+                yield* outbox.insert({ ...inviteEmail(invite, organizationName, inviter, site), kind: "invite", related_id: invite.id })
+              )
             }
           }
           return { created, entries }

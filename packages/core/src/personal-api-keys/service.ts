@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Struct } from "effect"
-import type { Actor, UserActor } from "../auth/actor.ts"
+import { type Actor, personalApiKeyOf, type UserActor } from "../auth/actor.ts"
 import { Access, CURRENT } from "../auth/access.ts"
 import type { Body, BodyError } from "../shared/body.ts"
 import { failIfAny, NotFound, orNotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
@@ -51,8 +51,8 @@ export interface CreatedKey extends Omit<PersonalApiKeyView, "value"> {
 export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService, {
   /** The operator's `hedgerow admin keys create`: a key for any user, named by e-mail. */
   readonly create: (actor: Actor, body: unknown) => Effect.Effect<CreatedKey, PermissionDenied | ValidationError>
-  /** `GET /api/personal_api_keys/@current/`: the calling key. Any valid key may ask. */
-  readonly current: (actor: UserActor) => PersonalApiKeyView
+  /** `GET /api/personal_api_keys/@current/`: the calling key. Any valid key may ask; a session caller has none (404). */
+  readonly current: (actor: UserActor) => Effect.Effect<PersonalApiKeyView, NotFound>
   readonly list: (actor: UserActor) => Effect.Effect<ReadonlyArray<PersonalApiKeyView>, PermissionDenied>
   readonly retrieve: (actor: UserActor, id: string) => Effect.Effect<PersonalApiKeyView, PermissionDenied | NotFound>
   /** A key of the caller's own, within the reach of the calling key; `value` is set this once. */
@@ -135,7 +135,7 @@ export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService
         })
 
       /** The id a path names: `@current` is the calling key, as in PostHog; anything but a UUID names nothing. */
-      const keyIdOf = (actor: UserActor, ref: string) => (ref === CURRENT ? actor.key.id : canonicalUuid(ref))
+      const keyIdOf = (actor: UserActor, ref: string) => (ref === CURRENT ? personalApiKeyOf(actor)?.id : canonicalUuid(ref))
 
       /** A key of the caller's, or the 404 every unknown id and every other user's key answers. */
       const find = (actor: UserActor, ref: string, options?: { readonly forUpdate?: boolean }) => {
@@ -180,7 +180,7 @@ export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService
 
       // As PostHog, a key may always read itself; reading the owner's other keys takes `user:read`.
       const retrieve = Effect.fn("PersonalApiKeyService.retrieve")(function*(actor: UserActor, id: string) {
-        if (keyIdOf(actor, id) !== actor.key.id) yield* access.requireScope(actor, "user:read")
+        if (keyIdOf(actor, id) !== personalApiKeyOf(actor)?.id) yield* access.requireScope(actor, "user:read")
         return toPersonalApiKeyView(yield* find(actor, id))
       })
 
@@ -239,9 +239,14 @@ export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService
         if (!(yield* transactions.run(keys.delete(actor.user.id, key.id)))) return yield* NotFound.default()
       })
 
+      const current = (actor: UserActor) => {
+        const key = personalApiKeyOf(actor)
+        return key === undefined ? Effect.fail(NotFound.default()) : Effect.succeed(toPersonalApiKeyView(key))
+      }
+
       return PersonalApiKeyService.of({
         create,
-        current: (actor) => toPersonalApiKeyView(actor.key),
+        current,
         list,
         retrieve,
         createOwn,

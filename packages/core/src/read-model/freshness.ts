@@ -14,6 +14,7 @@ export type WatchedTable =
   | "feature_flag_usage"
   | "cohorts"
   | "feature_flag_role_access"
+  | "sessions"
 
 /**
  * When what this process holds in memory may be served. Every cache reads the version of the tables its

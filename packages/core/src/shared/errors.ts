@@ -55,9 +55,13 @@ export class AuthenticationError extends Schema.TaggedError<AuthenticationError>
     })
 }
 
-/** 403 `permission_denied`: authenticated, but this caller may not do this. */
+/**
+ * 403 `permission_denied`: authenticated, but this caller may not do this. A few refusals carry a code
+ * of their own in PostHog (a locked-out log-in: `too_many_failed_attempts`).
+ */
 export class PermissionDenied extends Schema.TaggedError<PermissionDenied>()("PermissionDenied", {
-  detail: Schema.String
+  detail: Schema.String,
+  code: Schema.optionalKey(Schema.String)
 }) {
   static readonly default = () =>
     new PermissionDenied({ detail: "You do not have permission to perform this action." })

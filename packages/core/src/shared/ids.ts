@@ -38,6 +38,9 @@ export const CohortId = Serial.pipe(Schema.brand("CohortId"))
 export type CohortId = typeof CohortId.Type
 export const ActivityLogId = Uuid.pipe(Schema.brand("ActivityLogId"))
 export type ActivityLogId = typeof ActivityLogId.Type
+/** A log-in session's row; never its secret, which is the cookie's value and stored only as a hash. */
+export const SessionId = Uuid.pipe(Schema.brand("SessionId"))
+export type SessionId = typeof SessionId.Type
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** Path segments arrive as text; anything that cannot be an id of the kind is simply not found. */

@@ -1,23 +1,52 @@
-import { Context, Effect, Layer, Option } from "effect"
-import type { Actor, UserActor } from "../auth/actor.ts"
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { type Actor, sessionOf, type UserActor } from "../auth/actor.ts"
 import { Access } from "../auth/access.ts"
 import { parseSerial, type ProjectId } from "../shared/ids.ts"
 import { byName } from "../organizations/model.ts"
 import { OrganizationRepository } from "../organizations/repository.ts"
 import { ProjectRepository } from "../projects/repository.ts"
 import { toProjectSummary } from "../projects/views.ts"
+import { type Body, type BodyError, decodeBody } from "../shared/body.ts"
 import { PermissionDenied, ValidationError } from "../shared/errors.ts"
+import { Email, isRecord, maxLength } from "../shared/fields.ts"
+import { millisOf } from "../shared/time.ts"
+import { Transactions } from "../shared/transactions.ts"
+import { SENSITIVE_ACTIONS_AGE_SECONDS } from "../sessions/model.ts"
+import { SessionRepository } from "../sessions/repository.ts"
+import { hashPassword, NewPassword, passwordProblem, PasswordText, verifyPassword } from "./password.ts"
 import { requireSystem } from "../shared/system.ts"
 import { decodeInput } from "../shared/validation.ts"
+import { userByEmail } from "./by-email.ts"
 import { type Me, toUserSummary, type User, UserCreate } from "./model.ts"
 import { UserRepository } from "./repository.ts"
 
 const decodeCreate = decodeInput(UserCreate)
+const decodeSetPassword = decodeInput(Schema.Struct({ email: Email, password: NewPassword }))
+
+/**
+ * The fields of PostHog's user serializer this service writes: the password, with the current one. The
+ * model's password column caps it at 128 characters; the length rule is checked after the current
+ * password, as PostHog's update does.
+ */
+const decodeMeUpdate = decodeBody(Schema.Struct({
+  current_password: Schema.optionalKey(PasswordText),
+  password: Schema.optionalKey(PasswordText.check(maxLength(128)))
+}))
+
+/** PostHog's `time_sensitive_allow_if_only_fields` of its user endpoint: allowed from a log-in of any age. */
+const TIME_INSENSITIVE_FIELDS: ReadonlySet<string> = new Set([
+  "theme_mode", "set_current_organization", "set_current_team", "allow_sidebar_suggestions", "shortcut_position",
+  "has_seen_product_intro_for", "events_column_config", "role_at_organization", "ui_configuration"
+])
 
 export class UserService extends Context.Service<UserService, {
   readonly create: (actor: Actor, body: unknown) => Effect.Effect<User, PermissionDenied | ValidationError>
   /** Any valid key may ask who it belongs to: it is the key holder's own data. */
   readonly me: (actor: UserActor) => Effect.Effect<Me>
+  /** The operator sets a user's password (`hedgerow admin users set-password`), ending all their sessions. */
+  readonly setPassword: (actor: Actor, body: unknown) => Effect.Effect<User, PermissionDenied | ValidationError>
+  /** `PATCH /api/users/@me/`: a new password (with the current one), which ends the user's other sessions. */
+  readonly updateMe: (actor: UserActor, body: Body) => Effect.Effect<Me, PermissionDenied | ValidationError | BodyError>
 }>()("hedgerow/UserService") {
   static readonly layerNoDeps = Layer.effect(
     UserService,
@@ -26,6 +55,8 @@ export class UserService extends Context.Service<UserService, {
       const organizations = yield* OrganizationRepository
       const projects = yield* ProjectRepository
       const access = yield* Access
+      const sessions = yield* SessionRepository
+      const transactions = yield* Transactions
 
       const create = Effect.fn("UserService.create")(function*(actor: Actor, body: unknown) {
         yield* requireSystem(actor)
@@ -61,7 +92,56 @@ export class UserService extends Context.Service<UserService, {
         }
       })
 
-      return UserService.of({ create, me })
+      const updateMe = Effect.fn("UserService.updateMe")(function*(actor: UserActor, body: Body) {
+        yield* access.requireScope(actor, "user:write")
+        const session = sessionOf(actor)
+        const now = yield* Clock.currentTimeMillis
+        if (session !== undefined && now - millisOf(session.created_at) > SENSITIVE_ACTIONS_AGE_SECONDS * 1000) {
+          // PostHog's TimeSensitiveActionPermission, which lets a few harmless fields through.
+          const given = yield* body
+          const keys = isRecord(given) ? Object.keys(given) : []
+          if (keys.length === 0 || keys.some((key) => !TIME_INSENSITIVE_FIELDS.has(key))) {
+            return yield* new PermissionDenied({ detail: "This action requires you to be recently authenticated." })
+          }
+        }
+        const input = yield* decodeMeUpdate(body)
+        const { user } = actor
+        if (input.password !== undefined) {
+          const stored = yield* users.passwordHashOf(user.id)
+          if (stored !== null) {
+            if (input.current_password === undefined) {
+              return yield* ValidationError.field("current_password", "This field is required when updating your password.", "required")
+            }
+            if (!(yield* verifyPassword(input.current_password, stored))) {
+              return yield* ValidationError.field("current_password", "Your current password is incorrect.", "incorrect_password")
+            }
+          }
+          // PostHog re-raises Django's messages under `password` without their codes.
+          const problem = passwordProblem(input.password)
+          if (problem !== undefined) return yield* ValidationError.field("password", problem, "invalid")
+          const hash = yield* hashPassword(input.password)
+          yield* transactions.run(Effect.gen(function*() {
+            yield* users.setPasswordHash(user.id, hash)
+            // The caller's own session stays logged in (Django's update_session_auth_hash); the others end.
+            yield* sessions.removeForUser(user.id, session?.session_id ?? null)
+          }))
+        }
+        return yield* me(actor)
+      })
+
+      const setPassword = Effect.fn("UserService.setPassword")(function*(actor: Actor, body: unknown) {
+        yield* requireSystem(actor)
+        const input = yield* decodeSetPassword(body)
+        const user = yield* userByEmail(input.email).pipe(Effect.provideService(UserRepository, users))
+        const hash = yield* hashPassword(input.password)
+        yield* transactions.run(Effect.gen(function*() {
+          yield* users.setPasswordHash(user.id, hash)
+          yield* sessions.removeForUser(user.id, null)
+        }))
+        return user
+      })
+
+      return UserService.of({ create, me, updateMe, setPassword })
     })
   )
 }

@@ -1,0 +1,46 @@
+import { SESSION_AGE_SECONDS } from "./model.ts"
+
+/** Django's session cookie, under PostHog's name for it. */
+export const SESSION_COOKIE = "sessionid"
+/** PostHog's CSRF_COOKIE_NAME. */
+export const CSRF_COOKIE = "posthog_csrftoken"
+/** The header a session-authenticated write echoes the CSRF cookie in (Django's CSRF_HEADER_NAME). */
+export const CSRF_HEADER = "x-csrftoken"
+
+/** A cookie an answer sets (or, with `maxAge` 0, removes). */
+export interface SetCookie {
+  readonly name: string
+  readonly value: string
+  /** Seconds; 0 removes the cookie. */
+  readonly maxAge: number
+  /** Out of scripts' reach: the session's cookie, not the CSRF token's, which a page's script reads to echo it. */
+  readonly httpOnly: boolean
+  /** Only over https: set when the site's URL is https. */
+  readonly secure: boolean
+}
+
+/**
+ * `Set-Cookie` text, always `Path=/` and `SameSite=Lax` (Django's defaults, which PostHog keeps), so a
+ * cross-site form or script cannot make the browser send the session along.
+ */
+export const setCookieHeader = (cookie: SetCookie): string =>
+  [
+    `${cookie.name}=${cookie.value}`,
+    `Max-Age=${cookie.maxAge}`,
+    ...(cookie.maxAge === 0 ? ["Expires=Thu, 01 Jan 1970 00:00:00 GMT"] : []),
+    "Path=/",
+    "SameSite=Lax",
+    ...(cookie.httpOnly ? ["HttpOnly"] : []),
+    ...(cookie.secure ? ["Secure"] : [])
+  ].join("; ")
+
+/** The cookies a log-in sets: the new session and a new CSRF token, both for the session's age (PostHog's CSRF_COOKIE_AGE). */
+export const loginCookies = (sessionKey: string, csrfToken: string, secure: boolean): ReadonlyArray<SetCookie> => [
+  { name: SESSION_COOKIE, value: sessionKey, maxAge: SESSION_AGE_SECONDS, httpOnly: true, secure },
+  { name: CSRF_COOKIE, value: csrfToken, maxAge: SESSION_AGE_SECONDS, httpOnly: false, secure }
+]
+
+/** What a log-out sets: the session cookie removed. */
+export const logoutCookies = (secure: boolean): ReadonlyArray<SetCookie> => [
+  { name: SESSION_COOKIE, value: "", maxAge: 0, httpOnly: true, secure }
+]

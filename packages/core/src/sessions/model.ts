@@ -1,0 +1,31 @@
+import { Schema, Struct } from "effect"
+import { Membership } from "../members/model.ts"
+import { SessionId, UserId } from "../shared/ids.ts"
+import { Timestamp } from "../shared/time.ts"
+import { User } from "../users/model.ts"
+
+/** A log-in session as the sessions table holds it: its owner and times, never its secret (only a hash). */
+export const Session = Schema.Struct({
+  id: SessionId,
+  user_id: UserId,
+  created_at: Timestamp,
+  expires_at: Timestamp
+})
+export type Session = typeof Session.Type
+
+/** A session with its user and the user's memberships: all that authentication needs, in one read. */
+export const SessionHolder = Schema.Struct({
+  session: Session,
+  user: User,
+  memberships: Schema.Array(Membership.mapFields(Struct.pick(["organization_id", "level"])))
+})
+export type SessionHolder = typeof SessionHolder.Type
+
+/**
+ * Django's SESSION_COOKIE_AGE, which PostHog keeps at its default of two weeks: a session ends that long
+ * after the log-in that made it, however much it is used.
+ */
+export const SESSION_AGE_SECONDS = 14 * 24 * 60 * 60
+
+/** PostHog's SESSION_SENSITIVE_ACTIONS_AGE: a password change needs a log-in at most two hours old. */
+export const SENSITIVE_ACTIONS_AGE_SECONDS = 2 * 60 * 60

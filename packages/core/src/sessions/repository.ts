@@ -1,0 +1,20 @@
+import { Context, type Effect, type Option } from "effect"
+import type { SessionId, UserId } from "../shared/ids.ts"
+import type { Timestamp } from "../shared/time.ts"
+import type { Session, SessionHolder } from "./model.ts"
+
+export class SessionRepository extends Context.Service<SessionRepository, {
+  /** `secret_hash` is the hash of the cookie's value (see secureValueOf); the value itself is never stored. */
+  readonly insert: (input: {
+    readonly user_id: UserId
+    readonly secret_hash: string
+    readonly expires_at: Timestamp
+  }) => Effect.Effect<Session>
+  /** The live session with this secret's hash, its (active or not) user and their memberships. */
+  readonly findHolder: (secretHash: string) => Effect.Effect<Option.Option<SessionHolder>>
+  readonly remove: (id: SessionId) => Effect.Effect<void>
+  /** Ends every session of the user but `keep`. */
+  readonly removeForUser: (user: UserId, keep: SessionId | null) => Effect.Effect<void>
+  /** Drops sessions past their expiry, which no request can use any more. */
+  readonly removeExpired: Effect.Effect<void>
+}>()("hedgerow/SessionRepository") {}

@@ -1,0 +1,30 @@
+/**
+ * What the session rules read of a request, whichever transport carried it: the session and CSRF
+ * cookies, the CSRF header, the Origin, and who sent it (for log-in throttling).
+ */
+export interface SessionRequest {
+  readonly method: string
+  /** The `sessionid` cookie. */
+  readonly sessionKey: string | undefined
+  /** The `posthog_csrftoken` cookie. */
+  readonly csrfCookie: string | undefined
+  /** The `X-CSRFToken` header. */
+  readonly csrfHeader: string | undefined
+  /** The `Origin` header. */
+  readonly origin: string | undefined
+  /** `scheme://host[:port]` the request was addressed to, which a same-origin page's Origin names. */
+  readonly ownOrigin: string | undefined
+  /** The client's address (the first X-Forwarded-For entry behind a trusted proxy). */
+  readonly clientAddress: string
+}
+
+/** A request with no cookies, from no browser: what an in-process caller (the CLI, an embedding app) is. */
+export const noSession = (method: string): SessionRequest => ({
+  method,
+  sessionKey: undefined,
+  csrfCookie: undefined,
+  csrfHeader: undefined,
+  origin: undefined,
+  ownOrigin: undefined,
+  clientAddress: "in-process"
+})

@@ -1,0 +1,72 @@
+import { Context, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
+import { sessionOf } from "../auth/actor.ts"
+import { Authentication } from "../auth/authenticate.ts"
+import { LoginThrottle } from "../auth/throttle.ts"
+import { type Body, type BodyError, decodeBody } from "../shared/body.ts"
+import { type PermissionDenied, ValidationError } from "../shared/errors.ts"
+import { Email } from "../shared/fields.ts"
+import { isSecureSite, SiteSettings } from "../shared/site.ts"
+import { Transactions } from "../shared/transactions.ts"
+import { PasswordText, verifyPassword } from "../users/password.ts"
+import { UserRepository } from "../users/repository.ts"
+import { logoutCookies, type SetCookie } from "./cookies.ts"
+import { type LoggedIn, openSession } from "./open.ts"
+import { SessionRepository } from "./repository.ts"
+import type { SessionRequest } from "./request.ts"
+
+/** DRF's EmailField and CharField trim their input before checking it. */
+const TrimmedEmail = Schema.String.pipe(Schema.decode(SchemaTransformation.trim()), Schema.decodeTo(Email))
+
+/** PostHog's LoginSerializer. */
+export const LoginBody = Schema.Struct({ email: TrimmedEmail, password: PasswordText })
+const decodeLogin = decodeBody(LoginBody)
+
+/** PostHog's answer to wrong credentials, whichever part was wrong. */
+const invalidCredentials = () => ValidationError.field(null, "Invalid email or password.", "invalid_credentials")
+
+export class SessionService extends Context.Service<SessionService, {
+  /** `POST /api/login/`: `{"success": true}` and the new session's cookies, or PostHog's refusal. */
+  readonly login: (request: SessionRequest, body: Body) => Effect.Effect<LoggedIn, ValidationError | PermissionDenied | BodyError>
+  /** `POST /api/logout/`: ends the request's session, if it has one, and removes its cookie. */
+  readonly logout: (request: SessionRequest) => Effect.Effect<{ readonly cookies: ReadonlyArray<SetCookie> }, PermissionDenied>
+}>()("hedgerow/SessionService") {
+  static readonly layerNoDeps = Layer.effect(
+    SessionService,
+    Effect.gen(function*() {
+      const authentication = yield* Authentication
+      const throttle = yield* LoginThrottle
+      const users = yield* UserRepository
+      const sessions = yield* SessionRepository
+      const transactions = yield* Transactions
+      const site = yield* SiteSettings
+      const context = yield* Effect.context<UserRepository | SessionRepository>()
+
+      const login = Effect.fn("SessionService.login")(function*(request: SessionRequest, body: Body) {
+        // DRF authenticates the view first: a logged-in caller's write needs its CSRF token here too.
+        const current = yield* authentication.session(request)
+        const { email, password } = yield* decodeLogin(body)
+        yield* throttle.check(email, request.clientAddress)
+        const found = yield* users.findCredentials(email)
+        // The hash is checked whether or not the e-mail is known, so the answer takes as long either way.
+        const matches = yield* verifyPassword(password, Option.match(found, { onNone: () => null, onSome: (f) => f.password_hash }))
+        if (!matches || Option.isNone(found) || !found.value.user.is_active) {
+          yield* throttle.failed(email, request.clientAddress)
+          return yield* invalidCredentials()
+        }
+        const replacing = Option.flatMapNullishOr(current, (actor) => sessionOf(actor)?.session_id)
+        return yield* transactions.run(openSession(found.value.user.id, Option.getOrUndefined(replacing))).pipe(
+          Effect.provideContext(context)
+        )
+      })
+
+      const logout = Effect.fn("SessionService.logout")(function*(request: SessionRequest) {
+        const current = yield* authentication.session(request)
+        const session = Option.flatMapNullishOr(current, (actor) => sessionOf(actor))
+        if (Option.isSome(session)) yield* transactions.single(sessions.remove(session.value.session_id))
+        return { cookies: logoutCookies(isSecureSite(site)) }
+      })
+
+      return SessionService.of({ login, logout })
+    })
+  )
+}
