@@ -11,6 +11,7 @@ import * as ErrorEnvelope from "./middleware/error-envelope.ts"
 import * as RequestLog from "./middleware/request-log.ts"
 import { ServerLog } from "./log/server-log.ts"
 import { ServerSettings } from "./settings.ts"
+import { SiteFromConfig } from "./site.ts"
 import * as RequestDecodingMiddleware from "./middleware/request-decoding.ts"
 
 /** HEDGEROW_RATE_LIMIT=true turns on PostHog's per-key limits (480 a minute, 4800 an hour); they are off by default. */
@@ -50,7 +51,7 @@ export const routesAt = (basePath: string) =>
   Layer.mergeAll(
     HttpApiBuilder.layer(HedgerowApi, { openapiPath: "/api/schema/" }).pipe(
       Layer.provide(Handlers.layerNoDeps.pipe(Layer.provide(serverSettingsFromConfig(basePath)))),
-      Layer.provide(AuthorizationMiddleware.layerNoDeps),
+      Layer.provide(AuthorizationMiddleware.layerNoDeps.pipe(Layer.provide(serverSettingsFromConfig(basePath)))),
       Layer.provide(RequestDecodingMiddleware.layer)
     ),
     HttpApiScalar.layer(HedgerowApi, { path: "/api/docs/" }),
@@ -59,7 +60,7 @@ export const routesAt = (basePath: string) =>
 
 /** Core services over a store, with the server's configuration. */
 export const servicesLayer = (store: StoreOptions) =>
-  Hedgerow.layer(store).pipe(Layer.provide(RateLimitsFromConfig))
+  Hedgerow.layer(store).pipe(Layer.provide(RateLimitsFromConfig), Layer.provide(SiteFromConfig))
 
 /**
  * PostHog's router accepts paths with and without their trailing slash, and clients use both. A path segment of any length

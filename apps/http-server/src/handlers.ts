@@ -14,8 +14,13 @@ import {
   type PublicBinding,
   publicEndpoints,
   type PublicGroupName,
-  type Services
+  type Services,
+  type SessionBinding,
+  sessionEndpoints,
+  type SessionGroupName
 } from "./endpoints/index.ts"
+import { cookiesOf } from "./cookies.ts"
+import { sessionRequestOf } from "./session-request.ts"
 import { readSdkBody } from "./sdk-body.ts"
 import { SystemHandlers } from "./system.ts"
 import { ServerSettings, type ServerSettingsShape } from "./settings.ts"
@@ -53,11 +58,13 @@ interface RawCall {
   readonly headers?: EndpointCall<any>["headers"]
 }
 
-/** An Answer as the server sends it: its status, its headers, its JSON text or no body. */
-const sendAnswer = (value: Answer<unknown>) =>
-  value.json === undefined
-    ? HttpServerResponse.empty({ status: value.status, headers: value.headers })
-    : HttpServerResponse.text(value.json, { status: value.status, headers: value.headers, contentType: "application/json" })
+/** An Answer as the server sends it: its status, its headers and cookies, its JSON text or no body. */
+const sendAnswer = (value: Answer<unknown>) => {
+  const cookies = value.cookies === undefined || value.cookies.length === 0 ? {} : { cookies: cookiesOf(value.cookies) }
+  return value.json === undefined
+    ? HttpServerResponse.empty({ status: value.status, headers: value.headers, ...cookies })
+    : HttpServerResponse.text(value.json, { status: value.status, headers: value.headers, contentType: "application/json", ...cookies })
+}
 
 /** The builder's own face, seen one endpoint at a time by its types; a loop can only use it by name. */
 interface Registry {
@@ -96,12 +103,24 @@ const servePublic = (binding: PublicBinding<any>, settings: ServerSettingsShape)
     return binding({ params: raw.params, query: raw.query, headers: raw.headers ?? {}, payload: readSdkBody(raw.request, compression), url })
   })
 
+/** Serves one binding of a session group: no authenticated caller, the JSON body, the request's cookies and headers. */
+const serveSession = (binding: SessionBinding<any>, trustProxy: boolean) => (raw: RawCall) =>
+  withUrl(raw, trustProxy, (url) =>
+    binding({
+      params: raw.params,
+      query: raw.query,
+      headers: raw.headers ?? {},
+      body: readJsonBody(raw.request),
+      request: sessionRequestOf(raw.request, trustProxy),
+      url
+    }))
+
 /**
  * The handlers of one group: every binding of `bindings` under its endpoint's name. `bindGroup` has
  * checked each binding against its endpoint; the builder's types follow one `handleRaw` call at a time,
  * so the loop registers through its untyped face and hands the builder back as complete.
  */
-const registerGroup = <G extends GroupName | PublicGroupName, B>(
+const registerGroup = <G extends GroupName | PublicGroupName | SessionGroupName, B>(
   group: G,
   bindings: { readonly [name: string]: B },
   serveOne: (binding: B, settings: ServerSettingsShape) => (raw: RawCall) => Effect.Effect<unknown, unknown, unknown>
@@ -116,6 +135,8 @@ const registerGroup = <G extends GroupName | PublicGroupName, B>(
 const serveGroup = <G extends GroupName>(group: G) => registerGroup<G, Binding<any>>(group, endpoints[group], serve)
 const servePublicGroup = <G extends PublicGroupName>(group: G) =>
   registerGroup<G, PublicBinding<any>>(group, publicEndpoints[group], servePublic)
+const serveSessionGroup = <G extends SessionGroupName>(group: G) =>
+  registerGroup<G, SessionBinding<any>>(group, sessionEndpoints[group], serveSession)
 
 /** One handler layer per group of the contract, plus the unauthenticated health check. */
 export const layerNoDeps = Layer.mergeAll(
@@ -133,5 +154,7 @@ export const layerNoDeps = Layer.mergeAll(
   servePublicGroup("flagEvaluation"),
   serveGroup("personalApiKeys"),
   serveGroup("identity"),
+  serveSessionGroup("sessions"),
+  serveSessionGroup("signup"),
   SystemHandlers
 )

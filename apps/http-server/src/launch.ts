@@ -14,7 +14,13 @@ const banner = (options: ServerOptions) =>
         `First start: created organization ${organization_id}, project ${project_id} and owner ${user.email}.`,
         `Personal API key with scope * (shown only this once, keep it): ${personal_api_key}`,
         "Try it:",
-        `  curl -H "Authorization: Bearer ${personal_api_key}" ${url}/api/organizations/${organization_id}/projects/`
+        `  curl -H "Authorization: Bearer ${personal_api_key}" ${url}/api/organizations/${organization_id}/projects/`,
+        `To log in as ${user.email}, give it a password (read from stdin, or asked for), with the server stopped on the embedded store:`,
+        `  npx hedgerow admin users set-password --email ${user.email}`,
+        "or over the API, with the key above (the owner has no password yet, so none is asked for):",
+        `  curl -X PATCH -H "Authorization: Bearer ${personal_api_key}" -H "Content-Type: application/json" \\`,
+        `    -d '{"password": "…"}' ${url}/api/users/@me/`,
+        `then log in: POST ${url}/api/login/ with {"email", "password"} (a session cookie).`
       )
     } else {
       lines.push("Call it with a personal API key; `npx hedgerow admin keys create --email E --scopes '*'` makes one.")
@@ -38,6 +44,7 @@ export const launch = (options: ServerOptions) =>
       DataDirInUse: (error) => refuse(error.message),
       DatabaseUnavailable: (error) => refuse(error.message),
       TimeoutConfigError: (error) => refuse(error.message),
+      SiteConfigError: (error) => refuse(error.message),
       ServeError: (error) => refuse(`cannot listen on ${options.host}:${options.port}: ${causeMessage(error.cause)}`)
     })
   )

@@ -13,8 +13,11 @@ import { OrganizationsGroup } from "./groups/organizations.ts"
 import { PersonalApiKeysGroup } from "./groups/personal-api-keys.ts"
 import { ProjectsGroup } from "./groups/projects.ts"
 import { RolesGroup } from "./groups/roles.ts"
+import { SessionsGroup } from "./groups/sessions.ts"
+import { SignupGroup } from "./groups/signup.ts"
 import { SystemGroup } from "./groups/system.ts"
 import { RequestDecoding } from "./decoding.ts"
+import { withSessionSecurity } from "./security.ts"
 
 /** The whole HTTP contract, shared by the server, the CLI's client and the harness. */
 export class HedgerowApi extends HttpApi.make("hedgerow")
@@ -33,8 +36,11 @@ export class HedgerowApi extends HttpApi.make("hedgerow")
   // Before identity: `/api/personal_api_keys/:id/` serves every method on `@current` but GET.
   .add(PersonalApiKeysGroup)
   .add(IdentityGroup)
+  .add(SessionsGroup)
+  .add(SignupGroup)
   .add(SystemGroup)
   .middleware(RequestDecoding)
+  .annotate(OpenApi.Transform, withSessionSecurity)
   .annotateMerge(OpenApi.annotations({
     title: "Hedgerow",
     version: "0.1.0",

@@ -67,7 +67,7 @@ export const PermissionDeniedResponse = envelope(
   "PermissionDenied",
   PermissionDenied,
   "Missing scope or insufficient level",
-  ({ detail }) => new PermissionDenied({ detail })
+  ({ code, detail }) => new PermissionDenied({ detail, ...(code === errorKinds.PermissionDenied.code ? {} : { code }) })
 )
 export const NotFoundResponse = envelope(
   "NotFound",

@@ -17,6 +17,7 @@ import * as OrganizationRemovalRepositorySql from "./repositories/organization-r
 import * as PersonalApiKeyRepositorySql from "./repositories/personal-api-keys.ts"
 import * as ProjectRepositorySql from "./repositories/projects.ts"
 import * as RoleRepositorySql from "./repositories/roles.ts"
+import * as SessionRepositorySql from "./repositories/sessions.ts"
 import * as TransactionsSql from "./repositories/transactions.ts"
 import * as UserRepositorySql from "./repositories/users.ts"
 import * as Migrations from "./migrations/index.ts"
@@ -40,6 +41,7 @@ export const repositoriesNoDeps = Layer.mergeAll(
   OrganizationRepositorySql.layerNoDeps,
   OrganizationRemovalRepositorySql.layerNoDeps,
   UserRepositorySql.layerNoDeps,
+  SessionRepositorySql.layerNoDeps,
   MembershipRepositorySql.layerNoDeps,
   InviteRepositorySql.layerNoDeps,
   OutboxRepositorySql.layerNoDeps,

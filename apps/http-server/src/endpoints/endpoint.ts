@@ -1,5 +1,5 @@
 import type { HedgerowApi } from "@hedgerow/api"
-import type { Body, CoreServices, PayloadTooLarge, UserActor, ValidationError } from "@hedgerow/core"
+import type { Body, CoreServices, PayloadTooLarge, SessionRequest, SetCookie, UserActor, ValidationError } from "@hedgerow/core"
 import type { Effect, Layer } from "effect"
 import type { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 
@@ -8,10 +8,15 @@ type GroupOf<G extends string> = HttpApiGroup.WithIdentifier<ApiGroups, G>
 
 /** Groups answered without a personal API key: the SDKs' flag evaluation, authorized by the body's project token. */
 export type PublicGroupName = "flagEvaluation"
+/**
+ * Groups answered whoever calls, logged in or not: log-in, log-out and invite sign-up, which read the
+ * request's session cookie themselves and may set cookies.
+ */
+export type SessionGroupName = "sessions" | "signup"
 /** Groups whose endpoints are bound to core for a caller; `system` (health) answers on its own, without a caller. */
-export type GroupName = Exclude<HttpApiGroup.Identifier<ApiGroups>, "system" | PublicGroupName>
+export type GroupName = Exclude<HttpApiGroup.Identifier<ApiGroups>, "system" | PublicGroupName | SessionGroupName>
 /** Every group bound to core, with a caller or without. */
-export type BoundGroupName = GroupName | PublicGroupName
+export type BoundGroupName = GroupName | PublicGroupName | SessionGroupName
 export type EndpointName<G extends BoundGroupName> = HttpApiEndpoint.Identifier<HttpApiGroup.Endpoints<GroupOf<G>>>
 export type EndpointOf<G extends BoundGroupName, E extends string> = HttpApiEndpoint.WithIdentifier<
   HttpApiGroup.Endpoints<GroupOf<G>>,
@@ -52,16 +57,24 @@ export interface Answer<A> {
   readonly headers: Readonly<Record<string, string>>
   /** The body as JSON text, or undefined for an answer without one. */
   readonly json: string | undefined
+  /** Cookies the answer sets (a log-in's session), none when absent. */
+  readonly cookies?: ReadonlyArray<SetCookie>
   /** Never set: it ties the text to the endpoint's success type. */
   readonly body?: A
 }
 
 /** An answer whose body is `json`, the encoding of a value of type `A` (or none). */
-export const answer = <A>(status: number, headers: Readonly<Record<string, string>>, json: string | undefined): Answer<A> => ({
+export const answer = <A>(
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  json: string | undefined,
+  cookies: ReadonlyArray<SetCookie> = []
+): Answer<A> => ({
   _tag: "Answer",
   status,
   headers,
-  json
+  json,
+  cookies
 })
 
 export const isAnswer = (value: unknown): value is Answer<unknown> =>
@@ -105,4 +118,26 @@ export const bindGroup = <G extends GroupName>(_group: G, bindings: GroupBinding
 
 /** The same for a public group. */
 export const bindPublicGroup = <G extends PublicGroupName>(_group: G, bindings: PublicGroupBindings<G>): PublicGroupBindings<G> =>
+  bindings
+
+/** What a session endpoint hands to core: no authenticated caller, the JSON body, and the request as the session rules read it. */
+export interface SessionEndpointCall<Ep extends HttpApiEndpoint.Constraint> {
+  readonly params: Decoded<HttpApiEndpoint.Params<Ep>>
+  readonly query: Decoded<HttpApiEndpoint.Query<Ep>>
+  readonly headers: Decoded<HttpApiEndpoint.Headers<Ep>>
+  readonly body: Body
+  readonly request: SessionRequest
+  readonly url: string
+}
+
+export type SessionBinding<Ep extends HttpApiEndpoint.Constraint> = (
+  call: SessionEndpointCall<Ep>
+) => Effect.Effect<SuccessOf<Ep> | Answer<SuccessOf<Ep>>, Ep["~Error"]["Type"], Services>
+
+export type SessionGroupBindings<G extends SessionGroupName> = {
+  readonly [E in EndpointName<G>]: SessionBinding<EndpointOf<G, E>>
+}
+
+/** The same for a session group. */
+export const bindSessionGroup = <G extends SessionGroupName>(_group: G, bindings: SessionGroupBindings<G>): SessionGroupBindings<G> =>
   bindings

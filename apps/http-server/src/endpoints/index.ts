@@ -1,6 +1,16 @@
 import { batchExports } from "./batch-exports.ts"
 import { domains } from "./domains.ts"
-import type { Binding, GroupBindings, GroupName, PublicBinding, PublicGroupBindings, PublicGroupName } from "./endpoint.ts"
+import type {
+  Binding,
+  GroupBindings,
+  GroupName,
+  PublicBinding,
+  PublicGroupBindings,
+  PublicGroupName,
+  SessionBinding,
+  SessionGroupBindings,
+  SessionGroupName
+} from "./endpoint.ts"
 import { featureFlags } from "./feature-flags.ts"
 import { flagDefinitions } from "./flag-definitions.ts"
 import { flagEvaluation } from "./flag-evaluation.ts"
@@ -13,9 +23,11 @@ import { organizations } from "./organizations.ts"
 import { personalApiKeys } from "./personal-api-keys.ts"
 import { projects } from "./projects.ts"
 import { roles } from "./roles.ts"
+import { sessions } from "./sessions.ts"
+import { signup } from "./signup.ts"
 
 export type * from "./endpoint.ts"
-export { answer, bindPublicGroup, isAnswer } from "./endpoint.ts"
+export { answer, bindPublicGroup, bindSessionGroup, isAnswer } from "./endpoint.ts"
 
 /**
  * Every authenticated endpoint bound to its core call, one file per group of the contract. The HTTP
@@ -41,6 +53,19 @@ export const endpoints: { readonly [G in GroupName]: GroupBindings<G> } = {
 export const publicEndpoints: { readonly [G in PublicGroupName]: PublicGroupBindings<G> } = {
   flagEvaluation
 }
+
+/** The endpoints answered whoever calls, which read the request's session themselves. */
+export const sessionEndpoints: { readonly [G in SessionGroupName]: SessionGroupBindings<G> } = {
+  sessions,
+  signup
+}
+
+/** Whether a group reads the request's session itself. */
+export const isSessionGroup = (group: string): group is SessionGroupName => Object.prototype.hasOwnProperty.call(sessionEndpoints, group)
+
+/** A session endpoint's binding by name, for callers that choose endpoints at run time (the harness). */
+export const sessionBindingOf = (group: SessionGroupName, endpoint: string): SessionBinding<any> | undefined =>
+  new Map(Object.entries<SessionBinding<any>>(sessionEndpoints[group])).get(endpoint)
 
 /** Whether a group is answered without a caller. */
 export const isPublicGroup = (group: string): group is PublicGroupName => Object.prototype.hasOwnProperty.call(publicEndpoints, group)

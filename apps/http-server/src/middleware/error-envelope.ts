@@ -3,7 +3,9 @@ import { Cause, Effect, Fiber, Option, Predicate, type Types } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { randomUUID } from "node:crypto"
 import { knownPathOf } from "./known-paths.ts"
-import { noteKey, templateOf } from "./request-log.ts"
+import { templateOf } from "./request-log.ts"
+import { callerOf, noteCaller } from "./authorization.ts"
+import { ServerSettings } from "../settings.ts"
 
 /** A request the server will not finish: it stopped (or, embedded, was closed) before answering; status 503. */
 export const SHUTTING_DOWN = "The server is shutting down."
@@ -18,13 +20,14 @@ export const envelopeResponse = (failure: Parameters<typeof envelopeOf>[0], requ
 
 /**
  * An unknown path is 404. A known path with another method is 405, but, as in DRF, only once the
- * caller is authenticated: without a valid key it is the 401 any endpoint there would give. The SDKs'
+ * caller is authenticated: without a valid key or session it is the 401 (or CSRF 403) any endpoint
+ * there would give. The SDKs'
  * evaluation paths take no key, so there it is 405 at once.
  */
 const unmatched = (request: HttpServerRequest.HttpServerRequest, requestId: string) => {
   const route = knownPathOf(request.url)
   if (route === undefined) return Effect.succeed(envelopeResponse(NotFound.default(), requestId))
-  const credential = /^Bearer\s+(.+)$/i.exec(request.headers["authorization"] ?? "")?.[1]
+  const credential = /^Bearer\s+(.+)$/i.exec(request.headers["authorization"] ?? "")?.[1] ?? ""
   const refused = envelopeResponse(new MethodNotAllowed({ detail: `Method "${request.method}" not allowed.` }), requestId).pipe(
     HttpServerResponse.setHeader("allow", [...route.methods].join(", "))
   )
@@ -32,9 +35,9 @@ const unmatched = (request: HttpServerRequest.HttpServerRequest, requestId: stri
   return Effect.flatMap(Effect.serviceOption(Authentication), Option.match({
     onNone: () => Effect.succeed(refused),
     onSome: (authentication) =>
-      authentication.authenticate(credential).pipe(
+      Effect.flatMap(Effect.service(ServerSettings), ({ trustProxy }) => callerOf(authentication, credential, request, trustProxy)).pipe(
         Effect.map((actor) => {
-          noteKey(actor.key.id)
+          noteCaller(actor)
           return refused
         }),
         Effect.catch((failure) => Effect.succeed(envelopeResponse(failure, requestId)))

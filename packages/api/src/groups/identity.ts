@@ -1,12 +1,21 @@
 import { Me, PersonalApiKeyView } from "@hedgerow/core"
+import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { ReadErrors } from "../errors.ts"
+import { ReadErrors, WriteErrors } from "../errors.ts"
 import { Authorization } from "../security.ts"
 
 /** Who is calling: the key's user and the key itself, which PostHog clients ask first. Any valid key may ask. */
 export class IdentityGroup extends HttpApiGroup.make("identity")
   .add(
     HttpApiEndpoint.get("me", "/api/users/@me/", { success: Me, error: ReadErrors }),
+    HttpApiEndpoint.patch("updateMe", "/api/users/@me/", {
+      payload: Schema.Struct({ current_password: Schema.optionalKey(Schema.String), password: Schema.optionalKey(Schema.String) }),
+      success: Me,
+      error: WriteErrors
+    }).annotate(
+      OpenApi.Description,
+      "Change your password: `password`, with `current_password` once you have one; your other sessions end (scope user:write; a session over two hours old must log in again)"
+    ),
     HttpApiEndpoint.get("currentKey", "/api/personal_api_keys/@current/", { success: PersonalApiKeyView, error: ReadErrors })
   )
   .middleware(Authorization)

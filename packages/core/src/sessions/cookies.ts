@@ -7,7 +7,11 @@ export const CSRF_COOKIE = "posthog_csrftoken"
 /** The header a session-authenticated write echoes the CSRF cookie in (Django's CSRF_HEADER_NAME). */
 export const CSRF_HEADER = "x-csrftoken"
 
-/** A cookie an answer sets (or, with `maxAge` 0, removes). */
+/**
+ * A cookie an answer sets (or, with `maxAge` 0, removes), always with `Path=/` and `SameSite=Lax`
+ * (Django's defaults, which PostHog keeps), so a cross-site form or script cannot make the browser send
+ * the session along.
+ */
 export interface SetCookie {
   readonly name: string
   readonly value: string
@@ -18,21 +22,6 @@ export interface SetCookie {
   /** Only over https: set when the site's URL is https. */
   readonly secure: boolean
 }
-
-/**
- * `Set-Cookie` text, always `Path=/` and `SameSite=Lax` (Django's defaults, which PostHog keeps), so a
- * cross-site form or script cannot make the browser send the session along.
- */
-export const setCookieHeader = (cookie: SetCookie): string =>
-  [
-    `${cookie.name}=${cookie.value}`,
-    `Max-Age=${cookie.maxAge}`,
-    ...(cookie.maxAge === 0 ? ["Expires=Thu, 01 Jan 1970 00:00:00 GMT"] : []),
-    "Path=/",
-    "SameSite=Lax",
-    ...(cookie.httpOnly ? ["HttpOnly"] : []),
-    ...(cookie.secure ? ["Secure"] : [])
-  ].join("; ")
 
 /** The cookies a log-in sets: the new session and a new CSRF token, both for the session's age (PostHog's CSRF_COOKIE_AGE). */
 export const loginCookies = (sessionKey: string, csrfToken: string, secure: boolean): ReadonlyArray<SetCookie> => [

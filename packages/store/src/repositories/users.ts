@@ -1,24 +1,30 @@
 import { User } from "@hedgerow/core"
 import { EmailTaken, UserRepository } from "@hedgerow/core/ports"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { columnsOf, decodeFirst, decodeRows } from "./table.ts"
+import { columnsOf, decodeFirst, decodeRows, objectOf } from "./table.ts"
 
 /** A user as the users table holds it: core's User schema is the row. */
 const decodeUsers = decodeRows(User)
 const decodeUser = decodeFirst(User)
+
+/** A user as one JSON object, beside the password hash, which no other read returns. */
+const Credentials = Schema.Struct({ user: User, password_hash: Schema.NullOr(Schema.String) })
+const decodeCredentials = decodeFirst(Credentials)
 
 export const layerNoDeps = Layer.effect(
   UserRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const columns = sql.unsafe(columnsOf(User))
+    const credentialObjects = sql.unsafe(`${objectOf(User, "u")} AS user, u.password_hash`)
 
     return UserRepository.of({
       insert: (input) =>
         sql`
-          INSERT INTO users (uuid, distinct_id, email, first_name, last_name)
-          VALUES (gen_random_uuid(), gen_random_uuid()::text, ${input.email}, ${input.first_name}, ${input.last_name})
+          INSERT INTO users (uuid, distinct_id, email, first_name, last_name, password_hash)
+          VALUES (gen_random_uuid(), gen_random_uuid()::text, ${input.email}, ${input.first_name}, ${input.last_name},
+            ${input.password_hash ?? null})
           ON CONFLICT ((lower(email))) DO NOTHING
           RETURNING ${columns}`.pipe(
           Effect.orDie,
@@ -43,6 +49,18 @@ export const layerNoDeps = Layer.effect(
           Effect.orDie,
           Effect.flatMap(decodeUser)
         ),
+      findCredentials: (email) =>
+        sql`SELECT ${credentialObjects} FROM users u WHERE lower(u.email) = lower(${email})`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeCredentials)
+        ),
+      passwordHashOf: (id) =>
+        sql<{ password_hash: string | null }>`SELECT password_hash FROM users WHERE id = ${id}`.pipe(
+          Effect.orDie,
+          Effect.map((rows) => rows[0]?.password_hash ?? null)
+        ),
+      setPasswordHash: (id, hash) => sql`UPDATE users SET password_hash = ${hash} WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
+      recordLogin: (id, at) => sql`UPDATE users SET last_login = ${at}::timestamptz WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
       lock: (id) => sql`SELECT id FROM users WHERE id = ${id} FOR UPDATE`.pipe(Effect.orDie, Effect.asVoid),
       setCurrent: (id, current) =>
         sql`UPDATE users SET current_organization_id = ${current.organization_id},

@@ -1,0 +1,22 @@
+import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, type SessionRequest } from "@hedgerow/core"
+import { Option } from "effect"
+import type { HttpServerRequest } from "effect/http"
+import { requestUrl } from "./handlers.ts"
+
+/**
+ * What core's session rules read of an HTTP request. The client's address is the first X-Forwarded-For
+ * entry only when the operator says a proxy sets it (HEDGEROW_TRUST_PROXY), since any client could send it.
+ */
+export const sessionRequestOf = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): SessionRequest => {
+  const url = requestUrl(request, trustProxy)
+  const forwarded = trustProxy ? request.headers["x-forwarded-for"]?.split(",")[0]?.trim() : undefined
+  return {
+    method: request.method,
+    sessionKey: request.cookies[SESSION_COOKIE],
+    csrfCookie: request.cookies[CSRF_COOKIE],
+    csrfHeader: request.headers[CSRF_HEADER],
+    origin: request.headers["origin"],
+    ownOrigin: url === undefined ? undefined : new URL(url).origin,
+    clientAddress: forwarded || Option.getOrElse(request.remoteAddress, () => "unknown")
+  }
+}

@@ -1,0 +1,27 @@
+import { LoginBody } from "@hedgerow/core"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { WriteErrors } from "../errors.ts"
+
+/**
+ * Logging in and out with an e-mail and a password, as PostHog's console does: the answer sets the
+ * `sessionid` cookie (HttpOnly, SameSite=Lax, Secure on an https site) and a new `posthog_csrftoken`
+ * cookie, which a session-authenticated write must echo in `X-CSRFToken`. No Authorization.
+ */
+export class SessionsGroup extends HttpApiGroup.make("sessions")
+  .add(
+    HttpApiEndpoint.post("login", "/api/login/", {
+      payload: LoginBody,
+      success: Schema.Struct({ success: Schema.Boolean }),
+      error: WriteErrors
+    }).annotate(
+      OpenApi.Description,
+      "Log in with `email` and `password`: a new session every time (the request's own, if any, ends), for two weeks. Wrong credentials answer 400 `Invalid email or password.`; 30 failures for one e-mail or from one address lock it out for 10 minutes (403 `too_many_failed_attempts`)"
+    ),
+    HttpApiEndpoint.post("logout", "/api/logout/", { success: HttpApiSchema.NoContent, error: WriteErrors }).annotate(
+      OpenApi.Description,
+      "End the request's session (it needs the CSRF token) and remove its cookie; without one, only the cookie is removed"
+    )
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Sessions" }))
+{}

@@ -1,0 +1,40 @@
+import { Session, SessionHolder, User } from "@hedgerow/core"
+import { SessionRepository } from "@hedgerow/core/ports"
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { columnsOf, decodeFirst, decodeOne, objectOf } from "./table.ts"
+
+const decodeSession = decodeOne(Session)
+const decodeHolder = decodeFirst(SessionHolder)
+
+/** Session `s`, its user `u` and the user's memberships (level by organization), as SessionHolder decodes them. */
+const HOLDER_OBJECTS = `${objectOf(Session, "s")} AS session, ${objectOf(User, "u")} AS user,
+  (SELECT coalesce(json_agg(${objectOf(SessionHolder.fields.memberships.value, "m")}), '[]')
+    FROM memberships m WHERE m.user_id = s.user_id) AS memberships`
+
+export const layerNoDeps = Layer.effect(
+  SessionRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const columns = sql.unsafe(columnsOf(Session))
+    const holderObjects = sql.unsafe(HOLDER_OBJECTS)
+    return SessionRepository.of({
+      insert: (input) =>
+        sql`
+          INSERT INTO sessions (id, user_id, secret_hash, expires_at)
+          VALUES (gen_random_uuid(), ${input.user_id}, ${input.secret_hash}, ${input.expires_at}::timestamptz)
+          RETURNING ${columns}`.pipe(Effect.orDie, Effect.flatMap(decodeSession)),
+      // Every session-authenticated request that memory cannot answer: session, user and memberships in one round trip.
+      findHolder: (secretHash) =>
+        sql`
+          SELECT ${holderObjects} FROM sessions s JOIN users u ON u.id = s.user_id
+          WHERE s.secret_hash = ${secretHash}`.pipe(Effect.orDie, Effect.flatMap(decodeHolder)),
+      remove: (id) => sql`DELETE FROM sessions WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
+      removeForUser: (user, keep) =>
+        (keep === null
+          ? sql`DELETE FROM sessions WHERE user_id = ${user}`
+          : sql`DELETE FROM sessions WHERE user_id = ${user} AND id <> ${keep}`).pipe(Effect.orDie, Effect.asVoid),
+      removeExpired: sql`DELETE FROM sessions WHERE expires_at <= now()`.pipe(Effect.orDie, Effect.asVoid)
+    })
+  })
+)
