@@ -1,35 +1,19 @@
-import {
-  Authentication,
-  AuthenticationError,
-  type PermissionDenied,
-  personalApiKeyOf,
-  type Throttled,
-  type UserActor
-} from "@hedgerow/core"
+import { Authentication, personalApiKeyOf, type UserActor } from "@hedgerow/core"
 import { Authorization, CurrentActor } from "@hedgerow/api"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { sessionRequestOf } from "../session-request.ts"
 import { ServerSettings } from "../settings.ts"
 import { envelopeResponse } from "./error-envelope.ts"
 import { noteKey } from "./request-log.ts"
 
-/**
- * The caller of a request, as PostHog's authentication classes find it: a bearer key decides alone (a
- * bad one is a 401 whatever cookies come with it); without one, the `sessionid` cookie's session, whose
- * writes need the CSRF token (403); without either, 401.
- */
+/** The caller of an authenticated endpoint: a bearer key, else the session cookie (see Authentication.caller). */
 export const callerOf = (
   authentication: Authentication["Service"],
   credential: string,
   request: HttpServerRequest.HttpServerRequest,
   trustProxy: boolean
-): Effect.Effect<UserActor, AuthenticationError | PermissionDenied | Throttled> =>
-  credential.trim() !== ""
-    ? authentication.authenticate(credential)
-    : authentication.session(sessionRequestOf(request, trustProxy)).pipe(
-      Effect.flatMap(Option.match({ onNone: () => Effect.fail(AuthenticationError.missing()), onSome: Effect.succeed }))
-    )
+) => authentication.caller(credential, () => sessionRequestOf(request, trustProxy))
 
 /** The request log names a key by its id, known here without a second lookup; a session is not named. */
 export const noteCaller = (actor: UserActor) => {

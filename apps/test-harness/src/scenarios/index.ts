@@ -28,6 +28,7 @@ import { organizationScenarios } from "./organizations.ts"
 import { projectScenarios } from "./projects.ts"
 import { roleScenarios } from "./roles.ts"
 import type { Scenario } from "./scenario.ts"
+import { sessionScenarios } from "./sessions.ts"
 import { transportScenarios } from "./transport.ts"
 
 /** The conformance set, written once and run on every target. */
@@ -39,6 +40,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...memberScenarios,
   ...inviteScenarios,
   ...inviteMailScenarios,
+  ...sessionScenarios,
   ...domainScenarios,
   ...domainAccessScenarios,
   ...domainVerificationScenarios,

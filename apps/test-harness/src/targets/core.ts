@@ -1,5 +1,14 @@
-import { type ApiFailure, Authentication, bodyOf, envelopeOf } from "@hedgerow/core"
-import { bindingOf, isAnswer, isPublicGroup, publicBindingOf, undecodedPart } from "@hedgerow/http-server"
+import { type ApiFailure, Authentication, bodyOf, CSRF_COOKIE, CSRF_HEADER, envelopeOf, SESSION_COOKIE, type SessionRequest } from "@hedgerow/core"
+import {
+  bindingOf,
+  isAnswer,
+  isPublicGroup,
+  isSessionGroup,
+  publicBindingOf,
+  sessionBindingOf,
+  setCookieHeaders,
+  undecodedPart
+} from "@hedgerow/http-server"
 import { Effect, type ManagedRuntime, Schema } from "effect"
 import { type Call, endpointOf, type EndpointRef, type Reply, renderPath, type Target } from "./target.ts"
 
@@ -17,6 +26,20 @@ const decodePart = (part: "Params" | "Query" | "Headers", schema: Schema.Top | u
 const asText = (values: Readonly<Record<string, string | number>> | undefined) =>
   Object.fromEntries(Object.entries(values ?? {}).map(([k, v]) => [k, String(v)]))
 
+/** The origin the core target's URLs name, as a page served from it would send it. */
+const CORE_ORIGIN = "http://core.hedgerow.invalid"
+
+/** The call's cookies and headers as core's session rules read them; one client address for every call. */
+const sessionRequestOf = (method: string, call: Call): SessionRequest => ({
+  method,
+  sessionKey: call.cookies?.[SESSION_COOKIE],
+  csrfCookie: call.cookies?.[CSRF_COOKIE],
+  csrfHeader: call.headers?.[CSRF_HEADER],
+  origin: call.headers?.["origin"],
+  ownOrigin: CORE_ORIGIN,
+  clientAddress: "core"
+})
+
 /**
  * Core in-process, as an embedding Node app would use it: no HTTP at all. The call goes through core's
  * Authentication, the contract's decoding of path and query, and the same endpoint bindings the server
@@ -30,16 +53,22 @@ export const coreTarget = (runtime: ManagedRuntime.ManagedRuntime<any, any>): Ta
     const isWrite = endpoint.method !== "GET" && endpoint.method !== "DELETE"
     // What a JSON body can carry, exactly: a round trip drops undefined and functions.
     const json = isWrite ? (call.body === undefined ? {} : JSON.parse(JSON.stringify(call.body))) : undefined
-    const url = `http://core.hedgerow.invalid${renderPath(endpoint.path, call)}`
-    const publicGroup = isPublicGroup(ref.group)
+    const url = `${CORE_ORIGIN}${renderPath(endpoint.path, call)}`
+    const publicGroup = isPublicGroup(ref.group) || isSessionGroup(ref.group)
+    const request = () => sessionRequestOf(endpoint.method, call)
     const program = Effect.gen(function*() {
       // A caller is authenticated first, as the server's middleware does before decoding the request.
-      const actor = publicGroup ? undefined : yield* Authentication.use((auth) => auth.authenticate(call.key))
+      const actor = publicGroup ? undefined : yield* Authentication.use((auth) => auth.caller(call.key, request))
       const params = yield* decodePart("Params", endpoint.params, asText(call.params))
       const query = yield* decodePart("Query", endpoint.query, asText(call.query))
       const headers = yield* decodePart("Headers", endpoint.headers, asText(call.headers))
       let value: unknown
-      if (actor === undefined) {
+      if (isSessionGroup(ref.group)) {
+        // Whoever calls: the binding reads the request's session itself.
+        const binding = sessionBindingOf(ref.group, ref.endpoint)
+        if (binding === undefined) throw new Error(`No binding for ${ref.group}.${ref.endpoint}`)
+        value = yield* binding({ params, query, headers, body: bodyOf(json), request: request(), url })
+      } else if (actor === undefined) {
         // Answered without a caller: the body's token decides, as on the server.
         const binding = publicBindingOf(ref.group as Parameters<typeof publicBindingOf>[0], ref.endpoint)
         if (binding === undefined) throw new Error(`No binding for ${ref.group}.${ref.endpoint}`)
@@ -51,7 +80,12 @@ export const coreTarget = (runtime: ManagedRuntime.ManagedRuntime<any, any>): Ta
       }
       // An answer is read as the server sends it: its status, its headers, its JSON text or no body.
       if (isAnswer(value)) {
-        return { status: value.status, body: value.json === undefined ? null : JSON.parse(value.json), headers: value.headers } as Reply
+        return {
+          status: value.status,
+          body: value.json === undefined ? null : JSON.parse(value.json),
+          headers: value.headers,
+          setCookies: setCookieHeaders(value.cookies ?? [])
+        } as Reply
       }
       const body = yield* Schema.encodeUnknownEffect(endpoint.success as Schema.Top)(value).pipe(Effect.orDie)
       return { status: endpoint.status, body: JSON.parse(JSON.stringify(body ?? null)) } as Reply

@@ -23,6 +23,8 @@ export const httpTarget = (name: string, baseUrl: string): Target => {
     const endpoint = endpointOf(ref)
     const headers: Record<string, string> = { ...call.headers }
     if (call.key !== undefined) headers["authorization"] = `Bearer ${call.key}`
+    const cookies = Object.entries(call.cookies ?? {})
+    if (cookies.length > 0) headers["cookie"] = cookies.map(([name, value]) => `${name}=${value}`).join("; ")
     const sendsBody = call.body !== undefined && endpoint.method !== "GET"
     if (sendsBody) headers["content-type"] = "application/json"
     const { status, body, headers: answered } = await raw({
@@ -31,7 +33,7 @@ export const httpTarget = (name: string, baseUrl: string): Target => {
       headers,
       ...(sendsBody ? { body: JSON.stringify(call.body) } : {})
     })
-    return { status, body, headers: Object.fromEntries(answered) }
+    return { status, body, headers: Object.fromEntries(answered), setCookies: answered.getSetCookie() }
   }
   return { name, call, raw }
 }

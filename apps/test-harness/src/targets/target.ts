@@ -13,8 +13,10 @@ export interface Call {
   readonly key?: string | undefined
   readonly params?: Readonly<Record<string, string | number>>
   readonly query?: Readonly<Record<string, string | number>>
-  /** Request headers the endpoint reads (conditional requests), by lower-case name. */
+  /** Request headers the endpoint reads (conditional requests, `x-csrftoken`), by lower-case name. */
   readonly headers?: Readonly<Record<string, string>>
+  /** Cookies the request carries (`sessionid`, `posthog_csrftoken`), as a browser sends them. */
+  readonly cookies?: Readonly<Record<string, string>>
   readonly body?: unknown
 }
 
@@ -23,6 +25,8 @@ export interface Reply {
   readonly body: any
   /** The answer's headers by lower-case name, where the target has them (every target for answers that carry some). */
   readonly headers?: Readonly<Record<string, string>>
+  /** The answer's `Set-Cookie` headers, on every target. */
+  readonly setCookies?: ReadonlyArray<string>
 }
 
 export interface RawRequest {

@@ -30,6 +30,15 @@ export class Authentication extends Context.Service<Authentication, {
    * the CSRF token is refused, as DRF's SessionAuthentication refuses it.
    */
   readonly session: (request: SessionRequest) => Effect.Effect<Option.Option<UserActor>, PermissionDenied>
+  /**
+   * The caller of an authenticated endpoint, as PostHog's authentication classes find it: a bearer key
+   * decides alone (a bad one is a 401 whatever cookies come with it); without one, the request's
+   * session (made only then); without either, 401.
+   */
+  readonly caller: (
+    credential: string | undefined,
+    request: () => SessionRequest
+  ) => Effect.Effect<UserActor, AuthenticationError | PermissionDenied | Throttled>
 }>()("hedgerow/Authentication") {
   static readonly layerNoDeps = Layer.effect(
     Authentication,
@@ -95,7 +104,15 @@ export class Authentication extends Context.Service<Authentication, {
         })
       })
 
-      return Authentication.of({ authenticate, session })
+      const caller = (credential: string | undefined, request: () => SessionRequest) =>
+        (credential ?? "").trim() !== ""
+          ? authenticate(credential)
+          : Effect.flatMap(session(request()), Option.match({
+            onNone: () => Effect.fail(AuthenticationError.missing()),
+            onSome: Effect.succeed
+          }))
+
+      return Authentication.of({ authenticate, session, caller })
     })
   )
 }
