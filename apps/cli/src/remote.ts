@@ -63,13 +63,14 @@ export const resolveRemote = (options: RemoteOptions): Effect.Effect<Remote, Usa
 
 // The auth middleware is bound when the client is made, so each key gets its own client. The contract
 // and the HTTP client load only here, when an API command runs.
-const makeClient = (baseUrl: string, key: Redacted.Redacted<string>) =>
+const makeClient = (baseUrl: string, key: Redacted.Redacted<string> | undefined) =>
   Effect.all([loadApi, Effect.promise(() => import("effect/http")), Effect.promise(() => import("effect/http-api"))]).pipe(
     Effect.flatMap(([{ HedgerowApi, Authorization }, { FetchHttpClient, HttpClientRequest }, { HttpApiClient, HttpApiMiddleware }]) =>
       HttpApiClient.make(HedgerowApi, { baseUrl }).pipe(
         Effect.provide(Layer.mergeAll(
           FetchHttpClient.layer,
-          HttpApiMiddleware.layerClient(Authorization, ({ next, request }) => next(HttpClientRequest.bearerToken(request, key)))
+          HttpApiMiddleware.layerClient(Authorization, ({ next, request }) =>
+            next(key === undefined ? request : HttpClientRequest.bearerToken(request, key)))
         ))
       ))
   )
@@ -90,6 +91,10 @@ export const withApi = <A, E, R>(
       onNone: () => Effect.fail(new UsageError({ message: "no API key: pass --key, set HEDGEROW_API_KEY or run hedgerow login" })),
       onSome: (key) => withClient(remote.url, key, f)
     }))
+
+/** Runs `f` with a client for `--url` that sends no key, for what anyone may call (accepting an invite). */
+export const withPublicApi = <A, E, R>(url: string, f: (client: ApiClient) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(makeClient(url.replace(/\/+$/, ""), undefined), f)
 
 /**
  * The client refuses to send a payload its schema (core's, picked by `schemaOf`) rejects, with a schema error of its own. Checking it

@@ -4,6 +4,7 @@ import { Command, Flag } from "effect/cli"
 import { inProcess, localFlags } from "../local.ts"
 import { details, emit, jsonFlag } from "../output.ts"
 import { given } from "../request-body.ts"
+import { readSecret } from "../secret-input.ts"
 
 const create = Command.make(
   "create",
@@ -21,7 +22,25 @@ const create = Command.make(
     )
 ).pipe(Command.withDescription("Create a user (then `members add` puts them in an organization)"))
 
+const setPassword = Command.make(
+  "set-password",
+  {
+    ...localFlags,
+    email: Flag.String("email").pipe(Flag.withDescription("The user's e-mail")),
+    json: jsonFlag
+  },
+  ({ email, json, ...store }) =>
+    readSecret("New password", { confirm: true }).pipe(
+      Effect.flatMap((password) =>
+        inProcess(store, ({ systemActor, UserService }) => UserService.use((s) => s.setPassword(systemActor, { email, password })))
+      ),
+      Effect.flatMap(emit(json, (user: User) => `Set the password of ${user.email}; their sessions have ended. They can log in with it now.`))
+    )
+).pipe(Command.withDescription(
+  "Set a user's password, read from stdin (first line) or asked without echo; it ends the user's sessions"
+))
+
 export const users = Command.make("users").pipe(
   Command.withDescription("Users"),
-  Command.withSubcommands([create])
+  Command.withSubcommands([create, setPassword])
 )

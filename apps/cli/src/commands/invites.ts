@@ -1,6 +1,7 @@
 import type { Invite, InviteCreate } from "@hedgerow/core"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as FileSystem from "effect/FileSystem"
 import { Argument, Command, Flag } from "effect/cli"
 import { CsvError, parseCsv } from "../csv.ts"
@@ -8,7 +9,8 @@ import { MAX_BULK_INVITES } from "../defaults.ts"
 import { details, describeFailure, emit, jsonFlag, UsageError } from "../output.ts"
 import { listCommand, pageFlags } from "../paging.ts"
 import { type Core, loadCore } from "../packages.ts"
-import { checkPayload, currentOrgFlag, remoteFlags, withApi } from "../remote.ts"
+import { checkPayload, currentOrgFlag, remoteFlags, withApi, withPublicApi } from "../remote.ts"
+import { askText, readSecret } from "../secret-input.ts"
 import { dataFlag, extraData, given } from "../request-body.ts"
 
 const noEmailFlag = Flag.Boolean("no-email").pipe(
@@ -168,7 +170,39 @@ const bulk = Command.make(
       }))
 ).pipe(Command.withDescription(`Invite everyone in a CSV file, ${MAX_BULK_INVITES} per request`))
 
+const acceptInvite = Command.make(
+  "accept",
+  {
+    url: remoteFlags.url,
+    id: Argument.String("invite-id").pipe(Argument.withDescription("The invite id its e-mail gives")),
+    firstName: Flag.String("first-name").pipe(
+      Flag.withDescription("Your first name (default: the invite's, else asked on a terminal)"),
+      Flag.optional
+    ),
+    json: jsonFlag
+  },
+  (options) =>
+    withPublicApi(options.url, (client) =>
+      Effect.gen(function*() {
+        const params = { invite_id: options.id }
+        const invite = yield* client.signup.prevalidate({ params })
+        if (!options.json) yield* Console.error(`Invite to ${invite.organization_name} for ${invite.target_email}.`)
+        const firstName = Option.isSome(options.firstName)
+          ? options.firstName.value
+          : invite.first_name !== ""
+          ? invite.first_name
+          : yield* askText("First name", "--first-name")
+        const password = yield* readSecret("Password", { confirm: true })
+        const payload = yield* checkPayload((core) => core.InviteAccept, { first_name: firstName, password })
+        const user = yield* client.signup.accept({ params, payload })
+        yield* emit(options.json, (joined: typeof user) =>
+          `${joined.email} is now a member of ${invite.organization_name}; log in with this e-mail and password.`)(user)
+      }))
+).pipe(Command.withDescription(
+  "Accept an invite as a new user: your first name, and a password read from stdin (first line) or asked without echo; no key needed"
+))
+
 export const invites = Command.make("invites").pipe(
   Command.withDescription("Organization invites, through the API (--url, --key)"),
-  Command.withSubcommands([list, create, remove, bulk])
+  Command.withSubcommands([list, create, remove, bulk, acceptInvite])
 )
