@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { RateLimiter, RateLimitSettings } from "../src/auth/throttle.ts"
+import { LOGIN_FAILURE_LIMIT, LoginThrottle, RateLimiter, RateLimitSettings } from "../src/auth/throttle.ts"
 import type { PersonalApiKeyId } from "../src/shared/ids.ts"
 
 const key = "00000000-0000-4000-8000-000000000001" as PersonalApiKeyId
@@ -33,4 +33,38 @@ describe("per-key rate limits", () => {
       const outcomes = yield* Effect.forEach(Array.from({ length: 10 }), () => limiter.admit(key).pipe(Effect.exit))
       assert.isTrue(outcomes.every((exit) => exit._tag === "Success"))
     }).pipe(Effect.provide(limited(false))))
+})
+
+describe("log-in throttling (PostHog's django-axes settings)", () => {
+  const failTimes = (throttle: LoginThrottle["Service"], n: number, email: (i: number) => string, address: (i: number) => string) =>
+    Effect.forEach(Array.from({ length: n }, (_, i) => i), (i) => throttle.failed(email(i), address(i)), { discard: true })
+
+  it.effect("locks an e-mail out after 30 failures, from any addresses, for 10 minutes after the last one", () =>
+    Effect.gen(function*() {
+      const throttle = yield* LoginThrottle
+      yield* failTimes(throttle, LOGIN_FAILURE_LIMIT - 1, () => "Ada@Example.com", (i) => `10.0.0.${i}`)
+      yield* throttle.check("ada@example.com", "10.0.1.1")
+      yield* throttle.failed("ada@example.com", "10.0.1.1")
+      const refused = yield* throttle.check("ADA@example.com", "10.0.2.2").pipe(Effect.flip)
+      assert.deepStrictEqual({ code: refused.code, detail: refused.detail }, {
+        code: "too_many_failed_attempts",
+        detail: "Too many failed login attempts. Please try again in 10 minutes."
+      })
+      yield* throttle.check("grace@example.com", "10.0.2.2")
+      yield* TestClock.adjust("9 minutes")
+      yield* Effect.flip(throttle.check("ada@example.com", "10.0.2.2"))
+      yield* TestClock.adjust("1 minute")
+      yield* throttle.check("ada@example.com", "10.0.2.2")
+      // The count starts over once the cool-off has passed.
+      yield* throttle.failed("ada@example.com", "10.0.2.2")
+      yield* throttle.check("ada@example.com", "10.0.2.2")
+    }).pipe(Effect.provide(LoginThrottle.layer)))
+
+  it.effect("locks an address out after 30 failures, whatever e-mails they named", () =>
+    Effect.gen(function*() {
+      const throttle = yield* LoginThrottle
+      yield* failTimes(throttle, LOGIN_FAILURE_LIMIT, (i) => `user${i}@example.com`, () => "192.0.2.7")
+      yield* Effect.flip(throttle.check("someone.else@example.com", "192.0.2.7"))
+      yield* throttle.check("someone.else@example.com", "192.0.2.8")
+    }).pipe(Effect.provide(LoginThrottle.layer)))
 })
