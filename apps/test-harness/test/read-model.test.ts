@@ -8,6 +8,7 @@ import { bannerOf, type FirstStart, firstStartOf } from "../src/serve-banner.ts"
 import { httpTarget } from "../src/targets/http.ts"
 import { type ServerProcess, startServerProcess } from "../src/targets/server-process.ts"
 import type { Target } from "../src/targets/target.ts"
+import { Browser, loggedIn, logout, SESSION, updateMe as UPDATE_ME } from "../src/scenarios/sessions-support.ts"
 
 /** How long another process may go on honouring a grant after it was taken away. */
 const STALENESS_BOUND_MS = 1000
@@ -111,6 +112,35 @@ forEachBackend((backend) => {
       expect(await status(b, ME, second)).toBe(401)
       const tookRevoke = await within(async () => (await status(a, ME, second)) === 401)
       expect(Math.max(tookRoll, tookRevoke)).toBeLessThanOrEqual(STALENESS_BOUND_MS)
+    })
+
+    /** A new member of the tenant's organization with a password, logged in through `target`. */
+    const memberLoggedIn = async (email: string, password: string, target: Target) => {
+      await admin.runPromise(Effect.gen(function*() {
+        yield* UserService.use((s) => s.create(systemActor, { email }))
+        yield* MemberService.use((s) => s.add(systemActor, tenant.organization, { email, level: 1 }))
+        yield* UserService.use((s) => s.setPassword(systemActor, { email, password }))
+      }))
+      return loggedIn(target, email, password)
+    }
+
+    it("a session logged out through one server is refused by the other within a second", async () => {
+      const browser = await memberLoggedIn("logged-out@example.com", "a long password", a)
+      const session = { [SESSION]: browser.cookies[SESSION]! }
+      for (const target of [b, b, a]) expect((await target.call(ME, { cookies: session })).status).toBe(200)
+      expect((await browser.call(logout)).status).toBe(204)
+      const took = await within(async () => (await b.call(ME, { cookies: session })).status === 401)
+      expect(took).toBeLessThanOrEqual(STALENESS_BOUND_MS)
+    })
+
+    it("a password changed through one server ends the user's other sessions on the other within a second", async () => {
+      const changing = await memberLoggedIn("changing@example.com", "a long password", a)
+      const other = await loggedIn(b, "changing@example.com", "a long password")
+      for (let i = 0; i < 2; i++) expect((await other.call(ME)).status).toBe(200)
+      const changed = await changing.call(UPDATE_ME, { body: { current_password: "a long password", password: "another long password" } })
+      expect(changed.status).toBe(200)
+      await within(async () => (await other.call(ME)).status === 401)
+      expect((await new Browser(b).call(ME, { cookies: changing.cookies })).status).toBe(200)
     })
 
     it("a member removed through one server loses the organization on the other within a second", async () => {
