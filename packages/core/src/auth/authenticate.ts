@@ -1,5 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { UserActor } from "./actor.ts"
+import type { MembershipLevels } from "../members/model.ts"
 import { RateLimiter } from "./throttle.ts"
 import { AuthenticationError, PermissionDenied, type Throttled } from "../shared/errors.ts"
 import { secureValueOf } from "../shared/secrets.ts"
@@ -12,6 +13,8 @@ import { SessionRepository } from "../sessions/repository.ts"
 import type { SessionRequest } from "../sessions/request.ts"
 import { Freshness } from "../read-model/freshness.ts"
 import { memoized } from "../read-model/memoized.ts"
+
+const levelsByOrganization = (memberships: MembershipLevels) => new Map(memberships.map((m) => [m.organization_id, m.level]))
 
 /** PostHog records `last_used_at` at most once an hour, so reads stay reads. */
 const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000
@@ -77,7 +80,7 @@ export class Authentication extends Context.Service<Authentication, {
           _tag: "User",
           user,
           key: used,
-          memberships: new Map(memberships.map((m) => [m.organization_id, m.level]))
+          memberships: levelsByOrganization(memberships)
         } satisfies UserActor
       })
       const sessions = yield* SessionRepository
@@ -100,7 +103,7 @@ export class Authentication extends Context.Service<Authentication, {
           _tag: "User",
           user,
           key: { _tag: "Session", session_id: found.id, created_at: found.created_at, scopes: ["*"], scoped_organizations: [], scoped_teams: [] },
-          memberships: new Map(memberships.map((m) => [m.organization_id, m.level]))
+          memberships: levelsByOrganization(memberships)
         })
       })
 

@@ -25,6 +25,10 @@ export const Membership = Schema.Struct({
 })
 export type Membership = typeof Membership.Type
 
+/** A user's organizations and level in each: what authentication reads beside a key or a session. */
+export const MembershipLevels = Schema.Array(Membership.mapFields(Struct.pick(["organization_id", "level"])))
+export type MembershipLevels = typeof MembershipLevels.Type
+
 /** A membership with its (active) user, read in one query. */
 export const MemberRecord = Schema.Struct({ membership: Membership, user: User })
 export type MemberRecord = typeof MemberRecord.Type

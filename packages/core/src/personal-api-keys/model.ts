@@ -1,5 +1,5 @@
 import { Schema, Struct } from "effect"
-import { Membership } from "../members/model.ts"
+import { MembershipLevels } from "../members/model.ts"
 import { OrganizationId, PersonalApiKeyId, ProjectId, UserId } from "../shared/ids.ts"
 import { Timestamp } from "../shared/time.ts"
 import { User } from "../users/model.ts"
@@ -55,7 +55,7 @@ export type PersonalApiKeyView = typeof PersonalApiKeyView.Type
 export const KeyHolder = Schema.Struct({
   key: PersonalApiKey,
   user: User,
-  memberships: Schema.Array(Membership.mapFields(Struct.pick(["organization_id", "level"])))
+  memberships: MembershipLevels
 })
 export type KeyHolder = typeof KeyHolder.Type
 

@@ -1,5 +1,5 @@
-import { Schema, Struct } from "effect"
-import { Membership } from "../members/model.ts"
+import { Schema } from "effect"
+import { MembershipLevels } from "../members/model.ts"
 import { SessionId, UserId } from "../shared/ids.ts"
 import { Timestamp } from "../shared/time.ts"
 import { User } from "../users/model.ts"
@@ -17,7 +17,7 @@ export type Session = typeof Session.Type
 export const SessionHolder = Schema.Struct({
   session: Session,
   user: User,
-  memberships: Schema.Array(Membership.mapFields(Struct.pick(["organization_id", "level"])))
+  memberships: MembershipLevels
 })
 export type SessionHolder = typeof SessionHolder.Type
 

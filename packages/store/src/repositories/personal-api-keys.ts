@@ -1,18 +1,17 @@
-import { KeyHolder, NewPersonalApiKey, PersonalApiKey, PersonalApiKeyChanges, User } from "@hedgerow/core"
+import { KeyHolder, NewPersonalApiKey, PersonalApiKey, PersonalApiKeyChanges } from "@hedgerow/core"
 import { PersonalApiKeyRepository } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { columnsOf, decodeFirst, decodeOne, decodeRows, objectOf, recordOf, valuesOf } from "./table.ts"
+import { holderObjects } from "./memberships.ts"
+import { columnsOf, decodeFirst, decodeOne, decodeRows, recordOf, valuesOf } from "./table.ts"
 
 const decodeKey = decodeOne(PersonalApiKey)
 const decodeFound = decodeFirst(PersonalApiKey)
 const decodeKeys = decodeRows(PersonalApiKey)
 const decodeHolder = decodeFirst(KeyHolder)
 
-/** Key `k`, owner `u` and the owner's memberships (level by organization), as KeyHolder decodes them. */
-const HOLDER_OBJECTS = `${objectOf(PersonalApiKey, "k")} AS key, ${objectOf(User, "u")} AS user,
-  (SELECT coalesce(json_agg(${objectOf(KeyHolder.fields.memberships.value, "m")}), '[]')
-    FROM memberships m WHERE m.user_id = k.user_id) AS memberships`
+/** Key `k`, owner `u` and the owner's memberships, as KeyHolder decodes them. */
+const HOLDER_OBJECTS = holderObjects(PersonalApiKey, "k", "key")
 
 export const layerNoDeps = Layer.effect(
   PersonalApiKeyRepository,

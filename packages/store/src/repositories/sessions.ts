@@ -1,16 +1,15 @@
-import { Session, SessionHolder, User } from "@hedgerow/core"
+import { Session, SessionHolder } from "@hedgerow/core"
 import { SessionRepository } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { columnsOf, decodeFirst, decodeOne, objectOf } from "./table.ts"
+import { holderObjects } from "./memberships.ts"
+import { columnsOf, decodeFirst, decodeOne } from "./table.ts"
 
 const decodeSession = decodeOne(Session)
 const decodeHolder = decodeFirst(SessionHolder)
 
-/** Session `s`, its user `u` and the user's memberships (level by organization), as SessionHolder decodes them. */
-const HOLDER_OBJECTS = `${objectOf(Session, "s")} AS session, ${objectOf(User, "u")} AS user,
-  (SELECT coalesce(json_agg(${objectOf(SessionHolder.fields.memberships.value, "m")}), '[]')
-    FROM memberships m WHERE m.user_id = s.user_id) AS memberships`
+/** Session `s`, its user `u` and the user's memberships, as SessionHolder decodes them. */
+const HOLDER_OBJECTS = holderObjects(Session, "s", "session")
 
 export const layerNoDeps = Layer.effect(
   SessionRepository,
