@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { csrfFailure } from "../src/sessions/csrf.ts"
-import { noSession } from "../src/sessions/request.ts"
+import type { SessionRequest } from "../src/sessions/request.ts"
 import { maskEmail } from "../src/signup/model.ts"
 import { hashPassword, NewPassword, verifyPassword } from "../src/users/password.ts"
 
@@ -41,6 +41,17 @@ describe("password hashes", () => {
     assert.throws(() => decode("seven c"))
     assert.strictEqual(decode("🔑🔑🔑🔑🔑🔑🔑🔑"), "🔑🔑🔑🔑🔑🔑🔑🔑")
   })
+})
+
+/** A request from no browser: no cookies, no headers. */
+const noSession = (method: string): SessionRequest => ({
+  method,
+  sessionKey: undefined,
+  csrfCookie: undefined,
+  csrfHeader: undefined,
+  origin: undefined,
+  ownOrigin: undefined,
+  clientAddress: "test"
 })
 
 describe("CSRF, as Django checks it on a session's writes", () => {

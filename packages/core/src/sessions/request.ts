@@ -17,14 +17,3 @@ export interface SessionRequest {
   /** The client's address (the first X-Forwarded-For entry behind a trusted proxy). */
   readonly clientAddress: string
 }
-
-/** A request with no cookies, from no browser: what an in-process caller (the CLI, an embedding app) is. */
-export const noSession = (method: string): SessionRequest => ({
-  method,
-  sessionKey: undefined,
-  csrfCookie: undefined,
-  csrfHeader: undefined,
-  origin: undefined,
-  ownOrigin: undefined,
-  clientAddress: "in-process"
-})
