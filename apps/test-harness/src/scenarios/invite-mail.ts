@@ -63,6 +63,9 @@ export const inviteMailScenarios: ReadonlyArray<Scenario> = [
     assert.ok(mail.text.includes(`(${email}) invited you to join the organization "${organization}" on Hedgerow as a member.`), mail.text)
     assert.ok(mail.text.includes("See you on Monday."), mail.text)
     assert.ok(mail.text.includes(`Your invite id is ${invite.id}. It is valid for 3 days.`), mail.text)
+    // How to accept: the site's accept page, or the CLI against the site.
+    assert.match(mail.text, new RegExp(`\\nAccept it at https?://\\S+/signup/${invite.id}\\n`))
+    assert.match(mail.text, new RegExp(`\\n {2}npx hedgerow invites accept ${invite.id} --url https?://\\S+\\n`))
     assert.equal(mailTo(network, invite.target_email).length, 1)
   }),
   withNetwork("an invite with send_email false answers emailing_attempt_made false and no e-mail is sent", async (target, primary, network) => {
