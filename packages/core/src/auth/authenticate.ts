@@ -84,7 +84,7 @@ export class Authentication extends Context.Service<Authentication, {
         } satisfies UserActor
       })
       const sessions = yield* SessionRepository
-      const site = yield* SiteSettings
+      const site = siteOrigin(yield* SiteSettings)
       // A logged-out session, a changed password or a removed membership changes one of these tables.
       const sessionHolderOf = memoized(freshness, sessions.findHolder, { reads: ["sessions", "users", "memberships"] })
 
@@ -96,7 +96,7 @@ export class Authentication extends Context.Service<Authentication, {
         if (Option.isNone(holder) || !holder.value.user.is_active || millisOf(holder.value.session.expires_at) <= now) {
           return Option.none<UserActor>()
         }
-        const refused = csrfFailure(request, siteOrigin(site))
+        const refused = csrfFailure(request, site)
         if (refused !== undefined) return yield* new PermissionDenied({ detail: `CSRF Failed: ${refused}` })
         const { session: found, user, memberships } = holder.value
         return Option.some<UserActor>({
