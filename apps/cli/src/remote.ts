@@ -77,6 +77,49 @@ const makeClient = (baseUrl: string, key: Redacted.Redacted<string> | undefined)
 
 export type ApiClient = Effect.Success<ReturnType<typeof makeClient>>
 
+/** The cookie a session's writes echo in `X-CSRFToken`. */
+const CSRF_COOKIE = "posthog_csrftoken"
+
+/**
+ * A client that keeps the cookies the server sets, as a browser does: after `sessions.login` it is
+ * logged in, and its writes carry the CSRF token the server asks of a session.
+ */
+const makeSessionClient = (baseUrl: string) =>
+  Effect.all([
+    loadApi,
+    Effect.promise(() => import("effect/http")),
+    Effect.promise(() => import("effect/http-api")),
+    Effect.promise(() => import("effect/Ref"))
+  ]).pipe(
+    Effect.flatMap(([{ HedgerowApi, Authorization }, { FetchHttpClient, HttpClient, HttpClientRequest }, { HttpApiClient, HttpApiMiddleware }, Ref]) =>
+      Effect.gen(function*() {
+        const jar = yield* Ref.make<ReadonlyArray<import("effect/http").Cookies.Cookie>>([])
+        // The base URL is put on first: the cookies a request carries are chosen by its whole URL. Every
+        // request carries the CSRF token too, log-out included, which no key middleware sees.
+        const withToken = (request: import("effect/http").HttpClientRequest.HttpClientRequest) =>
+          Effect.map(Ref.get(jar), (cookies) => {
+            const token = cookies.find((cookie) => cookie.name === CSRF_COOKIE)?.value
+            return token === undefined ? request : HttpClientRequest.setHeader(request, "x-csrftoken", token)
+          })
+        const keeping = Layer.effect(
+          HttpClient.HttpClient,
+          Effect.map(HttpClient.HttpClient, (client) =>
+            client.pipe(
+              HttpClient.mapRequest(HttpClientRequest.prependUrl(baseUrl)),
+              HttpClient.mapRequestEffect(withToken),
+              HttpClient.withCookiesRef(jar)
+            ))
+        ).pipe(Layer.provide(FetchHttpClient.layer))
+        // The session is the credential: the key middleware adds nothing.
+        const noKey = HttpApiMiddleware.layerClient(Authorization, ({ next, request }) => next(request))
+        return yield* HttpApiClient.make(HedgerowApi).pipe(Effect.provide(Layer.mergeAll(keeping, noKey)))
+      }))
+  )
+
+/** Runs `f` with a client for this server that keeps its session cookies (for `hedgerow login`). */
+export const withSessionClient = <A, E, R>(url: string, f: (client: ApiClient) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(makeSessionClient(url.replace(/\/+$/, "")), f)
+
 /** Runs `f` with a client for this server and key. */
 export const withClient = <A, E, R>(url: string, key: Redacted.Redacted<string>, f: (client: ApiClient) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(makeClient(url.replace(/\/+$/, ""), key), f)
@@ -92,9 +135,9 @@ export const withApi = <A, E, R>(
       onSome: (key) => withClient(remote.url, key, f)
     }))
 
-/** Runs `f` with a client for `--url` that sends no key, for what anyone may call (accepting an invite). */
-export const withPublicApi = <A, E, R>(url: string, f: (client: ApiClient) => Effect.Effect<A, E, R>) =>
-  Effect.flatMap(makeClient(url.replace(/\/+$/, ""), undefined), f)
+/** Runs `f` with a client for the resolved server that sends no key, for what anyone may call (accepting an invite). */
+export const withPublicApi = <A, E, R>(url: Option.Option<string>, f: (client: ApiClient) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(resolveRemote({ url, key: Option.none() }), (remote) => Effect.flatMap(makeClient(remote.url.replace(/\/+$/, ""), undefined), f))
 
 /**
  * The client refuses to send a payload its schema (core's, picked by `schemaOf`) rejects, with a schema error of its own. Checking it

@@ -1,17 +1,19 @@
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
+import * as Stdio from "effect/Stdio"
+import * as Stream from "effect/Stream"
 import { Prompt } from "effect/cli"
 import { UsageError } from "./output.ts"
 
 /** The first line piped to stdin, without its line end: how scripts hand over a secret without a flag or an argument. */
-const firstLineOfStdin = Effect.promise(async () => {
-  let text = ""
-  for await (const chunk of process.stdin) {
-    text += String(chunk)
-    if (text.includes("\n")) break
-  }
-  return text.split(/\r?\n/)[0] ?? ""
-})
+const firstLineOfStdin = Effect.flatMap(Stdio.Stdio, (stdio) =>
+  stdio.stdin.pipe(
+    Stream.decodeText(),
+    Stream.splitLines,
+    Stream.runHead,
+    Effect.map((line) => (line._tag === "Some" ? line.value : "")),
+    Effect.orDie
+  ))
 
 /**
  * A secret never taken from a flag (which shells keep in their history and `ps` shows): piped on stdin,
@@ -19,7 +21,7 @@ const firstLineOfStdin = Effect.promise(async () => {
  */
 export const readSecret = (message: string, options: { readonly confirm: boolean }) =>
   Effect.gen(function*() {
-    if (process.stdin.isTTY !== true) return yield* firstLineOfStdin
+    if (!(yield* Effect.flatMap(Stdio.Stdio, (stdio) => stdio.stdinIsTerminal))) return yield* firstLineOfStdin
     const first = Redacted.value(yield* Prompt.run(Prompt.Password({ message })))
     if (!options.confirm) return first
     const again = Redacted.value(yield* Prompt.run(Prompt.Password({ message: `${message} (again)` })))

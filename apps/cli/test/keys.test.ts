@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Bootstrap } from "@hedgerow/core"
+import { Bootstrap, systemActor, UserService } from "@hedgerow/core"
 import { HedgerowServer } from "@hedgerow/http-server"
 import { Effect } from "effect"
 import * as fs from "node:fs"
@@ -123,7 +123,7 @@ layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { exclude
       const twice = yield* runInProcess(["logout"], env)
       assert.deepStrictEqual([twice.code, lines(twice.stderr)], [1, ["error: not logged in: there is no stored hedgerow login"]])
       const none = yield* runInProcess(["auth", "status"], env)
-      assert.deepStrictEqual([none.code, lines(none.stderr)], [1, ["error: not logged in: run hedgerow login --with-key"]])
+      assert.deepStrictEqual([none.code, lines(none.stderr)], [1, ["error: not logged in: run hedgerow login"]])
       yield* keys(s, "delete", key.id)
     }))
 
@@ -139,8 +139,35 @@ layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { exclude
         "error: --with-key reads one personal API key from standard input, e.g. hedgerow login --with-key < key.txt"
       ])
       assert.isFalse(fs.existsSync(configFile(home)))
-      const password = yield* runInProcess(["login", "--url", s.url], env)
-      assert.deepStrictEqual(lines(password.stderr), ["error: log-in with e-mail and password is not available yet; use --with-key"])
+      const noEmail = yield* runInProcess(["login", "--url", s.url], env, "a password\n")
+      assert.deepStrictEqual([noEmail.code, lines(noEmail.stderr)], [1, ["error: --email is required when stdin is not a terminal"]])
+      assert.isFalse(fs.existsSync(configFile(home)))
+    }))
+
+  it.effect("login with e-mail and password makes a key for this machine, stores it, and logout revokes it", () =>
+    Effect.gen(function*() {
+      const s = yield* connect
+      yield* UserService.use((users) => users.setPassword(systemActor, { email: "owner@example.com", password: "a long password" }))
+      const home = configHome()
+      const env = { XDG_CONFIG_HOME: home }
+      const wrong = yield* runInProcess(["login", "--url", s.url, "--email", "owner@example.com"], env, "not the password\n")
+      assert.deepStrictEqual([wrong.code, lines(wrong.stderr)], [1, ["error: Invalid email or password."]])
+      assert.isFalse(fs.existsSync(configFile(home)))
+
+      const ran = yield* runInProcess(["login", "--url", s.url, "--email", "owner@example.com", "--json"], env, "a long password\n")
+      assert.deepStrictEqual([ran.code, lines(ran.stderr)], [0, []])
+      const stored = JSON.parse(fs.readFileSync(configFile(home), "utf8"))
+      assert.deepStrictEqual([stored.url, stored.made_by_login, modeOf(configFile(home))], [s.url, true, 0o600])
+      const listed = jsonOf((yield* keys(s, "list", "--json")).stdout)
+      const made = (listed as unknown as ReadonlyArray<{ id: string; label: string; scopes: ReadonlyArray<string> }>).find((key) => key.id === stored.key_id)
+      assert.deepStrictEqual([made?.label, made?.scopes], [`hedgerow CLI on ${os.hostname()}`.slice(0, 40), ["*"]])
+      // The API commands use it with neither --url nor --key.
+      assert.strictEqual((yield* runInProcess(["projects", "list"], env)).code, 0)
+
+      const out = yield* runInProcess(["logout", "--json"], env)
+      assert.strictEqual(jsonOf(out.stdout).revoked, true)
+      const after = jsonOf((yield* keys(s, "list", "--json")).stdout) as unknown as ReadonlyArray<{ id: string }>
+      assert.isFalse(after.some((key) => key.id === stored.key_id))
     }))
 
   it.effect("logout revokes on the server a key its login made; auth status says when the stored key is refused", () =>

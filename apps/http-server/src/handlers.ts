@@ -104,14 +104,14 @@ const servePublic = (binding: PublicBinding<any>, settings: ServerSettingsShape)
   })
 
 /** Serves one binding of a session group: no authenticated caller, the JSON body, the request's cookies and headers. */
-const serveSession = (binding: SessionBinding<any>, trustProxy: boolean) => (raw: RawCall) =>
-  withUrl(raw, trustProxy, (url) =>
+const serveSession = (binding: SessionBinding<any>, settings: ServerSettingsShape) => (raw: RawCall) =>
+  withUrl(raw, settings, (url) =>
     binding({
       params: raw.params,
       query: raw.query,
       headers: raw.headers ?? {},
       body: readJsonBody(raw.request),
-      request: sessionRequestOf(raw.request, trustProxy),
+      request: sessionRequestOf(raw.request, settings),
       url
     }))
 

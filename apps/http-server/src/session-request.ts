@@ -2,14 +2,15 @@ import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, type SessionRequest } from "@
 import { Option } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { requestUrl } from "./handlers.ts"
+import type { ServerSettingsShape } from "./settings.ts"
 
 /**
  * What core's session rules read of an HTTP request. The client's address is the first X-Forwarded-For
  * entry only when the operator says a proxy sets it (HEDGEROW_TRUST_PROXY), since any client could send it.
  */
-export const sessionRequestOf = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): SessionRequest => {
-  const url = requestUrl(request, trustProxy)
-  const forwarded = trustProxy ? request.headers["x-forwarded-for"]?.split(",")[0]?.trim() : undefined
+export const sessionRequestOf = (request: HttpServerRequest.HttpServerRequest, settings: ServerSettingsShape): SessionRequest => {
+  const url = requestUrl(request, settings)
+  const forwarded = settings.trustProxy ? request.headers["x-forwarded-for"]?.split(",")[0]?.trim() : undefined
   return {
     method: request.method,
     sessionKey: request.cookies[SESSION_COOKIE],

@@ -1,3 +1,4 @@
+import { hostname } from "node:os"
 import * as Config from "effect/Config"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -8,7 +9,8 @@ import * as Stream from "effect/Stream"
 import { Command, Flag } from "effect/cli"
 import { type Credentials, credentialsPath, readCredentials, removeCredentials, writeCredentials } from "../credentials.ts"
 import { emit, jsonFlag, UsageError } from "../output.ts"
-import { type ApiClient, DEFAULT_URL, resolveRemote, withClient } from "../remote.ts"
+import { type ApiClient, DEFAULT_URL, resolveRemote, withClient, withSessionClient } from "../remote.ts"
+import { askText, readSecret } from "../secret-input.ts"
 
 const urlFlag = Flag.String("url").pipe(
   Flag.withDescription(`Server base URL (env HEDGEROW_URL; else the one stored by the last login; default ${DEFAULT_URL})`),
@@ -32,21 +34,43 @@ const keyFromStdin = Effect.gen(function*() {
   return key
 })
 
-const login = Command.make("login", { url: urlFlag, withKey: Flag.Boolean("with-key").pipe(
-  Flag.withDescription("Read a personal API key from standard input instead of asking for e-mail and password"),
-  Flag.withDefault(false)
-), json: jsonFlag }, (options) =>
+/** A key's label is at most 40 characters. */
+const machineLabel = () => `hedgerow CLI on ${hostname()}`.slice(0, 40)
+
+/**
+ * Logs in with e-mail and password, makes a `*` key labelled for this machine with that session, and
+ * logs the session out again: the key is what the CLI keeps, and `hedgerow logout` revokes it.
+ */
+const keyFromPassword = (url: string, email: string, password: string) =>
+  withSessionClient(url, (client) =>
+    Effect.gen(function*() {
+      yield* client.sessions.login({ payload: { email, password } })
+      const made = yield* client.personalApiKeys.create({ payload: { label: machineLabel(), scopes: ["*"] } })
+      yield* client.sessions.logout()
+      return made.value!
+    }))
+
+const login = Command.make("login", {
+  url: urlFlag,
+  email: Flag.String("email").pipe(Flag.withDescription("Your e-mail (asked on a terminal when absent)"), Flag.optional),
+  withKey: Flag.Boolean("with-key").pipe(
+    Flag.withDescription("Read a personal API key from standard input instead of asking for e-mail and password"),
+    Flag.withDefault(false)
+  ),
+  json: jsonFlag
+}, (options) =>
   Effect.gen(function*() {
     const { url } = yield* resolveRemote({ url: options.url, key: Option.none() })
-    // Logging in with e-mail and password (which makes a key of its own, revoked again at logout) needs
-    // the server's session log-in.
-    if (!options.withKey) {
-      return yield* new UsageError({ message: "log-in with e-mail and password is not available yet; use --with-key" })
-    }
-    const key = yield* keyFromStdin
+    const made_by_login = !options.withKey
+    const key = options.withKey ? yield* keyFromStdin : yield* Effect.gen(function*() {
+      const email = Option.isSome(options.email) ? options.email.value : yield* askText("Email", "--email")
+      // On a terminal it is asked without echo; otherwise it is the first line of stdin.
+      const password = yield* readSecret("Password", { confirm: false })
+      return yield* keyFromPassword(url, email, password)
+    })
     // The key is stored only once the server has accepted it.
     const { key: current, user } = yield* withClient(url, Redacted.make(key), whoIs)
-    const file = yield* writeCredentials({ url, key, key_id: current.id, made_by_login: false })
+    const file = yield* writeCredentials({ url, key, key_id: current.id, made_by_login })
     yield* emit(options.json, () =>
       `Logged in to ${url} as ${user.email} with key "${current.label}" (${current.mask_value}); stored in ${file}.`)({
         url,
@@ -54,7 +78,7 @@ const login = Command.make("login", { url: urlFlag, withKey: Flag.Boolean("with-
         key: current,
         file
       })
-  })).pipe(Command.withDescription("Store a server and a personal API key for the API commands (as gh auth login does)"))
+  })).pipe(Command.withDescription("Log in with e-mail and password (or --with-key) and keep a personal API key for the API commands, as gh auth login does"))
 
 const refused = (error: unknown) => {
   const tag = (error as { _tag?: unknown })._tag
@@ -88,7 +112,7 @@ const logout = Command.make("logout", { json: jsonFlag }, (options) =>
 const status = Command.make("status", { json: jsonFlag }, (options) =>
   Effect.gen(function*() {
     const stored = yield* readCredentials
-    if (Option.isNone(stored)) return yield* new UsageError({ message: "not logged in: run hedgerow login --with-key" })
+    if (Option.isNone(stored)) return yield* new UsageError({ message: "not logged in: run hedgerow login" })
     const login = stored.value
     const { key, user } = yield* withClient(login.url, Redacted.make(login.key), whoIs).pipe(
       Effect.catchIf(

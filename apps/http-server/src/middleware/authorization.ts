@@ -3,7 +3,7 @@ import { Authorization, CurrentActor } from "@hedgerow/api"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { sessionRequestOf } from "../session-request.ts"
-import { ServerSettings } from "../settings.ts"
+import { ServerSettings, type ServerSettingsShape } from "../settings.ts"
 import { envelopeResponse } from "./error-envelope.ts"
 import { noteKey } from "./request-log.ts"
 
@@ -12,8 +12,8 @@ export const callerOf = (
   authentication: Authentication["Service"],
   credential: string,
   request: HttpServerRequest.HttpServerRequest,
-  trustProxy: boolean
-) => authentication.caller(credential, () => sessionRequestOf(request, trustProxy))
+  settings: ServerSettingsShape
+) => authentication.caller(credential, () => sessionRequestOf(request, settings))
 
 /** The request log names a key by its id, known here without a second lookup; a session is not named. */
 export const noteCaller = (actor: UserActor) => {
@@ -26,12 +26,12 @@ export const layerNoDeps = Layer.effect(
   Authorization,
   Effect.gen(function*() {
     const authentication = yield* Authentication
-    const { trustProxy } = yield* ServerSettings
+    const settings = yield* ServerSettings
     return Authorization.of({
       personalApiKey: (httpEffect, { credential }) =>
         Effect.flatMap(
           Effect.service(HttpServerRequest.HttpServerRequest),
-          (request) => callerOf(authentication, Redacted.value(credential), request, trustProxy)
+          (request) => callerOf(authentication, Redacted.value(credential), request, settings)
         ).pipe(
           Effect.flatMap((actor) => {
             noteCaller(actor)

@@ -35,7 +35,7 @@ const unmatched = (request: HttpServerRequest.HttpServerRequest, requestId: stri
   return Effect.flatMap(Effect.serviceOption(Authentication), Option.match({
     onNone: () => Effect.succeed(refused),
     onSome: (authentication) =>
-      Effect.flatMap(Effect.service(ServerSettings), ({ trustProxy }) => callerOf(authentication, credential, request, trustProxy)).pipe(
+      Effect.flatMap(Effect.service(ServerSettings), (settings) => callerOf(authentication, credential, request, settings)).pipe(
         Effect.map((actor) => {
           noteCaller(actor)
           return refused
