@@ -22,17 +22,22 @@ describe("password hashes", () => {
   it.effect("take as long to refuse a user without a password as a wrong one", () =>
     Effect.gen(function*() {
       const stored = yield* hashPassword("correct horse battery")
+      // The quickest of three runs each, so that a busy machine slows neither side alone.
       const time = (effect: Effect.Effect<boolean>) =>
         Effect.gen(function*() {
-          const start = performance.now()
-          for (let i = 0; i < 3; i++) yield* effect
-          return performance.now() - start
+          let quickest = Infinity
+          for (let i = 0; i < 3; i++) {
+            const start = performance.now()
+            yield* effect
+            quickest = Math.min(quickest, performance.now() - start)
+          }
+          return quickest
         })
       const wrong = yield* time(verifyPassword("wrong", stored))
       const none = yield* time(verifyPassword("wrong", null))
       // Both run the full scrypt; a skipped hash would be three orders of magnitude faster.
-      assert.isAbove(none, wrong / 3)
-      assert.isAbove(wrong, none / 3)
+      assert.isAbove(none, wrong / 10)
+      assert.isAbove(wrong, none / 10)
     }))
 
   it("follow Django's length rule, counted in code points, after DRF's trimming", () => {
