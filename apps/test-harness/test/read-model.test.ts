@@ -9,9 +9,7 @@ import { httpTarget } from "../src/targets/http.ts"
 import { type ServerProcess, startServerProcess } from "../src/targets/server-process.ts"
 import type { Target } from "../src/targets/target.ts"
 import { Browser, loggedIn, logout, SESSION, updateMe as UPDATE_ME } from "../src/scenarios/sessions-support.ts"
-
-/** How long another process may go on honouring a grant after it was taken away. */
-const STALENESS_BOUND_MS = 1000
+import { STALENESS_BOUND_MS, within } from "../src/within.ts"
 
 const ME = { group: "identity", endpoint: "me" } as const
 const ORGANIZATION = { group: "organizations", endpoint: "retrieve" } as const
@@ -26,16 +24,6 @@ const EVALUATE = { group: "flagEvaluation", endpoint: "flags" } as const
 const KEY_CREATE = { group: "personalApiKeys", endpoint: "create" } as const
 const KEY_ROLL = { group: "personalApiKeys", endpoint: "roll" } as const
 const KEY_DESTROY = { group: "personalApiKeys", endpoint: "destroy" } as const
-
-/** Milliseconds until `check` holds, polling every 20 ms; fails past the bound (with slack for a loaded machine). */
-const within = async (check: () => Promise<boolean>, boundMs = STALENESS_BOUND_MS) => {
-  const started = Date.now()
-  while (!(await check())) {
-    if (Date.now() - started > boundMs) throw new Error(`still not true after ${boundMs} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-  return Date.now() - started
-}
 
 /**
  * Each server process serves authentication from memory. A change made anywhere else (another server, an

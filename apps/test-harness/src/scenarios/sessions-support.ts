@@ -64,6 +64,12 @@ export class Browser {
 /** An address no other run uses. */
 export const freshEmail = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}@sessions.example`
 
+/** An address as prevalidation shows it: PostHog's mask keeps the local part's first and last characters. */
+export const maskedEmail = (email: string) => {
+  const at = email.indexOf("@")
+  return `${email[0]}${"*".repeat(at - 2)}${email.slice(at - 1)}`
+}
+
 export interface Teammate {
   readonly email: string
   readonly password: string

@@ -11,6 +11,7 @@ import {
   loggedIn,
   login,
   logout,
+  maskedEmail,
   me,
   newTeammate,
   prevalidate,
@@ -45,10 +46,9 @@ export const sessionScenarios: ReadonlyArray<Scenario> = [
     })
     expectReply(invited, 201)
     const invite_id = invited.body.id
-    const masked = `${email[0]}${"*".repeat(email.indexOf("@") - 2)}${email.slice(email.indexOf("@") - 1)}`
     expectReply(await target.call(prevalidate, { params: { invite_id } }), 200, {
       id: invite_id,
-      target_email: masked,
+      target_email: maskedEmail(email),
       first_name: "Ada",
       organization_name: "Alpha"
     })
