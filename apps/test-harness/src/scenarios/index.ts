@@ -15,6 +15,7 @@ import { featureFlagRoleAccessScenarios } from "./feature-flag-role-access.ts"
 import { featureFlagTransportScenarios } from "./feature-flag-transport.ts"
 import { featureFlagValidationScenarios } from "./feature-flag-validation.ts"
 import { featureFlagScenarios } from "./feature-flags.ts"
+import { firstDayScenarios } from "./first-day.ts"
 import { flagDefinitionScenarios } from "./flag-definitions.ts"
 import { flagEvaluationScenarios } from "./flag-evaluation.ts"
 import { flagEvaluationReasonScenarios } from "./flag-evaluation-reasons.ts"
@@ -48,6 +49,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...orgAdminRegressionScenarios,
   ...organizationScenarios,
   ...roleScenarios,
+  ...firstDayScenarios,
   ...featureFlagScenarios,
   ...featureFlagValidationScenarios,
   ...featureFlagDependencyScenarios,
