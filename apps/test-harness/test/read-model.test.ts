@@ -4,6 +4,7 @@ import { createDatabase, forEachBackend, testDatabaseUrl } from "@hedgerow/store
 import { Effect, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { firstDay } from "../src/scenarios/first-day.ts"
 import { bannerOf, type FirstStart, firstStartOf } from "../src/serve-banner.ts"
 import { httpTarget } from "../src/targets/http.ts"
 import { type ServerProcess, startServerProcess } from "../src/targets/server-process.ts"
@@ -138,6 +139,10 @@ forEachBackend((backend) => {
       expect(await status(b, ORGANIZATION, member.key, organization)).toBe(200)
       expect(await status(a, MEMBER, tenant.key, { ...organization, user__uuid: member.uuid })).toBe(204)
       await within(async () => (await status(b, ORGANIZATION, member.key, organization)) === 404)
+    })
+
+    it("a team's first day through one server: the teammate's key, cut off and revoked there, is refused by the other within a second", async () => {
+      await firstDay(a, tenant, b)
     })
 
     it("a narrowed scope is enforced by both servers within a second", async () => {
