@@ -2,7 +2,7 @@ import {
   FlagEvaluationService,
   type FlagsResponse,
   flagsFormat,
-  flagsResponse,
+  flagsResponseText,
   type PayloadTooLarge,
   type RuntimeHints,
   type ValidationError
@@ -21,7 +21,7 @@ const evaluate = (path: "flags" | "decide") =>
   readonly payload: Effect.Effect<unknown, ValidationError | PayloadTooLarge>
 }) =>
   Effect.flatMap(call.payload, (body) => FlagEvaluationService.use((s) => s.flags(body, call.headers))).pipe(
-    Effect.map((evaluated) => answer<FlagsResponse>(200, {}, JSON.stringify(flagsResponse(evaluated, flagsFormat(path, call.query.v)))))
+    Effect.map((evaluated) => answer<FlagsResponse>(200, {}, flagsResponseText(evaluated, flagsFormat(path, call.query.v))))
   )
 
 export const flagEvaluation = bindPublicGroup("flagEvaluation", {

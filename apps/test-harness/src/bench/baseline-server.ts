@@ -3,16 +3,17 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 
 /**
- * A bare `node:http` server that answers every request with the same bytes: the floor any Node
+ * A bare `node:http` server that answers every request with the same status and bytes: the floor any Node
  * HTTP service on this machine can reach for a response of that size. Scoped; yields its URL.
  */
-export const baselineServer = (body: Uint8Array) =>
+export const baselineServer = (body: Uint8Array, status = 200) =>
   Effect.acquireRelease(
     Effect.callback<{ readonly server: ReturnType<typeof createServer>; readonly url: string }>((resume) => {
       // Headers and body are fixed, so nothing is computed per request.
-      const headers = { "content-type": "application/json", "content-length": String(body.byteLength) }
+      // A 304 has neither body nor length.
+      const headers = status === 304 ? {} : { "content-type": "application/json", "content-length": String(body.byteLength) }
       const server = createServer((_request, response) => {
-        response.writeHead(200, headers)
+        response.writeHead(status, headers)
         response.end(body)
       })
       server.listen(0, "127.0.0.1", () => {

@@ -160,6 +160,20 @@ export const flagScenarios = (options: { readonly listFlags: number; readonly se
     })
   },
   {
+    name: `GET definitions again, unchanged (If-None-Match: 304), a project of ${count(options.listFlags)} flags`,
+    throughputGoal: atLeast(0.4),
+    setup: Effect.gen(function*() {
+      const fixture = yield* HedgerowFixture
+      yield* seedUpTo(options.listFlags)
+      const path = `/api/feature_flag/local_evaluation?token=${yield* projectToken}`
+      // An SDK polling again sends the ETag of the definitions it holds.
+      const response = yield* Effect.promise(() => fetch(`${fixture.baseUrl}${path}`, { headers: fixture.authorization }))
+      const etag = response.headers.get("etag")
+      if (etag === null) return yield* Effect.fail(new Error("the definitions came without an ETag"))
+      return { method: "GET", path, headers: { ...fixture.authorization, "if-none-match": etag }, expectedStatus: 304 } as const
+    })
+  },
+  {
     name: `GET flags ?search= over ${count(options.searchFlags)} flags`,
     setup: Effect.gen(function*() {
       const fixture = yield* HedgerowFixture

@@ -47,7 +47,9 @@ instance.then(
       p50Ms: percentile(sorted, 50),
       p99Ms: percentile(sorted, 99),
       completed: result.totalCompletedRequests,
-      non2xx: result.non2xx,
+      non2xx: request.expectedStatus === undefined
+        ? result.non2xx
+        : result.totalCompletedRequests - (result.statusCodeStats[String(request.expectedStatus)]?.count ?? 0),
       errors: result.errors,
       timeouts: result.timeouts,
       statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count])),

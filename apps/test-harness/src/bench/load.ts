@@ -12,6 +12,8 @@ export interface LoadRequest {
   readonly body?: string | undefined
   /** Each request gets its own id in place of `[<id>]` in the body (writes that must not collide). */
   readonly idReplacement?: boolean | undefined
+  /** The one status every answer should have (a 304 to a conditional GET); any 2xx when absent. */
+  readonly expectedStatus?: number | undefined
   /**
    * A mix instead of the one request above: each connection sends these in turn, over and over. Their
    * paths go to the origin of the URL it was dealt; the request above gives what one leaves out.

@@ -107,6 +107,7 @@ const measure = (scenario: string, target: string, urls: ReadonlyArray<string>, 
         headers: spec.headers,
         body: spec.body,
         idReplacement: spec.idReplacement,
+        expectedStatus: spec.expectedStatus,
         durationSeconds,
         connections: options.connections
       })
@@ -138,7 +139,7 @@ const runScenario = (scenario: Scenario, options: BenchOptions, target: Hedgerow
     const probed = yield* probe(`${fixture.baseUrl}${spec.path}`, spec).pipe(
       Effect.mapError((error) => new BenchFailed({ scenario: scenario.name, reason: `probe request failed: ${error.message}` }))
     )
-    if (probed.status < 200 || probed.status > 299) {
+    if (spec.expectedStatus === undefined ? probed.status < 200 || probed.status > 299 : probed.status !== spec.expectedStatus) {
       const excerpt = Buffer.from(probed.body).toString("utf8").slice(0, 300)
       return yield* new BenchFailed({ scenario: scenario.name, reason: `probe got ${probed.status} from Hedgerow: ${excerpt}` })
     }
@@ -146,7 +147,7 @@ const runScenario = (scenario: Scenario, options: BenchOptions, target: Hedgerow
     const hedgerowFigures = yield* measure(scenario.name, "hedgerow", target.urls.map((url) => `${url}${spec.path}`), spec, options)
     const memory = yield* target.memory
     const baselineFigures = yield* Effect.scoped(Effect.flatMap(
-      baselineServer(probed.body),
+      baselineServer(probed.body, probed.status),
       (baseUrl) => measure(scenario.name, "baseline", [`${baseUrl}${spec.path}`], spec, options)
     ))
 

@@ -10,6 +10,8 @@ export interface RequestSpec {
   readonly body?: string | undefined
   /** `[<id>]` in the body becomes a fresh id on every request, so that writes never repeat a key. */
   readonly idReplacement?: boolean | undefined
+  /** The status every answer must have, when it is not a 2xx (a 304 to a conditional GET). */
+  readonly expectedStatus?: 304 | undefined
 }
 
 /**

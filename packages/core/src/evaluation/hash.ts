@@ -48,15 +48,33 @@ const sha1Fraction = (text: string): number => {
     let c = h2
     let d = h3
     let e = h4
-    for (let t = 0; t < 80; t++) {
-      const f = t < 20
-        ? ((b & c) | (~b & d)) + 0x5a827999
-        : t < 40
-        ? (b ^ c ^ d) + 0x6ed9eba1
-        : t < 60
-        ? ((b & c) | (b & d) | (c & d)) + 0x8f1bbcdc
-        : (b ^ c ^ d) + 0xca62c1d6
-      const next = (rotate(a, 5) + f + e + words[t]!) | 0
+    // The four rounds in loops of their own: no choice of function on each of the 80 steps.
+    for (let t = 0; t < 20; t++) {
+      const next = (rotate(a, 5) + ((b & c) | (~b & d)) + 0x5a827999 + e + words[t]!) | 0
+      e = d
+      d = c
+      c = rotate(b, 30)
+      b = a
+      a = next
+    }
+    for (let t = 20; t < 40; t++) {
+      const next = (rotate(a, 5) + (b ^ c ^ d) + 0x6ed9eba1 + e + words[t]!) | 0
+      e = d
+      d = c
+      c = rotate(b, 30)
+      b = a
+      a = next
+    }
+    for (let t = 40; t < 60; t++) {
+      const next = (rotate(a, 5) + ((b & c) | (b & d) | (c & d)) + 0x8f1bbcdc + e + words[t]!) | 0
+      e = d
+      d = c
+      c = rotate(b, 30)
+      b = a
+      a = next
+    }
+    for (let t = 60; t < 80; t++) {
+      const next = (rotate(a, 5) + (b ^ c ^ d) + 0xca62c1d6 + e + words[t]!) | 0
       e = d
       d = c
       c = rotate(b, 30)

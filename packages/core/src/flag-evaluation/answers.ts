@@ -41,8 +41,11 @@ export const flagsFormat = (path: "flags" | "decide", v: string | undefined): Fl
 
 const valueOf = (result: FlagResult) => result.variant ?? result.enabled
 
+/** A record keyed by flag keys: without a prototype, a flag keyed `__proto__` is a key like any other. */
+const byKey = <A>(): Record<string, A> => Object.create(null) as Record<string, A>
+
 const v2 = (answer: FlagsAnswer): FlagsV2Response => {
-  const flags: Record<string, FlagsV2Response["flags"][string]> = {}
+  const flags = byKey<FlagsV2Response["flags"][string]>()
   for (const result of answer.flags) {
     flags[result.key] = {
       key: result.key,
@@ -56,8 +59,8 @@ const v2 = (answer: FlagsAnswer): FlagsV2Response => {
 }
 
 const legacy = (answer: FlagsAnswer): LegacyFlagsResponse => {
-  const featureFlags: Record<string, boolean | string> = {}
-  const featureFlagPayloads: Record<string, unknown> = {}
+  const featureFlags = byKey<boolean | string>()
+  const featureFlagPayloads = byKey<unknown>()
   for (const result of answer.flags) {
     featureFlags[result.key] = valueOf(result)
     // Only the payloads there are, as the service sends them.
@@ -83,6 +86,42 @@ const decideV2 = (answer: FlagsAnswer): DecideV2Response => ({
   requestId: answer.requestId,
   evaluatedAt: answer.evaluatedAt
 })
+
+/**
+ * Each flag's v2 entry as JSON text, by all that decides it: the flag as it stands (id and version; any
+ * change moves the version) and its outcome. People mostly get the same few entries of a flag, so
+ * answers are put together from text made once. Past its bound the cache starts over.
+ */
+const v2Entries = new Map<string, string>()
+const MAX_V2_ENTRIES = 100_000
+
+const v2Entry = (result: FlagResult): string => {
+  const { reason } = result
+  const decided = `${result.id}/${result.version}/${result.enabled}/${result.variant}/${reason.code}/${reason.condition_index}/${reason.description}`
+  let text = v2Entries.get(decided)
+  if (text === undefined) {
+    if (v2Entries.size >= MAX_V2_ENTRIES) v2Entries.clear()
+    const entry = {
+      key: result.key,
+      enabled: result.enabled,
+      variant: result.variant,
+      reason,
+      metadata: { id: result.id, version: result.version, description: null, payload: result.payload ?? null }
+    }
+    v2Entries.set(decided, text = `${JSON.stringify(result.key)}:${JSON.stringify(entry)}`)
+  }
+  return text
+}
+
+/** The answer in the shape asked for, as JSON text: the v2 shape from its entries' text, the others as their objects. */
+export const flagsResponseText = (answer: FlagsAnswer, format: FlagsFormat): string => {
+  if (format !== "v2") return JSON.stringify(flagsResponse(answer, format))
+  let flags = ""
+  for (const result of answer.flags) flags += flags === "" ? v2Entry(result) : `,${v2Entry(result)}`
+  return `{"errorsWhileComputingFlags":${answer.errorsWhileComputingFlags},"flags":{${flags}},"requestId":${
+    JSON.stringify(answer.requestId)
+  },"evaluatedAt":${answer.evaluatedAt}}`
+}
 
 /** The answer in the shape asked for. */
 export const flagsResponse = (answer: FlagsAnswer, format: FlagsFormat): FlagsResponse => {
