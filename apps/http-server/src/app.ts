@@ -13,6 +13,7 @@ import { ServerLog } from "./log/server-log.ts"
 import { ServerSettings } from "./settings.ts"
 import { SiteFromConfig } from "./site.ts"
 import * as RequestDecodingMiddleware from "./middleware/request-decoding.ts"
+import * as WebConsole from "./web-console/routes.ts"
 
 /** HEDGEROW_RATE_LIMIT=true turns on PostHog's per-key limits (480 a minute, 4800 an hour); they are off by default. */
 const RateLimitsFromConfig = Layer.effect(
@@ -69,5 +70,11 @@ export const servicesLayer = (store: StoreOptions) =>
  */
 export const routerConfig = { ignoreTrailingSlash: true, maxParamLength: Number.MAX_SAFE_INTEGER } as const
 
+const serving = <A, E, R>(routes: Layer.Layer<A, E, R>) =>
+  HttpRouter.serve(routes, { routerConfig, disableLogger: true, disableListenLog: true })
+
 /** The HTTP app on any HttpServer, given core services. */
-export const layerNoDeps = HttpRouter.serve(routesAt(""), { routerConfig, disableLogger: true, disableListenLog: true })
+export const layerNoDeps = serving(routesAt(""))
+
+/** The same with the web console's routes beside the API's, given core services and the console (WebConsole). */
+export const layerWithConsoleNoDeps = serving(Layer.mergeAll(routesAt(""), WebConsole.routes))

@@ -7,6 +7,7 @@ const banner = (options: ServerOptions) =>
   Effect.gen(function*() {
     const url = yield* baseUrl
     const lines = [`Hedgerow is serving the API on ${url} (${Store.description(options.store)}).`]
+    if (options.webConsoleDir !== undefined) lines.push(`Web console: ${url}/`)
     const first = yield* bootstrapIfEmpty()
     if (Option.isSome(first)) {
       const { organization_id, project_id, user, personal_api_key } = first.value
@@ -41,6 +42,7 @@ export const launch = (options: ServerOptions) =>
     return yield* Effect.never
   })).pipe(
     Effect.catchTags({
+      ConsoleNotBuilt: (error) => refuse(error.message),
       DataDirInUse: (error) => refuse(error.message),
       DatabaseUnavailable: (error) => refuse(error.message),
       TimeoutConfigError: (error) => refuse(error.message),

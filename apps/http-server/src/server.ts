@@ -11,6 +11,8 @@ import * as ServerLog from "./log/server-log.ts"
 import type { LogSettings } from "./log/settings.ts"
 import { createNodeServer } from "./node-server.ts"
 import { timeoutsFromConfig } from "./timeouts.ts"
+import * as WebConsole from "./web-console/routes.ts"
+import { loadSite } from "./web-console/site.ts"
 
 export interface ServerOptions {
   readonly port: number
@@ -22,20 +24,31 @@ export interface ServerOptions {
    * HEDGEROW_LOG_LEVEL and HEDGEROW_LOG_FORMAT.
    */
   readonly log?: LogSettings & { readonly sink?: LineSink }
+  /**
+   * The built web console (apps/web's dist) to serve at `/` beside the API, as `hedgerow serve` does;
+   * absent, the server is the API alone. A directory without a build refuses the start (ConsoleNotBuilt).
+   */
+  readonly webConsoleDir?: string
 }
 
 /**
- * The API on a Node HTTP server over core and the store; port 0 picks a free port. The server's timeouts
- * come from the configuration (timeouts.ts), read first so that a bad one refuses the start before the
- * store is opened.
+ * The API (and the web console, given its build) on a Node HTTP server over core and the store; port 0
+ * picks a free port. The server's timeouts come from the configuration (timeouts.ts) and the console
+ * from its directory, both read first so that a bad timeout or a missing build refuses the start before
+ * the store is opened.
  */
 export const layer = (options: ServerOptions) =>
-  Layer.unwrap(Effect.map(timeoutsFromConfig, (timeouts) =>
-    App.layerNoDeps.pipe(
+  Layer.unwrap(Effect.gen(function*() {
+    const timeouts = yield* timeoutsFromConfig
+    const app = options.webConsoleDir === undefined
+      ? App.layerNoDeps
+      : App.layerWithConsoleNoDeps.pipe(Layer.provide(Layer.succeed(WebConsole.WebConsole, yield* loadSite(options.webConsoleDir))))
+    return app.pipe(
       Layer.provide(options.log === undefined ? Layer.empty : ServerLog.layer(options.log, options.log.sink)),
       Layer.provideMerge(NodeHttpServer.layer(() => createNodeServer(timeouts), { port: options.port, host: options.host })),
       Layer.provideMerge(App.servicesLayer(options.store))
-    )))
+    )
+  }))
 
 /** `http://host:port` of the running server. */
 export const baseUrl = Effect.map(Effect.service(HttpServer.HttpServer), (server) =>

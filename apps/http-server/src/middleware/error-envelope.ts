@@ -6,6 +6,7 @@ import { knownPathOf } from "./known-paths.ts"
 import { templateOf } from "./request-log.ts"
 import { callerOf, noteCaller } from "./authorization.ts"
 import { ServerSettings } from "../settings.ts"
+import * as WebConsole from "../web-console/routes.ts"
 
 /** A request the server will not finish: it stopped (or, embedded, was closed) before answering; status 503. */
 export const SHUTTING_DOWN = "The server is shutting down."
@@ -19,12 +20,21 @@ export const envelopeResponse = (failure: Parameters<typeof envelopeOf>[0], requ
 }
 
 /**
+ * A path no route serves: a page of the web console when `hedgerow serve` has one (see its fallback),
+ * else the API's answer.
+ */
+const unmatched = (request: HttpServerRequest.HttpServerRequest, requestId: string) =>
+  Effect.flatMap(WebConsole.fallback(request), Option.match({
+    onSome: (page) => Effect.succeed(HttpServerResponse.setHeader(page, "x-request-id", requestId)),
+    onNone: () => unmatchedApi(request, requestId)
+  }))
+
+/**
  * An unknown path is 404. A known path with another method is 405, but, as in DRF, only once the
  * caller is authenticated: without a valid key or session it is the 401 (or CSRF 403) any endpoint
- * there would give. The SDKs'
- * evaluation paths take no key, so there it is 405 at once.
+ * there would give. The SDKs' evaluation paths take no key, so there it is 405 at once.
  */
-const unmatched = (request: HttpServerRequest.HttpServerRequest, requestId: string) => {
+const unmatchedApi = (request: HttpServerRequest.HttpServerRequest, requestId: string) => {
   const route = knownPathOf(request.url)
   if (route === undefined) return Effect.succeed(envelopeResponse(NotFound.default(), requestId))
   const credential = /^Bearer\s+(.+)$/i.exec(request.headers["authorization"] ?? "")?.[1] ?? ""

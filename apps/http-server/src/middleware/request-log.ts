@@ -8,10 +8,11 @@ import { knownPathOf } from "./known-paths.ts"
 /** How a request for no served path is logged: by this marker, never by a path the client chose. */
 export const UNMATCHED_PATH = "<unmatched>"
 
-/** What the log learns while a request runs: when it began, and the key that authenticated it. */
+/** What the log learns while a request runs: when it began, the key that authenticated it, and a template set outside the router. */
 class RequestNote {
   readonly startedAt: number
   keyId: string | undefined = undefined
+  template: string | undefined = undefined
   constructor(startedAt: number) {
     this.startedAt = startedAt
   }
@@ -19,11 +20,22 @@ class RequestNote {
 
 const CurrentNote = Context.Service<RequestNote>("hedgerow/RequestLog/Note")
 
+/** The current request's note; undefined while the log is off. */
+const currentNote = (): RequestNote | undefined => {
+  const fiber = Fiber.getCurrent()
+  return fiber === undefined ? undefined : Context.getOrUndefined(fiber.context, CurrentNote)
+}
+
 /** Records the key (its id) that authenticated the current request; does nothing while the log is off. */
 export const noteKey = (keyId: string): void => {
-  const fiber = Fiber.getCurrent()
-  const note = fiber === undefined ? undefined : Context.getOrUndefined(fiber.context, CurrentNote)
+  const note = currentNote()
   if (note !== undefined) note.keyId = keyId
+}
+
+/** Records the template of a request answered outside the router (the web console's pages). */
+export const noteTemplate = (template: string): void => {
+  const note = currentNote()
+  if (note !== undefined) note.template = template
 }
 
 /** The template a request is logged by: its matched route's, for a 405 its path's, else the marker. */
@@ -47,7 +59,7 @@ export const around = (log: ServerLogShape) => {
     const request = Context.getUnsafe(context, HttpServerRequest.HttpServerRequest)
     log.write(formatRequestLine(log.format, {
       method: request.method,
-      path: templateOf(context, request.url),
+      path: note.template ?? templateOf(context, request.url),
       status: response.status,
       durationMs: performance.now() - note.startedAt,
       requestId: response.headers["x-request-id"],
