@@ -25,6 +25,11 @@ describe("hedgerow serve (what npm start runs)", () => {
     expect(server.output()).toContain(`curl -H "Authorization: Bearer ${key}" ${url}/api/organizations/${organization}/projects/`)
     const health = await fetch(`${url}/_health`)
     expect(health.status).toBe(200)
+    // The web console, built by the same build, is served at / beside the API.
+    expect(server.output()).toContain(`Web console: ${url}/\n`)
+    const page = await fetch(`${url}/`)
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
+    expect(await page.text()).toContain(`<div id="root"></div>`)
 
     // While it runs, a second process on the same data dir is refused, naming the holder.
     const second = start()

@@ -1,0 +1,71 @@
+import { useSyncExternalStore } from "react"
+import { ApiError } from "./client.ts"
+
+/**
+ * What the pages read from the API, kept by key (the request's URL) so that a page and the shell asking
+ * for the same thing share one request, until `invalidate` makes the next reader ask again.
+ */
+export type Resource<T> =
+  | { readonly status: "loading" }
+  | { readonly status: "ready"; readonly data: T }
+  | { readonly status: "failed"; readonly error: ApiError }
+
+const LOADING: Resource<never> = { status: "loading" }
+
+interface Entry {
+  state: Resource<unknown>
+}
+
+const entries = new Map<string, Entry>()
+const listeners = new Set<() => void>()
+const notify = () => {
+  for (const listener of listeners) listener()
+}
+const subscribe = (listener: () => void) => {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
+
+/** Called when the API answers 401 to any read: the session is gone. */
+let sessionLost: () => void = () => {}
+export const onSessionLost = (handler: () => void) => {
+  sessionLost = handler
+}
+
+const asApiError = (cause: unknown): ApiError =>
+  cause instanceof ApiError
+    ? cause
+    : new ApiError(0, { type: "client_error", code: "unexpected", detail: cause instanceof Error ? cause.message : String(cause), attr: null })
+
+const start = (key: string, load: () => Promise<unknown>): Entry => {
+  const entry: Entry = { state: LOADING }
+  entries.set(key, entry)
+  load().then(
+    (data) => {
+      entry.state = { status: "ready", data }
+    },
+    (cause: unknown) => {
+      entry.state = { status: "failed", error: asApiError(cause) }
+      if (entry.state.error.status === 401) sessionLost()
+    }
+  ).finally(() => {
+    if (entries.get(key) === entry) notify()
+  })
+  return entry
+}
+
+/**
+ * The resource `key` names, loading it with `load` the first time it is read; `null` reads nothing
+ * (what it needs is not known yet) and stays loading.
+ */
+export const useResource = <T>(key: string | null, load: () => Promise<T>): Resource<T> =>
+  useSyncExternalStore(subscribe, () => {
+    if (key === null) return LOADING
+    return (entries.get(key) ?? start(key, load)).state as Resource<T>
+  })
+
+/** Forgets the resources whose key starts with `prefix` (all of them without one): their readers load them again. */
+export const invalidate = (prefix = "") => {
+  for (const key of [...entries.keys()]) if (key.startsWith(prefix)) entries.delete(key)
+  notify()
+}

@@ -1,0 +1,66 @@
+import { lazy, Suspense, useEffect } from "react"
+import { onSessionLost } from "./api/resources.ts"
+import { useApi } from "./api/use-api.ts"
+import { navigate, useLocation } from "./router/navigation.tsx"
+import { hrefOf, parseRoute } from "./router/routes.ts"
+import type { Me } from "./shell/me.ts"
+import { Shell } from "./shell/shell.tsx"
+import { Failed, Loading } from "./ui/states.tsx"
+
+const LoginPage = lazy(() => import("./pages/login.tsx"))
+
+const here = () => window.location.pathname + window.location.search
+
+// A 401 to any read means there is no session (any more): log in, then come back here.
+onSessionLost(() => {
+  if (parseRoute(window.location.pathname, window.location.search).page === "login") return
+  navigate(hrefOf({ page: "login", next: here() === "/" ? undefined : here() }), { replace: true })
+})
+
+/** The console's start: the user's current project, else their organization. */
+const homeOf = (me: Me): string | undefined =>
+  me.team !== null
+    ? hrefOf({ page: "project", projectId: String(me.team.id) })
+    : me.organization !== null
+    ? hrefOf({ page: "organization", organizationId: me.organization.id, pageNumber: 1 })
+    : undefined
+
+const Redirect = ({ to }: { readonly to: string }) => {
+  useEffect(() => navigate(to, { replace: true }), [to])
+  return <Loading />
+}
+
+/** Who is logged in decides between the log-in page and the shell; the URL decides the page. */
+export const App = () => {
+  const location = useLocation()
+  const query = location.indexOf("?")
+  const route = query === -1 ? parseRoute(location, "") : parseRoute(location.slice(0, query), location.slice(query))
+  const me = useApi("/api/users/@me/", {})
+
+  if (route.page === "login") {
+    if (me.status === "ready") return <Redirect to={route.next ?? "/"} />
+    return (
+      <Suspense fallback={<Loading />}>
+        <LoginPage next={route.next} />
+      </Suspense>
+    )
+  }
+  switch (me.status) {
+    case "loading":
+      return <main id="main"><Loading /></main>
+    case "failed":
+      // A 401 is on its way to the log-in page.
+      return <main id="main">{me.error.status === 401 ? <Loading /> : <Failed error={me.error} onRetry={() => window.location.reload()} />}</main>
+    case "ready": {
+      if (route.page !== "home") return <Shell me={me.data} route={route} />
+      const home = homeOf(me.data)
+      if (home !== undefined) return <Redirect to={home} />
+      return (
+        <main id="main">
+          <h1>Hedgerow</h1>
+          <p>You are not a member of any organization yet. Ask an owner of one to invite you.</p>
+        </main>
+      )
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import { invalidate } from "../api/resources.ts"
+import { urlOf, useApi } from "../api/use-api.ts"
+import { Link } from "../router/navigation.tsx"
+import { hrefOf } from "../router/routes.ts"
+import { organizationName, useMe } from "../shell/me.ts"
+import { usePageTitle } from "../ui/page-title.ts"
+import { Pagination } from "../ui/pagination.tsx"
+import { Empty, Resourceful } from "../ui/states.tsx"
+
+const PAGE_SIZE = 20
+const PATH = "/api/organizations/:organization_id/projects/"
+
+/** An organization's projects, a page at a time (the page number is in the URL). */
+export default function OrganizationPage({ organizationId, pageNumber }: {
+  readonly organizationId: string
+  readonly pageNumber: number
+}) {
+  const me = useMe()
+  const name = organizationName(me, organizationId)
+  usePageTitle(name)
+  const options = {
+    params: { organization_id: organizationId },
+    query: { limit: String(PAGE_SIZE), offset: String((pageNumber - 1) * PAGE_SIZE) }
+  }
+  const projects = useApi(PATH, options)
+  return (
+    <>
+      <h1>{name}</h1>
+      <h2>Projects</h2>
+      <Resourceful resource={projects} onRetry={() => invalidate(urlOf(PATH, options))}>
+        {(page) =>
+          page.count === 0
+            ? <Empty title="This organization has no projects yet." />
+            : page.results.length === 0
+            ? (
+              <Empty title="There is nothing on this page.">
+                <Link href={hrefOf({ page: "organization", organizationId, pageNumber: 1 })}>Go to the first page</Link>
+              </Empty>
+            )
+            : (
+              <>
+                <ul className="link-list">
+                  {page.results.map((project) => (
+                    <li key={project.id}>
+                      <Link href={hrefOf({ page: "project", projectId: String(project.id) })}>{project.name}</Link>
+                    </li>
+                  ))}
+                </ul>
+                <Pagination
+                  label="Projects pages"
+                  count={page.count}
+                  pageSize={PAGE_SIZE}
+                  pageNumber={pageNumber}
+                  hrefFor={(number) => hrefOf({ page: "organization", organizationId, pageNumber: number })}
+                />
+              </>
+            )}
+      </Resourceful>
+    </>
+  )
+}

@@ -1,0 +1,91 @@
+import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react"
+import { ApiError } from "../api/client.ts"
+import { invalidate } from "../api/resources.ts"
+import { logOut } from "../api/session.ts"
+import { useApi } from "../api/use-api.ts"
+import { Link, navigate, useLocation } from "../router/navigation.tsx"
+import { hrefOf, type Route } from "../router/routes.ts"
+import { Loading } from "../ui/states.tsx"
+import { type Me, MeContext } from "./me.ts"
+import { Switcher } from "./switcher.tsx"
+
+// Each page is its own chunk: the first load carries the shell and the page in view only.
+const OrganizationPage = lazy(() => import("../pages/organization.tsx"))
+const ProjectPage = lazy(() => import("../pages/project.tsx"))
+const NotFoundPage = lazy(() => import("../pages/not-found.tsx"))
+
+type ShellRoute = Exclude<Route, { page: "login" } | { page: "home" }>
+
+const pageOf = (route: ShellRoute): ReactNode => {
+  switch (route.page) {
+    case "organization":
+      return <OrganizationPage organizationId={route.organizationId} pageNumber={route.pageNumber} />
+    case "project":
+      return <ProjectPage projectId={route.projectId} />
+    case "notFound":
+      return <NotFoundPage />
+  }
+}
+
+/** The organization a page belongs to: named by its route, or the project's (read through the shared resources). */
+const useOrganizationOf = (me: Me, route: ShellRoute): string | undefined => {
+  const project = useApi("/api/projects/:project_id/", route.page === "project" ? { params: { project_id: route.projectId } } : null)
+  if (route.page === "organization") return route.organizationId
+  if (route.page === "project") return project.status === "ready" ? project.data.organization : undefined
+  return me.organization?.id
+}
+
+const LogOutButton = () => {
+  const [error, setError] = useState<string | undefined>(undefined)
+  const leave = () =>
+    logOut().then(
+      () => {
+        invalidate()
+        navigate(hrefOf({ page: "login", next: undefined }), { replace: true })
+      },
+      (cause: unknown) => setError(cause instanceof ApiError ? cause.detail : String(cause))
+    )
+  return (
+    <>
+      <button type="button" onClick={leave}>Log out</button>
+      {error === undefined ? null : <span role="alert" className="inline-error">{error}</span>}
+    </>
+  )
+}
+
+/** Every page but the log-in: a header (switcher, user, log-out) and the page in `main`. */
+export const Shell = ({ me, route }: { readonly me: Me; readonly route: ShellRoute }) => {
+  const organizationId = useOrganizationOf(me, route)
+  const projectId = route.page === "project"
+    ? route.projectId
+    : route.page === "notFound" && me.team !== null
+    ? String(me.team.id)
+    : undefined
+  const main = useRef<HTMLElement>(null)
+  const location = useLocation()
+  const first = useRef(true)
+  // After a navigation, focus moves to the new page, as a page load would put it at the top.
+  useEffect(() => {
+    if (first.current) first.current = false
+    else main.current?.focus()
+  }, [location])
+
+  return (
+    <MeContext value={me}>
+      <a className="skip-link" href="#main">Skip to content</a>
+      <header className="topbar">
+        <Link href="/" className="brand">Hedgerow</Link>
+        <nav aria-label="Organizations and projects">
+          <Switcher me={me} organizationId={organizationId} projectId={projectId} />
+        </nav>
+        <div className="account">
+          <span className="email">{me.email}</span>
+          <LogOutButton />
+        </div>
+      </header>
+      <main id="main" ref={main} tabIndex={-1}>
+        <Suspense fallback={<Loading />}>{pageOf(route)}</Suspense>
+      </main>
+    </MeContext>
+  )
+}
