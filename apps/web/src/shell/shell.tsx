@@ -40,8 +40,9 @@ const LogOutButton = () => {
   const leave = () =>
     logOut().then(
       () => {
-        invalidate()
+        // To the log-in page first, so that nothing of the shell asks again for what is gone.
         navigate(hrefOf({ page: "login", next: undefined }), { replace: true })
+        invalidate()
       },
       (cause: unknown) => setError(cause instanceof ApiError ? cause.detail : String(cause))
     )
