@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright"
 import { HedgerowServer } from "@hedgerow/http-server"
-import { ConfigProvider, Layer, ManagedRuntime } from "effect"
+import { ConfigProvider, Layer, ManagedRuntime, Option } from "effect"
 import * as path from "node:path"
 import type { Browser, BrowserContextOptions, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -8,17 +8,39 @@ import { JS_BUDGET_BYTES } from "./budget.ts"
 import { launchChromium } from "./chromium.ts"
 
 // The built console (turbo builds it before this suite) served by the real server over an in-memory
-// store, driven in Chromium. Nothing here has a session: the log-in endpoints arrive with the sessions work.
+// store, driven in Chromium; the owner of the first start logs in with a password given over the API.
 const dist = path.resolve(import.meta.dirname, "..", "dist")
 
 let runtime: ManagedRuntime.ManagedRuntime<any, any>
 let base = ""
 let browser: Browser
+/** The first start's owner, with a password to log in with, and its key to ask the API what it holds. */
+const owner = { email: "", password: "correct-horse-battery-9", organization: "", project: 0, key: "" }
+
+/** What the API holds at `path`, asked with the owner's key. */
+const held = async (path: string) => {
+  const response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${owner.key}` } })
+  expect(response.status, path).toBe(200)
+  return response.json()
+}
 
 beforeAll(async () => {
   runtime = ManagedRuntime.make(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {}, webConsoleDir: dist })
     .pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: {} })))))
   ;[base, browser] = await Promise.all([runtime.runPromise(HedgerowServer.baseUrl), launchChromium()])
+  const first = Option.getOrThrow(await runtime.runPromise(HedgerowServer.bootstrapIfEmpty()))
+  Object.assign(owner, {
+    email: first.user.email,
+    organization: first.organization_id,
+    project: first.project_id,
+    key: first.personal_api_key
+  })
+  const password = await fetch(`${base}/api/users/@me/`, {
+    method: "PATCH",
+    headers: { authorization: `Bearer ${owner.key}`, "content-type": "application/json" },
+    body: JSON.stringify({ password: owner.password })
+  })
+  expect(password.status).toBe(200)
 })
 afterAll(async () => {
   await browser?.close()
@@ -117,22 +139,40 @@ describe("the console in Chromium", () => {
     }
   })
 
-  it("shows the API's refusal of a log-in in its words", () =>
+  it("shows the API's refusal of a log-in in its words, next to the field it names", () =>
     withPage({}, async (page) => {
       await page.goto(`${base}/login`)
       const form = logInForm(page)
+      /** What the API answers this log-in, asked directly. */
+      const refusal = async (email: string, password: string) => {
+        const answer = await fetch(`${base}/api/login/`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email, password })
+        })
+        expect(answer.status).toBe(400)
+        return await answer.json() as { detail: string; attr: string | null }
+      }
+
+      // A field the API names: its words are the field's description, and the field is marked invalid.
+      await form.password.fill("whatever-it-is")
+      await form.submit.click()
+      const blank = await refusal("", "whatever-it-is")
+      expect(blank.attr).toBe("email")
+      const message = page.getByText(blank.detail, { exact: true })
+      await message.waitFor()
+      expect(await form.email.getAttribute("aria-describedby")).toBe(await message.getAttribute("id"))
+      expect(await form.email.getAttribute("aria-invalid")).toBe("true")
+      expect(await form.password.getAttribute("aria-invalid")).toBeNull()
+
+      // Wrong credentials name no field: the words stand above the button, announced.
       await form.email.fill("nobody@example.com")
       await form.password.fill("not-the-password")
       await form.password.press("Enter")
-      // What the API answers this log-in, asked directly.
-      const answer = await fetch(`${base}/api/login/`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: "nobody@example.com", password: "not-the-password" })
-      })
-      expect(answer.ok).toBe(false)
-      const { detail } = await answer.json() as { detail: string }
-      await page.getByText(detail, { exact: true }).waitFor()
+      const wrong = await refusal("nobody@example.com", "not-the-password")
+      expect(wrong.attr).toBeNull()
+      await page.getByRole("alert").getByText(wrong.detail, { exact: true }).waitFor()
+      expect(await form.email.getAttribute("aria-invalid")).toBeNull()
       expect(new URL(page.url()).pathname).toBe("/login")
       expect(await seriousViolations(page)).toEqual([])
     }))
@@ -156,5 +196,63 @@ describe("the console in Chromium", () => {
       expect(loaded.length).toBeGreaterThan(0)
       for (const script of loaded) expect(script.encoding, script.url).toBe("gzip")
       expect(total).toBeLessThanOrEqual(JS_BUDGET_BYTES)
+    }))
+
+  it("logs in and back to the deep link it came from, switches by keyboard, shows what the API holds, and logs out for good", () =>
+    withPage({}, async (page) => {
+      const organizationPage = `/organization/${owner.organization}`
+      await page.goto(`${base}${organizationPage}`)
+      const form = logInForm(page)
+      await form.email.fill(owner.email)
+      await form.password.fill(owner.password)
+      await form.submit.click()
+
+      // Back where the link pointed, with the organization's projects as the API lists them.
+      await page.waitForURL(`${base}${organizationPage}`)
+      const organization = await held(`/api/organizations/${owner.organization}/`)
+      await page.getByRole("heading", { level: 1, name: organization.name }).waitFor()
+      const projects = await held(`/api/organizations/${owner.organization}/projects/?limit=20`)
+      const listed = page.getByRole("main").getByRole("link")
+      await listed.first().waitFor()
+      expect(await listed.allTextContents()).toEqual(projects.results.map((project: { name: string }) => project.name))
+      await page.reload()
+      await page.getByRole("heading", { level: 1, name: organization.name }).waitFor()
+
+      // The switcher opens from the keyboard, lists the organization and its projects, and Escape closes it.
+      const switcher = page.getByRole("button", { name: /Switch organization or project/ })
+      await switcher.focus()
+      await page.keyboard.press("Enter")
+      expect(await switcher.getAttribute("aria-expanded")).toBe("true")
+      const projectLink = page.getByRole("navigation", { name: "Organizations and projects" }).getByRole("link", { name: projects.results[0].name })
+      await projectLink.waitFor()
+      await page.keyboard.press("Escape")
+      expect(await switcher.getAttribute("aria-expanded")).toBe("false")
+      expect(await switcher.evaluate((element) => element === document.activeElement)).toBe(true)
+
+      // To the project through the switcher: its public token is the one the API holds.
+      await switcher.click()
+      await projectLink.click()
+      await page.waitForURL(`${base}/project/${owner.project}`)
+      const project = await held(`/api/projects/${owner.project}/`)
+      await page.getByRole("heading", { level: 1, name: project.name }).waitFor()
+      await page.getByText(project.api_token, { exact: true }).waitFor()
+      for (const colorScheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme })
+        expect(await seriousViolations(page), `project page, ${colorScheme}`).toEqual([])
+        await page.goto(`${base}${organizationPage}`)
+        await page.getByRole("heading", { level: 1, name: organization.name }).waitFor()
+        expect(await seriousViolations(page), `organization page, ${colorScheme}`).toEqual([])
+        await page.goBack()
+        await page.getByRole("heading", { level: 1, name: project.name }).waitFor()
+      }
+
+      // Log-out (a write: it needs the CSRF token the page echoes) ends the session on the server.
+      await page.getByRole("button", { name: "Log out" }).click()
+      await page.waitForURL(`${base}/login`)
+      const me = await page.evaluate(() => fetch("/api/users/@me/").then((response) => response.status))
+      expect(me).toBe(401)
+      await page.goto(`${base}/project/${owner.project}`)
+      await form.submit.waitFor()
+      expect(new URL(page.url()).pathname).toBe("/login")
     }))
 })

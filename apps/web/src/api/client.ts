@@ -53,7 +53,7 @@ export const queryString = (query: QueryValues = {}): string => {
   return text === "" ? "" : `?${text}`
 }
 
-export interface Call {
+interface Call {
   readonly method: string
   readonly url: string
   readonly payload?: unknown
@@ -64,7 +64,7 @@ export interface Call {
  * One request to the API on this origin, with the session's cookies and, for a write, the CSRF token.
  * Resolves to the JSON body (undefined for an empty one); rejects with an ApiError.
  */
-export const send = async (call: Call): Promise<unknown> => {
+const send = async (call: Call): Promise<unknown> => {
   const headers: Record<string, string> = { accept: "application/json", ...csrfHeaders(call.method, document.cookie) }
   if (call.payload !== undefined) headers["content-type"] = "application/json"
   let response: Response
