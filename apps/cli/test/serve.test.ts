@@ -26,7 +26,7 @@ describe("hedgerow serve (what npm start runs)", () => {
     const health = await fetch(`${url}/_health`)
     expect(health.status).toBe(200)
     // The web console, built by the same build, is served at / beside the API.
-    expect(server.output()).toContain(`Web console: ${url}/\n`)
+    expect(server.output()).toContain(`Web console: ${url}/ (log in with an e-mail and a password)\n`)
     const page = await fetch(`${url}/`)
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
     expect(await page.text()).toContain(`<div id="root"></div>`)

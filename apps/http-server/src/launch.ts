@@ -7,7 +7,7 @@ const banner = (options: ServerOptions) =>
   Effect.gen(function*() {
     const url = yield* baseUrl
     const lines = [`Hedgerow is serving the API on ${url} (${Store.description(options.store)}).`]
-    if (options.webConsoleDir !== undefined) lines.push(`Web console: ${url}/`)
+    if (options.webConsoleDir !== undefined) lines.push(`Web console: ${url}/ (log in with an e-mail and a password)`)
     const first = yield* bootstrapIfEmpty()
     if (Option.isSome(first)) {
       const { organization_id, project_id, user, personal_api_key } = first.value
