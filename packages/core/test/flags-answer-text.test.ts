@@ -12,11 +12,12 @@ const result = (fields: Partial<FlagResult> & Pick<FlagResult, "key" | "id">): F
   ...fields
 })
 
-const answerOf = (flags: ReadonlyArray<FlagResult>, requestId: string): FlagsAnswer => ({
+const answerOf = (flags: ReadonlyArray<FlagResult>, requestId: string, entryTexts = new Map<string, string>()): FlagsAnswer => ({
   flags,
   errorsWhileComputingFlags: false,
   requestId,
-  evaluatedAt: 1_790_000_000_000
+  evaluatedAt: 1_790_000_000_000,
+  entryTexts
 })
 
 describe("a flags answer as text", () => {
@@ -28,9 +29,10 @@ describe("a flags answer as text", () => {
       result({ key: "groups", id: 4, reason: reasonOf("groups_not_evaluated", null) }),
       result({ key: "__proto__", id: 5, version: 7, enabled: true, reason: reasonOf("condition_match", 0) })
     ]
+    const texts = new Map<string, string>()
     for (const format of ["v2", "legacy", "decideV1", "decideV2"] satisfies ReadonlyArray<FlagsFormat>) {
       for (const requestId of ["first", "again"]) {
-        const answer = answerOf(flags, requestId)
+        const answer = answerOf(flags, requestId, texts)
         assert.deepStrictEqual(JSON.parse(flagsResponseText(answer, format)), JSON.parse(JSON.stringify(flagsResponse(answer, format))))
       }
     }
@@ -40,9 +42,14 @@ describe("a flags answer as text", () => {
     assert.isTrue(text.startsWith("{\"errorsWhileComputingFlags\":false,\"flags\":{\"on\":{\"key\":\"on\",\"enabled\":true"))
   })
 
-  it("changes with the flag's version and outcome, never served from an older entry", () => {
-    const before = flagsResponseText(answerOf([result({ key: "f", id: 9, enabled: true, reason: reasonOf("condition_match", 0), payload: "1" })], "r"), "v2")
-    const after = flagsResponseText(answerOf([result({ key: "f", id: 9, version: 2, enabled: true, reason: reasonOf("condition_match", 0), payload: "2" })], "r"), "v2")
+  it("is made again for another state of the project, and for another outcome", () => {
+    const on = result({ key: "f", id: 9, enabled: true, reason: reasonOf("condition_match", 0), payload: "1" })
+    const texts = new Map<string, string>()
+    const before = flagsResponseText(answerOf([on], "r", texts), "v2")
+    // Another state of the project (a snapshot) comes with texts of its own.
+    const after = flagsResponseText(answerOf([{ ...on, version: 2, payload: "2" }], "r"), "v2")
+    const off = flagsResponseText(answerOf([{ ...on, enabled: false, reason: reasonOf("out_of_rollout_bound", 0), payload: null }], "r", texts), "v2")
+    assert.strictEqual(JSON.parse(off).flags.f.enabled, false)
     assert.strictEqual(JSON.parse(before).flags.f.metadata.payload, "1")
     assert.strictEqual(JSON.parse(after).flags.f.metadata.payload, "2")
   })

@@ -47,6 +47,8 @@ export interface ScenarioFigures {
   readonly name: string
   readonly method: string
   readonly path: string
+  /** The status of Hedgerow's answer (a 2xx, or the 304 the scenario expects), which the baseline answers with too. */
+  readonly status: number
   /** Size of Hedgerow's response body, which the baseline answers with too. */
   readonly responseBytes: number
   readonly hedgerow: LoadFigures
@@ -155,6 +157,7 @@ const runScenario = (scenario: Scenario, options: BenchOptions, target: Hedgerow
       name: scenario.name,
       method: spec.method,
       path: spec.path,
+      status: probed.status,
       responseBytes: probed.body.byteLength,
       hedgerow: hedgerowFigures,
       baseline: baselineFigures,

@@ -14,6 +14,8 @@ export interface FlagsAnswer {
   readonly requestId: string
   /** Milliseconds since the epoch. */
   readonly evaluatedAt: number
+  /** The v2 entries of the project's flags as text, kept with the state of the project they were made from. */
+  readonly entryTexts: Map<string, string>
 }
 
 /** The answer's shapes, by the version the request asks for. */
@@ -88,19 +90,14 @@ const decideV2 = (answer: FlagsAnswer): DecideV2Response => ({
 })
 
 /**
- * Each flag's v2 entry as JSON text, by all that decides it: the flag as it stands (id and version; any
- * change moves the version) and its outcome. People mostly get the same few entries of a flag, so
- * answers are put together from text made once. Past its bound the cache starts over.
+ * A flag's v2 entry as JSON text. People mostly get the same few entries of a flag, so answers are put
+ * together from text made once per state of the project (`texts` goes with it) and outcome.
  */
-const v2Entries = new Map<string, string>()
-const MAX_V2_ENTRIES = 100_000
-
-const v2Entry = (result: FlagResult): string => {
+const v2Entry = (result: FlagResult, texts: Map<string, string>): string => {
   const { reason } = result
-  const decided = `${result.id}/${result.version}/${result.enabled}/${result.variant}/${reason.code}/${reason.condition_index}/${reason.description}`
-  let text = v2Entries.get(decided)
+  const decided = `${result.key}\u0000${result.enabled}/${result.variant}/${reason.code}/${reason.condition_index}/${reason.description}`
+  let text = texts.get(decided)
   if (text === undefined) {
-    if (v2Entries.size >= MAX_V2_ENTRIES) v2Entries.clear()
     const entry = {
       key: result.key,
       enabled: result.enabled,
@@ -108,7 +105,7 @@ const v2Entry = (result: FlagResult): string => {
       reason,
       metadata: { id: result.id, version: result.version, description: null, payload: result.payload ?? null }
     }
-    v2Entries.set(decided, text = `${JSON.stringify(result.key)}:${JSON.stringify(entry)}`)
+    texts.set(decided, text = `${JSON.stringify(result.key)}:${JSON.stringify(entry)}`)
   }
   return text
 }
@@ -117,7 +114,10 @@ const v2Entry = (result: FlagResult): string => {
 export const flagsResponseText = (answer: FlagsAnswer, format: FlagsFormat): string => {
   if (format !== "v2") return JSON.stringify(flagsResponse(answer, format))
   let flags = ""
-  for (const result of answer.flags) flags += flags === "" ? v2Entry(result) : `,${v2Entry(result)}`
+  for (const result of answer.flags) {
+    const text = v2Entry(result, answer.entryTexts)
+    flags += flags === "" ? text : `,${text}`
+  }
   return `{"errorsWhileComputingFlags":${answer.errorsWhileComputingFlags},"flags":{${flags}},"requestId":${
     JSON.stringify(answer.requestId)
   },"evaluatedAt":${answer.evaluatedAt}}`

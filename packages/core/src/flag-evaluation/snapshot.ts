@@ -12,6 +12,8 @@ export interface FlagSnapshot {
   readonly project: ProjectId
   /** The project's live flags, by id ascending, with its dynamic cohorts' definitions. */
   readonly prepared: PreparedFlags
+  /** `/flags` v2 entries as text, made as answers need them (see answers.ts). */
+  readonly entryTexts: Map<string, string>
 }
 
 interface Kept {
@@ -32,7 +34,11 @@ export const snapshotOf = (project: ProjectId, flags: ProjectFlags, cohorts: Rea
   if (known !== undefined && known.changes === flags.changes && known.cohorts === cohorts) return known.snapshot
   // Ascending ids, as PostHog reads a project's flags; memory keeps them newest first for the list.
   const ordered = flags.entries.map((entry) => entry.flag).sort((a, b) => a.id - b.id)
-  const snapshot: FlagSnapshot = { project, prepared: prepareFlags(ordered, { cohorts: cohortDefinitions(cohorts) }) }
+  const snapshot: FlagSnapshot = {
+    project,
+    prepared: prepareFlags(ordered, { cohorts: cohortDefinitions(cohorts) }),
+    entryTexts: new Map()
+  }
   kept.set(flags, { changes: flags.changes, cohorts, snapshot })
   return snapshot
 }
