@@ -1,16 +1,22 @@
 #!/usr/bin/env node
 // Runs the compiled CLI: `npm install` builds dist/ (the root `prepare` script) and `npm start` rebuilds
-// what changed, so nothing here compiles TypeScript. Node's on-disk code cache spares re-parsing the
-// few hundred modules of effect/cli on every run (about a fifth of `--help`'s time).
+// what changed, so nothing here compiles TypeScript.
 import { enableCompileCache } from "node:module"
 import { setFlagsFromString } from "node:v8"
 
-enableCompileCache()
+// Node's on-disk code cache spares re-parsing the few hundred modules of effect/cli on every run (about a
+// fifth of `--help`'s time). It also keeps every module's cache in memory for the life of the process,
+// some 25 MiB for a server, which a long-running `serve` does not win back (a tenth of a second's start).
+if (process.argv.slice(2).find((arg) => !arg.startsWith("-")) !== "serve") enableCompileCache()
 // A flag list's answer is a string of over 128 KiB, which V8 puts straight into the old generation; by
 // default the heap may then grow by half and more before a full collection, so a busy server's resident
 // memory climbed by hundreds of MiB of dead answers. Growing by a tenth keeps it near its live size, at
 // no measurable cost in throughput.
 setFlagsFromString("--heap-growing-percent=10")
+// The embedded store's WebAssembly runs on V8's baseline compiler only. Its optimizing tier compiled the
+// hot functions of Postgres on background threads whose allocator kept some 60 MiB of the compilations'
+// memory for good; a statement costs the same CPU either way, its time going to the JavaScript around it.
+setFlagsFromString("--liftoff-only")
 import("../dist/main.js").catch((error) => {
   if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes("/dist/main.js")) throw error
   console.error("error: hedgerow is not built yet; run `npm run build` in the repository")
