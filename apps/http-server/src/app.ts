@@ -45,6 +45,28 @@ const edgeMiddleware = HttpRouter.middleware(
 )
 
 /**
+ * PostHog's router accepts paths with and without their trailing slash, and clients use both. A path segment of any length
+ * reaches its endpoint, which answers an id it cannot know with 404: the router's default refuses
+ * segments over 100 characters, and such a path was then answered 405 as if the method were wrong.
+ */
+export const routerConfig = { ignoreTrailingSlash: true, maxParamLength: Number.MAX_SAFE_INTEGER } as const
+
+const DOCS_PATH = "/api/docs/"
+
+/**
+ * The rendered docs, made on each visit. `HttpApiScalar.layer` alone loads Scalar's script (12 MiB of heap)
+ * when the server starts and keeps the page once made (as much again); here the script loads at the first
+ * visit, and each page is dropped once sent: most servers are never asked for their docs.
+ */
+const docsRoute = HttpRouter.add(
+  "GET",
+  DOCS_PATH,
+  Effect.flatten(HttpRouter.toHttpEffect(HttpApiScalar.layer(HedgerowApi, { path: DOCS_PATH }))).pipe(
+    Effect.provideService(HttpRouter.RouterConfig, routerConfig)
+  )
+)
+
+/**
  * The routes of the contract, the OpenAPI document and its rendered docs, over core, for a server that
  * strips `basePath` from each request before routing it ("" when the API is the whole server).
  */
@@ -55,20 +77,13 @@ export const routesAt = (basePath: string) =>
       Layer.provide(AuthorizationMiddleware.layerNoDeps.pipe(Layer.provide(serverSettingsFromConfig(basePath)))),
       Layer.provide(RequestDecodingMiddleware.layer)
     ),
-    HttpApiScalar.layer(HedgerowApi, { path: "/api/docs/" }),
+    docsRoute,
     edgeMiddleware
   )
 
 /** Core services over a store, with the server's configuration. */
 export const servicesLayer = (store: StoreOptions) =>
   Hedgerow.layer(store).pipe(Layer.provide(RateLimitsFromConfig), Layer.provide(SiteFromConfig))
-
-/**
- * PostHog's router accepts paths with and without their trailing slash, and clients use both. A path segment of any length
- * reaches its endpoint, which answers an id it cannot know with 404: the router's default refuses
- * segments over 100 characters, and such a path was then answered 405 as if the method were wrong.
- */
-export const routerConfig = { ignoreTrailingSlash: true, maxParamLength: Number.MAX_SAFE_INTEGER } as const
 
 const serving = <A, E, R>(routes: Layer.Layer<A, E, R>) =>
   HttpRouter.serve(routes, { routerConfig, disableLogger: true, disableListenLog: true })
