@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { listPlan } from "../src/feature-flags/list-query.ts"
 import type { StoredFeatureFlag } from "../src/feature-flags/model.ts"
+import type { UserSummary } from "../src/users/model.ts"
 import { applyChanges, projectFlags, selectFlags } from "../src/feature-flags/project-flags.ts"
 import type { FeatureFlagId, UserId } from "../src/shared/ids.ts"
 import { storedFlag } from "./stored-flag.ts"
@@ -98,5 +99,38 @@ describe("a project's flags after some of them change", () => {
     applyChanges(changing, [2], [flag(2, { key: "alpha", version: 2 })])
     applyChanges(changing, [7], [])
     assert.strictEqual(changing.changes, 2)
+  })
+})
+
+describe("the people a project's flags show", () => {
+  const person = (id: number, first_name: string): UserSummary => ({
+    id: id as UserId,
+    uuid: `0190b3c2-7c4e-7000-8000-00000000000${id}` as UserSummary["uuid"],
+    distinct_id: `distinct-${id}`,
+    first_name,
+    last_name: "",
+    email: `person${id}@example.com`,
+    is_email_verified: true,
+    hedgehog_config: null,
+    role_at_organization: null
+  })
+
+  it("are one object per person, however many flags each row read brought a copy to", () => {
+    const shared = projectFlags([
+      flag(1, { created_by: person(7, "Ada"), last_modified_by: person(7, "Ada") }),
+      flag(2, { created_by: person(7, "Ada"), last_modified_by: person(8, "Grace") }),
+      flag(3, { created_by: null })
+    ])
+    const [one, two, three] = shared.entries.map((entry) => entry.flag)
+    assert.strictEqual(one!.created_by, one!.last_modified_by)
+    assert.strictEqual(two!.created_by, one!.created_by)
+    assert.deepStrictEqual(two!.last_modified_by, person(8, "Grace"))
+    assert.strictEqual(three!.created_by, null)
+    // A changed flag read later shares them too; a person shown differently now is not taken for the old one.
+    applyChanges(shared, [2, 4], [flag(2, { created_by: person(7, "Ada"), name: "changed" }), flag(4, { created_by: person(8, "Grace Hopper") })])
+    const byId = new Map(shared.entries.map((entry) => [entry.flag.id, entry.flag]))
+    assert.strictEqual(byId.get(2 as FeatureFlagId)!.created_by, one!.created_by)
+    assert.deepStrictEqual(byId.get(4 as FeatureFlagId)!.created_by, person(8, "Grace Hopper"))
+    assert.deepStrictEqual(byId.get(2 as FeatureFlagId), flag(2, { created_by: person(7, "Ada"), name: "changed" }))
   })
 })
