@@ -12,10 +12,13 @@ export interface MemoOptions<K> {
 
 /**
  * A store lookup served from memory while `freshness` allows. Only found values are kept: an unknown id
- * is asked of the store every time. An entry is kept under the version read before the store was asked,
+ * is asked of the store every time. Entries are kept under the version read before the store was asked,
  * so a change committed while the lookup ran has already moved the version on, and the entry is never
- * served. Lookups of one key that miss together share the store's answer: after a write, the requests
- * waiting for the flag it changed read it once, not once each.
+ * served. Versions only grow, so entries of an older version are never served again: all of them are let
+ * go as soon as a newer version is seen (kept until replaced, a busy project's flags were held by the
+ * thousand in versions long gone, megabytes of text with them). Lookups of one key that miss together
+ * share the store's answer: after a write, the requests waiting for the flag it changed read it once,
+ * not once each.
  */
 export const memoized = <K, A, E, R>(
   freshness: FreshnessShape,
@@ -23,8 +26,10 @@ export const memoized = <K, A, E, R>(
   options: MemoOptions<K>
 ) => {
   const { reads, keyOf = (key: K) => key, maxEntries = 10_000 } = options
-  const entries = new Map<unknown, { readonly version: number; readonly value: A }>()
+  const entries = new Map<unknown, A>()
   const pending = new Map<unknown, { readonly version: number; readonly answer: Deferred.Deferred<Option.Option<A>, E> }>()
+  /** The version every entry was read under. */
+  let held = -1
 
   const ask = (lookupKey: K, key: unknown, live: boolean, version: number): Effect.Effect<Option.Option<A>, E, R> => {
     const answer = Deferred.makeUnsafe<Option.Option<A>, E>()
@@ -36,9 +41,10 @@ export const memoized = <K, A, E, R>(
         if (Exit.isFailure(exit)) return
         const found = exit.value
         if (Option.isNone(found)) return entries.delete(key)
-        if (!live) return
+        // Read under a version that has moved on meanwhile: never to be served.
+        if (!live || version !== held) return
         if (entries.size >= maxEntries) entries.clear()
-        entries.set(key, { version, value: found.value })
+        entries.set(key, found.value)
       }))
   }
 
@@ -46,8 +52,12 @@ export const memoized = <K, A, E, R>(
     const key = keyOf(lookupKey)
     const live = freshness.live()
     const version = freshness.version(reads)
-    const entry = entries.get(key)
-    if (live && entry !== undefined && entry.version === version) return Effect.succeed(Option.some(entry.value))
+    if (version !== held) {
+      entries.clear()
+      held = version
+    }
+    const value = entries.get(key)
+    if (live && value !== undefined) return Effect.succeed(Option.some(value))
     const asked = pending.get(key)
     if (!live || asked === undefined || asked.version !== version) return ask(lookupKey, key, live, version)
     // The one who asked was interrupted: ask again.
