@@ -43,6 +43,9 @@ const MAX_BATCH = 64
 const batched = <I, O>(write: Batched<I, O>["write"], keyOf?: (item: I) => unknown) =>
   Effect.map(writeBatcher({ maxItems: MAX_BATCH, write, ...(keyOf === undefined ? {} : { keyOf }) }), (batched): Batched<I, O> => ({ write, batched }))
 
+/** Rows of a project's live flags read at a time. */
+const LIVE_BATCH = 1000
+
 const isKeyConflict = (error: unknown) => SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation"
 
 export const layerNoDeps = Layer.effect(
@@ -54,6 +57,7 @@ export const layerNoDeps = Layer.effect(
     const holderColumns = sql.unsafe(columnsOf(KeyHolder))
     const nodeColumns = sql.unsafe(columnsOf(DependencyNode))
     const refColumns = sql.unsafe(columnsOf(FlagRef))
+    const fetchLive = sql`FETCH ${sql.unsafe(String(LIVE_BATCH))} FROM live_flags`
 
     const insertColumns = sql.unsafe(columnsOf(FlagInsert))
     const insertValues = valuesOf(sql, "feature_flags", FlagInsert)
@@ -200,11 +204,25 @@ export const layerNoDeps = Layer.effect(
       // Only while still deleted: a flag restored by a concurrent transaction keeps its key, and the caller's
       // own write of that key then meets the unique constraint (FlagKeyTaken) instead of hiding a live flag.
       renameKey: (id, key) => sql`UPDATE feature_flags SET key = ${key} WHERE id = ${id} AND deleted`.pipe(Effect.orDie, Effect.asVoid),
+      // Through a cursor, a batch at a time, in one transaction (one snapshot): read whole, a project's rows
+      // were held three and four times over at once (the driver's messages, its rows, the decoded flags), and
+      // the heap grew to that peak for good.
       live: (project) =>
-        sql`
-          SELECT ${select} FROM feature_flags f ${joins}
-          WHERE f.project_id = ${project} AND NOT f.deleted
-          ORDER BY f.created_at DESC, f.id DESC`.pipe(Effect.orDie, Effect.flatMap(decodeFlags)),
+        sql.withTransaction(Effect.gen(function*() {
+          yield* sql`
+            DECLARE live_flags NO SCROLL CURSOR FOR
+            SELECT ${select} FROM feature_flags f ${joins}
+            WHERE f.project_id = ${project} AND NOT f.deleted
+            ORDER BY f.created_at DESC, f.id DESC`
+          const live: Array<StoredFeatureFlag> = []
+          for (;;) {
+            const batch = yield* fetchLive
+            for (const flag of yield* decodeFlags(batch)) live.push(flag)
+            if (batch.length < LIVE_BATCH) break
+          }
+          yield* sql`CLOSE live_flags`
+          return live
+        })).pipe(Effect.orDie),
       among: (project, ids) =>
         sql`
           SELECT ${select} FROM feature_flags f ${joins}
