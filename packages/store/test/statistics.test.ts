@@ -35,8 +35,8 @@ describe("statisticsTarget", () => {
   })
 
   it("samples as many rows as fit the bytes, within 10 and 100", () => {
-    // 40,000 rows of 1 KiB: 4 MiB / (300 × 1 KiB) = 13.
-    assert.strictEqual(statisticsTarget(40_000 * 1024, 40_000), 13)
+    // 40,000 rows of 512 bytes: 2 MiB / (300 × 512 bytes) = 13.
+    assert.strictEqual(statisticsTarget(40_000 * 512, 40_000), 13)
     assert.strictEqual(statisticsTarget(1e9, 10), 10)
     assert.strictEqual(statisticsTarget(ANALYZE_SAMPLE_BYTES + 1, 1_000_000), 100)
   })
