@@ -137,14 +137,22 @@ export const makePgliteClient = (db: PGlite): Effect.Effect<SqlClient.SqlClient,
   })
 
 /**
- * PGlite's stock 128 MB buffer pool is most of its memory, and each buffer stays resident once used: as the
- * activity log grew, a 32 MB pool filled up to its size. 16 MB holds the whole of a 10,000-flag store's
- * tables and indexes (13 MB), and a page beyond it is a read from the OS cache, at no measurable cost per
- * statement. Its pages live in memory (or the OS cache), so a random read costs about what a sequential
- * one does: with the default random_page_cost of 4 the planner would rather scan a table than use a
- * selective index.
+ * Postgres's shared memory is WebAssembly memory here, resident once used and never given back, so it is
+ * sized for one embedded session. PGlite's stock 128 MB buffer pool was most of it; as the activity log
+ * grew, a 32 MB pool filled up to its size. 8 MB holds a 10,000-flag store's flags and their indexes
+ * (5 MB) with the catalogs in use, and a page beyond it is a read from the OS cache, at no measurable cost
+ * per statement. The one backend needs no hundred connection slots, WAL senders or replication slots
+ * (4 MiB of lock tables and process entries between them). Pages live in memory (or the OS cache), so a
+ * random read costs about what a sequential one does: with the default random_page_cost of 4 the planner
+ * would rather scan a table than use a selective index.
  */
-const POSTGRES_CONF = ["shared_buffers=16MB", "random_page_cost=1.1"]
+const POSTGRES_CONF = [
+  "shared_buffers=8MB",
+  "max_connections=5",
+  "max_wal_senders=0",
+  "max_replication_slots=0",
+  "random_page_cost=1.1"
+]
 
 /** Opens PGlite (in memory when `dataDir` is undefined) for the lifetime of the current scope. */
 export const openPglite = (dataDir: string | undefined): Effect.Effect<PGlite, SqlError.SqlError, Scope.Scope> =>
