@@ -74,6 +74,7 @@ export {
   prepareFlags,
   type ProjectData
 } from "./evaluation/prepare.ts"
+export { PROPERTY_OPERATORS, type PropertyOperator } from "./evaluation/operators.ts"
 export type { Reason, ReasonCode } from "./evaluation/reasons.ts"
 export type { FlagSnapshot } from "./flag-evaluation/snapshot.ts"
 export * from "./flag-evaluation/model.ts"

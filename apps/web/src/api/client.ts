@@ -26,6 +26,12 @@ export class ApiError extends Error implements Envelope {
   }
 }
 
+/** Any failure as an ApiError: the API's own, or something else (status 0) in its words. */
+export const asApiError = (cause: unknown): ApiError =>
+  cause instanceof ApiError
+    ? cause
+    : new ApiError(0, { type: "client_error", code: "unexpected", detail: cause instanceof Error ? cause.message : String(cause), attr: null })
+
 const isEnvelope = (body: unknown): body is Envelope =>
   typeof body === "object" && body !== null && typeof (body as Envelope).detail === "string" &&
   typeof (body as Envelope).code === "string"

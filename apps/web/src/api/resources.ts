@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react"
-import { ApiError } from "./client.ts"
+import { type ApiError, asApiError } from "./client.ts"
 
 /**
  * What the pages read from the API, kept by key (the request's URL) so that a page and the shell asking
@@ -32,11 +32,6 @@ export const onSessionLost = (handler: () => void) => {
   sessionLost = handler
 }
 
-const asApiError = (cause: unknown): ApiError =>
-  cause instanceof ApiError
-    ? cause
-    : new ApiError(0, { type: "client_error", code: "unexpected", detail: cause instanceof Error ? cause.message : String(cause), attr: null })
-
 const start = (key: string, load: () => Promise<unknown>): Entry => {
   const entry: Entry = { state: LOADING }
   entries.set(key, entry)
@@ -67,5 +62,12 @@ export const useResource = <T>(key: string | null, load: () => Promise<T>): Reso
 /** Forgets the resources whose key starts with `prefix` (all of them without one): their readers load them again. */
 export const invalidate = (prefix = "") => {
   for (const key of [...entries.keys()]) if (key.startsWith(prefix)) entries.delete(key)
+  notify()
+}
+
+/** Forgets what `prefix` names, as `invalidate` does, but keeps `key` as `data`: what a write answered it holds now. */
+export const invalidateWith = (prefix: string, key: string, data: unknown) => {
+  for (const stale of [...entries.keys()]) if (stale.startsWith(prefix)) entries.delete(stale)
+  entries.set(key, { state: { status: "ready", data } })
   notify()
 }

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react"
-import { ApiError } from "../api/client.ts"
+import { type ApiError, asApiError } from "../api/client.ts"
 import { invalidate } from "../api/resources.ts"
 import { logIn } from "../api/session.ts"
 import { navigate } from "../router/navigation.tsx"
@@ -26,7 +26,7 @@ export default function LoginPage({ next }: { readonly next: string | undefined 
       invalidate()
       navigate(next ?? "/", { replace: true })
     } catch (cause) {
-      setError(cause instanceof ApiError ? cause : new ApiError(0, { type: "client_error", code: "unexpected", detail: String(cause), attr: null }))
+      setError(asApiError(cause))
     } finally {
       setBusy(false)
     }

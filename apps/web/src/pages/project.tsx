@@ -1,7 +1,7 @@
 import { invalidate } from "../api/resources.ts"
 import { urlOf, useApi } from "../api/use-api.ts"
 import { Link } from "../router/navigation.tsx"
-import { hrefOf } from "../router/routes.ts"
+import { ALL_FLAGS, hrefOf } from "../router/routes.ts"
 import { organizationName, useMe } from "../shell/me.ts"
 import { CopyButton } from "../ui/copy-button.tsx"
 import { usePageTitle } from "../ui/page-title.ts"
@@ -20,6 +20,9 @@ export default function ProjectPage({ projectId }: { readonly projectId: string 
       {(project) => (
         <>
           <h1>{project.name}</h1>
+          <p>
+            <Link href={hrefOf({ page: "flags", projectId: String(project.id), list: ALL_FLAGS })}>Feature flags</Link>
+          </p>
           <dl className="details">
             <dt>Project ID</dt>
             <dd>{project.id}</dd>

@@ -8,7 +8,55 @@ export type Route =
   | { readonly page: "login"; readonly next: string | undefined }
   | { readonly page: "organization"; readonly organizationId: string; readonly pageNumber: number }
   | { readonly page: "project"; readonly projectId: string }
+  | { readonly page: "flags"; readonly projectId: string; readonly list: FlagList }
+  | { readonly page: "newFlag"; readonly projectId: string }
+  | {
+    readonly page: "flag"
+    readonly projectId: string
+    readonly flagId: string
+    readonly tab: FlagTab
+    /** The activity tab's page. */
+    readonly pageNumber: number
+  }
   | { readonly page: "notFound" }
+
+/** The flag list's filters, by the API's parameter names (`tags` repeats), and its page. */
+export interface FlagList {
+  readonly search: string
+  readonly type: string
+  readonly active: string
+  readonly tags: ReadonlyArray<string>
+  readonly created_by_id: string
+  readonly pageNumber: number
+}
+
+/** The list unfiltered, at its first page. */
+export const ALL_FLAGS: FlagList = { search: "", type: "", active: "", tags: [], created_by_id: "", pageNumber: 1 }
+
+export const FLAG_TABS = ["settings", "activity", "evaluate"] as const
+export type FlagTab = (typeof FLAG_TABS)[number]
+
+const flagListOf = (search: URLSearchParams): FlagList => ({
+  search: search.get("search") ?? "",
+  type: search.get("type") ?? "",
+  active: search.get("active") ?? "",
+  tags: search.getAll("tags").filter((tag) => tag !== ""),
+  created_by_id: search.get("created_by_id") ?? "",
+  pageNumber: pageNumberOf(search)
+})
+
+const flagListQuery = (list: FlagList): string => {
+  const search = new URLSearchParams()
+  for (const name of ["search", "type", "active"] as const) if (list[name] !== "") search.set(name, list[name])
+  for (const tag of list.tags) search.append("tags", tag)
+  if (list.created_by_id !== "") search.set("created_by_id", list.created_by_id)
+  if (list.pageNumber > 1) search.set("page", String(list.pageNumber))
+  const text = search.toString()
+  return text === "" ? "" : `?${text}`
+}
+
+const flagQuery = (tab: FlagTab, pageNumber: number): string =>
+  tab === "settings" ? "" : `?tab=${tab}${tab === "activity" && pageNumber > 1 ? `&page=${pageNumber}` : ""}`
 
 /** A page number from the query: a whole number from 1, else 1. */
 const pageNumberOf = (search: URLSearchParams): number => {
@@ -41,6 +89,14 @@ export const parseRoute = (pathname: string, query: string): Route => {
     return { page: "organization", organizationId: id, pageNumber: pageNumberOf(search) }
   }
   if (first === "project" && id !== undefined && rest.length === 0) return { page: "project", projectId: id }
+  if (first === "project" && id !== undefined && rest[0] === "flags") {
+    const [, flagId, ...more] = rest
+    if (flagId === undefined) return { page: "flags", projectId: id, list: flagListOf(search) }
+    if (more.length > 0) return { page: "notFound" }
+    if (flagId === "new") return { page: "newFlag", projectId: id }
+    const tab = FLAG_TABS.find((name) => name === search.get("tab")) ?? "settings"
+    return { page: "flag", projectId: id, flagId, tab, pageNumber: tab === "activity" ? pageNumberOf(search) : 1 }
+  }
   return { page: "notFound" }
 }
 
@@ -54,5 +110,11 @@ export const hrefOf = (route: Exclude<Route, { page: "notFound" }>): string => {
       return `/organization/${encodeURIComponent(route.organizationId)}${route.pageNumber > 1 ? `?page=${route.pageNumber}` : ""}`
     case "project":
       return `/project/${encodeURIComponent(route.projectId)}`
+    case "flags":
+      return `/project/${encodeURIComponent(route.projectId)}/flags${flagListQuery(route.list)}`
+    case "newFlag":
+      return `/project/${encodeURIComponent(route.projectId)}/flags/new`
+    case "flag":
+      return `/project/${encodeURIComponent(route.projectId)}/flags/${encodeURIComponent(route.flagId)}${flagQuery(route.tab, route.pageNumber)}`
   }
 }

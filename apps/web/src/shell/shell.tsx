@@ -13,6 +13,9 @@ import { Switcher } from "./switcher.tsx"
 const OrganizationPage = lazy(() => import("../pages/organization.tsx"))
 const ProjectPage = lazy(() => import("../pages/project.tsx"))
 const NotFoundPage = lazy(() => import("../pages/not-found.tsx"))
+const FlagsPage = lazy(() => import("../pages/flags.tsx"))
+const NewFlagPage = lazy(() => import("../pages/new-flag.tsx"))
+const FlagPage = lazy(() => import("../pages/flag.tsx"))
 
 type ShellRoute = Exclude<Route, { page: "login" } | { page: "home" }>
 
@@ -22,16 +25,26 @@ const pageOf = (route: ShellRoute): ReactNode => {
       return <OrganizationPage organizationId={route.organizationId} pageNumber={route.pageNumber} />
     case "project":
       return <ProjectPage projectId={route.projectId} />
+    case "flags":
+      return <FlagsPage projectId={route.projectId} list={route.list} />
+    case "newFlag":
+      return <NewFlagPage projectId={route.projectId} />
+    case "flag":
+      return <FlagPage projectId={route.projectId} flagId={route.flagId} tab={route.tab} pageNumber={route.pageNumber} />
     case "notFound":
       return <NotFoundPage />
   }
 }
 
-/** The organization a page belongs to: named by its route, or the project's (read through the shared resources). */
+/** The project a page belongs to, when it belongs to one. */
+const projectOf = (route: ShellRoute): string | undefined => "projectId" in route ? route.projectId : undefined
+
+/** The organization a page belongs to: named by its route, or its project's (read through the shared resources). */
 const useOrganizationOf = (me: Me, route: ShellRoute): string | undefined => {
-  const project = useApi("/api/projects/:project_id/", route.page === "project" ? { params: { project_id: route.projectId } } : null)
+  const projectId = projectOf(route)
+  const project = useApi("/api/projects/:project_id/", projectId !== undefined ? { params: { project_id: projectId } } : null)
   if (route.page === "organization") return route.organizationId
-  if (route.page === "project") return project.status === "ready" ? project.data.organization : undefined
+  if (projectId !== undefined) return project.status === "ready" ? project.data.organization : undefined
   return me.organization?.id
 }
 
@@ -57,11 +70,9 @@ const LogOutButton = () => {
 /** Every page but the log-in: a header (switcher, user, log-out) and the page in `main`. */
 export const Shell = ({ me, route }: { readonly me: Me; readonly route: ShellRoute }) => {
   const organizationId = useOrganizationOf(me, route)
-  const projectId = route.page === "project"
-    ? route.projectId
-    : route.page === "notFound" && me.team !== null
+  const projectId = projectOf(route) ?? (route.page === "notFound" && me.team !== null
     ? String(me.team.id)
-    : undefined
+    : undefined)
   const main = useRef<HTMLElement>(null)
   const location = useLocation()
   const first = useRef(true)

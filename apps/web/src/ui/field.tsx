@@ -1,26 +1,79 @@
-import { type InputHTMLAttributes, useId } from "react"
+import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes, useId } from "react"
+
+/** What every field's control is given: its id, and its error's description when there is one. */
+interface Described {
+  readonly id: string
+  readonly "aria-invalid": true | undefined
+  readonly "aria-describedby": string | undefined
+}
 
 /**
- * A labelled input, with the API's error for it (the field its `attr` names) beside it, tied to the
- * input so that a screen reader reads it with the field.
+ * A labelled control, with the API's error for it (the field its `attr` names) beside it, tied to the
+ * control so that a screen reader reads it with the field.
  */
-export const TextField = ({ label, error, onValue, ...input }:
-  & Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "onChange">
-  & { readonly label: string; readonly error?: string | undefined; readonly onValue: (value: string) => void }) =>
-{
+const Field = ({ label, error, hint, control }: {
+  readonly label: string
+  readonly error: string | undefined
+  readonly hint?: string | undefined
+  readonly control: (described: Described) => ReactNode
+}) => {
   const id = useId()
   const errorId = `${id}-error`
+  const hintId = `${id}-hint`
+  const describedBy = [hint === undefined ? undefined : hintId, error === undefined ? undefined : errorId]
+    .filter((part) => part !== undefined).join(" ")
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        {...input}
-        onChange={(event) => onValue(event.target.value)}
-        aria-invalid={error === undefined ? undefined : true}
-        aria-describedby={error === undefined ? undefined : errorId}
-      />
+      {control({ id, "aria-invalid": error === undefined ? undefined : true, "aria-describedby": describedBy === "" ? undefined : describedBy })}
+      {hint === undefined ? null : <p id={hintId} className="hint">{hint}</p>}
       {error === undefined ? null : <p id={errorId} className="field-error">{error}</p>}
     </div>
   )
 }
+
+interface FieldProps {
+  readonly label: string
+  readonly error?: string | undefined
+  readonly hint?: string | undefined
+  readonly onValue: (value: string) => void
+}
+
+export const TextField = ({ label, error, hint, onValue, ...input }:
+  & Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "onChange">
+  & FieldProps) => (
+  <Field
+    label={label}
+    error={error}
+    hint={hint}
+    control={(described) => <input {...input} {...described} onChange={(event) => onValue(event.target.value)} />}
+  />
+)
+
+export const TextAreaField = ({ label, error, hint, onValue, ...textarea }:
+  & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "onChange">
+  & FieldProps) => (
+  <Field
+    label={label}
+    error={error}
+    hint={hint}
+    control={(described) => <textarea {...textarea} {...described} onChange={(event) => onValue(event.target.value)} />}
+  />
+)
+
+/** A labelled select of `options` (value and words). */
+export const SelectField = ({ label, error, hint, onValue, options, ...select }:
+  & Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "onChange">
+  & FieldProps
+  & { readonly options: ReadonlyArray<readonly [value: string, words: string]> }) => (
+  <Field
+    label={label}
+    error={error}
+    hint={hint}
+    control={(described) => (
+      <select {...select} {...described} onChange={(event) => onValue(event.target.value)}>
+        {options.map(([value, words]) => <option key={value} value={value}>{words}</option>)}
+      </select>
+    )}
+  />
+)

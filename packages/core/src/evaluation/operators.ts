@@ -22,6 +22,19 @@ export interface Comparison {
 
 const hasOwn = (properties: Properties, key: string) => Object.prototype.hasOwnProperty.call(properties, key)
 
+/**
+ * Every operator a property filter may name, as the evaluators here (and PostHog's) know them; a filter
+ * naming another matches nothing. The web console offers exactly these.
+ */
+export const PROPERTY_OPERATORS = [
+  "exact", "is_not", "icontains", "not_icontains", "regex", "not_regex", "gt", "gte", "lt", "lte", "is_set",
+  "is_not_set", "starts_with", "not_starts_with", "ends_with", "not_ends_with", "icontains_multi",
+  "not_icontains_multi", "between", "not_between", "is_date_exact", "is_date_before", "is_date_after",
+  "semver_eq", "semver_neq", "semver_gt", "semver_gte", "semver_lt", "semver_lte", "semver_tilde", "semver_caret",
+  "semver_wildcard"
+] as const
+export type PropertyOperator = (typeof PROPERTY_OPERATORS)[number]
+
 /** The operators that compare a null value as the text "null"; the others do not match it. */
 const NULL_COMPARED = new Set([
   "exact", "is_not", "icontains", "not_icontains", "starts_with", "not_starts_with", "ends_with", "not_ends_with",

@@ -1,0 +1,165 @@
+import type { Flag } from "./flag.tsx"
+
+/**
+ * A flag's editable parts as the form holds them, read from and written back into the API's `filters`.
+ * What the form does not edit (other keys of a filter, a group or the filters) is kept as it came, so a
+ * save never drops it. The form decides no rule: the API does, and says which field it refuses.
+ */
+
+type Json = Record<string, unknown>
+
+const isRecord = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value)
+const recordsOf = (value: unknown): Array<Json> => Array.isArray(value) ? value.filter(isRecord) : []
+
+/** Operators whose value is a list (typed comma-separated), and those that take none. */
+export const LIST_OPERATORS: ReadonlySet<string> = new Set(["exact", "is_not", "icontains_multi", "not_icontains_multi", "between", "not_between"])
+export const VALUELESS_OPERATORS: ReadonlySet<string> = new Set(["is_set", "is_not_set"])
+
+export interface DraftProperty {
+  readonly key: string
+  readonly type: string
+  readonly operator: string
+  /** As typed; a list operator's values are comma-separated. */
+  readonly value: string
+  readonly json: Json
+}
+
+export interface DraftGroup {
+  readonly properties: ReadonlyArray<DraftProperty>
+  readonly rollout: number
+  readonly json: Json
+}
+
+export interface DraftVariant {
+  readonly key: string
+  readonly name: string
+  readonly rollout: number
+  /** JSON text, empty for none. */
+  readonly payload: string
+}
+
+export interface Draft {
+  readonly key: string
+  readonly name: string
+  readonly active: boolean
+  /** Comma-separated. */
+  readonly tags: string
+  readonly groups: ReadonlyArray<DraftGroup>
+  readonly variants: ReadonlyArray<DraftVariant>
+  /** A boolean flag's payload (`payloads.true`), JSON text, empty for none. */
+  readonly payload: string
+  readonly filters: Json
+}
+
+const textOf = (value: unknown): string =>
+  value === undefined || value === null ? "" : typeof value === "string" ? value : JSON.stringify(value)
+
+const valueText = (value: unknown): string => Array.isArray(value) ? value.map(textOf).join(", ") : textOf(value)
+
+/** A payload as the form shows it: stored JSON text as is, anything else written as JSON. */
+const payloadText = (value: unknown): string => value === undefined || value === null ? "" : typeof value === "string" ? value : JSON.stringify(value)
+
+export const newProperty = (): DraftProperty => ({ key: "", type: "person", operator: "exact", value: "", json: {} })
+export const newGroup = (): DraftGroup => ({ properties: [], rollout: 100, json: {} })
+export const newVariant = (index: number): DraftVariant => ({ key: `variant-${index + 1}`, name: "", rollout: 0, payload: "" })
+
+export const emptyDraft = (): Draft => ({
+  key: "",
+  name: "",
+  active: true,
+  tags: "",
+  groups: [newGroup()],
+  variants: [],
+  payload: "",
+  filters: {}
+})
+
+export const draftOf = (flag: Flag): Draft => {
+  const filters: Json = flag.filters
+  const multivariate = isRecord(filters["multivariate"]) ? filters["multivariate"] : {}
+  const payloads = isRecord(filters["payloads"]) ? filters["payloads"] : {}
+  const variants = recordsOf(multivariate["variants"]).map((variant): DraftVariant => ({
+    key: textOf(variant["key"]),
+    name: textOf(variant["name"]),
+    rollout: typeof variant["rollout_percentage"] === "number" ? variant["rollout_percentage"] : 0,
+    payload: payloadText(payloads[textOf(variant["key"])])
+  }))
+  return {
+    key: flag.key,
+    name: flag.name,
+    active: flag.active,
+    tags: flag.tags.join(", "),
+    groups: recordsOf(filters["groups"]).map((group): DraftGroup => ({
+      properties: recordsOf(group["properties"]).map((property): DraftProperty => ({
+        key: textOf(property["key"]),
+        type: typeof property["type"] === "string" && property["type"] !== "" ? property["type"] : "person",
+        operator: typeof property["operator"] === "string" ? property["operator"] : "exact",
+        value: valueText(property["value"]),
+        json: property
+      })),
+      rollout: typeof group["rollout_percentage"] === "number" ? group["rollout_percentage"] : 100,
+      json: group
+    })),
+    variants,
+    payload: variants.length === 0 ? payloadText(payloads["true"]) : "",
+    filters
+  }
+}
+
+const valueOf = (property: DraftProperty): unknown => {
+  if (VALUELESS_OPERATORS.has(property.operator)) return property.operator
+  if (LIST_OPERATORS.has(property.operator)) return property.value.split(",").map((item) => item.trim()).filter((item) => item !== "")
+  return property.value
+}
+
+/** Where a payload is not JSON: by variant key (`true` for a boolean flag's), with the parser's words. */
+export const payloadErrors = (draft: Draft): Record<string, string> => {
+  const errors: Record<string, string> = {}
+  const check = (name: string, text: string) => {
+    if (text.trim() === "") return
+    try {
+      JSON.parse(text)
+    } catch (cause) {
+      errors[name] = `Not valid JSON: ${cause instanceof Error ? cause.message : String(cause)}`
+    }
+  }
+  if (draft.variants.length === 0) check("true", draft.payload)
+  else draft.variants.forEach((variant, index) => check(String(index), variant.payload))
+  return errors
+}
+
+/** The filters to send: the draft written over what came. */
+export const filtersOf = (draft: Draft): Json => {
+  const payloads: Json = {}
+  if (draft.variants.length === 0) {
+    if (draft.payload.trim() !== "") payloads["true"] = draft.payload
+  } else {
+    for (const variant of draft.variants) if (variant.payload.trim() !== "") payloads[variant.key] = variant.payload
+  }
+  const multivariate = isRecord(draft.filters["multivariate"]) ? draft.filters["multivariate"] : {}
+  return {
+    ...draft.filters,
+    groups: draft.groups.map((group) => ({
+      variant: null,
+      ...group.json,
+      properties: group.properties.map((property) => ({
+        ...property.json,
+        key: property.key,
+        type: property.type,
+        operator: property.operator,
+        value: valueOf(property)
+      })),
+      rollout_percentage: group.rollout
+    })),
+    multivariate: draft.variants.length === 0
+      ? null
+      : {
+        ...multivariate,
+        variants: draft.variants.map((variant) => ({ key: variant.key, name: variant.name, rollout_percentage: variant.rollout }))
+      },
+    payloads
+  }
+}
+
+/** Tags as typed: comma-separated, trimmed, empty ones left out. */
+export const tagsOf = (text: string): Array<string> => text.split(",").map((tag) => tag.trim()).filter((tag) => tag !== "")

@@ -1,0 +1,112 @@
+import AxeBuilder from "@axe-core/playwright"
+import { HedgerowServer } from "@hedgerow/http-server"
+import { ConfigProvider, Layer, ManagedRuntime, Option } from "effect"
+import * as path from "node:path"
+import type { Browser, BrowserContextOptions, Locator, Page } from "playwright-core"
+import { afterAll, beforeAll, expect } from "vitest"
+import { launchChromium } from "./chromium.ts"
+
+/**
+ * A browser suite's world: the built console (turbo builds it before the suites) served by the real
+ * server over an in-memory store, and Chromium; the owner of the first start logs in with a password
+ * given over the API. `useConsole` starts both before the file's tests and stops them after.
+ */
+const dist = path.resolve(import.meta.dirname, "..", "dist")
+
+export interface ConsoleWorld {
+  base: string
+  browser: Browser
+  /** The first start's owner, with a password to log in with, and its key to ask the API what it holds. */
+  readonly owner: { email: string; password: string; organization: string; project: number; key: string }
+  /** What the API holds at `path`, asked with the owner's key. */
+  readonly held: (path: string) => Promise<any>
+  /** `use` given a page in a browser context of its own (no cookies shared; axe needs one), closed after it. */
+  readonly withPage: (options: BrowserContextOptions, use: (page: Page) => Promise<void>) => Promise<void>
+  /** Logs the owner in from `path` (a deep link) and waits to be back there. */
+  readonly logInAt: (page: Page, path: string) => Promise<void>
+}
+
+export const useConsole = (): ConsoleWorld => {
+  let runtime: ManagedRuntime.ManagedRuntime<any, any> | undefined
+  const world: ConsoleWorld = {
+    base: "",
+    browser: undefined as unknown as Browser,
+    owner: { email: "", password: "correct-horse-battery-9", organization: "", project: 0, key: "" },
+    held: async (path) => {
+      const response = await fetch(`${world.base}${path}`, { headers: { authorization: `Bearer ${world.owner.key}` } })
+      expect(response.status, path).toBe(200)
+      return response.json()
+    },
+    withPage: async (options, use) => {
+      const context = await world.browser.newContext(options)
+      try {
+        await use(await context.newPage())
+      } finally {
+        await context.close()
+      }
+    },
+    logInAt: async (page, path) => {
+      await page.goto(`${world.base}${path}`)
+      const form = logInForm(page)
+      await form.email.fill(world.owner.email)
+      await form.password.fill(world.owner.password)
+      await form.submit.click()
+      await page.waitForURL(`${world.base}${path}`)
+    }
+  }
+  beforeAll(async () => {
+    runtime = ManagedRuntime.make(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {}, webConsoleDir: dist })
+      .pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: {} })))))
+    ;[world.base, world.browser] = await Promise.all([runtime.runPromise(HedgerowServer.baseUrl), launchChromium()])
+    const first = Option.getOrThrow(await runtime.runPromise(HedgerowServer.bootstrapIfEmpty()))
+    Object.assign(world.owner, {
+      email: first.user.email,
+      organization: first.organization_id,
+      project: first.project_id,
+      key: first.personal_api_key
+    })
+    const password = await fetch(`${world.base}/api/users/@me/`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${world.owner.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ password: world.owner.password })
+    })
+    expect(password.status).toBe(200)
+  })
+  afterAll(async () => {
+    await world.browser?.close()
+    await runtime?.dispose()
+  })
+  return world
+}
+
+/** axe's serious and critical findings on the page as it is now, by rule and the elements concerned. */
+export const seriousViolations = async (page: Page) => {
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => ({ rule: violation.id, nodes: violation.nodes.map((node) => node.target.join(" ")) }))
+}
+
+export const logInForm = (page: Page) => ({
+  email: page.getByLabel("Email"),
+  password: page.getByLabel("Password"),
+  submit: page.getByRole("button", { name: "Log in" })
+})
+
+export const isFocused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement)
+
+/** The scripts `load` makes the page fetch: each one's URL, the bytes that came over the wire and their encoding. */
+export const scriptsLoaded = async (page: Page, load: () => Promise<void>) => {
+  const scripts: Array<Promise<{ url: string; bytes: number; encoding: string | undefined }>> = []
+  page.on("response", (response) => {
+    if (response.request().resourceType() !== "script") return
+    scripts.push(Promise.all([response.request().sizes(), response.allHeaders()]).then(([sizes, headers]) => ({
+      url: response.url(),
+      bytes: sizes.responseBodySize,
+      encoding: headers["content-encoding"]
+    })))
+  })
+  await load()
+  const loaded = await Promise.all(scripts)
+  return { loaded, total: loaded.reduce((sum, script) => sum + script.bytes, 0) }
+}
