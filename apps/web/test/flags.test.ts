@@ -197,6 +197,14 @@ describe("the flags pages in Chromium", () => {
       expect(await keys()).toEqual([KEY])
       await page.getByRole("cell", { name: "Active" }).waitFor()
 
+      // A page past the end says so and links to the first (the API holds nothing there either).
+      await page.goto(`${world.base}${flagsPath()}?page=2`)
+      await page.getByText("There is nothing on this page.").waitFor()
+      expect((await held(`${apiFlags()}?limit=20&offset=20`)).results).toEqual([])
+      await page.getByRole("link", { name: "Go to the first page" }).click()
+      await page.waitForURL(`${world.base}${flagsPath()}`)
+      await page.getByRole("link", { name: KEY }).waitFor()
+
       await page.goto(`${world.base}${flagsPath()}?search=no-such-flag`)
       await page.getByText("No feature flag matches these filters.").waitFor()
       expect((await held(`${apiFlags()}?search=no-such-flag`)).count).toBe(0)
