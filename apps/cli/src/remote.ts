@@ -121,7 +121,11 @@ export const withSessionClient = <A, E, R>(url: string, f: (client: ApiClient) =
   Effect.flatMap(makeSessionClient(url.replace(/\/+$/, "")), f)
 
 /** Runs `f` with a client for this server and key. */
-export const withClient = <A, E, R>(url: string, key: Redacted.Redacted<string>, f: (client: ApiClient) => Effect.Effect<A, E, R>) =>
+export const withClient = <A, E, R>(
+  url: string,
+  key: Redacted.Redacted<string> | undefined,
+  f: (client: ApiClient) => Effect.Effect<A, E, R>
+) =>
   Effect.flatMap(makeClient(url.replace(/\/+$/, ""), key), f)
 
 /** Runs `f` with a client for the resolved server and key; a missing key is a usage error, not a 401 round trip. */
@@ -137,7 +141,7 @@ export const withApi = <A, E, R>(
 
 /** Runs `f` with a client for the resolved server that sends no key, for what anyone may call (accepting an invite). */
 export const withPublicApi = <A, E, R>(url: Option.Option<string>, f: (client: ApiClient) => Effect.Effect<A, E, R>) =>
-  Effect.flatMap(resolveRemote({ url, key: Option.none() }), (remote) => Effect.flatMap(makeClient(remote.url.replace(/\/+$/, ""), undefined), f))
+  Effect.flatMap(resolveRemote({ url, key: Option.none() }), (remote) => withClient(remote.url, undefined, f))
 
 /**
  * The client refuses to send a payload its schema (core's, picked by `schemaOf`) rejects, with a schema error of its own. Checking it

@@ -37,9 +37,10 @@ const serverSettingsFromConfig = (basePath: string) =>
  * middleware, so that their order does not hang on the order in which layers are built.
  */
 const edgeMiddleware = HttpRouter.middleware(
-  Effect.map(ServerLog, (log) => {
-    const logged = RequestLog.around(log)
-    return (httpEffect: Parameters<typeof ErrorEnvelope.around>[0]) => logged(Cors.around(ErrorEnvelope.around(httpEffect)))
+  Effect.gen(function*() {
+    const logged = RequestLog.around(yield* ServerLog)
+    const envelope = ErrorEnvelope.around(yield* ServerSettings)
+    return (httpEffect: Parameters<typeof envelope>[0]) => logged(Cors.around(envelope(httpEffect)))
   }),
   { global: true }
 )
@@ -73,12 +74,15 @@ const docsRoute = HttpRouter.add(
 export const routesAt = (basePath: string) =>
   Layer.mergeAll(
     HttpApiBuilder.layer(HedgerowApi, { openapiPath: "/api/schema/" }).pipe(
-      Layer.provide(Handlers.layerNoDeps.pipe(Layer.provide(serverSettingsFromConfig(basePath)))),
-      Layer.provide(AuthorizationMiddleware.layerNoDeps.pipe(Layer.provide(serverSettingsFromConfig(basePath)))),
+      Layer.provide(Handlers.layerNoDeps),
+      Layer.provide(AuthorizationMiddleware.layerNoDeps),
       Layer.provide(RequestDecodingMiddleware.layer)
     ),
     docsRoute,
     edgeMiddleware
+  ).pipe(
+    // Read once, for the handlers, the key middleware and the envelope's answers alike.
+    Layer.provide(serverSettingsFromConfig(basePath))
   )
 
 /** Core services over a store, with the server's configuration. */

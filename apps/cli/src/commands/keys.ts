@@ -1,5 +1,4 @@
 import type { PersonalApiKeyView } from "@hedgerow/core"
-import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Argument, Command, Flag } from "effect/cli"
@@ -18,7 +17,7 @@ const withSecret = (key: PersonalApiKeyView) =>
 const list = Command.make("list", { ...remoteFlags, json: jsonFlag }, (options) =>
   withApi(options, (client) =>
     client.personalApiKeys.list().pipe(
-      Effect.flatMap((keys) => Console.log(options.json ? JSON.stringify(keys, null, 2) : table(keys, COLUMNS)))
+      Effect.flatMap(emit(options.json, (keys) => table(keys, COLUMNS)))
     ))).pipe(Command.withDescription("List your personal API keys, newest first (never their secrets)"))
 
 const create = Command.make(

@@ -1,5 +1,4 @@
 import { hostname } from "node:os"
-import * as Config from "effect/Config"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -9,14 +8,8 @@ import * as Stream from "effect/Stream"
 import { Command, Flag } from "effect/cli"
 import { type Credentials, credentialsPath, readCredentials, removeCredentials, writeCredentials } from "../credentials.ts"
 import { emit, jsonFlag, UsageError } from "../output.ts"
-import { type ApiClient, DEFAULT_URL, resolveRemote, withClient, withSessionClient } from "../remote.ts"
+import { type ApiClient, remoteFlags, resolveRemote, withClient, withSessionClient } from "../remote.ts"
 import { askText, readSecret } from "../secret-input.ts"
-
-const urlFlag = Flag.String("url").pipe(
-  Flag.withDescription(`Server base URL (env HEDGEROW_URL; else the one stored by the last login; default ${DEFAULT_URL})`),
-  Flag.withFallbackConfig(Config.String("HEDGEROW_URL")),
-  Flag.optional
-)
 
 /** Who a key belongs to, as the server says: the key itself (never its secret) and its user. */
 const whoIs = (client: ApiClient) =>
@@ -51,7 +44,7 @@ const keyFromPassword = (url: string, email: string, password: string) =>
     }))
 
 const login = Command.make("login", {
-  url: urlFlag,
+  url: remoteFlags.url,
   email: Flag.String("email").pipe(Flag.withDescription("Your e-mail (asked on a terminal when absent)"), Flag.optional),
   withKey: Flag.Boolean("with-key").pipe(
     Flag.withDescription("Read a personal API key from standard input instead of asking for e-mail and password"),

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto"
 import { knownPathOf } from "./known-paths.ts"
 import { templateOf } from "./request-log.ts"
 import { callerOf, noteCaller } from "./authorization.ts"
-import { ServerSettings } from "../settings.ts"
+import { ServerSettings, type ServerSettingsShape } from "../settings.ts"
 import * as WebConsole from "../web-console/routes.ts"
 
 /** A request the server will not finish: it stopped (or, embedded, was closed) before answering; status 503. */
@@ -23,10 +23,10 @@ export const envelopeResponse = (failure: Parameters<typeof envelopeOf>[0], requ
  * A path no route serves: a page of the web console when `hedgerow serve` has one (see its fallback),
  * else the API's answer.
  */
-const unmatched = (request: HttpServerRequest.HttpServerRequest, requestId: string) =>
+const unmatched = (request: HttpServerRequest.HttpServerRequest, requestId: string, settings: ServerSettingsShape) =>
   Effect.flatMap(WebConsole.fallback(request), Option.match({
     onSome: (page) => Effect.succeed(HttpServerResponse.setHeader(page, "x-request-id", requestId)),
-    onNone: () => unmatchedApi(request, requestId)
+    onNone: () => unmatchedApi(request, requestId, settings)
   }))
 
 /**
@@ -34,7 +34,7 @@ const unmatched = (request: HttpServerRequest.HttpServerRequest, requestId: stri
  * caller is authenticated: without a valid key or session it is the 401 (or CSRF 403) any endpoint
  * there would give. The SDKs' evaluation paths take no key, so there it is 405 at once.
  */
-const unmatchedApi = (request: HttpServerRequest.HttpServerRequest, requestId: string) => {
+const unmatchedApi = (request: HttpServerRequest.HttpServerRequest, requestId: string, settings: ServerSettingsShape) => {
   const route = knownPathOf(request.url)
   if (route === undefined) return Effect.succeed(envelopeResponse(NotFound.default(), requestId))
   const credential = /^Bearer\s+(.+)$/i.exec(request.headers["authorization"] ?? "")?.[1] ?? ""
@@ -45,7 +45,7 @@ const unmatchedApi = (request: HttpServerRequest.HttpServerRequest, requestId: s
   return Effect.flatMap(Effect.serviceOption(Authentication), Option.match({
     onNone: () => Effect.succeed(refused),
     onSome: (authentication) =>
-      Effect.flatMap(Effect.service(ServerSettings), (settings) => callerOf(authentication, credential, request, settings)).pipe(
+      callerOf(authentication, credential, request, settings).pipe(
         Effect.map((actor) => {
           noteCaller(actor)
           return refused
@@ -59,7 +59,7 @@ const unmatchedApi = (request: HttpServerRequest.HttpServerRequest, requestId: s
  * Last line of defence, around every route: unknown paths and methods get the envelope, and anything
  * unexpected becomes a 500 with a request id; its cause goes to the log, never to the client.
  */
-export const around = (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
+export const around = (settings: ServerSettingsShape) => (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const requestId = randomUUID()
@@ -67,7 +67,7 @@ export const around = (httpEffect: Effect.Effect<HttpServerResponse.HttpServerRe
       Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)),
       Effect.catchCause((cause) => {
         const failure = Cause.findErrorOption(cause)
-        if (failure._tag === "Some" && isRouteNotFound(failure.value)) return unmatched(request, requestId)
+        if (failure._tag === "Some" && isRouteNotFound(failure.value)) return unmatched(request, requestId, settings)
         // Interrupted by shutdown (its grace period ran out): nothing failed, so nothing to log.
         if (Cause.hasInterruptsOnly(cause)) {
           return Effect.succeed(envelopeResponse(new InternalError({ detail: SHUTTING_DOWN, requestId }), requestId).pipe(
@@ -88,7 +88,7 @@ export const around = (httpEffect: Effect.Effect<HttpServerResponse.HttpServerRe
   }) as Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest>
 
 /** The envelope alone around every route; the server puts the request log around it (see app.ts). */
-export const layer = HttpRouter.middleware(around, { global: true })
+export const layer = HttpRouter.middleware(Effect.map(Effect.service(ServerSettings), around), { global: true })
 
 const isRouteNotFound = (error: unknown): boolean =>
   Predicate.hasProperty(error, "reason") && Predicate.isTagged(error.reason, "RouteNotFound")

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { etagMatches } from "../endpoints/conditional.ts"
 import { isApiPath } from "../middleware/known-paths.ts"
 import { noteTemplate } from "../middleware/request-log.ts"
 import type { ConsoleFile, ConsoleSite } from "./site.ts"
@@ -47,7 +48,7 @@ const fileResponse = (request: HttpServerRequest.HttpServerRequest, file: Consol
 /** index.html, or 304 when the browser's copy is current. */
 const pageResponse = (site: ConsoleSite, request: HttpServerRequest.HttpServerRequest) => {
   const { etag } = site.index
-  const cached = (request.headers["if-none-match"] ?? "").split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)
+  const cached = etagMatches(request.headers["if-none-match"], etag)
   if (cached) return HttpServerResponse.empty({ status: 304, headers: { etag, "cache-control": PAGE_HEADERS["cache-control"] } })
   return fileResponse(request, site.index, { ...PAGE_HEADERS, etag })
 }

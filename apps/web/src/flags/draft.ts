@@ -1,4 +1,5 @@
-import type { Flag } from "./flag.tsx"
+import type { PropertyOperator } from "@hedgerow/core"
+import { type Flag, isRecord } from "./flag.tsx"
 
 /**
  * A flag's editable parts as the form holds them, read from and written back into the API's `filters`.
@@ -8,12 +9,11 @@ import type { Flag } from "./flag.tsx"
 
 type Json = Record<string, unknown>
 
-const isRecord = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value)
 const recordsOf = (value: unknown): Array<Json> => Array.isArray(value) ? value.filter(isRecord) : []
 
 /** Operators whose value is a list (typed comma-separated), and those that take none. */
-export const LIST_OPERATORS: ReadonlySet<string> = new Set(["exact", "is_not", "icontains_multi", "not_icontains_multi", "between", "not_between"])
-export const VALUELESS_OPERATORS: ReadonlySet<string> = new Set(["is_set", "is_not_set"])
+export const LIST_OPERATORS: ReadonlySet<string> = new Set<PropertyOperator>(["exact", "is_not", "icontains_multi", "not_icontains_multi", "between", "not_between"])
+export const VALUELESS_OPERATORS: ReadonlySet<string> = new Set<PropertyOperator>(["is_set", "is_not_set"])
 
 export interface DraftProperty {
   readonly key: string
@@ -51,13 +51,12 @@ export interface Draft {
   readonly filters: Json
 }
 
+/** A value as the form shows it (a payload too): text as is, anything else written as JSON. */
 const textOf = (value: unknown): string =>
   value === undefined || value === null ? "" : typeof value === "string" ? value : JSON.stringify(value)
 
 const valueText = (value: unknown): string => Array.isArray(value) ? value.map(textOf).join(", ") : textOf(value)
 
-/** A payload as the form shows it: stored JSON text as is, anything else written as JSON. */
-const payloadText = (value: unknown): string => value === undefined || value === null ? "" : typeof value === "string" ? value : JSON.stringify(value)
 
 export const newProperty = (): DraftProperty => ({ key: "", type: "person", operator: "exact", value: "", json: {} })
 export const newGroup = (): DraftGroup => ({ properties: [], rollout: 100, json: {} })
@@ -82,7 +81,7 @@ export const draftOf = (flag: Flag): Draft => {
     key: textOf(variant["key"]),
     name: textOf(variant["name"]),
     rollout: typeof variant["rollout_percentage"] === "number" ? variant["rollout_percentage"] : 0,
-    payload: payloadText(payloads[textOf(variant["key"])])
+    payload: textOf(payloads[textOf(variant["key"])])
   }))
   return {
     key: flag.key,
@@ -101,7 +100,7 @@ export const draftOf = (flag: Flag): Draft => {
       json: group
     })),
     variants,
-    payload: variants.length === 0 ? payloadText(payloads["true"]) : "",
+    payload: variants.length === 0 ? textOf(payloads["true"]) : "",
     filters
   }
 }

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from "react"
 import { type ApiError, asApiError, request } from "../api/client.ts"
 import type { Success } from "../api/contract.ts"
 import { TextAreaField, TextField } from "../ui/field.tsx"
+import { isRecord } from "./flag.tsx"
 
 type Answer = Success<"POST", "/flags/">
 type Details = Extract<Answer, { readonly flags: unknown }>["flags"][string]
@@ -10,7 +11,6 @@ type Outcome =
   | { readonly status: "answered"; readonly details: Details }
   | { readonly status: "absent"; readonly errors: boolean }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** The stored payload (JSON text) shown as JSON, text that is not JSON as is. */
 const payloadShown = (payload: unknown): string => {
@@ -44,7 +44,7 @@ export const EvaluatePanel = ({ flagKey, token }: { readonly flagKey: string; re
       setPropertiesError(`Not valid JSON: ${cause instanceof Error ? cause.message : String(cause)}`)
       return
     }
-    if (!isObject(person_properties)) {
+    if (!isRecord(person_properties)) {
       setPropertiesError("Person properties are a JSON object, such as {\"plan\": \"pro\"}.")
       return
     }

@@ -9,7 +9,7 @@ export const FLAG_PATH = "/api/projects/:project_id/feature_flags/:id/"
 /** The prefix of every read of a project's flags (list, flag, activity): what a write to one makes stale. */
 export const flagsPrefix = (projectId: string) => `/api/projects/${encodeURIComponent(projectId)}/feature_flags/`
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** Whether the flag has variants (`filters.multivariate.variants` not empty). */

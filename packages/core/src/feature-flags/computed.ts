@@ -1,14 +1,9 @@
-import { isRecord, type JsonRecord } from "../shared/fields.ts"
+import { isTruthy, type JsonRecord } from "../shared/fields.ts"
 import { type ConditionGroup, conditionsOf, type FlagConditions, propertiesIn } from "./conditions.ts"
 import type { FeatureFlagStatus, FlagStatusName } from "./model.ts"
 
 /** Read-only fields PostHog derives from a flag's conditions: the answer's, the list filters' and the status. */
 
-/** Python's truthiness, which PostHog's checks rely on (`{}` and `[]` are false). */
-const isTruthy = (value: unknown): boolean =>
-  Array.isArray(value) ? value.length > 0
-  : isRecord(value) ? Object.keys(value).length > 0
-  : Boolean(value)
 
 /** One condition group without properties, aggregated by persons. */
 export const isSimpleFlag = (conditions: FlagConditions): boolean =>

@@ -128,3 +128,9 @@ export type JsonRecord = Readonly<Record<string, unknown>>
 
 export const isRecord = (value: unknown): value is JsonRecord =>
   typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** Python's truthiness, which PostHog's checks rely on (`{}` and `[]` are false). */
+export const isTruthy = (value: unknown): boolean =>
+  Array.isArray(value) ? value.length > 0
+  : isRecord(value) ? Object.keys(value).length > 0
+  : Boolean(value)

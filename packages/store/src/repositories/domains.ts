@@ -3,6 +3,7 @@ import { DomainRepository, DomainTaken } from "@hedgerow/core/ports"
 import { Effect, Layer, Struct } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { pageAndTotal } from "./paging.ts"
+import { isUniqueViolation } from "./rows.ts"
 import { columnsOf, decodeFirst, decodeOne, decodeRows, recordOf, valuesOf } from "./table.ts"
 
 /** What a new domain's row is given: it starts unverified, and the database fills in its id and creation time. */
@@ -66,10 +67,7 @@ export const layerNoDeps = Layer.effect(
           UPDATE domains SET domain = ${domain}, verification_challenge = ${verification_challenge}, verified_at = NULL,
             last_verification_retry = NULL, jit_provisioning_enabled = false, sso_enforcement = ''
           WHERE id = ${id} RETURNING ${columns}`.pipe(
-          Effect.catchIf(
-            (error) => SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation",
-            () => Effect.fail(new DomainTaken())
-          ),
+          Effect.catchIf(isUniqueViolation, () => Effect.fail(new DomainTaken())),
           Effect.catchIf(SqlError.isSqlError, Effect.die),
           Effect.flatMap(decodeChanged)
         ),

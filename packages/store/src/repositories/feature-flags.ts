@@ -3,7 +3,7 @@ import { ActivityInsert, DashboardInsert, FeatureFlagRepository, FlagInsert, Fla
 import { Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { writeBatcher } from "../sql/write-batcher.ts"
-import { json, serialIds } from "./rows.ts"
+import { inTransaction, isUniqueViolation, json, serialIds } from "./rows.ts"
 import { columnsOf, decodeFirst, decodeOne, decodeRows, objectOf, recordOf, valuesOf } from "./table.ts"
 
 /** A flag row is core's stored flag: its columns, and the creator and last modifier as JSON objects. */
@@ -46,8 +46,6 @@ const batched = <I, O>(write: Batched<I, O>["write"], keyOf?: (item: I) => unkno
 /** Rows of a project's live flags read at a time. */
 const LIVE_BATCH = 1000
 
-const isKeyConflict = (error: unknown) => SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation"
-
 export const layerNoDeps = Layer.effect(
   FeatureFlagRepository,
   Effect.gen(function*() {
@@ -74,13 +72,13 @@ export const layerNoDeps = Layer.effect(
     const itemlessColumns = sql.unsafe(columnsOf(ItemlessEntry))
     const itemlessValues = sql.unsafe(columnsOf(ItemlessEntry, "e"))
 
-    const inTransaction = Effect.map(Effect.serviceOption(sql.transactionService), Option.isSome)
+    const inside = inTransaction(sql)
     /**
      * A write made outside a transaction joins the others waiting for the database (write-batcher.ts);
      * inside one it runs on the transaction's connection, alone.
      */
     const written = <I, O>(kind: Batched<I, O>, item: I) =>
-      Effect.flatMap(inTransaction, (inside) => inside ? Effect.map(kind.write([item]), (answers) => answers[0]!) : kind.batched(item))
+      Effect.flatMap(inside, (yes) => yes ? Effect.map(kind.write([item]), (answers) => answers[0]!) : kind.batched(item))
 
     const encodeFlag = Schema.encodeSync(FlagInsert)
     const encodeDashboard = Schema.encodeSync(DashboardInsert)
@@ -180,7 +178,7 @@ export const layerNoDeps = Layer.effect(
             SELECT gen_random_uuid(), ${entryValues} FROM f, ${entryRecord(entry)} e
           )
           SELECT ${select} FROM f ${joins}`.pipe(
-          Effect.catchIf(isKeyConflict, () => Effect.fail(new FlagKeyTaken())),
+          Effect.catchIf(isUniqueViolation, () => Effect.fail(new FlagKeyTaken())),
           Effect.catchIf(SqlError.isSqlError, Effect.die),
           Effect.flatMap(decodeOnlyFlag)
         ),

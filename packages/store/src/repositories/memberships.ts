@@ -11,16 +11,16 @@ const decodeMembers = decodeRows(MemberRecord)
 const decodeMember = decodeFirst(MemberRecord)
 const decodeOrganizationOf = decodeFirst(Membership.mapFields(Struct.pick(["organization_id"])))
 
-/** A membership `m` and its user `u`, each one JSON object, as MemberRecord decodes them. */
 /**
  * A credential's holder, as authentication reads it in one round trip: the credential row `alias` (a key
- * or a session, decoded by `schema`), its user `u` and the user's memberships (level by organization).
+ * or a session, decoded by `credential`), its user `u` and the user's memberships (level by organization).
  */
 export const holderObjects = (credential: { readonly fields: Schema.Struct.Fields }, alias: string, name: string) =>
   `${objectOf(credential, alias)} AS ${name}, ${objectOf(User, "u")} AS user,
   (SELECT coalesce(json_agg(${objectOf(MembershipLevels.value, "m")}), '[]')
     FROM memberships m WHERE m.user_id = ${alias}.user_id) AS memberships`
 
+/** A membership `m` and its user `u`, each one JSON object, as MemberRecord decodes them. */
 export const MEMBER_OBJECTS = `${objectOf(Membership, "m")} AS membership, ${objectOf(User, "u")} AS user`
 
 export const layerNoDeps = Layer.effect(

@@ -4,7 +4,7 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlError, type Statement } from "effect/sql"
 import { MEMBER_OBJECTS } from "./memberships.ts"
 import { pageAndTotal } from "./paging.ts"
-import { serialIds } from "./rows.ts"
+import { isUniqueViolation, serialIds } from "./rows.ts"
 import { columnsOf, decodeFirst, decodeRows, objectOf } from "./table.ts"
 
 const decodeRole = decodeFirst(RoleRecord)
@@ -35,7 +35,6 @@ const toRoleMembership = (row: typeof MembershipRow.Type): RoleMembership => ({
   updated_at: row.joined_at
 })
 
-const isUniqueViolation = (error: unknown) => SqlError.isSqlError(error) && error.reason._tag === "UniqueViolation"
 
 export const layerNoDeps = Layer.effect(
   RoleRepository,

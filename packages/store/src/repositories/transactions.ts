@@ -2,6 +2,7 @@ import { Transactions } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { OwnCommits } from "../sql/change-feed.ts"
+import { inTransaction } from "./rows.ts"
 
 /** One SQL transaction per use case; a failure of the database itself is a defect (500), not a domain error. */
 export const layerNoDeps = Layer.effect(
@@ -12,7 +13,7 @@ export const layerNoDeps = Layer.effect(
     // of the commit through the feed. Inside another transaction nothing is committed yet: the outermost
     // one waits, once.
     const heard = (yield* OwnCommits).heard
-    const committed = Effect.flatMap(Effect.serviceOption(sql.transactionService), (outer) => outer._tag === "Some" ? Effect.void : heard)
+    const committed = Effect.flatMap(inTransaction(sql), (inside) => inside ? Effect.void : heard)
     return Transactions.of({
       run: (effect) =>
         sql.withTransaction(effect).pipe(
