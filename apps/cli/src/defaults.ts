@@ -12,3 +12,5 @@ export const ME = "@me"
 export const MAX_BULK_INVITES = 20
 /** Connections to PostgreSQL per process when none is configured. */
 export const DEFAULT_POOL_SIZE = 10
+/** Connections to PostgreSQL a process needs at least: one listens for changes. */
+export const MIN_POOL_SIZE = 2

@@ -3,7 +3,7 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Flag } from "effect/cli"
-import { DEFAULT_POOL_SIZE } from "./defaults.ts"
+import { DEFAULT_POOL_SIZE, MIN_POOL_SIZE } from "./defaults.ts"
 import { type Core, loadCore, loadStore } from "./packages.ts"
 
 /**
@@ -31,8 +31,8 @@ export const poolSizeFlag = Flag.Int("pool-size").pipe(
   Flag.withDescription(`Connections to PostgreSQL per process (env HEDGEROW_DB_POOL_SIZE, default ${DEFAULT_POOL_SIZE})`),
   Flag.withFallbackConfig(Config.Int("HEDGEROW_DB_POOL_SIZE")),
   Flag.withDefault(DEFAULT_POOL_SIZE),
-  // One connection stays open to hear other processes' changes; with no other, every query would wait forever.
-  Flag.filter((size) => size >= 2, (size) => `--pool-size must be at least 2 (one listens for changes), got ${size}`)
+  // Refused before any connection is opened, in the flag's own words.
+  Flag.filter((size) => size >= MIN_POOL_SIZE, (size) => `--pool-size must be at least ${MIN_POOL_SIZE} (one listens for changes), got ${size}`)
 )
 
 /** Spread into a command's flags; the handler passes them on to `storeOf` or `inProcess`. */

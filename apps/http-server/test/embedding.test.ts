@@ -189,6 +189,18 @@ describe(`Hedgerow opened in an application on ${backend.name}, its API mounted 
     expect(await hedgerow.flags.isEnabled("flip", "ann")).toBeUndefined()
     expect("flip" in (await hedgerow.flags.getAll("ann"))).toBe(false)
   })
+
+  it("marks the flags it evaluates as called, as /flags does: an active one read is shown as used at once, an inactive one not", async () => {
+    const used = await createFlag({ key: "used-in-process", filters: { groups: [{ properties: [], rollout_percentage: 100 }] } })
+    const idle = await createFlag({ key: "idle-in-process", active: false, filters: { groups: [] } })
+    const lastCalled = async (id: number) => (await (await api(`${flagsPath()}${id}/`)).json()).last_called_at
+    expect(await lastCalled(used.id)).toBeNull()
+    const before = Date.now()
+    expect(await hedgerow.flags.isEnabled(used.key, "ann")).toBe(true)
+    expect(await hedgerow.flags.isEnabled(idle.key, "ann")).toBe(false)
+    expect(Date.parse(await lastCalled(used.id))).toBeGreaterThanOrEqual(before - 1000)
+    expect(await lastCalled(idle.id)).toBeNull()
+  })
 }))
 
 describe("opening and closing Hedgerow in an application", () => {

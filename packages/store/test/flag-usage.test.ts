@@ -149,7 +149,7 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       assert.isNull((yield* retrieve(local.id)).last_called_at)
       assert.isNull((yield* rowOf(local.id))!.last_called_at)
 
-      yield* evaluation.evaluate(projectId, { distinct_id: "someone" })
+      yield* evaluation.serverFlags(projectId, { distinct_id: "someone" })
       assert.isNotNull((yield* retrieve(local.id)).last_called_at)
 
       const config = yield* create({ key: freshKey("config"), is_remote_configuration: true, filters: { ...everyone, payloads: { true: "{\"a\":1}" } } })

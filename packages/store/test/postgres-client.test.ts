@@ -22,6 +22,19 @@ describe("displayUrl", () => {
   })
 })
 
+describe("layerPostgres", () => {
+  it("refuses a pool too small to both listen for changes and query, before opening any connection", async () => {
+    for (const poolSize of [1, 0, 1.5]) {
+      const exit = await Effect.runPromiseExit(Effect.scoped(Layer.build(layerPostgres({ url: "postgres://app:s3cret@127.0.0.1:9/none", poolSize }))))
+      const failure = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
+      expect((failure as { _tag?: string })?._tag).toBe("DatabaseUnavailable")
+      expect((failure as Error).message).toBe(
+        `cannot use the PostgreSQL database at postgres://app:***@127.0.0.1:9/none: the pool must hold at least 2 connections (one listens for changes), not ${poolSize}`
+      )
+    }
+  })
+})
+
 forEachBackend((backend) => {
   if (backend.name === "pglite") return
   describe(`a store on ${backend.name} whose user may not create tables`, () => {
@@ -31,7 +44,7 @@ forEachBackend((backend) => {
       const role = `hedgerow_limited_${randomBytes(4).toString("hex")}`
       const admin = (statement: string) =>
         Effect.runPromise(Effect.scoped(Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql.unsafe(statement))).pipe(
-          Effect.provide(layerPostgres({ url: database.url, poolSize: 1 }))
+          Effect.provide(layerPostgres({ url: database.url, poolSize: 2 }))
         ))
       try {
         // Since PostgreSQL 15 only a database's owner may create in its public schema; this role is not it.

@@ -10,7 +10,6 @@ import {
   type ProjectId,
   ProjectService,
   type ServerFlag,
-  serverFlags,
   systemActor
 } from "@hedgerow/core"
 import type { StoreOptions } from "@hedgerow/store"
@@ -132,7 +131,7 @@ const flagReader = (evaluation: FlagEvaluationService["Service"], project: Proje
   const read = (distinctId: string, options: FlagOptions | undefined, only?: ReadonlyArray<string>) =>
     Effect.suspend(() => {
       const context = contextOf(distinctId, options, only)
-      return Effect.map(evaluation.snapshot(project), (snapshot) => serverFlags(snapshot, context))
+      return evaluation.serverFlags(project, context)
     })
   const one = (key: string, distinctId: string, options?: FlagOptions): Effect.Effect<ServerFlag | undefined> =>
     Effect.map(read(distinctId, options, [key]), (flags) => flags.get(key))

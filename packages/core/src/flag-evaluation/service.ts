@@ -4,7 +4,7 @@ import { Access, type ProjectAccess } from "../auth/access.ts"
 import type { Actor } from "../auth/actor.ts"
 import { CohortRepository } from "../cohorts/repository.ts"
 import type { EvaluationContext } from "../evaluation/context.ts"
-import { evaluateFlags, type FlagsEvaluation } from "../evaluation/evaluate.ts"
+import { evaluateFlags } from "../evaluation/evaluate.ts"
 import { conditionsOf } from "../feature-flags/conditions.ts"
 import { LiveFlags } from "../feature-flags/live-flags.ts"
 import type { StoredFeatureFlag } from "../feature-flags/model.ts"
@@ -23,6 +23,7 @@ import { evaluationReasons } from "./evaluation-reasons.ts"
 import { remoteConfigPayload } from "./remote-config.ts"
 import { missingDistinctId, readFlagsRequest } from "./request.ts"
 import { requestRuntime, type RuntimeHints, runsIn } from "./runtime.ts"
+import { type ServerFlag, serverFlags } from "./server-flags.ts"
 import type { Definitions, EvaluationReasons, EvaluationReasonsQuery } from "./model.ts"
 import { type FlagSnapshot, snapshotOf } from "./snapshot.ts"
 
@@ -57,8 +58,11 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
   readonly snapshot: (project: ProjectId) => Effect.Effect<FlagSnapshot>
   /** The project whose public token (`api_token`) this is. */
   readonly projectByToken: (token: string) => Effect.Effect<Option.Option<Project>>
-  /** Every flag of the project evaluated in-process for one person, as `/flags` evaluates them; the active ones are marked as called. */
-  readonly evaluate: (project: ProjectId, context: EvaluationContext) => Effect.Effect<FlagsEvaluation>
+  /**
+   * The project's flags evaluated in-process for one person, as a server SDK reads them (see
+   * `serverFlags`); the active ones among them are marked as called, as `/flags` marks what it answers.
+   */
+  readonly serverFlags: (project: ProjectId, context: EvaluationContext) => Effect.Effect<ReadonlyMap<string, ServerFlag>>
   /**
    * The project a project-scoped evaluation endpoint serves, after the key's restrictions and scope: a
    * token that names no project is 401, a token's project the caller is no member of 403, as PostHog
@@ -125,16 +129,16 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         return snapshotOf(project, flags, Option.getOrElse(cohorts, () => []))
       })
 
-      const evaluate = Effect.fnUntraced(function*(project: ProjectId, context: EvaluationContext) {
-        const { prepared } = yield* snapshot(project)
-        const evaluation = evaluateFlags(prepared, context)
+      const serverFlagsOf = Effect.fnUntraced(function*(project: ProjectId, context: EvaluationContext) {
+        const held = yield* snapshot(project)
+        const flags = serverFlags(held, context)
         const used: Array<FeatureFlagId> = []
-        for (const result of evaluation.flags.values()) {
-          const { flag } = prepared.byKey.get(result.key)!
+        for (const key of flags.keys()) {
+          const { flag } = held.prepared.byKey.get(key)!
           if (flag.active) used.push(flag.id)
         }
         usage.record(yield* Clock.currentTimeMillis, used)
-        return evaluation
+        return flags
       })
 
       const projectAccess = Effect.fnUntraced(function*(actor: Actor, choice: ProjectChoice, scope: Scope) {
@@ -229,7 +233,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       return FlagEvaluationService.of({
         snapshot,
         projectByToken,
-        evaluate,
+        serverFlags: serverFlagsOf,
         projectAccess,
         flags,
         remoteConfig,

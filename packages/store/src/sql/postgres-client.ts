@@ -14,6 +14,9 @@ export interface PostgresOptions {
 
 export const DEFAULT_POOL_SIZE = 10
 
+/** One connection listens for changes for as long as the process runs; queries need another. */
+export const MIN_POOL_SIZE = 2
+
 /** The database could not be reached or refused us; says where without the password. */
 export class DatabaseUnavailable extends Data.TaggedError("DatabaseUnavailable")<{
   readonly url: string
@@ -53,9 +56,14 @@ export const sqlErrorReason = (error: unknown): string => {
 export const layerPostgres = (options: PostgresOptions): Layer.Layer<SqlClient.SqlClient | Listener, DatabaseUnavailable> =>
   Layer.effectContext(
     Effect.gen(function*() {
+      const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE
+      // With fewer, every query would wait for ever behind the listener.
+      if (!Number.isSafeInteger(poolSize) || poolSize < MIN_POOL_SIZE) {
+        return yield* Effect.fail(`the pool must hold at least ${MIN_POOL_SIZE} connections (one listens for changes), not ${poolSize}`)
+      }
       const client = yield* PgClient.make({
         url: Redacted.make(options.url),
-        maxConnections: options.poolSize ?? DEFAULT_POOL_SIZE,
+        maxConnections: poolSize,
         applicationName: "hedgerow",
         types: hedgerowPgTypes(),
         // Text timestamps (timestamps.ts) are read as UTC whatever the server's own zone.
