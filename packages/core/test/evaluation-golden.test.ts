@@ -100,13 +100,18 @@ describe("evaluation hash", () => {
       return Number(bits) / 2 ** 60
     }
     const units = ["a", "Z", "0", ".", "-", "é", "漢", "\u{1F600}", "\ud800", " ", "\n"]
+    // ASCII alone, mostly around one block's limit (55 bytes), which it takes a path of its own to hash.
+    const ascii = units.slice(0, 5)
     let seed = 7
     const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648
-    for (let i = 0; i < 5_000; i++) {
+    for (let i = 0; i < 10_000; i++) {
+      const pool = i % 2 === 0 ? units : ascii
       let text = ""
-      const length = Math.floor(next() * 200)
-      for (let j = 0; j < length; j++) text += units[Math.floor(next() * units.length)]
-      assert.strictEqual(bucketHash("", text, ""), reference(text), JSON.stringify(text))
+      const length = i % 2 === 0 ? Math.floor(next() * 200) : 40 + Math.floor(next() * 30)
+      for (let j = 0; j < length; j++) text += pool[Math.floor(next() * pool.length)]
+      // Cut into prefix, identifier and salt anywhere: the hash is of their joined text.
+      const [first, second] = [Math.floor(next() * (text.length + 1)), Math.floor(next() * (text.length + 1))].sort((a, b) => a - b)
+      assert.strictEqual(bucketHash(text.slice(0, first), text.slice(first, second), text.slice(second)), reference(text), JSON.stringify(text))
     }
     assert.strictEqual(flagHash("flag", "id", "variant"), reference("flag.idvariant"))
   })

@@ -1,7 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import type { FlagResult } from "../src/evaluation/evaluate.ts"
+import { evaluateFlags, type FlagResult } from "../src/evaluation/evaluate.ts"
+import { prepareFlags } from "../src/evaluation/prepare.ts"
 import { reasonOf } from "../src/evaluation/reasons.ts"
 import { type FlagsAnswer, type FlagsFormat, flagsResponse, flagsResponseText } from "../src/flag-evaluation/answers.ts"
+import type { FeatureFlagId } from "../src/shared/ids.ts"
+import { storedFlag } from "./stored-flag.ts"
 
 const result = (fields: Partial<FlagResult> & Pick<FlagResult, "key" | "id">): FlagResult => ({
   version: 1,
@@ -12,12 +15,11 @@ const result = (fields: Partial<FlagResult> & Pick<FlagResult, "key" | "id">): F
   ...fields
 })
 
-const answerOf = (flags: ReadonlyArray<FlagResult>, requestId: string, entryTexts = new Map<string, string>()): FlagsAnswer => ({
+const answerOf = (flags: ReadonlyArray<FlagResult>, requestId: string): FlagsAnswer => ({
   flags,
   errorsWhileComputingFlags: false,
   requestId,
-  evaluatedAt: 1_790_000_000_000,
-  entryTexts
+  evaluatedAt: 1_790_000_000_000
 })
 
 describe("a flags answer as text", () => {
@@ -29,10 +31,9 @@ describe("a flags answer as text", () => {
       result({ key: "groups", id: 4, reason: reasonOf("groups_not_evaluated", null) }),
       result({ key: "__proto__", id: 5, version: 7, enabled: true, reason: reasonOf("condition_match", 0) })
     ]
-    const texts = new Map<string, string>()
     for (const format of ["v2", "legacy", "decideV1", "decideV2"] satisfies ReadonlyArray<FlagsFormat>) {
       for (const requestId of ["first", "again"]) {
-        const answer = answerOf(flags, requestId, texts)
+        const answer = answerOf(flags, requestId)
         assert.deepStrictEqual(JSON.parse(flagsResponseText(answer, format)), JSON.parse(JSON.stringify(flagsResponse(answer, format))))
       }
     }
@@ -42,15 +43,23 @@ describe("a flags answer as text", () => {
     assert.isTrue(text.startsWith("{\"errorsWhileComputingFlags\":false,\"flags\":{\"on\":{\"key\":\"on\",\"enabled\":true"))
   })
 
-  it("is made again for another state of the project, and for another outcome", () => {
-    const on = result({ key: "f", id: 9, enabled: true, reason: reasonOf("condition_match", 0), payload: "1" })
-    const texts = new Map<string, string>()
-    const before = flagsResponseText(answerOf([on], "r", texts), "v2")
-    // Another state of the project (a snapshot) comes with texts of its own.
-    const after = flagsResponseText(answerOf([{ ...on, version: 2, payload: "2" }], "r"), "v2")
-    const off = flagsResponseText(answerOf([{ ...on, enabled: false, reason: reasonOf("out_of_rollout_bound", 0), payload: null }], "r", texts), "v2")
-    assert.strictEqual(JSON.parse(off).flags.f.enabled, false)
+  it("is made once per flag and outcome: the same outcome is the same result, a changed flag gives new ones", () => {
+    const filters = { groups: [{ properties: [], rollout_percentage: 50 }], payloads: { true: "1" } }
+    const first = prepareFlags([storedFlag({ id: 9 as FeatureFlagId, key: "f", filters })])
+    const evaluate = (prepared: typeof first, distinct_id: string) => evaluateFlags(prepared, { distinct_id }).flags.get("f")!
+    const people = Array.from({ length: 40 }, (_, i) => `person-${i}`)
+    const results = new Set(people.map((person) => evaluate(first, person)))
+    // Two outcomes (in and out of the rollout), each one object however many people get it.
+    assert.deepStrictEqual([...results].map((result) => result.enabled).sort(), [false, true])
+    const on = [...results].find((result) => result.enabled)!
+    const before = flagsResponseText(answerOf([on], "r"), "v2")
+    assert.strictEqual(flagsResponseText(answerOf([on], "again"), "v2"), before.replace("\"r\"", "\"again\""))
+
+    // The flag changed is another stored record: its results and their text are new.
+    const changed = prepareFlags([storedFlag({ id: 9 as FeatureFlagId, key: "f", version: 2, filters: { ...filters, payloads: { true: "2" } } })])
+    const after = evaluate(changed, people.find((person) => evaluate(first, person) === on)!)
+    assert.notStrictEqual(after, on)
+    assert.strictEqual(JSON.parse(flagsResponseText(answerOf([after], "r"), "v2")).flags.f.metadata.payload, "2")
     assert.strictEqual(JSON.parse(before).flags.f.metadata.payload, "1")
-    assert.strictEqual(JSON.parse(after).flags.f.metadata.payload, "2")
   })
 })

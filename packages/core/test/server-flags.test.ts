@@ -12,8 +12,7 @@ const everyone = (payloads?: Record<string, unknown>) => ({
 
 const snapshotOf = (...flags: Array<Parameters<typeof storedFlag>[0]>): FlagSnapshot => ({
   project: 1 as ProjectId,
-  prepared: prepareFlags(flags.map((fields, i) => storedFlag({ id: (i + 1) as FeatureFlagId, ...fields })), { cohorts: new Map() }),
-  entryTexts: new Map()
+  prepared: prepareFlags(flags.map((fields, i) => storedFlag({ id: (i + 1) as FeatureFlagId, ...fields })), { cohorts: new Map() })
 })
 
 describe("flags as a server reads them in-process", () => {

@@ -43,7 +43,10 @@ export interface FlagsEvaluation {
 interface Decision {
   readonly value: FlagValue
   readonly reason: Reason
-  /** The payload key, when it is not the value's own (the service answers early access with `"true"`'s). */
+  /**
+   * The payload key, when it is not the value's own (the service answers early access with `"true"`'s,
+   * and only it: so a decision's reason and value decide its result).
+   */
   readonly payloadKey?: string
 }
 
@@ -95,10 +98,19 @@ export const evaluateFlags = (prepared: PreparedFlags, context: EvaluationContex
 
 /** One flag's result, or null when the service would not evaluate it. */
 const resultOf = (subject: Subject, flag: PreparedFlag): FlagResult | null => {
+  // With no dependencies in the project, each flag is asked for once: nothing to remember or guard.
+  if (!subject.prepared.graph.anyDependency) return resultNow(subject, flag)
   const known = subject.results.get(flag)
   if (known !== undefined) return known
   if (subject.pending.has(flag)) return null
   subject.pending.add(flag)
+  const result = resultNow(subject, flag)
+  subject.pending.delete(flag)
+  subject.results.set(flag, result)
+  return result
+}
+
+const resultNow = (subject: Subject, flag: PreparedFlag): FlagResult | null => {
   let decision: Decision | null
   try {
     decision = decide(subject, flag)
@@ -109,10 +121,7 @@ const resultOf = (subject: Subject, flag: PreparedFlag): FlagResult | null => {
     decision = null
     subject.failed = true
   }
-  subject.pending.delete(flag)
-  const result = decision === null ? null : resultFrom(flag, decision)
-  subject.results.set(flag, result)
-  return result
+  return decision === null ? null : resultFrom(flag, decision)
 }
 
 const decide = (subject: Subject, flag: PreparedFlag): Decision | null => {
@@ -128,7 +137,16 @@ const decide = (subject: Subject, flag: PreparedFlag): Decision | null => {
   return serviceAnswer(subject, flag)
 }
 
+/** The flag's result for a decision: one object per reason and value, made the first time either is given. */
 const resultFrom = (flag: PreparedFlag, decision: Decision): FlagResult => {
+  let byValue = flag.results.get(decision.reason)
+  if (byValue === undefined) flag.results.set(decision.reason, byValue = new Map())
+  let result = byValue.get(decision.value)
+  if (result === undefined) byValue.set(decision.value, result = Object.freeze(newResult(flag, decision)))
+  return result
+}
+
+const newResult = (flag: PreparedFlag, decision: Decision): FlagResult => {
   const { value } = decision
   const payloadKey = decision.payloadKey ?? (value === false ? undefined : value === true ? "true" : value)
   const payloads = flag.conditions.payloads
@@ -229,18 +247,23 @@ const aggregationOf = (flag: PreparedFlag, condition: PreparedCondition) =>
  * flag bucketed by device, and never evaluates a flag with experience continuity.
  */
 const sdkAnswer = (subject: Subject, flag: PreparedFlag): Decision | Deferral => {
+  if (!subject.prepared.graph.anyDependency) return sdkAnswerNow(subject, flag)
   let answer = subject.sdkAnswers.get(flag)
   if (answer === undefined) {
     subject.sdkAnswers.set(flag, "inconclusive")
-    try {
-      answer = sdkEvaluate(subject, flag)
-    } catch {
-      // posthog-node throws on what it cannot render, and leaves such a flag to the service.
-      answer = "inconclusive"
-    }
+    answer = sdkAnswerNow(subject, flag)
     subject.sdkAnswers.set(flag, answer)
   }
   return answer
+}
+
+const sdkAnswerNow = (subject: Subject, flag: PreparedFlag): Decision | Deferral => {
+  try {
+    return sdkEvaluate(subject, flag)
+  } catch {
+    // posthog-node throws on what it cannot render, and leaves such a flag to the service.
+    return "inconclusive"
+  }
 }
 
 const sdkEvaluate = (subject: Subject, flag: PreparedFlag): Decision | Deferral => {

@@ -20,6 +20,8 @@ export interface DependencyGraph {
   readonly missing: (flag: PreparedFlag) => boolean
   /** Whether any flag is blocked: the service then reports errors while computing flags. */
   readonly hasCycles: () => boolean
+  /** Whether any flag depends on another: if none does, each flag is evaluated on its own, once. */
+  readonly anyDependency: boolean
 }
 
 interface Stages {
@@ -54,7 +56,8 @@ export const dependencyGraph = (
     chain,
     blocked: (flag) => anyDependency && staged().blocked.has(flag),
     missing: (flag) => anyDependency && staged().missing.has(flag),
-    hasCycles: () => anyDependency && staged().blocked.size > 0
+    hasCycles: () => anyDependency && staged().blocked.size > 0,
+    anyDependency
   }
 }
 

@@ -1,7 +1,9 @@
 import { type ConditionGroup, conditionsOf, type FlagConditions, type JsonValue, type PropertyFilter } from "../feature-flags/conditions.ts"
 import type { StoredFeatureFlag } from "../feature-flags/model.ts"
 import { isRecord, type JsonRecord } from "../shared/fields.ts"
+import type { FlagResult, FlagValue } from "./evaluate.ts"
 import { type DependencyGraph, dependencyGraph } from "./graph.ts"
+import type { Reason } from "./reasons.ts"
 
 /**
  * A project's flags read once for evaluation: what evaluating them reads of their filters, besides the
@@ -60,6 +62,11 @@ export interface PreparedFlag {
   readonly superGroup: ConditionGroup | null
   /** Type `flag` properties, in condition order. */
   readonly dependencies: ReadonlyArray<PropertyFilter>
+  /**
+   * The results this flag has given, by reason and value, which together decide the rest: people mostly
+   * get the same few, so an evaluation makes none anew and an answer's text can be kept with each.
+   */
+  readonly results: Map<Reason, Map<FlagValue, FlagResult>>
 }
 
 /** Dynamic cohorts' definitions by id as text: the property group posthog-node receives for each. */
@@ -121,7 +128,8 @@ export const prepareFlag = (flag: EvaluatedFlag): PreparedFlag => {
     earlyExit: Boolean(filters["early_exit"]),
     featureEnrollment: filters["feature_enrollment"] === true,
     superGroup: superGroupOf(filters["super_groups"]),
-    dependencies: conditions.groups.flatMap((group) => group.properties.filter((property) => property.type === "flag"))
+    dependencies: conditions.groups.flatMap((group) => group.properties.filter((property) => property.type === "flag")),
+    results: new Map()
   }
   prepared.set(flag, result)
   return result

@@ -14,8 +14,6 @@ export interface FlagsAnswer {
   readonly requestId: string
   /** Milliseconds since the epoch. */
   readonly evaluatedAt: number
-  /** The v2 entries of the project's flags as text, kept with the state of the project they were made from. */
-  readonly entryTexts: Map<string, string>
 }
 
 /** The answer's shapes, by the version the request asks for. */
@@ -90,22 +88,23 @@ const decideV2 = (answer: FlagsAnswer): DecideV2Response => ({
 })
 
 /**
- * A flag's v2 entry as JSON text. People mostly get the same few entries of a flag, so answers are put
- * together from text made once per state of the project (`texts` goes with it) and outcome.
+ * Each result's v2 entry as JSON text, made the first time it is answered. Evaluation gives the same
+ * result object for the same outcome of the same flag (see `resultFrom`), so an answer is put together
+ * from text made once per flag and outcome.
  */
-const v2Entry = (result: FlagResult, texts: Map<string, string>): string => {
-  const { reason } = result
-  const decided = `${result.key}\u0000${result.enabled}/${result.variant}/${reason.code}/${reason.condition_index}/${reason.description}`
-  let text = texts.get(decided)
+const entryTexts = new WeakMap<FlagResult, string>()
+
+const v2Entry = (result: FlagResult): string => {
+  let text = entryTexts.get(result)
   if (text === undefined) {
     const entry = {
       key: result.key,
       enabled: result.enabled,
       variant: result.variant,
-      reason,
+      reason: result.reason,
       metadata: { id: result.id, version: result.version, description: null, payload: result.payload ?? null }
     }
-    texts.set(decided, text = `${JSON.stringify(result.key)}:${JSON.stringify(entry)}`)
+    entryTexts.set(result, text = `${JSON.stringify(result.key)}:${JSON.stringify(entry)}`)
   }
   return text
 }
@@ -115,7 +114,7 @@ export const flagsResponseText = (answer: FlagsAnswer, format: FlagsFormat): str
   if (format !== "v2") return JSON.stringify(flagsResponse(answer, format))
   let flags = ""
   for (const result of answer.flags) {
-    const text = v2Entry(result, answer.entryTexts)
+    const text = v2Entry(result)
     flags += flags === "" ? text : `,${text}`
   }
   return `{"errorsWhileComputingFlags":${answer.errorsWhileComputingFlags},"flags":{${flags}},"requestId":${

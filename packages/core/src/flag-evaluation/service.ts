@@ -165,9 +165,9 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         if (Option.isNone(project)) return yield* AuthenticationError.invalidProjectToken()
         const requestId = randomUUID()
         const evaluatedAt = yield* Clock.currentTimeMillis
-        if (request.disable_flags) return { flags: [], errorsWhileComputingFlags: false, requestId, evaluatedAt, entryTexts: new Map() }
+        if (request.disable_flags) return { flags: [], errorsWhileComputingFlags: false, requestId, evaluatedAt }
         if (request.distinct_id === undefined) return yield* missingDistinctId()
-        const { prepared, entryTexts } = yield* snapshot(project.value.id)
+        const { prepared } = yield* snapshot(project.value.id)
         const evaluation = evaluateFlags(prepared, {
           distinct_id: request.distinct_id,
           device_id: request.device_id,
@@ -190,7 +190,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
           }
         }
         usage.record(evaluatedAt, used)
-        return { flags: answered, errorsWhileComputingFlags: evaluation.errorsWhileComputingFlags, requestId, evaluatedAt, entryTexts }
+        return { flags: answered, errorsWhileComputingFlags: evaluation.errorsWhileComputingFlags, requestId, evaluatedAt }
       })
 
       /** A flag by id (digits) or key: live ones from memory, deleted ones (still readable) from the store. */

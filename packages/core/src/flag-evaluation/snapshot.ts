@@ -12,8 +12,6 @@ export interface FlagSnapshot {
   readonly project: ProjectId
   /** The project's live flags, by id ascending, with its dynamic cohorts' definitions. */
   readonly prepared: PreparedFlags
-  /** `/flags` v2 entries as text, made as answers need them (see answers.ts). */
-  readonly entryTexts: Map<string, string>
 }
 
 interface Kept {
@@ -36,8 +34,7 @@ export const snapshotOf = (project: ProjectId, flags: ProjectFlags, cohorts: Rea
   const ordered = flags.entries.map((entry) => entry.flag).sort((a, b) => a.id - b.id)
   const snapshot: FlagSnapshot = {
     project,
-    prepared: prepareFlags(ordered, { cohorts: cohortDefinitions(cohorts) }),
-    entryTexts: new Map()
+    prepared: prepareFlags(ordered, { cohorts: cohortDefinitions(cohorts) })
   }
   kept.set(flags, { changes: flags.changes, cohorts, snapshot })
   return snapshot
