@@ -18,6 +18,9 @@ export type Route =
     /** The activity tab's page. */
     readonly pageNumber: number
   }
+  | { readonly page: "personalApiKeys" }
+  | { readonly page: "newPersonalApiKey" }
+  | { readonly page: "personalApiKey"; readonly keyId: string }
   | { readonly page: "notFound" }
 
 /** The flag list's filters, by the API's parameter names (`tags` repeats), and its page. */
@@ -97,6 +100,13 @@ export const parseRoute = (pathname: string, query: string): Route => {
     const tab = FLAG_TABS.find((name) => name === search.get("tab")) ?? "settings"
     return { page: "flag", projectId: id, flagId, tab, pageNumber: tab === "activity" ? pageNumberOf(search) : 1 }
   }
+  // The user's own keys, not an organization's: under the user's settings.
+  if (first === "settings" && id === "personal-api-keys") {
+    const [keyId, ...more] = rest
+    if (keyId === undefined) return { page: "personalApiKeys" }
+    if (more.length > 0) return { page: "notFound" }
+    return keyId === "new" ? { page: "newPersonalApiKey" } : { page: "personalApiKey", keyId }
+  }
   return { page: "notFound" }
 }
 
@@ -116,5 +126,11 @@ export const hrefOf = (route: Exclude<Route, { page: "notFound" }>): string => {
       return `/project/${encodeURIComponent(route.projectId)}/flags/new`
     case "flag":
       return `/project/${encodeURIComponent(route.projectId)}/flags/${encodeURIComponent(route.flagId)}${flagQuery(route.tab, route.pageNumber)}`
+    case "personalApiKeys":
+      return "/settings/personal-api-keys"
+    case "newPersonalApiKey":
+      return "/settings/personal-api-keys/new"
+    case "personalApiKey":
+      return `/settings/personal-api-keys/${encodeURIComponent(route.keyId)}`
   }
 }

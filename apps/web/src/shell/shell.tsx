@@ -16,6 +16,9 @@ const NotFoundPage = lazy(() => import("../pages/not-found.tsx"))
 const FlagsPage = lazy(() => import("../pages/flags.tsx"))
 const NewFlagPage = lazy(() => import("../pages/new-flag.tsx"))
 const FlagPage = lazy(() => import("../pages/flag.tsx"))
+const PersonalApiKeysPage = lazy(() => import("../pages/personal-api-keys.tsx"))
+const NewPersonalApiKeyPage = lazy(() => import("../pages/new-personal-api-key.tsx"))
+const PersonalApiKeyPage = lazy(() => import("../pages/personal-api-key.tsx"))
 
 type ShellRoute = Exclude<Route, { page: "login" } | { page: "home" }>
 
@@ -31,6 +34,12 @@ const pageOf = (route: ShellRoute): ReactNode => {
       return <NewFlagPage projectId={route.projectId} />
     case "flag":
       return <FlagPage projectId={route.projectId} flagId={route.flagId} tab={route.tab} pageNumber={route.pageNumber} />
+    case "personalApiKeys":
+      return <PersonalApiKeysPage />
+    case "newPersonalApiKey":
+      return <NewPersonalApiKeyPage />
+    case "personalApiKey":
+      return <PersonalApiKeyPage keyId={route.keyId} />
     case "notFound":
       return <NotFoundPage />
   }
@@ -92,6 +101,7 @@ export const Shell = ({ me, route }: { readonly me: Me; readonly route: ShellRou
         </nav>
         <div className="account">
           <span className="email">{me.email}</span>
+          <Link href={hrefOf({ page: "personalApiKeys" })} aria-current={route.page === "personalApiKeys" ? "page" : undefined}>Personal API keys</Link>
           <LogOutButton />
         </div>
       </header>
