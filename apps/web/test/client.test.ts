@@ -36,7 +36,10 @@ describe("the console's URLs", () => {
       { page: "login", next: "/project/7?tab=x" },
       { page: "organization", organizationId: "0190-ab", pageNumber: 1 },
       { page: "organization", organizationId: "a/b c", pageNumber: 3 },
-      { page: "project", projectId: "7" }
+      { page: "project", projectId: "7" },
+      { page: "flag", projectId: "7", flagId: "3", tab: "settings", pageNumber: 1 },
+      { page: "flag", projectId: "7", flagId: "3", tab: "access", pageNumber: 2 },
+      { page: "flag", projectId: "7", flagId: "3", tab: "evaluate", pageNumber: 1 }
     ]
     for (const route of routes) {
       const url = new URL(hrefOf(route), "http://console.test")

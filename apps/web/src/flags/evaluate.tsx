@@ -11,7 +11,6 @@ type Outcome =
   | { readonly status: "answered"; readonly details: Details }
   | { readonly status: "absent"; readonly errors: boolean }
 
-
 /** The stored payload (JSON text) shown as JSON, text that is not JSON as is. */
 const payloadShown = (payload: unknown): string => {
   if (payload === null || payload === undefined) return "None"
@@ -25,7 +24,8 @@ const payloadShown = (payload: unknown): string => {
 
 /**
  * The flag evaluated for a person as an SDK would have it, by `POST /flags/?v=2` with the project's public
- * token (as `hedgerow flags evaluate` asks it): what the SDKs get, reason and payload included.
+ * token (as `hedgerow flags evaluate` asks it): what the SDKs get, reason and payload included, whichever
+ * runtime (server or client) the flag is evaluated in.
  */
 export const EvaluatePanel = ({ flagKey, token }: { readonly flagKey: string; readonly token: string }) => {
   const [distinctId, setDistinctId] = useState("")
@@ -53,7 +53,8 @@ export const EvaluatePanel = ({ flagKey, token }: { readonly flagKey: string; re
     setBusy(true)
     request("POST", "/flags/", {
       query: { v: "2" },
-      payload: { token, distinct_id: distinctId, person_properties, flag_keys_to_evaluate: [flagKey] }
+      // Runtime `all`: a browser's request would otherwise count as a client's and leave out a server-only flag.
+      payload: { token, distinct_id: distinctId, person_properties, flag_keys_to_evaluate: [flagKey], evaluation_runtime: "all" }
     }).then(
       (answer) => {
         // `v=2` answers the v2 shape; an own key only, so a flag key such as `constructor` is not read off the prototype.

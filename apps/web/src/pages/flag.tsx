@@ -5,15 +5,22 @@ import { urlOf, useApi } from "../api/use-api.ts"
 import { ActivityPanel } from "../flags/activity.tsx"
 import { type Draft, draftOf } from "../flags/draft.ts"
 import { EvaluatePanel } from "../flags/evaluate.tsx"
-import { type Flag, FLAG_PATH, flagsPrefix, StatusBadge } from "../flags/flag.tsx"
+import { type Flag, FLAG_PATH, flagsPrefix } from "../flags/flag.tsx"
 import { FlagForm } from "../flags/flag-form.tsx"
+import { RoleAccessPanel } from "../flags/role-access.tsx"
 import { fieldsOf } from "../flags/save.ts"
+import { FlagStatus } from "../flags/status.tsx"
 import { Link } from "../router/navigation.tsx"
 import { ALL_FLAGS, type FlagTab, hrefOf } from "../router/routes.ts"
 import { usePageTitle } from "../ui/page-title.ts"
 import { Resourceful } from "../ui/states.tsx"
 
-const TAB_WORDS: Record<FlagTab, string> = { settings: "Settings", activity: "Activity", evaluate: "Test evaluation" }
+const TAB_WORDS: Record<FlagTab, string> = {
+  settings: "Settings",
+  access: "Role access",
+  activity: "Activity",
+  evaluate: "Test evaluation"
+}
 
 /** A 409 to a save: someone changed the flag since this page read it. Nothing was written. */
 const Conflict = ({ onReload }: { readonly onReload: () => void }) => (
@@ -25,9 +32,9 @@ const Conflict = ({ onReload }: { readonly onReload: () => void }) => (
 )
 
 /**
- * One flag: its settings form, its activity and a test evaluation, each a tab in the URL. Every write
- * sends the `version` the page read, so a change made meanwhile by someone else is refused (409) and
- * shown, never overwritten.
+ * One flag: its status, its settings form, the roles with access, its activity and a test evaluation,
+ * each a tab in the URL. Every write sends the `version` the page read, so a change made meanwhile by
+ * someone else is refused (409) and shown, never overwritten.
  */
 export default function FlagPage({ projectId, flagId, tab, pageNumber }: {
   readonly projectId: string
@@ -80,11 +87,11 @@ export default function FlagPage({ projectId, flagId, tab, pageNumber }: {
           </p>
           <div className="page-head">
             <h1>{flag.key}</h1>
-            <StatusBadge status={flag.status} />
             {flag.deleted
               ? <button type="button" disabled={busy} onClick={() => write(flag, { deleted: false }, "The flag is restored.")}>Restore feature flag</button>
               : <button type="button" disabled={busy} onClick={() => write(flag, { deleted: true }, "The flag is deleted; it can be restored.")}>Delete feature flag</button>}
           </div>
+          <FlagStatus projectId={projectId} flagId={flagId} lastCalledAt={flag.last_called_at} />
           <p role="status" className="notice">{notice ?? ""}</p>
           {conflict && tab !== "settings" ? <Conflict onReload={reload} /> : null}
           {error !== undefined && tab !== "settings" ? <p role="alert" className="form-error">{error.detail}</p> : null}
@@ -113,9 +120,11 @@ export default function FlagPage({ projectId, flagId, tab, pageNumber }: {
             )
             : tab === "activity"
             ? <ActivityPanel projectId={projectId} flagId={flagId} pageNumber={pageNumber} />
-            : project.status === "ready"
-            ? <EvaluatePanel key={flag.key} flagKey={flag.key} token={project.data.api_token} />
-            : <Resourceful resource={project}>{() => null}</Resourceful>}
+            : project.status !== "ready"
+            ? <Resourceful resource={project}>{() => null}</Resourceful>
+            : tab === "access"
+            ? <RoleAccessPanel projectId={projectId} flagId={flagId} organizationId={project.data.organization} pageNumber={pageNumber} />
+            : <EvaluatePanel key={flag.key} flagKey={flag.key} token={project.data.api_token} />}
         </>
       )}
     </Resourceful>

@@ -15,7 +15,7 @@ export type Route =
     readonly projectId: string
     readonly flagId: string
     readonly tab: FlagTab
-    /** The activity tab's page. */
+    /** The activity or role access tab's page. */
     readonly pageNumber: number
   }
   | { readonly page: "personalApiKeys" }
@@ -36,7 +36,7 @@ export interface FlagList {
 /** The list unfiltered, at its first page. */
 export const ALL_FLAGS: FlagList = { search: "", type: "", active: "", tags: [], created_by_id: "", pageNumber: 1 }
 
-export const FLAG_TABS = ["settings", "activity", "evaluate"] as const
+export const FLAG_TABS = ["settings", "activity", "evaluate", "access"] as const
 export type FlagTab = (typeof FLAG_TABS)[number]
 
 const flagListOf = (search: URLSearchParams): FlagList => ({
@@ -58,8 +58,11 @@ const flagListQuery = (list: FlagList): string => {
   return text === "" ? "" : `?${text}`
 }
 
+/** The flag's tabs that hold a list, a page at a time. */
+const isPaged = (tab: FlagTab): boolean => tab === "activity" || tab === "access"
+
 const flagQuery = (tab: FlagTab, pageNumber: number): string =>
-  tab === "settings" ? "" : `?tab=${tab}${tab === "activity" && pageNumber > 1 ? `&page=${pageNumber}` : ""}`
+  tab === "settings" ? "" : `?tab=${tab}${isPaged(tab) && pageNumber > 1 ? `&page=${pageNumber}` : ""}`
 
 /** A page number from the query: a whole number from 1, else 1. */
 const pageNumberOf = (search: URLSearchParams): number => {
@@ -98,7 +101,7 @@ export const parseRoute = (pathname: string, query: string): Route => {
     if (more.length > 0) return { page: "notFound" }
     if (flagId === "new") return { page: "newFlag", projectId: id }
     const tab = FLAG_TABS.find((name) => name === search.get("tab")) ?? "settings"
-    return { page: "flag", projectId: id, flagId, tab, pageNumber: tab === "activity" ? pageNumberOf(search) : 1 }
+    return { page: "flag", projectId: id, flagId, tab, pageNumber: isPaged(tab) ? pageNumberOf(search) : 1 }
   }
   // The user's own keys, not an organization's: under the user's settings.
   if (first === "settings" && id === "personal-api-keys") {
