@@ -1,0 +1,154 @@
+/**
+ * The README's pictures of the console: the built console served by the real server over an in-memory
+ * store, a project seeded through the API as a team would have it, and Chromium at 1280×800 in the light
+ * and the dark scheme. Writes docs/screenshots/*.png. Run by `npm run screenshots -w @hedgerow/web`
+ * (which builds first); not a test.
+ */
+import { HedgerowServer } from "@hedgerow/http-server"
+import { ConfigProvider, Layer, ManagedRuntime, Option } from "effect"
+import { mkdir } from "node:fs/promises"
+import * as path from "node:path"
+import type { Page } from "playwright-core"
+import { launchChromium } from "../test/chromium.ts"
+
+const dist = path.resolve(import.meta.dirname, "..", "dist")
+const out = path.resolve(import.meta.dirname, "..", "..", "..", "docs", "screenshots")
+const PASSWORD = "correct-horse-battery-9"
+
+/** A flag as the API takes it, with people to evaluate it for (which sets its `last_called_at`). */
+interface Seed {
+  readonly key: string
+  readonly name: string
+  readonly tags: ReadonlyArray<string>
+  readonly active?: boolean
+  readonly rollout?: number
+  readonly evaluation_runtime?: "server" | "client" | "all"
+  readonly filters?: Record<string, unknown>
+  readonly evaluated?: boolean
+}
+
+const MULTIVARIATE = "checkout-redesign"
+
+const FLAGS: ReadonlyArray<Seed> = [
+  { key: "new-onboarding-flow", name: "Guided onboarding for new sign-ups", tags: ["onboarding", "growth"], rollout: 25, evaluated: true },
+  { key: "dark-mode", name: "Dark theme in the web app", tags: ["ui"], rollout: 100, evaluated: true },
+  { key: "search-v2", name: "Search served by the new index", tags: ["search", "backend"], rollout: 10, evaluation_runtime: "server", evaluated: true },
+  { key: "pricing-annual-toggle", name: "Annual billing switch on the pricing page", tags: ["pricing", "growth"], rollout: 50 },
+  { key: "beta-dashboard", name: "Dashboards beta for opted-in teams", tags: ["beta"], rollout: 5, evaluated: true },
+  { key: "legacy-csv-export", name: "Old CSV exporter, kept for one customer", tags: ["legacy"], active: false },
+  { key: "free-shipping-banner", name: "Free shipping banner above the cart", tags: ["checkout", "marketing"], rollout: 100 },
+  { key: "recommendations", name: "Product recommendations on the home page", tags: ["ml", "backend"], rollout: 30, evaluation_runtime: "server" },
+  { key: "referral-program", name: "Invite a friend, both get a month free", tags: ["growth"], active: false },
+  { key: "mobile-push-prompt", name: "Ask for push permission after the first order", tags: ["mobile"], rollout: 40, evaluation_runtime: "client" },
+  { key: "holiday-theme", name: "Seasonal header artwork", tags: ["ui", "seasonal"], active: false },
+  {
+    key: MULTIVARIATE,
+    name: "One-page checkout against the current three steps",
+    tags: ["checkout", "experiment", "web"],
+    evaluated: true,
+    filters: {
+      groups: [
+        { properties: [{ key: "email", type: "person", operator: "icontains", value: "@acme.example" }], rollout_percentage: 100 },
+        {
+          properties: [
+            { key: "country", type: "person", operator: "exact", value: ["US", "CA"] },
+            { key: "orders", type: "person", operator: "gte", value: "2" }
+          ],
+          rollout_percentage: 50
+        }
+      ],
+      multivariate: {
+        variants: [
+          { key: "control", name: "Three steps", rollout_percentage: 34 },
+          { key: "one-page", name: "One page", rollout_percentage: 33 },
+          { key: "express", name: "One page with express pay", rollout_percentage: 33 }
+        ]
+      },
+      payloads: {
+        control: JSON.stringify({ steps: 3 }),
+        "one-page": JSON.stringify({ steps: 1, summary: "sticky" }),
+        express: JSON.stringify({ steps: 1, summary: "sticky", wallets: ["apple_pay", "google_pay"] })
+      }
+    }
+  }
+]
+
+const runtime = ManagedRuntime.make(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {}, webConsoleDir: dist })
+  .pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: {} })))))
+
+try {
+  const base = await runtime.runPromise(HedgerowServer.baseUrl)
+  const first = Option.getOrThrow(await runtime.runPromise(HedgerowServer.bootstrapIfEmpty({
+    email: "ada@acme.example",
+    organizationName: "Acme",
+    projectName: "Storefront"
+  })))
+  const api = async (method: string, route: string, body?: unknown) => {
+    const response = await fetch(`${base}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${first.personal_api_key}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`)
+    return response.status === 204 ? undefined : response.json()
+  }
+
+  await api("PATCH", "/api/users/@me/", { password: PASSWORD, first_name: "Ada" })
+  const flagsPath = `/api/projects/${first.project_id}/feature_flags/`
+  const ids = new Map<string, number>()
+  for (const flag of FLAGS) {
+    const created = await api("POST", flagsPath, {
+      key: flag.key,
+      name: flag.name,
+      tags: flag.tags,
+      active: flag.active ?? true,
+      ...(flag.evaluation_runtime === undefined ? {} : { evaluation_runtime: flag.evaluation_runtime }),
+      filters: flag.filters ?? { groups: [{ properties: [], rollout_percentage: flag.rollout ?? 100 }] }
+    })
+    ids.set(flag.key, created.id)
+  }
+  const role = await api("POST", `/api/organizations/${first.organization_id}/roles/`, { name: "Checkout team", feature_flags_access_level: 21 })
+  await api("POST", `${flagsPath}${ids.get(MULTIVARIATE)}/role_access/`, { role_id: role.id })
+
+  // Some flags asked for by an SDK, so that they show when they were last evaluated.
+  const { api_token } = await api("GET", `/api/projects/${first.project_id}/`)
+  const evaluated = FLAGS.filter((flag) => flag.evaluated === true).map((flag) => flag.key)
+  const answer = await fetch(`${base}/flags/?v=2`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token: api_token, distinct_id: "user-1", evaluation_runtime: "all", flag_keys_to_evaluate: evaluated })
+  })
+  if (!answer.ok) throw new Error(`/flags: ${answer.status}`)
+
+  await mkdir(out, { recursive: true })
+  const browser = await launchChromium()
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 })
+    const page = await context.newPage()
+    await page.goto(`${base}/login`)
+    await page.getByLabel("Email").fill(first.user.email)
+    await page.getByLabel("Password").fill(PASSWORD)
+    await page.getByRole("button", { name: "Log in" }).click()
+    await page.waitForURL((url) => url.pathname !== "/login")
+
+    const shoot = async (pagePath: string, name: string, ready: (page: Page) => Promise<void>) => {
+      await page.goto(`${base}${pagePath}`)
+      await ready(page)
+      for (const colorScheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme })
+        const file = path.join(out, `${name}-${colorScheme}.png`)
+        await page.screenshot({ path: file })
+        console.log(`wrote ${path.relative(process.cwd(), file)}`)
+      }
+    }
+    await shoot(`/project/${first.project_id}/flags`, "flags-list", (page) => page.getByRole("link", { name: MULTIVARIATE }).waitFor())
+    await shoot(`/project/${first.project_id}/flags/${ids.get(MULTIVARIATE)}`, "flag", async (page) => {
+      await page.getByLabel("Variant 3 key").waitFor()
+      await page.locator(".status-reason").waitFor()
+    })
+  } finally {
+    await browser.close()
+  }
+} finally {
+  await runtime.dispose()
+}
