@@ -8,12 +8,15 @@ import { Shell } from "./shell/shell.tsx"
 import { Failed, Loading } from "./ui/states.tsx"
 
 const LoginPage = lazy(() => import("./pages/login.tsx"))
+const SignupPage = lazy(() => import("./pages/signup.tsx"))
 
 const here = () => window.location.pathname + window.location.search
 
-// A 401 to any read means there is no session (any more): log in, then come back here.
+// A 401 to any read means there is no session (any more): log in, then come back here. The log-in and
+// an invite's sign-up need none.
 onSessionLost(() => {
-  if (parseRoute(window.location.pathname, window.location.search).page === "login") return
+  const { page } = parseRoute(window.location.pathname, window.location.search)
+  if (page === "login" || page === "signup") return
   navigate(hrefOf({ page: "login", next: here() === "/" ? undefined : here() }), { replace: true })
 })
 
@@ -42,6 +45,15 @@ export const App = () => {
     return (
       <Suspense fallback={<Loading />}>
         <LoginPage next={route.next} />
+      </Suspense>
+    )
+  }
+  if (route.page === "signup") {
+    // Outside the shell: a new user has no session; someone logged in joins as themself.
+    if (me.status === "loading") return <main id="main"><Loading /></main>
+    return (
+      <Suspense fallback={<Loading />}>
+        <SignupPage inviteId={route.inviteId} me={me.status === "ready" ? me.data : undefined} />
       </Suspense>
     )
   }

@@ -39,7 +39,11 @@ describe("the console's URLs", () => {
       { page: "project", projectId: "7" },
       { page: "flag", projectId: "7", flagId: "3", tab: "settings", pageNumber: 1 },
       { page: "flag", projectId: "7", flagId: "3", tab: "access", pageNumber: 2 },
-      { page: "flag", projectId: "7", flagId: "3", tab: "evaluate", pageNumber: 1 }
+      { page: "flag", projectId: "7", flagId: "3", tab: "evaluate", pageNumber: 1 },
+      { page: "members", organizationId: "0190-ab", pageNumber: 1 },
+      { page: "members", organizationId: "0190-ab", pageNumber: 2 },
+      { page: "invites", organizationId: "a/b c", pageNumber: 4 },
+      { page: "signup", inviteId: "0190-ab-cd" }
     ]
     for (const route of routes) {
       const url = new URL(hrefOf(route), "http://console.test")
@@ -51,7 +55,7 @@ describe("the console's URLs", () => {
     expect(parseRoute("/organization/x", "?page=0")).toEqual({ page: "organization", organizationId: "x", pageNumber: 1 })
     expect(parseRoute("/organization/x/", "?page=two")).toEqual({ page: "organization", organizationId: "x", pageNumber: 1 })
     expect(parseRoute("/project/7/", "")).toEqual({ page: "project", projectId: "7" })
-    for (const path of ["/project", "/project/7/extra", "/flags", "/login/more", "/%E0%A4%A"]) {
+    for (const path of ["/project", "/project/7/extra", "/flags", "/login/more", "/%E0%A4%A", "/organization/x/other", "/signup", "/signup/x/more"]) {
       expect(parseRoute(path, ""), path).toEqual({ page: "notFound" })
     }
   })

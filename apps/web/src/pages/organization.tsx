@@ -1,5 +1,6 @@
 import { invalidate } from "../api/resources.ts"
 import { urlOf, useApi } from "../api/use-api.ts"
+import { OrganizationTabs } from "../members/organization-tabs.tsx"
 import { Link } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
 import { organizationName, useMe } from "../shell/me.ts"
@@ -26,6 +27,7 @@ export default function OrganizationPage({ organizationId, pageNumber }: {
   return (
     <>
       <h1>{name}</h1>
+      <OrganizationTabs organizationId={organizationId} current="organization" />
       <h2>Projects</h2>
       <Resourceful resource={projects} onRetry={() => invalidate(urlOf(PATH, options))}>
         {(page) =>

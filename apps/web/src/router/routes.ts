@@ -7,6 +7,10 @@ export type Route =
   | { readonly page: "home" }
   | { readonly page: "login"; readonly next: string | undefined }
   | { readonly page: "organization"; readonly organizationId: string; readonly pageNumber: number }
+  | { readonly page: "members"; readonly organizationId: string; readonly pageNumber: number }
+  | { readonly page: "invites"; readonly organizationId: string; readonly pageNumber: number }
+  /** Accepting an invite, the link its e-mail carries: no session needed. */
+  | { readonly page: "signup"; readonly inviteId: string }
   | { readonly page: "project"; readonly projectId: string }
   | { readonly page: "flags"; readonly projectId: string; readonly list: FlagList }
   | { readonly page: "newFlag"; readonly projectId: string }
@@ -94,6 +98,10 @@ export const parseRoute = (pathname: string, query: string): Route => {
   if (first === "organization" && id !== undefined && rest.length === 0) {
     return { page: "organization", organizationId: id, pageNumber: pageNumberOf(search) }
   }
+  if (first === "organization" && id !== undefined && rest.length === 1 && (rest[0] === "members" || rest[0] === "invites")) {
+    return { page: rest[0], organizationId: id, pageNumber: pageNumberOf(search) }
+  }
+  if (first === "signup" && id !== undefined && rest.length === 0) return { page: "signup", inviteId: id }
   if (first === "project" && id !== undefined && rest.length === 0) return { page: "project", projectId: id }
   if (first === "project" && id !== undefined && rest[0] === "flags") {
     const [, flagId, ...more] = rest
@@ -121,6 +129,11 @@ export const hrefOf = (route: Exclude<Route, { page: "notFound" }>): string => {
       return route.next === undefined ? "/login" : `/login?${new URLSearchParams({ next: route.next })}`
     case "organization":
       return `/organization/${encodeURIComponent(route.organizationId)}${route.pageNumber > 1 ? `?page=${route.pageNumber}` : ""}`
+    case "members":
+    case "invites":
+      return `/organization/${encodeURIComponent(route.organizationId)}/${route.page}${route.pageNumber > 1 ? `?page=${route.pageNumber}` : ""}`
+    case "signup":
+      return `/signup/${encodeURIComponent(route.inviteId)}`
     case "project":
       return `/project/${encodeURIComponent(route.projectId)}`
     case "flags":

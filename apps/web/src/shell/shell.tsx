@@ -19,13 +19,19 @@ const FlagPage = lazy(() => import("../pages/flag.tsx"))
 const PersonalApiKeysPage = lazy(() => import("../pages/personal-api-keys.tsx"))
 const NewPersonalApiKeyPage = lazy(() => import("../pages/new-personal-api-key.tsx"))
 const PersonalApiKeyPage = lazy(() => import("../pages/personal-api-key.tsx"))
+const MembersPage = lazy(() => import("../pages/members.tsx"))
+const InvitesPage = lazy(() => import("../pages/invites.tsx"))
 
-type ShellRoute = Exclude<Route, { page: "login" } | { page: "home" }>
+type ShellRoute = Exclude<Route, { page: "login" } | { page: "home" } | { page: "signup" }>
 
 const pageOf = (route: ShellRoute): ReactNode => {
   switch (route.page) {
     case "organization":
       return <OrganizationPage organizationId={route.organizationId} pageNumber={route.pageNumber} />
+    case "members":
+      return <MembersPage organizationId={route.organizationId} pageNumber={route.pageNumber} />
+    case "invites":
+      return <InvitesPage organizationId={route.organizationId} pageNumber={route.pageNumber} />
     case "project":
       return <ProjectPage projectId={route.projectId} />
     case "flags":
@@ -52,7 +58,7 @@ const projectOf = (route: ShellRoute): string | undefined => "projectId" in rout
 const useOrganizationOf = (me: Me, route: ShellRoute): string | undefined => {
   const projectId = projectOf(route)
   const project = useApi("/api/projects/:project_id/", projectId !== undefined ? { params: { project_id: projectId } } : null)
-  if (route.page === "organization") return route.organizationId
+  if ("organizationId" in route) return route.organizationId
   if (projectId !== undefined) return project.status === "ready" ? project.data.organization : undefined
   return me.organization?.id
 }
