@@ -121,6 +121,35 @@ layer(Server, { excludeTestServices: true })("hedgerow domains and batch-exports
       assert.deepStrictEqual(lines(missing.stderr), [`error: BatchExport ID '${unknown}' not found.`])
     }))
 
+  it.effect("batch-exports list and get show what the API holds, as JSON and as text", () =>
+    Effect.gen(function*() {
+      const s = yield* connect
+      yield* cli(s, "batch-exports", "pause", s.batchExport)
+      const listed = yield* cli(s, "batch-exports", "list", "--json")
+      assert.strictEqual(listed.stderr, "")
+      const page = jsonOf(listed.stdout)
+      assert.strictEqual(page.count, 1)
+      const [item] = page.results
+      assert.deepInclude(item, { id: s.batchExport, name: "Nightly", model: "events", paused: true })
+
+      const table = yield* cli(s, "batch-exports", "list", "--org", s.organization)
+      const [header, row, footer] = lines(table.stdout)
+      assert.match(header!, /^ID\s+NAME\s+MODEL\s+INTERVAL\s+PAUSED\s+LAST_PAUSED_AT$/)
+      assert.match(row!, new RegExp(`^${s.batchExport}\\s+Nightly\\s+events\\s+hour\\s+true\\s+${item.last_paused_at}$`))
+      assert.strictEqual(footer, "1 in all")
+
+      const shown = yield* cli(s, "batch-exports", "get", s.batchExport, "--json")
+      assert.deepStrictEqual(jsonOf(shown.stdout), item)
+      const text = yield* cli(s, "batch-exports", "get", s.batchExport)
+      assert.include(text.stdout, `team_id         ${item.team_id}`)
+      assert.include(text.stdout, "destination     {}")
+      yield* cli(s, "batch-exports", "unpause", s.batchExport)
+
+      const missing = yield* cli(s, "batch-exports", "get", "nope")
+      assert.strictEqual(missing.code, 1)
+      assert.deepStrictEqual(lines(missing.stderr), ["error: BatchExport ID 'nope' not found."])
+    }))
+
   it.effect("end to end (child process): exit codes, one JSON object on stdout, one line on stderr", () =>
     Effect.gen(function*() {
       const s = yield* connect

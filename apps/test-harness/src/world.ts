@@ -23,8 +23,11 @@ export interface World {
   readonly orgB: string
   readonly projectA: number
   readonly projectB: number
-  /** A batch export in each organization (operator-made: exports have no create endpoint). */
-  readonly batchExports: { readonly a: string; readonly b: string }
+  /**
+   * Batch exports, operator-made (they have no create endpoint): one in each organization, and a newer
+   * second one in A, so that A's list has an order and a second page.
+   */
+  readonly batchExports: { readonly a: string; readonly b: string; readonly newerA: string }
   /** A user of no organization with a `*` key, who founds organizations over the API (and deletes them again). */
   readonly founder: MemberFixture
   /** Users of A only the member and invite scenarios touch (they change levels and remove members). */
@@ -113,6 +116,7 @@ export const createWorld = Effect.gen(function*() {
   const exports = yield* BatchExportService
   const exportA = yield* exports.create(systemActor, boot.organization_id, { project_id: boot.project_id, name: "Alpha export" })
   const exportB = yield* exports.create(systemActor, orgB.id, { project_id: projectB.id, name: "Beta export" })
+  const newerExportA = yield* exports.create(systemActor, boot.organization_id, { project_id: boot.project_id, name: "Alpha persons", model: "persons" })
 
   const memberOfA = (email: string, level: 1 | 8 | 15) =>
     Effect.gen(function*() {
@@ -143,7 +147,7 @@ export const createWorld = Effect.gen(function*() {
     orgB: orgB.id,
     projectA: boot.project_id,
     projectB: projectB.id,
-    batchExports: { a: exportA.id, b: exportB.id },
+    batchExports: { a: exportA.id, b: exportB.id, newerA: newerExportA.id },
     founder: { key: yield* key(founder.email, ["*"]), uuid: founder.uuid, email: founder.email },
     members: memberFixtures,
     roles: { viewA: viewA.id, editA: editA.id, roleB: roleB.id },

@@ -87,5 +87,28 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000, exclu
       }
       const kept = yield* sql<{ paused: boolean }>`SELECT paused FROM batch_exports WHERE id = ${id}`
       assert.isFalse(kept[0]!.paused)
+      // Reads leave it out too: retrieve answers the same 404, and the list does not hold it.
+      notFoundNaming(id)(yield* exports.retrieve(systemActor, organization, id).pipe(Effect.flip))
+      const listed = yield* exports.list(systemActor, organization, { limit: "1000" })
+      assert.isFalse(listed.results.some((item) => item.id === id))
+      assert.strictEqual(listed.count, listed.results.length)
+    }))
+
+  it.effect("the list is newest first, each export in PostHog's shape with its project as team_id", () =>
+    Effect.gen(function*() {
+      const first = yield* setUp
+      const second = yield* setUp
+      const exports = yield* BatchExportService
+      const { results } = yield* exports.list(systemActor, first.organization, { limit: "1000" })
+      const ids = results.map((item) => item.id)
+      assert.isBelow(ids.indexOf(second.id), ids.indexOf(first.id))
+      const sorted = [...results].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))
+      assert.deepStrictEqual(results.map((item) => item.created_at), sorted.map((item) => item.created_at))
+      const shown = yield* exports.retrieve(systemActor, first.organization, first.id)
+      assert.deepStrictEqual(results[ids.indexOf(first.id)], shown)
+      assert.strictEqual(shown.team_id, (booted.get(yield* Bootstrap))!.project_id)
+      assert.deepStrictEqual(Object.keys(shown), [
+        "id", "team_id", "name", "model", "destination", "interval", "paused", "created_at", "last_paused_at", "start_at", "end_at", "hogql_query"
+      ])
     }))
 }))

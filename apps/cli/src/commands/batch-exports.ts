@@ -1,17 +1,37 @@
 import * as Effect from "effect/Effect"
 import { Argument, Command } from "effect/cli"
-import { emit, jsonFlag } from "../output.ts"
+import { details, emit, jsonFlag } from "../output.ts"
+import { listCommand, pageFlags } from "../paging.ts"
 import { currentOrgFlag, remoteFlags, withApi } from "../remote.ts"
+
+const idArgument = Argument.String("id").pipe(Argument.withDescription("Batch export id (uuid)"))
+
+const list = Command.make(
+  "list",
+  { ...remoteFlags, org: currentOrgFlag, ...pageFlags, json: jsonFlag },
+  (options) =>
+    withApi(options, (client) =>
+      listCommand(
+        options,
+        ["id", "name", "model", "interval", "paused", "last_paused_at"],
+        (query) => client.batchExports.list({ params: { organization_id: options.org }, query })
+      ))
+).pipe(Command.withDescription("List an organization's batch exports, newest first"))
+
+const get = Command.make(
+  "get",
+  { ...remoteFlags, id: idArgument, org: currentOrgFlag, json: jsonFlag },
+  (options) =>
+    withApi(options, (client) =>
+      client.batchExports.retrieve({ params: { organization_id: options.org, id: options.id } }).pipe(
+        Effect.flatMap(emit(options.json, (batchExport) => details(batchExport)))
+      ))
+).pipe(Command.withDescription("Show a batch export"))
 
 const switchCommand = (name: "pause" | "unpause") =>
   Command.make(
     name,
-    {
-      ...remoteFlags,
-      id: Argument.String("id").pipe(Argument.withDescription("Batch export id (uuid)")),
-      org: currentOrgFlag,
-      json: jsonFlag
-    },
+    { ...remoteFlags, id: idArgument, org: currentOrgFlag, json: jsonFlag },
     (options) =>
       withApi(options, (client) =>
         client.batchExports[name]({ params: { organization_id: options.org, id: options.id } }).pipe(
@@ -28,6 +48,6 @@ const switchCommand = (name: "pause" | "unpause") =>
   ))
 
 export const batchExports = Command.make("batch-exports").pipe(
-  Command.withDescription("Batch exports' pause switch, through the API (--url, --key); `admin batch-exports create` makes them"),
-  Command.withSubcommands([switchCommand("pause"), switchCommand("unpause")])
+  Command.withDescription("Batch exports through the API (--url, --key): list, show, pause; `admin batch-exports create` makes them"),
+  Command.withSubcommands([list, get, switchCommand("pause"), switchCommand("unpause")])
 )

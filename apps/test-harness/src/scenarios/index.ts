@@ -1,4 +1,5 @@
 import { authScenarios } from "./auth.ts"
+import { batchExportListScenarios } from "./batch-export-list.ts"
 import { batchExportScenarios } from "./batch-exports.ts"
 import { discoveryScenarios } from "./discovery.ts"
 import { domainAccessScenarios } from "./domain-access.ts"
@@ -46,6 +47,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...domainAccessScenarios,
   ...domainVerificationScenarios,
   ...batchExportScenarios,
+  ...batchExportListScenarios,
   ...orgAdminRegressionScenarios,
   ...organizationScenarios,
   ...roleScenarios,

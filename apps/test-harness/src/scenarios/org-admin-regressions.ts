@@ -33,7 +33,8 @@ const domains = {
 } as const
 const batchExports = {
   pause: { group: "batchExports", endpoint: "pause" },
-  unpause: { group: "batchExports", endpoint: "unpause" }
+  unpause: { group: "batchExports", endpoint: "unpause" },
+  retrieve: { group: "batchExports", endpoint: "retrieve" }
 } as const
 
 const withWorld = (name: string, run: (target: Target, world: World) => Promise<void>): Scenario => ({
@@ -124,7 +125,7 @@ export const orgAdminRegressionScenarios: ReadonlyArray<Scenario> = [
     for (const [endpoint, params, body] of byId) {
       expectReply(await target.call(endpoint, { key, params: { organization_id, ...params }, body }), 404, NOT_FOUND)
     }
-    for (const endpoint of [batchExports.pause, batchExports.unpause]) {
+    for (const endpoint of [batchExports.retrieve, batchExports.pause, batchExports.unpause]) {
       expectReply(
         await target.call(endpoint, { key, params: { organization_id, id: LONG_ID } }),
         404,

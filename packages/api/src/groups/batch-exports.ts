@@ -1,14 +1,26 @@
+import { BatchExportView, PageEnvelopeOf } from "@hedgerow/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { WriteErrors } from "../errors.ts"
+import { ReadErrors, WriteErrors } from "../errors.ts"
 import { Authorization } from "../security.ts"
-import { OrganizationParam } from "./shared.ts"
+import { ListQuery, OrganizationParam } from "./shared.ts"
 
 const BatchExportParams = { ...OrganizationParam, id: Schema.String }
 
-/** The pause switch of `/api/organizations/{organization_id}/batch_exports/{id}/`. */
+/** `/api/organizations/{organization_id}/batch_exports/`: reading them and their pause switch; operators create them. */
 export class BatchExportsGroup extends HttpApiGroup.make("batchExports")
   .add(
+    HttpApiEndpoint.get("list", "/api/organizations/:organization_id/batch_exports/", {
+      params: OrganizationParam,
+      query: ListQuery,
+      success: PageEnvelopeOf(BatchExportView),
+      error: ReadErrors
+    }).annotate(OpenApi.Description, "The organization's batch exports, newest first (scope batch_export:read)"),
+    HttpApiEndpoint.get("retrieve", "/api/organizations/:organization_id/batch_exports/:id/", {
+      params: BatchExportParams,
+      success: BatchExportView,
+      error: ReadErrors
+    }).annotate(OpenApi.Description, "A batch export of the organization (scope batch_export:read)"),
     HttpApiEndpoint.post("pause", "/api/organizations/:organization_id/batch_exports/:id/pause/", {
       params: BatchExportParams,
       success: HttpApiSchema.Empty(200),

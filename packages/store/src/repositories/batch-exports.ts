@@ -2,10 +2,12 @@ import { BatchExport } from "@hedgerow/core"
 import { BatchExportRepository } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { columnsOf, decodeFirst, decodeOne } from "./table.ts"
+import { pageAndTotal } from "./paging.ts"
+import { columnsOf, decodeFirst, decodeOne, decodeRows } from "./table.ts"
 
 const decodeCreated = decodeOne(BatchExport)
 const decodeBatchExport = decodeFirst(BatchExport)
+const decodeBatchExports = decodeRows(BatchExport)
 
 export const layerNoDeps = Layer.effect(
   BatchExportRepository,
@@ -23,6 +25,19 @@ export const layerNoDeps = Layer.effect(
           SELECT ${columns} FROM batch_exports WHERE id = ${id} AND organization_id = ${organization} AND NOT deleted`.pipe(
           Effect.orDie,
           Effect.flatMap(decodeBatchExport)
+        ),
+      // Newest first, as PostHog lists them; the id breaks ties between exports made in one transaction.
+      list: (organization, page) =>
+        pageAndTotal(
+          page,
+          sql`
+            SELECT ${columns} FROM batch_exports WHERE organization_id = ${organization} AND NOT deleted
+            ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
+          sql<{ n: number }>`
+            SELECT count(*)::integer AS n FROM batch_exports WHERE organization_id = ${organization} AND NOT deleted`
+        ).pipe(
+          Effect.flatMap(({ rows, total }) =>
+            Effect.map(decodeBatchExports(rows), (results) => ({ count: total, results, request: page })))
         ),
       // One statement, so concurrent pauses cannot both stamp last_paused_at.
       setPaused: (organization, id, paused) =>
