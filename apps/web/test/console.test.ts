@@ -137,7 +137,7 @@ describe("the console in Chromium", () => {
       const organization = await held(`/api/organizations/${owner.organization}/`)
       await page.getByRole("heading", { level: 1, name: organization.name }).waitFor()
       const projects = await held(`/api/organizations/${owner.organization}/projects/?limit=20`)
-      const listed = page.getByRole("main").getByRole("list").getByRole("link")
+      const listed = page.getByRole("main").getByRole("list", { name: "Projects" }).getByRole("link")
       await listed.first().waitFor()
       expect(await listed.allTextContents()).toEqual(projects.results.map((project: { name: string }) => project.name))
       await page.reload()

@@ -1,6 +1,9 @@
 import AxeBuilder from "@axe-core/playwright"
 import { HedgerowServer } from "@hedgerow/http-server"
-import { ConfigProvider, Layer, ManagedRuntime, Option } from "effect"
+// By path, not by package: the CLI serves the console and the harness's tests run the CLI, so a
+// dependency of the console's on the harness would close a cycle in the workspace's graph.
+import { type LocalNetwork, type Network, startNetwork } from "../../test-harness/src/network/index.ts"
+import { ConfigProvider, type Effect, Layer, ManagedRuntime, Option } from "effect"
 import * as path from "node:path"
 import type { Browser, BrowserContextOptions, Locator, Page } from "playwright-core"
 import { afterAll, beforeAll, expect } from "vitest"
@@ -24,10 +27,19 @@ export interface ConsoleWorld {
   readonly withPage: (options: BrowserContextOptions, use: (page: Page) => Promise<void>) => Promise<void>
   /** Logs the owner in from `path` (a deep link) and waits to be back there. */
   readonly logInAt: (page: Page, path: string) => Promise<void>
+  /** What an operator does in-process, as `hedgerow admin` does: core's services on the server's store. */
+  readonly operate: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>
+  /** The DNS (and mail) server the server is configured with, given `useConsole({ network: true })`. */
+  network: Network | undefined
 }
 
-export const useConsole = (): ConsoleWorld => {
+/**
+ * `network`: the server asks a DNS server on loopback, whose TXT records the test publishes (domain
+ * verification), and sends mail to one whose mailbox it reads; otherwise it has neither.
+ */
+export const useConsole = (options: { readonly network?: boolean } = {}): ConsoleWorld => {
   let runtime: ManagedRuntime.ManagedRuntime<any, any> | undefined
+  let local: LocalNetwork | undefined
   const world: ConsoleWorld = {
     base: "",
     browser: undefined as unknown as Browser,
@@ -52,11 +64,17 @@ export const useConsole = (): ConsoleWorld => {
       await form.password.fill(world.owner.password)
       await form.submit.click()
       await page.waitForURL(`${world.base}${path}`)
-    }
+    },
+    operate: (effect) => runtime!.runPromise(effect),
+    network: undefined
   }
   beforeAll(async () => {
+    if (options.network === true) {
+      local = await startNetwork()
+      world.network = local.network
+    }
     runtime = ManagedRuntime.make(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {}, webConsoleDir: dist })
-      .pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: {} })))))
+      .pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { ...local?.env } })))))
     ;[world.base, world.browser] = await Promise.all([runtime.runPromise(HedgerowServer.baseUrl), launchChromium()])
     const first = Option.getOrThrow(await runtime.runPromise(HedgerowServer.bootstrapIfEmpty()))
     Object.assign(world.owner, {
@@ -75,6 +93,7 @@ export const useConsole = (): ConsoleWorld => {
   afterAll(async () => {
     await world.browser?.close()
     await runtime?.dispose()
+    await local?.close()
   })
   return world
 }

@@ -1,6 +1,6 @@
 import { type FormEvent, type ReactNode, useId, useState } from "react"
 import type { ApiError } from "../api/client.ts"
-import { TextAreaField, TextField } from "../ui/field.tsx"
+import { Switch, TextAreaField, TextField } from "../ui/field.tsx"
 import { type Draft, type DraftGroup, type DraftVariant, newGroup, newProperty, newVariant, payloadErrors } from "./draft.ts"
 import { PropertyFilterEditor } from "./property-filter.tsx"
 
@@ -13,31 +13,6 @@ const placeOf = (attr: string | null): Place => {
 
 const replaced = <T,>(items: ReadonlyArray<T>, index: number, item: T): Array<T> => items.map((old, at) => at === index ? item : old)
 const without = <T,>(items: ReadonlyArray<T>, index: number): Array<T> => items.filter((_, at) => at !== index)
-
-/** A labelled on/off switch (a checkbox announced as a switch). */
-const Switch = ({ label, checked, onChange, error }: {
-  readonly label: string
-  readonly checked: boolean
-  readonly onChange: (checked: boolean) => void
-  readonly error: string | undefined
-}) => {
-  const id = useId()
-  return (
-    <div className="field switch">
-      <input
-        id={id}
-        type="checkbox"
-        role="switch"
-        checked={checked}
-        onChange={(event) => onChange(event.target.checked)}
-        aria-invalid={error === undefined ? undefined : true}
-        aria-describedby={error === undefined ? undefined : `${id}-error`}
-      />
-      <label htmlFor={id}>{label}</label>
-      {error === undefined ? null : <p id={`${id}-error`} className="field-error">{error}</p>}
-    </div>
-  )
-}
 
 /** A rollout percentage as a slider, its value shown beside it. */
 const RolloutSlider = ({ label, value, onChange }: { readonly label: string; readonly value: number; readonly onChange: (value: number) => void }) => {

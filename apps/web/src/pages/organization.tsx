@@ -1,6 +1,6 @@
 import { invalidate } from "../api/resources.ts"
 import { urlOf, useApi } from "../api/use-api.ts"
-import { OrganizationTabs } from "../members/organization-tabs.tsx"
+import { OrganizationTabs } from "../shell/organization-tabs.tsx"
 import { Link } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
 import { organizationName, useMe } from "../shell/me.ts"
@@ -41,7 +41,7 @@ export default function OrganizationPage({ organizationId, pageNumber }: {
             )
             : (
               <>
-                <ul className="link-list">
+                <ul className="link-list" aria-label="Projects">
                   {page.results.map((project) => (
                     <li key={project.id}>
                       <Link href={hrefOf({ page: "project", projectId: String(project.id) })}>{project.name}</Link>

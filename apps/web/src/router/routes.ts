@@ -11,6 +11,8 @@ export type Route =
   | { readonly page: "invites"; readonly organizationId: string; readonly pageNumber: number }
   /** Accepting an invite, the link its e-mail carries: no session needed. */
   | { readonly page: "signup"; readonly inviteId: string }
+  | { readonly page: "domains"; readonly organizationId: string; readonly pageNumber: number }
+  | { readonly page: "batchExports"; readonly organizationId: string; readonly pageNumber: number }
   | { readonly page: "project"; readonly projectId: string }
   | { readonly page: "flags"; readonly projectId: string; readonly list: FlagList }
   | { readonly page: "newFlag"; readonly projectId: string }
@@ -74,6 +76,8 @@ const pageNumberOf = (search: URLSearchParams): number => {
   return Number.isSafeInteger(value) && value >= 1 ? value : 1
 }
 
+const pageQuery = (pageNumber: number): string => pageNumber > 1 ? `?page=${pageNumber}` : ""
+
 /** Where a log-in may send the browser on: a path of this site only, never another origin. */
 export const safeNext = (next: string | null | undefined): string | undefined =>
   next !== null && next !== undefined && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\")
@@ -102,6 +106,10 @@ export const parseRoute = (pathname: string, query: string): Route => {
     return { page: rest[0], organizationId: id, pageNumber: pageNumberOf(search) }
   }
   if (first === "signup" && id !== undefined && rest.length === 0) return { page: "signup", inviteId: id }
+  if (first === "organization" && id !== undefined && rest.length === 1) {
+    if (rest[0] === "domains") return { page: "domains", organizationId: id, pageNumber: pageNumberOf(search) }
+    if (rest[0] === "batch-exports") return { page: "batchExports", organizationId: id, pageNumber: pageNumberOf(search) }
+  }
   if (first === "project" && id !== undefined && rest.length === 0) return { page: "project", projectId: id }
   if (first === "project" && id !== undefined && rest[0] === "flags") {
     const [, flagId, ...more] = rest
@@ -134,6 +142,10 @@ export const hrefOf = (route: Exclude<Route, { page: "notFound" }>): string => {
       return `/organization/${encodeURIComponent(route.organizationId)}/${route.page}${route.pageNumber > 1 ? `?page=${route.pageNumber}` : ""}`
     case "signup":
       return `/signup/${encodeURIComponent(route.inviteId)}`
+    case "domains":
+      return `/organization/${encodeURIComponent(route.organizationId)}/domains${pageQuery(route.pageNumber)}`
+    case "batchExports":
+      return `/organization/${encodeURIComponent(route.organizationId)}/batch-exports${pageQuery(route.pageNumber)}`
     case "project":
       return `/project/${encodeURIComponent(route.projectId)}`
     case "flags":

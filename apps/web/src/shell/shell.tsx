@@ -21,6 +21,8 @@ const NewPersonalApiKeyPage = lazy(() => import("../pages/new-personal-api-key.t
 const PersonalApiKeyPage = lazy(() => import("../pages/personal-api-key.tsx"))
 const MembersPage = lazy(() => import("../pages/members.tsx"))
 const InvitesPage = lazy(() => import("../pages/invites.tsx"))
+const DomainsPage = lazy(() => import("../pages/domains.tsx"))
+const BatchExportsPage = lazy(() => import("../pages/batch-exports.tsx"))
 
 type ShellRoute = Exclude<Route, { page: "login" } | { page: "home" } | { page: "signup" }>
 
@@ -32,6 +34,10 @@ const pageOf = (route: ShellRoute): ReactNode => {
       return <MembersPage organizationId={route.organizationId} pageNumber={route.pageNumber} />
     case "invites":
       return <InvitesPage organizationId={route.organizationId} pageNumber={route.pageNumber} />
+    case "domains":
+      return <DomainsPage organizationId={route.organizationId} pageNumber={route.pageNumber} />
+    case "batchExports":
+      return <BatchExportsPage organizationId={route.organizationId} pageNumber={route.pageNumber} />
     case "project":
       return <ProjectPage projectId={route.projectId} />
     case "flags":

@@ -77,3 +77,28 @@ export const SelectField = ({ label, error, hint, onValue, options, ...select }:
     )}
   />
 )
+
+/** A labelled on/off switch (a checkbox announced as a switch). */
+export const Switch = ({ label, checked, onChange, error }: {
+  readonly label: string
+  readonly checked: boolean
+  readonly onChange: (checked: boolean) => void
+  readonly error: string | undefined
+}) => {
+  const id = useId()
+  return (
+    <div className="field switch">
+      <input
+        id={id}
+        type="checkbox"
+        role="switch"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+        aria-invalid={error === undefined ? undefined : true}
+        aria-describedby={error === undefined ? undefined : `${id}-error`}
+      />
+      <label htmlFor={id}>{label}</label>
+      {error === undefined ? null : <p id={`${id}-error`} className="field-error">{error}</p>}
+    </div>
+  )
+}

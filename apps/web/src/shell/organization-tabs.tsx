@@ -1,9 +1,15 @@
 import { Link } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
 
-const TABS = [["organization", "Projects"], ["members", "Members"], ["invites", "Invites"]] as const
+const TABS = [
+  ["organization", "Projects"],
+  ["members", "Members"],
+  ["invites", "Invites"],
+  ["domains", "Domains"],
+  ["batchExports", "Batch exports"]
+] as const
 
-/** An organization's pages: its projects, members and invites. */
+/** An organization's pages: its projects, members, invites, domains and batch exports. */
 export const OrganizationTabs = ({ organizationId, current }: {
   readonly organizationId: string
   readonly current: (typeof TABS)[number][0]

@@ -1,0 +1,128 @@
+import { useId, useState } from "react"
+import { type ApiError, asApiError, request } from "../api/client.ts"
+import { ConfirmButton } from "../ui/confirm-button.tsx"
+import { CopyButton } from "../ui/copy-button.tsx"
+import { challengeRecordName, type Domain, type DomainChanges, DOMAIN_PATH, ssoWords } from "./domain.ts"
+import { DomainSettings } from "./domain-settings.tsx"
+
+const VERIFY_PATH = "/api/organizations/:organization_id/domains/:id/verify/"
+
+const when = (timestamp: string) => <time dateTime={timestamp}>{new Date(timestamp).toLocaleString()}</time>
+
+/** The TXT record that proves the domain is the organization's, each part with a copy button. */
+const ChallengeRecord = ({ domain }: { readonly domain: Domain }) => {
+  const name = challengeRecordName(domain)
+  return (
+    <dl className="details">
+      <dt>Record type</dt>
+      <dd><code>TXT</code></dd>
+      <dt>Name</dt>
+      <dd>
+        <code>{name}</code> <CopyButton text={name} label={`Copy the record name for ${domain.domain}`} />
+        <p className="hint">
+          The server's default name. An operator may have configured another prefix than{" "}
+          <code>_hedgerow-challenge</code>; ask them if verification keeps failing.
+        </p>
+      </dd>
+      <dt>Value</dt>
+      <dd>
+        <code className="challenge">{domain.verification_challenge}</code>{" "}
+        <CopyButton text={domain.verification_challenge} label={`Copy the record value for ${domain.domain}`} />
+      </dd>
+    </dl>
+  )
+}
+
+/**
+ * One domain: whether it is verified, the DNS record to publish and a Verify button while it is not,
+ * its settings, and its removal. After every write the page's list is read again (`refresh`).
+ */
+export const DomainCard = ({ organizationId, domain, refresh, onDeleted }: {
+  readonly organizationId: string
+  readonly domain: Domain
+  readonly refresh: () => Promise<void>
+  readonly onDeleted: (name: string) => void
+}) => {
+  const heading = useId()
+  const params = { organization_id: organizationId, id: domain.id }
+  const [busy, setBusy] = useState(false)
+  const [notice, setNotice] = useState<string | undefined>(undefined)
+  const [error, setError] = useState<ApiError | undefined>(undefined)
+  const [settingsError, setSettingsError] = useState<ApiError | undefined>(undefined)
+
+  const run = (work: () => Promise<string | undefined>, onError: (error: ApiError) => void) => {
+    setBusy(true)
+    setNotice(undefined)
+    setError(undefined)
+    setSettingsError(undefined)
+    work()
+      .then(async (done) => {
+        await refresh()
+        setNotice(done)
+      })
+      .catch((cause: unknown) => onError(asApiError(cause)))
+      .finally(() => setBusy(false))
+  }
+
+  // Verify answers an empty 200 either way: the domain read again says whether DNS held the challenge.
+  const verify = () =>
+    run(async () => {
+      await request("POST", VERIFY_PATH, { params })
+      const after = await request("GET", DOMAIN_PATH, { params })
+      return after.is_verified
+        ? `${domain.domain} is verified.`
+        : `${domain.domain} is not verified yet: no TXT record at ${challengeRecordName(domain)} holds its challenge. ` +
+          "A new record can take a while to reach every DNS server; try again later."
+    }, setError)
+
+  const save = (payload: DomainChanges) =>
+    run(async () => {
+      if (Object.keys(payload).length === 0) return "Nothing has changed."
+      await request("PATCH", DOMAIN_PATH, { params, payload })
+      return "Settings saved."
+    }, setSettingsError)
+
+  const remove = () =>
+    run(async () => {
+      await request("DELETE", DOMAIN_PATH, { params })
+      onDeleted(domain.domain)
+      return undefined
+    }, setError)
+
+  return (
+    <article className="card" aria-labelledby={heading}>
+      <div className="page-head">
+        <h3 id={heading}>{domain.domain}</h3>
+        <span className={domain.is_verified ? "badge badge-active" : "badge"}>{domain.is_verified ? "Verified" : "Not verified"}</span>
+      </div>
+      <dl className="details">
+        <dt>Verified at</dt>
+        <dd>{domain.verified_at === null ? "Not yet" : when(domain.verified_at)}</dd>
+        <dt>Just-in-time provisioning</dt>
+        <dd>{domain.jit_provisioning_enabled ? "On" : "Off"}</dd>
+        <dt>SSO enforcement</dt>
+        <dd>{ssoWords(domain.sso_enforcement)}</dd>
+        <dt>SAML</dt>
+        <dd>{domain.has_saml ? "Configured" : "Not configured"}</dd>
+      </dl>
+      <p role="status" className="notice">{notice ?? ""}</p>
+      {error === undefined ? null : <p role="alert" className="form-error">{error.detail}</p>}
+      {domain.is_verified ? null : (
+        <section aria-label={`Verify ${domain.domain}`}>
+          <p>Publish this DNS record, then verify:</p>
+          <ChallengeRecord domain={domain} />
+          <button type="button" className="primary" disabled={busy} onClick={verify}>Verify {domain.domain}</button>
+        </section>
+      )}
+      <DomainSettings domain={domain} busy={busy} error={settingsError} onSave={save} />
+      <ConfirmButton
+        question={`Delete ${domain.domain}? Its verification and settings go with it.`}
+        confirm={`Yes, delete ${domain.domain}`}
+        disabled={busy}
+        onConfirm={remove}
+      >
+        {`Delete ${domain.domain}`}
+      </ConfirmButton>
+    </article>
+  )
+}

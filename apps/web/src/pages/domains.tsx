@@ -1,0 +1,116 @@
+import { type FormEvent, useState } from "react"
+import { type ApiError, asApiError, request } from "../api/client.ts"
+import { invalidate } from "../api/resources.ts"
+import { reread, urlOf, useApi } from "../api/use-api.ts"
+import { DOMAINS_PATH, domainsPrefix } from "../domains/domain.ts"
+import { DomainCard } from "../domains/domain-card.tsx"
+import { Link } from "../router/navigation.tsx"
+import { hrefOf } from "../router/routes.ts"
+import { organizationName, useMe } from "../shell/me.ts"
+import { OrganizationTabs } from "../shell/organization-tabs.tsx"
+import { TextField } from "../ui/field.tsx"
+import { usePageTitle } from "../ui/page-title.ts"
+import { Pagination } from "../ui/pagination.tsx"
+import { Empty, Resourceful } from "../ui/states.tsx"
+
+const PAGE_SIZE = 20
+
+/** Adds a domain; the API's refusal is shown by the Domain field, or above the button when it names none. */
+const AddDomain = ({ organizationId, refresh, onAdded }: {
+  readonly organizationId: string
+  readonly refresh: () => Promise<void>
+  readonly onAdded: (name: string) => void
+}) => {
+  const [domain, setDomain] = useState("")
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<ApiError | undefined>(undefined)
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    setBusy(true)
+    setError(undefined)
+    request("POST", DOMAINS_PATH, { params: { organization_id: organizationId }, payload: { domain } })
+      .then(async (created) => {
+        await refresh()
+        setDomain("")
+        onAdded(created.domain)
+      })
+      .catch((cause: unknown) => setError(asApiError(cause)))
+      .finally(() => setBusy(false))
+  }
+  return (
+    <form className="inline-form" aria-label="Add a domain" onSubmit={submit}>
+      <TextField
+        label="Domain"
+        name="domain"
+        value={domain}
+        onValue={setDomain}
+        placeholder="example.com"
+        hint="Lower case, without www or @."
+        error={error?.attr === "domain" ? error.detail : undefined}
+      />
+      <button type="submit" className="primary" disabled={busy}>Add domain</button>
+      {error === undefined || error.attr === "domain" ? null : <p role="alert" className="form-error">{error.detail}</p>}
+    </form>
+  )
+}
+
+/** An organization's e-mail domains: proving each by DNS, then JIT provisioning and SSO enforcement. */
+export default function DomainsPage({ organizationId, pageNumber }: {
+  readonly organizationId: string
+  readonly pageNumber: number
+}) {
+  const me = useMe()
+  const name = organizationName(me, organizationId)
+  usePageTitle(`Domains · ${name}`)
+  const [notice, setNotice] = useState<string | undefined>(undefined)
+  const options = {
+    params: { organization_id: organizationId },
+    query: { limit: String(PAGE_SIZE), offset: String((pageNumber - 1) * PAGE_SIZE) }
+  }
+  const domains = useApi(DOMAINS_PATH, options)
+  const refresh = () => reread(domainsPrefix(organizationId), DOMAINS_PATH, options)
+  return (
+    <>
+      <h1>{name}</h1>
+      <OrganizationTabs organizationId={organizationId} current="domains" />
+      <h2>Domains</h2>
+      <p>
+        Once a domain is verified, people with an address at it can join the organization on their own
+        (just-in-time provisioning), and be made to log in with one provider (SSO enforcement).
+      </p>
+      <AddDomain organizationId={organizationId} refresh={refresh} onAdded={(added) => setNotice(`${added} was added; publish its DNS record, then verify it.`)} />
+      <p role="status" className="notice">{notice ?? ""}</p>
+      <Resourceful resource={domains} onRetry={() => invalidate(urlOf(DOMAINS_PATH, options))}>
+        {(page) =>
+          page.count === 0
+            ? <Empty title="This organization has no domains yet." />
+            : page.results.length === 0
+            ? (
+              <Empty title="There is nothing on this page.">
+                <Link href={hrefOf({ page: "domains", organizationId, pageNumber: 1 })}>Go to the first page</Link>
+              </Empty>
+            )
+            : (
+              <>
+                {page.results.map((domain) => (
+                  <DomainCard
+                    key={domain.id}
+                    organizationId={organizationId}
+                    domain={domain}
+                    refresh={refresh}
+                    onDeleted={(deleted) => setNotice(`${deleted} was deleted.`)}
+                  />
+                ))}
+                <Pagination
+                  label="Domains pages"
+                  count={page.count}
+                  pageSize={PAGE_SIZE}
+                  pageNumber={pageNumber}
+                  hrefFor={(number) => hrefOf({ page: "domains", organizationId, pageNumber: number })}
+                />
+              </>
+            )}
+      </Resourceful>
+    </>
+  )
+}
