@@ -51,7 +51,7 @@ const assertClean = (figures: BenchFigures, expected: ReadonlyArray<Scenario>) =
 const onServer = <A>(url: string, statement: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
   Effect.runPromise(Effect.gen(function*() {
     return yield* statement(yield* SqlClient.SqlClient)
-  }).pipe(Effect.provide(layerPostgres({ url, poolSize: 1 }))))
+  }).pipe(Effect.provide(layerPostgres({ url, poolSize: 2 }))))
 
 describe("benchmark driver", () => {
   forEachBackend((backend) => {

@@ -93,7 +93,7 @@ forEachBackend((backend) => {
           const sql = yield* SqlClient.SqlClient
           return yield* sql<{ migration_id: number; name: string }>`
             SELECT migration_id, name FROM hedgerow_migrations ORDER BY migration_id`
-        }).pipe(Effect.provide(layerPostgres({ url: database!.url, poolSize: 1 })))
+        }).pipe(Effect.provide(layerPostgres({ url: database!.url, poolSize: 2 })))
       )
       const expected = Object.keys(migrations).map((id) => {
         const [, number, name] = /^(\d+)_(.+)$/.exec(id)!
