@@ -1,5 +1,5 @@
 import { HedgerowApi } from "@hedgerow/api"
-import { RateLimitSettings } from "@hedgerow/core"
+import { Authentication, RateLimitSettings } from "@hedgerow/core"
 import { Hedgerow, type StoreOptions } from "@hedgerow/store"
 import { Config, Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
@@ -39,7 +39,7 @@ const serverSettingsFromConfig = (basePath: string) =>
 const edgeMiddleware = HttpRouter.middleware(
   Effect.gen(function*() {
     const logged = RequestLog.around(yield* ServerLog)
-    const envelope = ErrorEnvelope.around(yield* ServerSettings)
+    const envelope = ErrorEnvelope.around(yield* ServerSettings, yield* Effect.serviceOption(Authentication))
     return (httpEffect: Parameters<typeof envelope>[0]) => logged(Cors.around(envelope(httpEffect)))
   }),
   { global: true }
@@ -89,11 +89,17 @@ export const routesAt = (basePath: string) =>
 export const servicesLayer = (store: StoreOptions) =>
   Hedgerow.layer(store).pipe(Layer.provide(RateLimitsFromConfig), Layer.provide(SiteFromConfig))
 
-const serving = <A, E, R>(routes: Layer.Layer<A, E, R>) =>
-  HttpRouter.serve(routes, { routerConfig, disableLogger: true, disableListenLog: true })
+/**
+ * Serves `routes` with `services` given to the routes alone. HttpApi merges a group's services into each
+ * request's context, copying the request's context to do so; kept out of the server's own context, the
+ * services are not in that copy a second time, which halves what every request copies.
+ */
+const serving = <A, E, R, S, E2, R2>(routes: Layer.Layer<A, E, R>, services: Layer.Layer<S, E2, R2>) =>
+  HttpRouter.serve(routes.pipe(Layer.provide(services)), { routerConfig, disableLogger: true, disableListenLog: true })
 
-/** The HTTP app on any HttpServer, given core services. */
-export const layerNoDeps = serving(routesAt(""))
+/** The HTTP app on any HttpServer, over `services` (share the layer with whatever else uses them: it is built once). */
+export const layer = <S, E, R>(services: Layer.Layer<S, E, R>) => serving(routesAt(""), services)
 
-/** The same with the web console's routes beside the API's, given core services and the console (WebConsole). */
-export const layerWithConsoleNoDeps = serving(Layer.mergeAll(routesAt(""), WebConsole.routes))
+/** The same with the web console's routes beside the API's; they need the console (WebConsole). */
+export const layerWithConsole = <S, E, R>(services: Layer.Layer<S, E, R>) =>
+  serving(Layer.mergeAll(routesAt(""), WebConsole.routes), services)

@@ -40,13 +40,17 @@ export interface ServerOptions {
 export const layer = (options: ServerOptions) =>
   Layer.unwrap(Effect.gen(function*() {
     const timeouts = yield* timeoutsFromConfig
+    // One layer object, so that the routes and the callers of this layer share one store and one core.
+    const services = App.servicesLayer(options.store)
     const app = options.webConsoleDir === undefined
-      ? App.layerNoDeps
-      : App.layerWithConsoleNoDeps.pipe(Layer.provide(Layer.succeed(WebConsole.WebConsole, yield* loadSite(options.webConsoleDir))))
-    return app.pipe(
-      Layer.provide(options.log === undefined ? Layer.empty : ServerLog.layer(options.log, options.log.sink)),
-      Layer.provideMerge(NodeHttpServer.layer(() => createNodeServer(timeouts), { port: options.port, host: options.host })),
-      Layer.provideMerge(App.servicesLayer(options.store))
+      ? App.layer(services)
+      : App.layerWithConsole(services).pipe(Layer.provide(Layer.succeed(WebConsole.WebConsole, yield* loadSite(options.webConsoleDir))))
+    return Layer.merge(
+      app.pipe(
+        Layer.provide(options.log === undefined ? Layer.empty : ServerLog.layer(options.log, options.log.sink)),
+        Layer.provideMerge(NodeHttpServer.layer(() => createNodeServer(timeouts), { port: options.port, host: options.host }))
+      ),
+      services
     )
   }))
 

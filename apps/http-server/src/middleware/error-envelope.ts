@@ -23,10 +23,15 @@ export const envelopeResponse = (failure: Parameters<typeof envelopeOf>[0], requ
  * A path no route serves: a page of the web console when `hedgerow serve` has one (see its fallback),
  * else the API's answer.
  */
-const unmatched = (request: HttpServerRequest.HttpServerRequest, requestId: string, settings: ServerSettingsShape) =>
+const unmatched = (
+  request: HttpServerRequest.HttpServerRequest,
+  requestId: string,
+  settings: ServerSettingsShape,
+  authentication: Option.Option<Authentication["Service"]>
+) =>
   Effect.flatMap(WebConsole.fallback(request), Option.match({
     onSome: (page) => Effect.succeed(HttpServerResponse.setHeader(page, "x-request-id", requestId)),
-    onNone: () => unmatchedApi(request, requestId, settings)
+    onNone: () => unmatchedApi(request, requestId, settings, authentication)
   }))
 
 /**
@@ -34,7 +39,12 @@ const unmatched = (request: HttpServerRequest.HttpServerRequest, requestId: stri
  * caller is authenticated: without a valid key or session it is the 401 (or CSRF 403) any endpoint
  * there would give. The SDKs' evaluation paths take no key, so there it is 405 at once.
  */
-const unmatchedApi = (request: HttpServerRequest.HttpServerRequest, requestId: string, settings: ServerSettingsShape) => {
+const unmatchedApi = (
+  request: HttpServerRequest.HttpServerRequest,
+  requestId: string,
+  settings: ServerSettingsShape,
+  authentication: Option.Option<Authentication["Service"]>
+) => {
   const route = knownPathOf(request.url)
   if (route === undefined) return Effect.succeed(envelopeResponse(NotFound.default(), requestId))
   const credential = /^Bearer\s+(.+)$/i.exec(request.headers["authorization"] ?? "")?.[1] ?? ""
@@ -42,7 +52,7 @@ const unmatchedApi = (request: HttpServerRequest.HttpServerRequest, requestId: s
     HttpServerResponse.setHeader("allow", [...route.methods].join(", "))
   )
   if (route.public) return Effect.succeed(refused)
-  return Effect.flatMap(Effect.serviceOption(Authentication), Option.match({
+  return Option.match(authentication, {
     onNone: () => Effect.succeed(refused),
     onSome: (authentication) =>
       callerOf(authentication, credential, request, settings).pipe(
@@ -52,14 +62,18 @@ const unmatchedApi = (request: HttpServerRequest.HttpServerRequest, requestId: s
         }),
         Effect.catch((failure) => Effect.succeed(envelopeResponse(failure, requestId)))
       )
-  }))
+  })
 }
 
 /**
  * Last line of defence, around every route: unknown paths and methods get the envelope, and anything
  * unexpected becomes a 500 with a request id; its cause goes to the log, never to the client.
  */
-export const around = (settings: ServerSettingsShape) => (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
+export const around = (
+  settings: ServerSettingsShape,
+  // Taken when the middleware is made: the routes' services are not in a request's own context (see app.ts).
+  authentication: Option.Option<Authentication["Service"]>
+) => (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const requestId = randomUUID()
@@ -67,7 +81,7 @@ export const around = (settings: ServerSettingsShape) => (httpEffect: Effect.Eff
       Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)),
       Effect.catchCause((cause) => {
         const failure = Cause.findErrorOption(cause)
-        if (failure._tag === "Some" && isRouteNotFound(failure.value)) return unmatched(request, requestId, settings)
+        if (failure._tag === "Some" && isRouteNotFound(failure.value)) return unmatched(request, requestId, settings, authentication)
         // Interrupted by shutdown (its grace period ran out): nothing failed, so nothing to log.
         if (Cause.hasInterruptsOnly(cause)) {
           return Effect.succeed(envelopeResponse(new InternalError({ detail: SHUTTING_DOWN, requestId }), requestId).pipe(
@@ -88,7 +102,10 @@ export const around = (settings: ServerSettingsShape) => (httpEffect: Effect.Eff
   }) as Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest>
 
 /** The envelope alone around every route; the server puts the request log around it (see app.ts). */
-export const layer = HttpRouter.middleware(Effect.map(Effect.service(ServerSettings), around), { global: true })
+export const layer = HttpRouter.middleware(
+  Effect.zipWith(Effect.service(ServerSettings), Effect.serviceOption(Authentication), around),
+  { global: true }
+)
 
 const isRouteNotFound = (error: unknown): boolean =>
   Predicate.hasProperty(error, "reason") && Predicate.isTagged(error.reason, "RouteNotFound")
