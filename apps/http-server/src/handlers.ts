@@ -61,9 +61,9 @@ interface RawCall {
 /** An Answer as the server sends it: its status, its headers and cookies, its JSON text or no body. */
 const sendAnswer = (value: Answer<unknown>) => {
   const cookies = value.cookies === undefined || value.cookies.length === 0 ? {} : { cookies: cookiesOf(value.cookies) }
-  return value.json === undefined
-    ? HttpServerResponse.empty({ status: value.status, headers: value.headers, ...cookies })
-    : HttpServerResponse.text(value.json, { status: value.status, headers: value.headers, contentType: "application/json", ...cookies })
+  if (value.json === undefined) return HttpServerResponse.empty({ status: value.status, headers: value.headers, ...cookies })
+  const options = { status: value.status, headers: value.headers, contentType: "application/json", ...cookies }
+  return typeof value.json === "string" ? HttpServerResponse.text(value.json, options) : HttpServerResponse.uint8Array(value.json, options)
 }
 
 /** The builder's own face, seen one endpoint at a time by its types; a loop can only use it by name. */

@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { evaluateFlags, type FlagResult } from "../src/evaluation/evaluate.ts"
 import { prepareFlags } from "../src/evaluation/prepare.ts"
 import { reasonOf } from "../src/evaluation/reasons.ts"
-import { type FlagsAnswer, type FlagsFormat, flagsResponse, flagsResponseText } from "../src/flag-evaluation/answers.ts"
+import { type FlagsAnswer, type FlagsFormat, flagsResponse, flagsResponseJson } from "../src/flag-evaluation/answers.ts"
 import type { FeatureFlagId } from "../src/shared/ids.ts"
 import { storedFlag } from "./stored-flag.ts"
 
@@ -14,6 +14,9 @@ const result = (fields: Partial<FlagResult> & Pick<FlagResult, "key" | "id">): F
   reason: reasonOf("no_condition_match", null),
   ...fields
 })
+
+/** The answer's JSON as text. */
+const flagsResponseText = (answer: FlagsAnswer, format: FlagsFormat) => flagsResponseJson(answer, format).toString("utf8")
 
 const answerOf = (flags: ReadonlyArray<FlagResult>, requestId: string): FlagsAnswer => ({
   flags,

@@ -55,8 +55,8 @@ export interface Answer<A> {
   readonly _tag: "Answer"
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
-  /** The body as JSON text, or undefined for an answer without one. */
-  readonly json: string | undefined
+  /** The body as JSON text (or its UTF-8 bytes), or undefined for an answer without one. */
+  readonly json: string | Uint8Array | undefined
   /** Cookies the answer sets (a log-in's session), none when absent. */
   readonly cookies?: ReadonlyArray<SetCookie>
   /** Never set: it ties the text to the endpoint's success type. */
@@ -67,7 +67,7 @@ export interface Answer<A> {
 export const answer = <A>(
   status: number,
   headers: Readonly<Record<string, string>>,
-  json: string | undefined,
+  json: string | Uint8Array | undefined,
   cookies: ReadonlyArray<SetCookie> = []
 ): Answer<A> => ({
   _tag: "Answer",

@@ -1,18 +1,26 @@
 import {
+  type FeatureFlag,
   FeatureFlagActions,
   FlagEvaluationService,
   FeatureFlagService,
   FlagAccessControls,
+  type PageEnvelope,
   toEnvelope,
   toNumberedEnvelope
 } from "@hedgerow/core"
 import { Effect } from "effect"
-import { bindGroup } from "./endpoint.ts"
+import { answer, bindGroup } from "./endpoint.ts"
+import { flagJson, flagPageJson } from "./flag-text.ts"
 
 export const featureFlags = bindGroup("featureFlags", {
   list: ({ actor, params, query, url }) =>
-    FeatureFlagService.use((s) => s.list(actor, params.project_id, query)).pipe(Effect.map((page) => toEnvelope(page, url))),
-  create: ({ actor, params, body }) => FeatureFlagService.use((s) => s.create(actor, params.project_id, body)),
+    FeatureFlagService.use((s) => s.list(actor, params.project_id, query)).pipe(
+      Effect.map((page) => answer<PageEnvelope<FeatureFlag>>(200, {}, flagPageJson(toEnvelope(page, url))))
+    ),
+  create: ({ actor, params, body }) =>
+    FeatureFlagService.use((s) => s.create(actor, params.project_id, body)).pipe(
+      Effect.map((flag) => answer<FeatureFlag>(201, {}, flagJson(flag)))
+    ),
   projectActivity: ({ actor, params, query, url }) =>
     FeatureFlagService.use((s) => s.projectActivity(actor, params.project_id, query)).pipe(
       Effect.map((page) => toNumberedEnvelope(page, url))
@@ -23,8 +31,14 @@ export const featureFlags = bindGroup("featureFlags", {
     ),
   remoteConfig: ({ actor, params, query }) =>
     FlagEvaluationService.use((s) => s.remoteConfig(actor, { project: params.project_id, token: query.token }, params.id)),
-  retrieve: ({ actor, params }) => FeatureFlagService.use((s) => s.retrieve(actor, params.project_id, params.id)),
-  update: ({ actor, params, body }) => FeatureFlagService.use((s) => s.update(actor, params.project_id, params.id, body)),
+  retrieve: ({ actor, params }) =>
+    FeatureFlagService.use((s) => s.retrieve(actor, params.project_id, params.id)).pipe(
+      Effect.map((flag) => answer<FeatureFlag>(200, {}, flagJson(flag)))
+    ),
+  update: ({ actor, params, body }) =>
+    FeatureFlagService.use((s) => s.update(actor, params.project_id, params.id, body)).pipe(
+      Effect.map((flag) => answer<FeatureFlag>(200, {}, flagJson(flag)))
+    ),
   destroy: ({ actor, params }) => FeatureFlagService.use((s) => s.destroy(actor, params.project_id, params.id)),
   status: ({ actor, params }) => FeatureFlagService.use((s) => s.status(actor, params.project_id, params.id)),
   activity: ({ actor, params, query, url }) =>

@@ -2,7 +2,7 @@ import {
   FlagEvaluationService,
   type FlagsResponse,
   flagsFormat,
-  flagsResponseText,
+  flagsResponseJson,
   type PayloadTooLarge,
   type RuntimeHints,
   type ValidationError
@@ -21,7 +21,7 @@ const evaluate = (path: "flags" | "decide") =>
   readonly payload: Effect.Effect<unknown, ValidationError | PayloadTooLarge>
 }) =>
   Effect.flatMap(call.payload, (body) => FlagEvaluationService.use((s) => s.flags(body, call.headers))).pipe(
-    Effect.map((evaluated) => answer<FlagsResponse>(200, {}, flagsResponseText(evaluated, flagsFormat(path, call.query.v))))
+    Effect.map((evaluated) => answer<FlagsResponse>(200, {}, flagsResponseJson(evaluated, flagsFormat(path, call.query.v))))
   )
 
 export const flagEvaluation = bindPublicGroup("flagEvaluation", {

@@ -82,7 +82,7 @@ export const coreTarget = (runtime: ManagedRuntime.ManagedRuntime<any, any>): Ta
       if (isAnswer(value)) {
         return {
           status: value.status,
-          body: value.json === undefined ? null : JSON.parse(value.json),
+          body: value.json === undefined ? null : JSON.parse(typeof value.json === "string" ? value.json : new TextDecoder().decode(value.json)),
           headers: value.headers,
           setCookies: setCookieHeaders(value.cookies ?? [])
         } as Reply

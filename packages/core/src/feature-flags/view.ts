@@ -36,16 +36,41 @@ export interface RenderContext {
  * computed for the caller; internal fields (project, user ids) are left out. Written in the answer's
  * order (FEATURE_FLAG_FIELDS, which a test holds it to), so the value prints as its encoding does: one
  * object of one shape, as every flag of every list is rendered.
+ *
+ * The last answer made of each stored flag is kept and given again while what the caller sees of it
+ * (`can_edit`, `status`, `last_called_at`) is the same, so a list read again makes no new answers and an
+ * adapter may keep each answer's encoding with it. Answers are never changed once made.
  */
 export const toFeatureFlag = (
   flag: StoredFeatureFlag,
   context: RenderContext,
   conditions: FlagConditions = conditionsOf(flag.filters)
+): FeatureFlag => {
+  const canEdit = context.canEdit
+  const status = statusNameOf(flag, context.nowMillis, conditions)
+  const lastCalled = context.lastCalled(flag.id)
+  // Cohort names are read per request: a flag that names a cohort is rendered afresh.
+  const kept = conditions.groups.some(hasCohort) ? undefined : answers.get(flag)
+  if (kept !== undefined && kept.can_edit === canEdit && kept.status === status && kept.last_called_at === lastCalled) return kept
+  const answer = render(flag, conditions, context.cohortNames, canEdit, status, lastCalled)
+  answers.set(flag, answer)
+  return answer
+}
+
+const answers = new WeakMap<StoredFeatureFlag, FeatureFlag>()
+
+const render = (
+  flag: StoredFeatureFlag,
+  conditions: FlagConditions,
+  cohortNames: ReadonlyMap<number, string>,
+  canEdit: boolean,
+  status: FeatureFlag["status"],
+  lastCalled: Timestamp | null
 ): FeatureFlag => ({
   id: flag.id,
   name: flag.name,
   key: flag.key,
-  filters: withCohortNames(conditions, context.cohortNames),
+  filters: withCohortNames(conditions, cohortNames),
   deleted: flag.deleted,
   active: flag.active,
   created_by: flag.created_by,
@@ -61,16 +86,16 @@ export const toFeatureFlag = (
   features: {},
   rollback_conditions: flag.rollback_conditions,
   performed_rollback: flag.performed_rollback,
-  can_edit: context.canEdit,
+  can_edit: canEdit,
   tags: flag.tags,
   usage_dashboard: flag.usage_dashboard_id,
   analytics_dashboards: flag.analytics_dashboards,
   has_enriched_analytics: flag.has_enriched_analytics,
-  user_access_level: accessLevelName(context.canEdit),
+  user_access_level: accessLevelName(canEdit),
   creation_context: flag.creation_context,
   is_remote_configuration: flag.is_remote_configuration,
   has_encrypted_payloads: flag.has_encrypted_payloads,
   evaluation_runtime: flag.evaluation_runtime,
-  status: statusNameOf(flag, context.nowMillis, conditions),
-  last_called_at: context.lastCalled(flag.id)
+  status,
+  last_called_at: lastCalled
 })

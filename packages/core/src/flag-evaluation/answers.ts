@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer"
 import type { FlagResult } from "../evaluation/evaluate.ts"
 import type {
   DecideV1Response,
@@ -88,15 +89,15 @@ const decideV2 = (answer: FlagsAnswer): DecideV2Response => ({
 })
 
 /**
- * Each result's v2 entry as JSON text, made the first time it is answered. Evaluation gives the same
- * result object for the same outcome of the same flag (see `resultFrom`), so an answer is put together
- * from text made once per flag and outcome.
+ * Each result's v2 entry as JSON, made the first time it is answered. Evaluation gives the same result
+ * object for the same outcome of the same flag (see `resultFrom`), so an answer is put together from
+ * bytes made once per flag and outcome, outside the JavaScript heap.
  */
-const entryTexts = new WeakMap<FlagResult, string>()
+const entries = new WeakMap<FlagResult, Buffer>()
 
-const v2Entry = (result: FlagResult): string => {
-  let text = entryTexts.get(result)
-  if (text === undefined) {
+const v2Entry = (result: FlagResult): Buffer => {
+  let bytes = entries.get(result)
+  if (bytes === undefined) {
     const entry = {
       key: result.key,
       enabled: result.enabled,
@@ -104,22 +105,31 @@ const v2Entry = (result: FlagResult): string => {
       reason: result.reason,
       metadata: { id: result.id, version: result.version, description: null, payload: result.payload ?? null }
     }
-    entryTexts.set(result, text = `${JSON.stringify(result.key)}:${JSON.stringify(entry)}`)
+    entries.set(result, bytes = Buffer.from(`${JSON.stringify(result.key)}:${JSON.stringify(entry)}`))
   }
-  return text
+  return bytes
 }
 
-/** The answer in the shape asked for, as JSON text: the v2 shape from its entries' text, the others as their objects. */
-export const flagsResponseText = (answer: FlagsAnswer, format: FlagsFormat): string => {
-  if (format !== "v2") return JSON.stringify(flagsResponse(answer, format))
-  let flags = ""
+const COMMA = Buffer.from(",")
+
+/** The answer in the shape asked for, as the bytes of its JSON: the v2 shape from its entries' bytes, the others from their objects. */
+export const flagsResponseJson = (answer: FlagsAnswer, format: FlagsFormat): Buffer => {
+  if (format !== "v2") return Buffer.from(JSON.stringify(flagsResponse(answer, format)))
+  const head = Buffer.from(`{"errorsWhileComputingFlags":${answer.errorsWhileComputingFlags},"flags":{`)
+  const tail = Buffer.from(`},"requestId":${JSON.stringify(answer.requestId)},"evaluatedAt":${answer.evaluatedAt}}`)
+  const parts: Array<Buffer> = [head]
+  let length = head.length + tail.length
   for (const result of answer.flags) {
-    const text = v2Entry(result)
-    flags += flags === "" ? text : `,${text}`
+    if (parts.length > 1) {
+      parts.push(COMMA)
+      length += COMMA.length
+    }
+    const entry = v2Entry(result)
+    parts.push(entry)
+    length += entry.length
   }
-  return `{"errorsWhileComputingFlags":${answer.errorsWhileComputingFlags},"flags":{${flags}},"requestId":${
-    JSON.stringify(answer.requestId)
-  },"evaluatedAt":${answer.evaluatedAt}}`
+  parts.push(tail)
+  return Buffer.concat(parts, length)
 }
 
 /** The answer in the shape asked for. */
