@@ -1,6 +1,6 @@
 import type { Locator, Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import { seriousViolations, useConsole } from "./harness.ts"
+import { isFocused, seriousViolations, useConsole } from "./harness.ts"
 
 // The members, invites and sign-up pages in Chromium, against the real server: each step is checked
 // against what the API then holds (asked with the owner's key), not only against what the page shows.
@@ -172,9 +172,20 @@ describe("the members, invites and sign-up pages in Chromium", () => {
       expect(invites.every((invite: { level: number }) => invite.level === 8)).toBe(true)
       for (const address of pasted) await page.getByRole("cell", { name: address, exact: true }).waitFor()
 
-      // Withdrawn from its row: the API no longer holds it.
-      await page.getByRole("button", { name: "Cancel invite for ben@example.com" }).click()
+      // Withdrawn from its row, once asked ("Keep invite" keeps it): the API no longer holds it.
+      const cancel = page.getByRole("button", { name: "Cancel invite for ben@example.com" })
+      const question = page.getByRole("dialog", { name: "Cancel the invite for ben@example.com?" })
+      await cancel.click()
+      expect(await isFocused(question.getByRole("button", { name: "Keep invite" }))).toBe(true)
+      await question.getByRole("button", { name: "Keep invite" }).click()
+      await question.waitFor({ state: "hidden" })
+      expect(await isFocused(cancel)).toBe(true)
+      expect((await invitedEmails()).sort()).toEqual(pasted)
+      await cancel.click()
+      await accessible(page, "invites page, asking to cancel")
+      await question.getByRole("button", { name: "Cancel invite" }).click()
       await page.getByRole("status").getByText("The invite for ben@example.com is cancelled.").waitFor()
+      expect(await isFocused(page.getByRole("heading", { level: 2, name: "Invites" }))).toBe(true)
       expect((await invitedEmails()).sort()).toEqual(["ana@example.com", "cy@example.com"])
       await page.getByRole("cell", { name: "ben@example.com", exact: true }).waitFor({ state: "detached" })
 
@@ -206,24 +217,28 @@ describe("the members, invites and sign-up pages in Chromium", () => {
       await page.getByRole("status").getByText("lee@example.com is now Admin.").waitFor()
       expect((await held(`${apiMembers()}?email=lee@example.com`)).results[0].level).toBe(8)
 
-      // Removing asks first; Cancel leaves the member be.
+      // Removing asks first, in a dialog that opens on Cancel; Cancel leaves the member be.
       await page.getByRole("button", { name: "Remove max@example.com" }).click()
-      const question = page.getByRole("group", { name: "Remove max@example.com from the organization?" })
+      const question = page.getByRole("dialog", { name: "Remove max@example.com from the organization?" })
+      expect(await isFocused(question.getByRole("button", { name: "Cancel" }))).toBe(true)
       await question.getByRole("button", { name: "Cancel" }).click()
+      await question.waitFor({ state: "hidden" })
       expect((await held(`${apiMembers()}?email=max@example.com`)).count).toBe(1)
       await page.getByRole("button", { name: "Remove max@example.com" }).click()
       await accessible(page, "members page, asking to remove")
-      await question.getByRole("button", { name: "Remove", exact: true }).click()
+      await question.getByRole("button", { name: "Remove member" }).click()
       await page.getByRole("status").getByText("max@example.com is removed.").waitFor()
+      expect(await isFocused(page.getByRole("heading", { level: 2, name: "Members" }))).toBe(true)
       expect((await held(`${apiMembers()}?email=max@example.com`)).count).toBe(0)
       await page.getByRole("cell", { name: "max@example.com", exact: true }).waitFor({ state: "detached" })
 
-      // The only owner cannot leave: the API's words, and they are still a member.
+      // The only owner cannot leave: the API's words, in the question, and they are still a member.
       await page.getByRole("button", { name: "Leave organization" }).click()
-      await page.getByRole("group", { name: /^Leave / }).getByRole("button", { name: "Leave", exact: true }).click()
+      const leave = page.getByRole("dialog", { name: /^Leave / })
+      await leave.getByRole("button", { name: "Leave organization" }).click()
       const refusal = await call("DELETE", `${apiMembers()}@me/`)
       expect(refusal.status).toBe(400)
-      const alert = page.getByRole("alert")
+      const alert = leave.getByRole("alert")
       await alert.waitFor()
       expect(await alert.textContent()).toBe((await refusal.json()).detail)
       expect((await held(`${apiMembers()}?email=${encodeURIComponent(owner.email)}`)).results[0].level).toBe(15)
@@ -245,7 +260,7 @@ describe("the members, invites and sign-up pages in Chromium", () => {
       expect(await page.getByRole("button", { name: /^Remove / }).count()).toBe(0)
 
       await page.getByRole("button", { name: "Leave organization" }).click()
-      await page.getByRole("group", { name: /^Leave / }).getByRole("button", { name: "Leave", exact: true }).click()
+      await page.getByRole("dialog", { name: /^Leave / }).getByRole("button", { name: "Leave organization" }).click()
       await page.getByText("You are not a member of any organization yet.").waitFor()
       expect((await held(`${apiMembers()}?email=nell@example.com`)).count).toBe(0)
     })

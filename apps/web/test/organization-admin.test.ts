@@ -91,19 +91,21 @@ describe("the organization's administration pages in Chromium", () => {
       })
       await accessible(page, "a verified domain")
 
-      // Deleting asks first; Cancel keeps the domain and gives the keyboard its place back.
+      // Deleting asks first, in a dialog that opens on Cancel; Cancel keeps the domain and gives the keyboard its place back.
       const remove = card.getByRole("button", { name: `Delete ${NAME}` })
       await remove.click()
-      const confirm = card.getByRole("button", { name: `Yes, delete ${NAME}` })
-      expect(await isFocused(confirm)).toBe(true)
+      const question = page.getByRole("dialog", { name: `Delete ${NAME}?` })
+      expect(await isFocused(question.getByRole("button", { name: "Cancel" }))).toBe(true)
       await accessible(page, "the delete confirmation")
-      await card.getByRole("button", { name: "Cancel" }).click()
+      await question.getByRole("button", { name: "Cancel" }).click()
+      await question.waitFor({ state: "hidden" })
       expect(await isFocused(remove)).toBe(true)
       expect((await held(apiDomains())).count).toBe(1)
 
       await remove.click()
-      await confirm.click()
+      await question.getByRole("button", { name: "Delete domain" }).click()
       await page.getByRole("status").getByText(`${NAME} was deleted.`).waitFor()
+      expect(await isFocused(page.getByRole("heading", { level: 2, name: "Domains" }))).toBe(true)
       await page.getByText("This organization has no domains yet.").waitFor()
       expect((await held(apiDomains())).count).toBe(0)
     }))

@@ -1,6 +1,6 @@
 import { useId, useState } from "react"
 import { type ApiError, asApiError, request } from "../api/client.ts"
-import { ConfirmButton } from "../ui/confirm-button.tsx"
+import { ConfirmDialog } from "../ui/confirm-dialog.tsx"
 import { CopyButton } from "../ui/copy-button.tsx"
 import { challengeRecordName, type Domain, type DomainChanges, DOMAIN_PATH, ssoWords } from "./domain.ts"
 import { DomainSettings } from "./domain-settings.tsx"
@@ -35,7 +35,7 @@ const ChallengeRecord = ({ domain }: { readonly domain: Domain }) => {
 
 /**
  * One domain: whether it is verified, the DNS record to publish and a Verify button while it is not,
- * its settings, and its removal. After every write the page's list is read again (`refresh`).
+ * its settings, and its removal (asked first). After every write the page's list is read again (`refresh`).
  */
 export const DomainCard = ({ organizationId, domain, refresh, onDeleted }: {
   readonly organizationId: string
@@ -82,12 +82,6 @@ export const DomainCard = ({ organizationId, domain, refresh, onDeleted }: {
       return "Settings saved."
     }, setSettingsError)
 
-  const remove = () =>
-    run(async () => {
-      await request("DELETE", DOMAIN_PATH, { params })
-      onDeleted(domain.domain)
-      return undefined
-    }, setError)
 
   return (
     <article className="card" aria-labelledby={heading}>
@@ -115,14 +109,16 @@ export const DomainCard = ({ organizationId, domain, refresh, onDeleted }: {
         </section>
       )}
       <DomainSettings domain={domain} busy={busy} error={settingsError} onSave={save} />
-      <ConfirmButton
-        question={`Delete ${domain.domain}? Its verification and settings go with it.`}
-        confirm={`Yes, delete ${domain.domain}`}
+      <ConfirmDialog
+        label={`Delete ${domain.domain}`}
+        title={`Delete ${domain.domain}?`}
+        confirmLabel="Delete domain"
         disabled={busy}
-        onConfirm={remove}
+        action={() => request("DELETE", DOMAIN_PATH, { params })}
+        onDone={() => refresh().then(() => onDeleted(domain.domain), (cause: unknown) => setError(asApiError(cause)))}
       >
-        {`Delete ${domain.domain}`}
-      </ConfirmButton>
+        <p>Its verification, JIT provisioning, SSO enforcement and SAML settings go with it. To use it again, add it and verify it anew.</p>
+      </ConfirmDialog>
     </article>
   )
 }

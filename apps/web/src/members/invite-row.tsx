@@ -1,38 +1,21 @@
-import { useState } from "react"
-import { asApiError, request } from "../api/client.ts"
+import { request } from "../api/client.ts"
 import type { Success } from "../api/contract.ts"
 import { invalidate } from "../api/resources.ts"
+import { ConfirmDialog } from "../ui/confirm-dialog.tsx"
 import { InviteLink } from "./invite-link.tsx"
 import { levelWords } from "./levels.ts"
 import { INVITE_PATH, INVITES_PATH, organizationPrefix } from "./paths.ts"
 
 type Invite = Success<"GET", typeof INVITES_PATH>["results"][number]
 
-/** One invite: to whom, at which level, since when, whether it has expired, its link, and a way to withdraw it. */
-export const InviteRow = ({ organizationId, invite, onDone }: {
+/** One invite: to whom, at which level, since when, whether it has expired, its link, and its withdrawal (asked first). */
+export const InviteRow = ({ organizationId, invite, onCancelled }: {
   readonly organizationId: string
   readonly invite: Invite
-  /** Says what the withdrawal did, on the page (the row is gone with its words). */
-  readonly onDone: (words: string) => void
+  /** Says so once the invite is withdrawn, on the page: the row goes with its words and its buttons. */
+  readonly onCancelled: (words: string) => void
 }) => {
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | undefined>(undefined)
   const email = invite.target_email
-  const cancel = () => {
-    setBusy(true)
-    setError(undefined)
-    onDone("")
-    request("DELETE", INVITE_PATH, { params: { organization_id: organizationId, id: invite.id } }).then(
-      () => {
-        onDone(`The invite for ${email} is cancelled.`)
-        invalidate(organizationPrefix(organizationId, "invites"))
-      },
-      (cause: unknown) => {
-        setBusy(false)
-        setError(asApiError(cause).detail)
-      }
-    )
-  }
   return (
     <tr>
       <td>{email}</td>
@@ -42,8 +25,19 @@ export const InviteRow = ({ organizationId, invite, onDone }: {
       <td>{invite.is_expired ? <span className="badge badge-deleted">Expired</span> : <span className="badge badge-active">Pending</span>}</td>
       <td><InviteLink inviteId={invite.id} email={email} /></td>
       <td>
-        <button type="button" disabled={busy} onClick={cancel}>Cancel invite<span className="visually-hidden"> for {email}</span></button>
-        {error === undefined ? null : <p role="alert" className="inline-error">{error}</p>}
+        <ConfirmDialog
+          label={<>Cancel invite<span className="visually-hidden"> for {email}</span></>}
+          title={`Cancel the invite for ${email}?`}
+          confirmLabel="Cancel invite"
+          dismissLabel="Keep invite"
+          action={() => request("DELETE", INVITE_PATH, { params: { organization_id: organizationId, id: invite.id } })}
+          onDone={() => {
+            onCancelled(`The invite for ${email} is cancelled.`)
+            invalidate(organizationPrefix(organizationId, "invites"))
+          }}
+        >
+          <p>Its link stops working at once. To invite them again, make a new invite.</p>
+        </ConfirmDialog>
       </td>
     </tr>
   )

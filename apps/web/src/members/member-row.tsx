@@ -2,7 +2,7 @@ import { type FormEvent, useState } from "react"
 import { asApiError, request } from "../api/client.ts"
 import type { Success } from "../api/contract.ts"
 import { invalidate } from "../api/resources.ts"
-import { ConfirmButton } from "../ui/confirm-button.tsx"
+import { ConfirmDialog } from "../ui/confirm-dialog.tsx"
 import { SelectField } from "../ui/field.tsx"
 import { levelOptions, levelWords } from "./levels.ts"
 import { MEMBER_PATH, MEMBERS_PATH, organizationPrefix } from "./paths.ts"
@@ -13,45 +13,44 @@ const nameOf = (member: Member) => `${member.user.first_name} ${member.user.last
 
 /**
  * One member: name, e-mail, level and when they joined; for an admin, their level to change and a way to
- * remove them. The controls show where the caller's level could allow them; the API decides, and its
- * refusal is shown beside the level.
+ * remove them (asked first). The controls show where the caller's level could allow them; the API decides,
+ * and its refusal is shown beside the level, or in the removal's question.
  */
-export const MemberRow = ({ organizationId, member, mine, callerLevel, onDone }: {
+export const MemberRow = ({ organizationId, member, mine, callerLevel, onDone, onRemoved }: {
   readonly organizationId: string
   readonly member: Member
   /** The caller's own membership (they leave rather than remove themself). */
   readonly mine: boolean
   readonly callerLevel: number | null
-  /** Says what a write did, on the page (a removed member's row is gone with its words). */
+  /** Says what a change of level did, on the page. */
   readonly onDone: (words: string) => void
+  /** Says so once the member is removed, on the page: the row goes with its words and its buttons. */
+  readonly onRemoved: (words: string) => void
 }) => {
   const [level, setLevel] = useState(String(member.level))
   const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<{ readonly of: "level" | "remove"; readonly detail: string } | undefined>(undefined)
+  const [error, setError] = useState<string | undefined>(undefined)
   const email = member.user.email
   const params = { organization_id: organizationId, user__uuid: member.user.uuid }
   const editable = !mine && (callerLevel === null || (callerLevel >= 8 && member.level <= callerLevel))
 
-  const act = (of: "level" | "remove", write: () => Promise<unknown>, words: string) => {
+  const changeLevel = (event: FormEvent) => {
+    event.preventDefault()
+    const payload = { level: Number(level) as 1 | 8 | 15 }
     setBusy(true)
     setError(undefined)
     onDone("")
-    write().then(
+    request("PATCH", MEMBER_PATH, { params, payload }).then(
       () => {
         setBusy(false)
-        onDone(words)
+        onDone(`${email} is now ${levelWords(payload.level)}.`)
         invalidate(organizationPrefix(organizationId, "members"))
       },
       (cause: unknown) => {
         setBusy(false)
-        setError({ of, detail: asApiError(cause).detail })
+        setError(asApiError(cause).detail)
       }
     )
-  }
-  const changeLevel = (event: FormEvent) => {
-    event.preventDefault()
-    const payload = { level: Number(level) as 1 | 8 | 15 }
-    act("level", () => request("PATCH", MEMBER_PATH, { params, payload }), `${email} is now ${levelWords(payload.level)}.`)
   }
 
   return (
@@ -67,7 +66,7 @@ export const MemberRow = ({ organizationId, member, mine, callerLevel, onDone }:
                 options={levelOptions(callerLevel)}
                 value={level}
                 onValue={setLevel}
-                error={error?.of === "level" ? error.detail : undefined}
+                error={error}
               />
               <button type="submit" disabled={busy || level === String(member.level)}>
                 Change level<span className="visually-hidden"> of {email}</span>
@@ -80,17 +79,21 @@ export const MemberRow = ({ organizationId, member, mine, callerLevel, onDone }:
       <td>
         {editable
           ? (
-            <ConfirmButton
-              question={`Remove ${email} from the organization?`}
-              confirm="Remove"
+            <ConfirmDialog
+              label={<>Remove<span className="visually-hidden"> {email}</span></>}
+              title={`Remove ${email} from the organization?`}
+              confirmLabel="Remove member"
               disabled={busy}
-              onConfirm={() => act("remove", () => request("DELETE", MEMBER_PATH, { params }), `${email} is removed.`)}
+              action={() => request("DELETE", MEMBER_PATH, { params })}
+              onDone={() => {
+                onRemoved(`${email} is removed.`)
+                invalidate(organizationPrefix(organizationId, "members"))
+              }}
             >
-              Remove<span className="visually-hidden"> {email}</span>
-            </ConfirmButton>
+              <p>They lose access to its projects at once. To come back, they need a new invite.</p>
+            </ConfirmDialog>
           )
           : null}
-        {error?.of === "remove" ? <p role="alert" className="inline-error">{error.detail}</p> : null}
       </td>
     </tr>
   )

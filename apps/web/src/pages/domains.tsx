@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from "react"
+import { type FormEvent, useRef, useState } from "react"
 import { type ApiError, asApiError, request } from "../api/client.ts"
 import { invalidate } from "../api/resources.ts"
 import { reread, urlOf, useApi } from "../api/use-api.ts"
@@ -63,6 +63,7 @@ export default function DomainsPage({ organizationId, pageNumber }: {
   const name = organizationName(me, organizationId)
   usePageTitle(`Domains · ${name}`)
   const [notice, setNotice] = useState<string | undefined>(undefined)
+  const heading = useRef<HTMLHeadingElement>(null)
   const options = {
     params: { organization_id: organizationId },
     query: { limit: String(PAGE_SIZE), offset: String((pageNumber - 1) * PAGE_SIZE) }
@@ -73,7 +74,7 @@ export default function DomainsPage({ organizationId, pageNumber }: {
     <>
       <h1>{name}</h1>
       <OrganizationTabs organizationId={organizationId} current="domains" />
-      <h2>Domains</h2>
+      <h2 ref={heading} tabIndex={-1}>Domains</h2>
       <p>
         Once a domain is verified, people with an address at it can join the organization on their own
         (just-in-time provisioning), and be made to log in with one provider (SSO enforcement).
@@ -98,7 +99,11 @@ export default function DomainsPage({ organizationId, pageNumber }: {
                     organizationId={organizationId}
                     domain={domain}
                     refresh={refresh}
-                    onDeleted={(deleted) => setNotice(`${deleted} was deleted.`)}
+                    onDeleted={(deleted) => {
+                      // The card and its buttons go: the keyboard goes on from the list's heading.
+                      setNotice(`${deleted} was deleted.`)
+                      heading.current?.focus()
+                    }}
                   />
                 ))}
                 <Pagination

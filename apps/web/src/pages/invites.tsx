@@ -1,4 +1,4 @@
-import { useState } from "react"
+import { useRef, useState } from "react"
 import { invalidate } from "../api/resources.ts"
 import { useApi } from "../api/use-api.ts"
 import { BulkInviteForm } from "../members/bulk-invite-form.tsx"
@@ -25,6 +25,7 @@ export default function InvitesPage({ organizationId, pageNumber }: {
   const name = organizationName(me, organizationId)
   usePageTitle(`Invites · ${name}`)
   const [notice, setNotice] = useState("")
+  const heading = useRef<HTMLHeadingElement>(null)
   const invites = useApi(INVITES_PATH, {
     params: { organization_id: organizationId },
     query: { limit: String(PAGE_SIZE), offset: String((pageNumber - 1) * PAGE_SIZE) }
@@ -38,7 +39,7 @@ export default function InvitesPage({ organizationId, pageNumber }: {
         <InviteForm organizationId={organizationId} callerLevel={callerLevel} />
         <BulkInviteForm organizationId={organizationId} callerLevel={callerLevel} />
       </div>
-      <h2>Invites</h2>
+      <h2 ref={heading} tabIndex={-1}>Invites</h2>
       <p className="hint">An invite is valid for three days. Its link can be handed over when no e-mail is sent.</p>
       <p role="status" className="notice">{notice}</p>
       <Resourceful resource={invites} onRetry={() => invalidate(organizationPrefix(organizationId, "invites"))}>
@@ -68,7 +69,16 @@ export default function InvitesPage({ organizationId, pageNumber }: {
                   </thead>
                   <tbody>
                     {page.results.map((invite) => (
-                      <InviteRow key={invite.id} organizationId={organizationId} invite={invite} onDone={setNotice} />
+                      <InviteRow
+                        key={invite.id}
+                        organizationId={organizationId}
+                        invite={invite}
+                        onCancelled={(words) => {
+                          // The row and its buttons go: the keyboard goes on from the list's heading.
+                          setNotice(words)
+                          heading.current?.focus()
+                        }}
+                      />
                     ))}
                   </tbody>
                 </table>

@@ -1,4 +1,4 @@
-import { useState } from "react"
+import { useRef, useState } from "react"
 import { invalidate } from "../api/resources.ts"
 import { useApi } from "../api/use-api.ts"
 import { myLevel } from "../members/levels.ts"
@@ -24,6 +24,7 @@ export default function MembersPage({ organizationId, pageNumber }: {
   const name = organizationName(me, organizationId)
   usePageTitle(`Members · ${name}`)
   const [notice, setNotice] = useState("")
+  const heading = useRef<HTMLHeadingElement>(null)
   const members = useApi(MEMBERS_PATH, {
     params: { organization_id: organizationId },
     query: { limit: String(PAGE_SIZE), offset: String((pageNumber - 1) * PAGE_SIZE) }
@@ -33,7 +34,7 @@ export default function MembersPage({ organizationId, pageNumber }: {
     <>
       <h1>{name}</h1>
       <OrganizationTabs organizationId={organizationId} current="members" />
-      <h2>Members</h2>
+      <h2 ref={heading} tabIndex={-1}>Members</h2>
       <p role="status" className="notice">{notice}</p>
       <Resourceful resource={members} onRetry={() => invalidate(organizationPrefix(organizationId, "members"))}>
         {(page) =>
@@ -65,6 +66,11 @@ export default function MembersPage({ organizationId, pageNumber }: {
                         mine={member.user.uuid === me.uuid}
                         callerLevel={callerLevel}
                         onDone={setNotice}
+                        onRemoved={(words) => {
+                          // The row and its buttons go: the keyboard goes on from the list's heading.
+                          setNotice(words)
+                          heading.current?.focus()
+                        }}
                       />
                     ))}
                   </tbody>

@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from "react"
-import { type ApiError, asApiError, request } from "../api/client.ts"
+import { useRef, useState } from "react"
+import { request } from "../api/client.ts"
 import { invalidate } from "../api/resources.ts"
-import { useApi } from "../api/use-api.ts"
+import { reread, useApi } from "../api/use-api.ts"
 import { KEY_PATH, KEYS_PATH, type PersonalApiKey } from "../keys/draft.ts"
 import { NewKeyValue } from "../keys/new-value.tsx"
 import { restrictionSummary, useProjects } from "../keys/restrictions.ts"
@@ -14,21 +14,6 @@ import { ConfirmDialog } from "../ui/confirm-dialog.tsx"
 import { usePageTitle } from "../ui/page-title.ts"
 import { Empty, Resourceful } from "../ui/states.tsx"
 
-type Action = "roll" | "revoke"
-
-const ASKED: Record<Action, { readonly title: (label: string) => string; readonly confirm: string; readonly consequence: string }> = {
-  roll: {
-    title: (label) => `Roll “${label}”?`,
-    confirm: "Roll key",
-    consequence: "Its value in use now stops working at once. The new value is shown once, here."
-  },
-  revoke: {
-    title: (label) => `Revoke “${label}”?`,
-    confirm: "Revoke key",
-    consequence: "Anything using it is refused from now on. This cannot be undone."
-  }
-}
-
 /**
  * The user's personal API keys (the API lists them all: at most 10, never paginated), each with what it
  * may do and reach, and its roll and revoke, both asked for first. A rolled key's new value is shown
@@ -39,62 +24,28 @@ export default function PersonalApiKeysPage() {
   const me = useMe()
   const keys = useApi(KEYS_PATH, {})
   const projects = useProjects()
-  const [asked, setAsked] = useState<{ readonly action: Action; readonly key: PersonalApiKey } | undefined>(undefined)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<ApiError | undefined>(undefined)
   const [rolled, setRolled] = useState<PersonalApiKey | undefined>(undefined)
   const [notice, setNotice] = useState<string | undefined>(undefined)
   const heading = useRef<HTMLHeadingElement>(null)
-  const [revoked, setRevoked] = useState(0)
-  // A revoked key's row, and the button the closing dialog gives focus back to, go: the heading takes it.
-  useEffect(() => {
-    if (revoked > 0) heading.current?.focus()
-  }, [revoked])
 
-  const ask = (action: Action, key: PersonalApiKey) => {
-    setError(undefined)
-    setAsked({ action, key })
+  // The list read again and swapped in, so that no loading state unmounts the rows (nor the keyboard's place).
+  const refresh = () => reread(KEYS_PATH, KEYS_PATH, {}).catch(() => invalidate(KEYS_PATH))
+  const onRolled = (answer: PersonalApiKey) => {
+    setRolled(answer)
+    setNotice(undefined)
+    refresh()
   }
-  const act = () => {
-    if (asked === undefined) return
-    const { action, key } = asked
-    const params = { id: key.id }
-    setBusy(true)
-    setError(undefined)
-    const done = action === "roll"
-      ? request("POST", "/api/personal_api_keys/:id/roll/", { params }).then((answer) => {
-        setRolled(answer)
-        setNotice(undefined)
-      })
-      : request("DELETE", KEY_PATH, { params }).then(() => {
-        setRolled((old) => old?.id === key.id ? undefined : old)
-        setNotice(`“${key.label}” is revoked.`)
-        setRevoked((count) => count + 1)
-      })
-    done.then(
-      () => {
-        setAsked(undefined)
-        invalidate(KEYS_PATH)
-      },
-      (cause: unknown) => setError(asApiError(cause))
-    ).finally(() => setBusy(false))
+  const onRevoked = (key: PersonalApiKey) => {
+    setRolled((old) => old?.id === key.id ? undefined : old)
+    setNotice(`“${key.label}” is revoked.`)
+    refresh()
+    // The row and its buttons go: the keyboard goes on from the page's heading.
+    heading.current?.focus()
   }
 
   const projectList = projects.status === "ready" ? projects.data.results : undefined
   return (
     <>
-      {/* First, so that its closing (which puts focus back where it was) comes before a new value takes focus. */}
-      <ConfirmDialog
-        open={asked !== undefined}
-        title={asked === undefined ? "" : ASKED[asked.action].title(asked.key.label)}
-        confirmLabel={asked === undefined ? "" : ASKED[asked.action].confirm}
-        busy={busy}
-        onConfirm={act}
-        onCancel={() => setAsked(undefined)}
-      >
-        <p>{asked === undefined ? "" : ASKED[asked.action].consequence}</p>
-        {error === undefined ? null : <p role="alert" className="form-error">{error.detail}</p>}
-      </ConfirmDialog>
       <div className="page-head">
         <h1 ref={heading} tabIndex={-1}>Personal API keys</h1>
         <Link href={hrefOf({ page: "newPersonalApiKey" })}>New personal API key</Link>
@@ -140,12 +91,24 @@ export default function PersonalApiKeysPage() {
                       <td><When at={key.last_rolled_at} /></td>
                       <td>
                         <div className="row-actions">
-                          <button type="button" onClick={() => ask("roll", key)}>
-                            Roll<span className="visually-hidden"> “{key.label}”</span>
-                          </button>
-                          <button type="button" onClick={() => ask("revoke", key)}>
-                            Revoke<span className="visually-hidden"> “{key.label}”</span>
-                          </button>
+                          <ConfirmDialog
+                            label={<>Roll<span className="visually-hidden"> “{key.label}”</span></>}
+                            title={`Roll “${key.label}”?`}
+                            confirmLabel="Roll key"
+                            action={() => request("POST", "/api/personal_api_keys/:id/roll/", { params: { id: key.id } })}
+                            onDone={onRolled}
+                          >
+                            <p>Its value in use now stops working at once. The new value is shown once, here.</p>
+                          </ConfirmDialog>
+                          <ConfirmDialog
+                            label={<>Revoke<span className="visually-hidden"> “{key.label}”</span></>}
+                            title={`Revoke “${key.label}”?`}
+                            confirmLabel="Revoke key"
+                            action={() => request("DELETE", KEY_PATH, { params: { id: key.id } })}
+                            onDone={() => onRevoked(key)}
+                          >
+                            <p>Anything using it is refused from now on. This cannot be undone.</p>
+                          </ConfirmDialog>
                         </div>
                       </td>
                     </tr>

@@ -1,43 +1,79 @@
-import { type ReactNode, useEffect, useId, useRef } from "react"
+import { type ReactNode, useId, useRef, useState } from "react"
+import { asApiError } from "../api/client.ts"
 
 /**
- * Asks before something that cannot be undone: a modal dialog (the browser's own, so focus stays in it
- * and Escape cancels), opened with focus on Cancel, the safe choice.
+ * A button whose action is asked about first, in a modal dialog: the browser's own, so focus stays in it,
+ * Escape cancels, and closing gives focus back to the button. It opens on Cancel, the safe choice. While
+ * the action runs the dialog waits, its buttons enabled so the keyboard keeps its place; a refusal stays
+ * in it, in the API's words. Once the action is done the dialog closes, and only then `onDone` has the
+ * answer, so that focus it moves is not taken back by the closing.
+ *
+ * For what cannot be undone where it was done (revoke, roll, remove, leave, cancel an invite, delete a
+ * domain). What can (a flag's delete beside its Restore, a pause, a role's access) is done at once.
  */
-export const ConfirmDialog = ({ open, title, confirmLabel, busy, onConfirm, onCancel, children }: {
-  readonly open: boolean
+export const ConfirmDialog = <T,>({ label, title, confirmLabel, dismissLabel = "Cancel", disabled, action, onDone, children }: {
+  /** The button's content: short on screen, named in full for a screen reader when it stands in a list. */
+  readonly label: ReactNode
+  /** The question, naming what it is about. */
   readonly title: string
   readonly confirmLabel: string
-  readonly busy: boolean
-  readonly onConfirm: () => void
-  readonly onCancel: () => void
-  /** What will happen, and any refusal of the API's. */
+  /** The safe choice's words, when "Cancel" would be read as the action (cancelling an invite). */
+  readonly dismissLabel?: string
+  readonly disabled?: boolean | undefined
+  readonly action: () => Promise<T>
+  readonly onDone?: ((result: T) => void) | undefined
+  /** What will happen. */
   readonly children: ReactNode
 }) => {
   const dialog = useRef<HTMLDialogElement>(null)
+  const cancel = useRef<HTMLButtonElement>(null)
   const titleId = useId()
-  useEffect(() => {
-    const element = dialog.current
-    if (element === null) return
-    if (open && !element.open) element.showModal()
-    if (!open && element.open) element.close()
-  }, [open])
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | undefined>(undefined)
+  const open = () => {
+    setError(undefined)
+    dialog.current?.showModal()
+    cancel.current?.focus()
+  }
+  const close = () => {
+    if (!busy) dialog.current?.close()
+  }
+  const confirm = () => {
+    if (busy) return
+    setBusy(true)
+    setError(undefined)
+    action().then(
+      (result) => {
+        setBusy(false)
+        dialog.current?.close()
+        onDone?.(result)
+      },
+      (cause: unknown) => {
+        setBusy(false)
+        setError(asApiError(cause).detail)
+      }
+    )
+  }
   return (
-    <dialog
-      ref={dialog}
-      aria-labelledby={titleId}
-      className="confirm-dialog"
-      onCancel={(event) => {
-        event.preventDefault()
-        if (!busy) onCancel()
-      }}
-    >
-      <h2 id={titleId}>{title}</h2>
-      {children}
-      <div className="dialog-actions">
-        <button type="button" autoFocus onClick={onCancel} disabled={busy}>Cancel</button>
-        <button type="button" className="danger" onClick={onConfirm} disabled={busy}>{confirmLabel}</button>
-      </div>
-    </dialog>
+    <>
+      <button type="button" disabled={disabled} onClick={open}>{label}</button>
+      <dialog
+        ref={dialog}
+        aria-labelledby={titleId}
+        aria-busy={busy}
+        className="confirm-dialog"
+        onCancel={(event) => {
+          if (busy) event.preventDefault()
+        }}
+      >
+        <h2 id={titleId}>{title}</h2>
+        {children}
+        {error === undefined ? null : <p role="alert" className="form-error">{error}</p>}
+        <div className="dialog-actions">
+          <button type="button" ref={cancel} onClick={close}>{dismissLabel}</button>
+          <button type="button" className="danger" onClick={confirm}>{confirmLabel}</button>
+        </div>
+      </dialog>
+    </>
   )
 }
