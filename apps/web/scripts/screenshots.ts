@@ -143,7 +143,7 @@ try {
     }
     await shoot(`/project/${first.project_id}/flags`, "flags-list", (page) => page.getByRole("link", { name: MULTIVARIATE }).waitFor())
     await shoot(`/project/${first.project_id}/flags/${ids.get(MULTIVARIATE)}`, "flag", async (page) => {
-      await page.getByLabel("Variant 3 key").waitFor()
+      await page.getByLabel("Variant 3 Key", { exact: true }).waitFor()
       await page.locator(".status-reason").waitFor()
     })
   } finally {

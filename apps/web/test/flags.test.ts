@@ -38,7 +38,7 @@ const evaluated = async (key: string, distinctId: string, properties: Record<str
 
 /** Moves a slider by keyboard, as a person would, from where it is to `value`. */
 const slide = async (page: Page, label: string, from: number, to: number) => {
-  const slider = page.getByLabel(label)
+  const slider = page.getByLabel(label, { exact: true })
   await slider.focus()
   for (let at = from; at !== to; at += to > from ? 1 : -1) await page.keyboard.press(to > from ? "ArrowRight" : "ArrowLeft")
   expect(await slider.inputValue()).toBe(String(to))
@@ -59,21 +59,26 @@ describe("the flags pages in Chromium", () => {
       await page.getByLabel("Description").fill("The new checkout")
       await page.getByLabel("Tags").fill("checkout, web")
       await page.getByRole("button", { name: "Add a filter to condition 1" }).click()
-      await page.getByLabel("Condition 1 filter 1 property").fill("email")
-      await page.getByLabel("Condition 1 filter 1 operator").selectOption("icontains")
-      await page.getByLabel("Condition 1 filter 1 value").fill("@example.com")
+      await page.getByLabel("Condition 1 filter 1 Property", { exact: true }).fill("email")
+      await page.getByLabel("Condition 1 filter 1 Operator", { exact: true }).selectOption("icontains")
+      await page.getByLabel("Condition 1 filter 1 Value", { exact: true }).fill("@example.com")
+      // Short labels on screen (the legends say which condition and filter), full names for each control.
+      const shownLabels = await page.getByRole("group", { name: "Filter 1", exact: true }).locator("label").evaluateAll((labels) =>
+        labels.map((label) => [...label.childNodes].filter((node) => !(node instanceof Element && node.matches(".visually-hidden"))).map((node) => node.textContent).join(""))
+      )
+      expect(shownLabels).toEqual(["Property", "Operator", "Value"])
       for (const _ of [1, 2]) await page.getByRole("button", { name: "Add a variant" }).click()
-      await page.getByLabel("Variant 1 key").fill("control")
-      await page.getByLabel("Variant 1 split (%)").fill("50")
-      await page.getByLabel("Variant 1 payload (JSON)").fill(`{"color": "blue"}`)
-      await page.getByLabel("Variant 2 key").fill("test")
-      await page.getByLabel("Variant 2 split (%)").fill("50")
-      await page.getByLabel("Variant 2 payload (JSON)").fill(`{"color": green}`)
+      await page.getByLabel("Variant 1 Key", { exact: true }).fill("control")
+      await page.getByLabel("Variant 1 Split (%)", { exact: true }).fill("50")
+      await page.getByLabel("Variant 1 Payload (JSON)", { exact: true }).fill(`{"color": "blue"}`)
+      await page.getByLabel("Variant 2 Key", { exact: true }).fill("test")
+      await page.getByLabel("Variant 2 Split (%)", { exact: true }).fill("50")
+      await page.getByLabel("Variant 2 Payload (JSON)", { exact: true }).fill(`{"color": green}`)
       await accessible(page, "new flag form")
 
       // A payload that is not JSON is refused by the field, before anything is sent.
       await page.getByRole("button", { name: "Save" }).click()
-      const payload = page.getByLabel("Variant 2 payload (JSON)")
+      const payload = page.getByLabel("Variant 2 Payload (JSON)", { exact: true })
       await page.getByText(/^Not valid JSON/).waitFor()
       expect(await payload.getAttribute("aria-invalid")).toBe("true")
       expect((await held(apiFlags())).count).toBe(0)
@@ -95,7 +100,7 @@ describe("the flags pages in Chromium", () => {
       expect(created.filters.payloads).toEqual({ control: `{"color": "blue"}`, test: `{"color": "green"}` })
 
       // The rollout, by the slider; the API then holds it, one version on.
-      await slide(page, "Condition 1 rollout", 100, 40)
+      await slide(page, "Condition 1 Rollout", 100, 40)
       await page.getByRole("button", { name: "Save" }).click()
       await page.getByRole("status").getByText("Saved.").waitFor()
       const changed = await held(`${apiFlags()}${id}/`)

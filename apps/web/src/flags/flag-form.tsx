@@ -1,6 +1,6 @@
 import { type FormEvent, type ReactNode, useId, useState } from "react"
 import type { ApiError } from "../api/client.ts"
-import { Switch, TextAreaField, TextField } from "../ui/field.tsx"
+import { inContext, Switch, TextAreaField, TextField } from "../ui/field.tsx"
 import { type Draft, type DraftGroup, type DraftVariant, newGroup, newProperty, newVariant, payloadErrors } from "./draft.ts"
 import { PropertyFilterEditor } from "./property-filter.tsx"
 
@@ -15,7 +15,7 @@ const replaced = <T,>(items: ReadonlyArray<T>, index: number, item: T): Array<T>
 const without = <T,>(items: ReadonlyArray<T>, index: number): Array<T> => items.filter((_, at) => at !== index)
 
 /** A rollout percentage as a slider, its value shown beside it. */
-const RolloutSlider = ({ label, value, onChange }: { readonly label: string; readonly value: number; readonly onChange: (value: number) => void }) => {
+const RolloutSlider = ({ label, value, onChange }: { readonly label: ReactNode; readonly value: number; readonly onChange: (value: number) => void }) => {
   const id = useId()
   return (
     <div className="field rollout">
@@ -80,16 +80,19 @@ export const FlagForm = ({ initial, busy, error, onSave, children }: {
                 <PropertyFilterEditor
                   key={at}
                   property={property}
-                  place={`${name} filter ${at + 1}`}
+                  condition={name}
+                  number={at + 1}
                   onChange={(next) => setGroup(index, { ...group, properties: replaced(group.properties, at, next) })}
                   onRemove={() => setGroup(index, { ...group, properties: without(group.properties, at) })}
                 />
               ))}
               <button type="button" onClick={() => setGroup(index, { ...group, properties: [...group.properties, newProperty()] })}>
-                Add a filter to {name.toLowerCase()}
+                Add a filter<span className="visually-hidden"> to {name.toLowerCase()}</span>
               </button>
-              <RolloutSlider label={`${name} rollout`} value={group.rollout} onChange={(rollout) => setGroup(index, { ...group, rollout })} />
-              <button type="button" onClick={() => change({ groups: without(draft.groups, index) })}>Remove {name.toLowerCase()}</button>
+              <RolloutSlider label={inContext(name, "Rollout")} value={group.rollout} onChange={(rollout) => setGroup(index, { ...group, rollout })} />
+              <button type="button" onClick={() => change({ groups: without(draft.groups, index) })}>
+                Remove condition<span className="visually-hidden"> {index + 1}</span>
+              </button>
             </fieldset>
           )
         })}
@@ -113,10 +116,10 @@ export const FlagForm = ({ initial, busy, error, onSave, children }: {
             return (
               <fieldset key={index} className="variant">
                 <legend>{name}</legend>
-                <TextField label={`${name} key`} value={variant.key} onValue={(key) => setVariant(index, { ...variant, key })} />
-                <TextField label={`${name} name`} value={variant.name} onValue={(name) => setVariant(index, { ...variant, name })} />
+                <TextField label={inContext(name, "Key")} value={variant.key} onValue={(key) => setVariant(index, { ...variant, key })} />
+                <TextField label={inContext(name, "Name")} value={variant.name} onValue={(name) => setVariant(index, { ...variant, name })} />
                 <TextField
-                  label={`${name} split (%)`}
+                  label={inContext(name, "Split (%)")}
                   type="number"
                   min={0}
                   max={100}
@@ -124,12 +127,14 @@ export const FlagForm = ({ initial, busy, error, onSave, children }: {
                   onValue={(rollout) => setVariant(index, { ...variant, rollout: Number(rollout) })}
                 />
                 <TextAreaField
-                  label={`${name} payload (JSON)`}
+                  label={inContext(name, "Payload (JSON)")}
                   value={variant.payload}
                   onValue={(payload) => setVariant(index, { ...variant, payload })}
                   error={payloadProblems[String(index)]}
                 />
-                <button type="button" onClick={() => change({ variants: without(draft.variants, index) })}>Remove {name.toLowerCase()}</button>
+                <button type="button" onClick={() => change({ variants: without(draft.variants, index) })}>
+                  Remove variant<span className="visually-hidden"> {index + 1}</span>
+                </button>
               </fieldset>
             )
           })}

@@ -12,7 +12,7 @@ interface Described {
  * control so that a screen reader reads it with the field.
  */
 const Field = ({ label, error, hint, control }: {
-  readonly label: string
+  readonly label: ReactNode
   readonly error: string | undefined
   readonly hint?: string | undefined
   readonly control: (described: Described) => ReactNode
@@ -33,7 +33,8 @@ const Field = ({ label, error, hint, control }: {
 }
 
 interface FieldProps {
-  readonly label: string
+  /** Words, or `inContext` for one of several alike. */
+  readonly label: ReactNode
   readonly error?: string | undefined
   readonly hint?: string | undefined
   readonly onValue: (value: string) => void
@@ -59,6 +60,18 @@ export const TextAreaField = ({ label, error, hint, onValue, ...textarea }:
     hint={hint}
     control={(described) => <textarea {...textarea} {...described} onChange={(event) => onValue(event.target.value)} />}
   />
+)
+
+/**
+ * A label short on screen whose hidden context, read first, makes it unique among its like: a group's
+ * legend shows where a control stands, but is no part of the control's own name ("Condition 1 filter 2
+ * Property", shown as "Property").
+ */
+export const inContext = (context: string, words: string): ReactNode => (
+  <>
+    <span className="visually-hidden">{context} </span>
+    {words}
+  </>
 )
 
 /** A labelled select of `options` (value and words). */
