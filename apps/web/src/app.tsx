@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect } from "react"
 import { onSessionLost } from "./api/resources.ts"
 import { useApi } from "./api/use-api.ts"
 import { navigate, useLocation } from "./router/navigation.tsx"
-import { hrefOf, parseRoute } from "./router/routes.ts"
+import { ALL_FLAGS, hrefOf, parseRoute } from "./router/routes.ts"
 import type { Me } from "./shell/me.ts"
 import { Shell } from "./shell/shell.tsx"
 import { Failed, Loading } from "./ui/states.tsx"
@@ -20,10 +20,10 @@ onSessionLost(() => {
   navigate(hrefOf({ page: "login", next: here() === "/" ? undefined : here() }), { replace: true })
 })
 
-/** The console's start: the user's current project, else their organization. */
+/** The console's start: the feature flags of the user's current project, else their organization. */
 const homeOf = (me: Me): string | undefined =>
   me.team !== null
-    ? hrefOf({ page: "project", projectId: String(me.team.id) })
+    ? hrefOf({ page: "flags", projectId: String(me.team.id), list: ALL_FLAGS })
     : me.organization !== null
     ? hrefOf({ page: "organization", organizationId: me.organization.id, pageNumber: 1 })
     : undefined

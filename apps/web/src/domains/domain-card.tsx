@@ -18,7 +18,7 @@ const ChallengeRecord = ({ domain }: { readonly domain: Domain }) => {
       <dd><code>TXT</code></dd>
       <dt>Name</dt>
       <dd>
-        <code>{name}</code> <CopyButton text={name} label={`Copy the record name for ${domain.domain}`} />
+        <code>{name}</code> <CopyButton text={name} what={`the record name for ${domain.domain}`} />
         <p className="hint">
           The server's default name. An operator may have configured another prefix than{" "}
           <code>_hedgerow-challenge</code>; ask them if verification keeps failing.
@@ -27,7 +27,7 @@ const ChallengeRecord = ({ domain }: { readonly domain: Domain }) => {
       <dt>Value</dt>
       <dd>
         <code className="challenge">{domain.verification_challenge}</code>{" "}
-        <CopyButton text={domain.verification_challenge} label={`Copy the record value for ${domain.domain}`} />
+        <CopyButton text={domain.verification_challenge} what={`the record value for ${domain.domain}`} />
       </dd>
     </dl>
   )

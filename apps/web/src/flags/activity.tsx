@@ -19,51 +19,54 @@ export const ActivityPanel = ({ projectId, flagId, pageNumber }: {
   const options = { params: { project_id: projectId, id: flagId }, query: { limit: String(PAGE_SIZE), page: String(pageNumber) } }
   const activity = useApi(PATH, options)
   return (
-    <Resourceful resource={activity} onRetry={() => invalidate(urlOf(PATH, options))}>
-      {(page) =>
-        page.total_count === 0
-          ? <Empty title="Nothing has happened to this flag yet." />
-          : (
-            <>
-              <ol className="activity">
-                {page.results.map((entry) => (
-                  <li key={entry.id}>
-                    <p>
-                      <strong>{entry.user?.email ?? entry.user?.first_name ?? "Someone"}</strong> {entry.activity} the flag{" "}
-                      <time dateTime={entry.created_at}>{new Date(entry.created_at).toLocaleString()}</time>
-                    </p>
-                    {entry.detail.changes === null || entry.detail.changes.length === 0 ? null : (
-                      <table className="diff">
-                        <thead>
-                          <tr>
-                            <th scope="col">Field</th>
-                            <th scope="col">Before</th>
-                            <th scope="col">After</th>
-                          </tr>
-                        </thead>
-                        <tbody>
-                          {entry.detail.changes.map((change, index) => (
-                            <tr key={index}>
-                              <th scope="row">{change.field ?? change.action}</th>
-                              <td><pre>{shown(change.before)}</pre></td>
-                              <td><pre>{shown(change.after)}</pre></td>
+    <section aria-labelledby="activity-title">
+      <h2 id="activity-title">Activity</h2>
+      <Resourceful resource={activity} onRetry={() => invalidate(urlOf(PATH, options))}>
+        {(page) =>
+          page.total_count === 0
+            ? <Empty title="Nothing has happened to this flag yet." />
+            : (
+              <>
+                <ol className="activity">
+                  {page.results.map((entry) => (
+                    <li key={entry.id}>
+                      <p>
+                        <strong>{entry.user?.email ?? entry.user?.first_name ?? "Someone"}</strong> {entry.activity} the flag{" "}
+                        <time dateTime={entry.created_at}>{new Date(entry.created_at).toLocaleString()}</time>
+                      </p>
+                      {entry.detail.changes === null || entry.detail.changes.length === 0 ? null : (
+                        <table className="diff">
+                          <thead>
+                            <tr>
+                              <th scope="col">Field</th>
+                              <th scope="col">Before</th>
+                              <th scope="col">After</th>
                             </tr>
-                          ))}
-                        </tbody>
-                      </table>
-                    )}
-                  </li>
-                ))}
-              </ol>
-              <Pagination
-                label="Activity pages"
-                count={page.total_count}
-                pageSize={PAGE_SIZE}
-                pageNumber={pageNumber}
-                hrefFor={(number) => hrefOf({ page: "flag", projectId, flagId, tab: "activity", pageNumber: number })}
-              />
-            </>
-          )}
-    </Resourceful>
+                          </thead>
+                          <tbody>
+                            {entry.detail.changes.map((change, index) => (
+                              <tr key={index}>
+                                <th scope="row">{change.field ?? change.action}</th>
+                                <td><pre>{shown(change.before)}</pre></td>
+                                <td><pre>{shown(change.after)}</pre></td>
+                              </tr>
+                            ))}
+                          </tbody>
+                        </table>
+                      )}
+                    </li>
+                  ))}
+                </ol>
+                <Pagination
+                  label="Activity pages"
+                  count={page.total_count}
+                  pageSize={PAGE_SIZE}
+                  pageNumber={pageNumber}
+                  hrefFor={(number) => hrefOf({ page: "flag", projectId, flagId, tab: "activity", pageNumber: number })}
+                />
+              </>
+            )}
+      </Resourceful>
+    </section>
   )
 }

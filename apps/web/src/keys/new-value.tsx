@@ -23,7 +23,7 @@ export const NewKeyValue = ({ label, value, children }: {
         if it is lost, roll the key for a new value.
       </p>
       <p className="key-value">
-        <code>{value}</code> <CopyButton text={value} label="Copy the key's value" />
+        <code>{value}</code> <CopyButton text={value} what="the key's value" />
       </p>
       {children}
     </section>

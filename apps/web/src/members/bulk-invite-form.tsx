@@ -70,7 +70,7 @@ export const BulkInviteForm = ({ organizationId, callerLevel }: { readonly organ
           error={error?.at === "level" ? error.words : undefined}
         />
         {error?.at === "form" ? <p role="alert" className="form-error">{error.words}</p> : null}
-        <div><button type="submit" disabled={busy}>Invite all</button></div>
+        <div><button type="submit" className="primary" disabled={busy}>Invite all</button></div>
       </form>
       <p role="status" className="notice">{done}</p>
     </section>

@@ -7,6 +7,6 @@ export const inviteLink = (inviteId: string) => `${window.location.origin}${href
 /** An invite's link to hand over by other means (no e-mail may be sent), with a button to copy it. */
 export const InviteLink = ({ inviteId, email }: { readonly inviteId: string; readonly email: string }) => (
   <span className="invite-link">
-    <code>{inviteLink(inviteId)}</code> <CopyButton text={inviteLink(inviteId)} label={`Copy invite link for ${email}`} />
+    <code>{inviteLink(inviteId)}</code> <CopyButton text={inviteLink(inviteId)} what={`invite link for ${email}`} />
   </span>
 )

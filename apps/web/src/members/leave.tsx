@@ -6,7 +6,7 @@ import { MEMBER_PATH } from "./paths.ts"
 
 /** Leaving the organization (`members/@me/`), asked first; the API refuses its last owner, in its words. */
 export const LeaveOrganization = ({ organizationId, name }: { readonly organizationId: string; readonly name: string }) => (
-  <section aria-labelledby="leave-heading" className="form-section">
+  <section aria-labelledby="leave-heading" className="form-section leave">
     <h2 id="leave-heading">Leave {name}</h2>
     <p>You will no longer see its projects. To come back, you need a new invite.</p>
     <div>

@@ -12,6 +12,7 @@ import { fieldsOf } from "../flags/save.ts"
 import { FlagStatus } from "../flags/status.tsx"
 import { Link } from "../router/navigation.tsx"
 import { ALL_FLAGS, type FlagTab, hrefOf } from "../router/routes.ts"
+import { Tabs } from "../ui/tabs.tsx"
 import { usePageTitle } from "../ui/page-title.ts"
 import { Resourceful } from "../ui/states.tsx"
 
@@ -95,17 +96,14 @@ export default function FlagPage({ projectId, flagId, tab, pageNumber }: {
           <p role="status" className="notice">{notice ?? ""}</p>
           {conflict && tab !== "settings" ? <Conflict onReload={reload} /> : null}
           {error !== undefined && tab !== "settings" ? <p role="alert" className="form-error">{error.detail}</p> : null}
-          <nav aria-label="Flag sections" className="tabs">
-            {(Object.keys(TAB_WORDS) as Array<FlagTab>).map((name) => (
-              <Link
-                key={name}
-                href={hrefOf({ page: "flag", projectId, flagId, tab: name, pageNumber: 1 })}
-                aria-current={name === tab ? "page" : undefined}
-              >
-                {TAB_WORDS[name]}
-              </Link>
-            ))}
-          </nav>
+          <Tabs
+            label="Flag sections"
+            tabs={(Object.keys(TAB_WORDS) as Array<FlagTab>).map((name) => ({
+              href: hrefOf({ page: "flag", projectId, flagId, tab: name, pageNumber: 1 }),
+              words: TAB_WORDS[name],
+              current: name === tab
+            }))}
+          />
           {tab === "settings"
             ? (
               <FlagForm

@@ -5,6 +5,7 @@ import { tagsOf } from "../flags/draft.ts"
 import { FLAGS_PATH, isMultivariate, StatusBadge } from "../flags/flag.tsx"
 import { Link, navigate } from "../router/navigation.tsx"
 import { ALL_FLAGS, type FlagList, hrefOf } from "../router/routes.ts"
+import { ProjectTabs } from "../shell/project-tabs.tsx"
 import { SelectField, TextField } from "../ui/field.tsx"
 import { usePageTitle } from "../ui/page-title.ts"
 import { Pagination } from "../ui/pagination.tsx"
@@ -50,10 +51,11 @@ const Filters = ({ projectId, list, organizationId }: {
   )
 }
 
-/** A project's flags, filtered and paged by the URL. */
+/** A project's flags, filtered and paged by the URL: the project's first page, under its name as an organization's pages are. */
 export default function FlagsPage({ projectId, list }: { readonly projectId: string; readonly list: FlagList }) {
-  usePageTitle("Feature flags")
   const project = useApi("/api/projects/:project_id/", { params: { project_id: projectId } })
+  const name = project.status === "ready" ? project.data.name : undefined
+  usePageTitle(name === undefined ? "Feature flags" : `Feature flags · ${name}`)
   const options = {
     params: { project_id: projectId },
     query: {
@@ -70,8 +72,11 @@ export default function FlagsPage({ projectId, list }: { readonly projectId: str
   const filtered = list.search !== "" || list.type !== "" || list.active !== "" || list.tags.length > 0 || list.created_by_id !== ""
   return (
     <>
+      {/* The project's name as the shell's switcher reads it too (one request); its id until then. */}
+      <h1>{name ?? `Project ${projectId}`}</h1>
+      <ProjectTabs projectId={projectId} current="flags" />
       <div className="page-head">
-        <h1>Feature flags</h1>
+        <h2>Feature flags</h2>
         <button type="button" className="primary" onClick={() => navigate(hrefOf({ page: "newFlag", projectId }))}>New feature flag</button>
       </div>
       {/* Keyed by the URL's filters, so that back and forward show them in the form too. */}

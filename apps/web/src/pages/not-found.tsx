@@ -7,7 +7,7 @@ export default function NotFoundPage() {
     <>
       <h1>Page not found</h1>
       <p>The console has no page at this address.</p>
-      <p><Link href="/">Go to your project</Link></p>
+      <p><Link href="/">Go to the start page</Link></p>
     </>
   )
 }

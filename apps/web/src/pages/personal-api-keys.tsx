@@ -48,7 +48,7 @@ export default function PersonalApiKeysPage() {
     <>
       <div className="page-head">
         <h1 ref={heading} tabIndex={-1}>Personal API keys</h1>
-        <Link href={hrefOf({ page: "newPersonalApiKey" })}>New personal API key</Link>
+        <Link className="button primary" href={hrefOf({ page: "newPersonalApiKey" })}>New personal API key</Link>
       </div>
       <p className="hint">Keys let scripts call the API as you, with only the scopes and the organizations or projects you give each.</p>
       {rolled === undefined || rolled.value === null ? null : (

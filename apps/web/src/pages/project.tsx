@@ -1,28 +1,28 @@
 import { invalidate } from "../api/resources.ts"
 import { urlOf, useApi } from "../api/use-api.ts"
 import { Link } from "../router/navigation.tsx"
-import { ALL_FLAGS, hrefOf } from "../router/routes.ts"
+import { hrefOf } from "../router/routes.ts"
 import { organizationName, useMe } from "../shell/me.ts"
+import { ProjectTabs } from "../shell/project-tabs.tsx"
 import { CopyButton } from "../ui/copy-button.tsx"
 import { usePageTitle } from "../ui/page-title.ts"
 import { Resourceful } from "../ui/states.tsx"
 
 const PATH = "/api/projects/:project_id/"
 
-/** A project: what an SDK needs to reach it (its token) and where it belongs. */
+/** A project's details: what an SDK needs to reach it (its token) and where it belongs. */
 export default function ProjectPage({ projectId }: { readonly projectId: string }) {
   const me = useMe()
   const options = { params: { project_id: projectId } }
   const project = useApi(PATH, options)
-  usePageTitle(project.status === "ready" ? project.data.name : "Project")
+  usePageTitle(project.status === "ready" ? `Details · ${project.data.name}` : "Project")
   return (
     <Resourceful resource={project} onRetry={() => invalidate(urlOf(PATH, options))}>
       {(project) => (
         <>
           <h1>{project.name}</h1>
-          <p>
-            <Link href={hrefOf({ page: "flags", projectId: String(project.id), list: ALL_FLAGS })}>Feature flags</Link>
-          </p>
+          <ProjectTabs projectId={projectId} current="project" />
+          <h2>Details</h2>
           <dl className="details">
             <dt>Project ID</dt>
             <dd>{project.id}</dd>
@@ -30,7 +30,7 @@ export default function ProjectPage({ projectId }: { readonly projectId: string 
             <dd><Link href={hrefOf({ page: "organization", organizationId: project.organization, pageNumber: 1 })}>{organizationName(me, project.organization)}</Link></dd>
             <dt>Project API key</dt>
             <dd>
-              <code>{project.api_token}</code> <CopyButton text={project.api_token} label="Copy project API key" />
+              <code>{project.api_token}</code> <CopyButton text={project.api_token} what="project API key" />
               <p className="hint">Public: SDKs send it to evaluate flags (<code>/flags</code>).</p>
             </dd>
             <dt>Time zone</dt>

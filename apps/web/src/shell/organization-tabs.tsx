@@ -1,5 +1,5 @@
-import { Link } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
+import { Tabs } from "../ui/tabs.tsx"
 
 const TABS = [
   ["organization", "Projects"],
@@ -14,11 +14,8 @@ export const OrganizationTabs = ({ organizationId, current }: {
   readonly organizationId: string
   readonly current: (typeof TABS)[number][0]
 }) => (
-  <nav aria-label="Organization" className="tabs">
-    {TABS.map(([page, words]) => (
-      <Link key={page} href={hrefOf({ page, organizationId, pageNumber: 1 })} aria-current={page === current ? "page" : undefined}>
-        {words}
-      </Link>
-    ))}
-  </nav>
+  <Tabs
+    label="Organization"
+    tabs={TABS.map(([page, words]) => ({ href: hrefOf({ page, organizationId, pageNumber: 1 }), words, current: page === current }))}
+  />
 )

@@ -69,6 +69,10 @@ const useOrganizationOf = (me: Me, route: ShellRoute): string | undefined => {
   return me.organization?.id
 }
 
+/** The keys link marks the list as the page in view, and the list's own pages (a key, a new one) as within it. */
+const keysCurrent = (route: ShellRoute): "page" | "true" | undefined =>
+  route.page === "personalApiKeys" ? "page" : route.page === "newPersonalApiKey" || route.page === "personalApiKey" ? "true" : undefined
+
 const LogOutButton = () => {
   const [error, setError] = useState<string | undefined>(undefined)
   const leave = () =>
@@ -113,7 +117,7 @@ export const Shell = ({ me, route }: { readonly me: Me; readonly route: ShellRou
         </nav>
         <div className="account">
           <span className="email">{me.email}</span>
-          <Link href={hrefOf({ page: "personalApiKeys" })} aria-current={route.page === "personalApiKeys" ? "page" : undefined}>Personal API keys</Link>
+          <Link href={hrefOf({ page: "personalApiKeys" })} aria-current={keysCurrent(route)}>Personal API keys</Link>
           <LogOutButton />
         </div>
       </header>
