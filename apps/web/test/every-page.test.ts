@@ -1,0 +1,250 @@
+import { BatchExportService, systemActor } from "@hedgerow/core"
+import { readFileSync } from "node:fs"
+import * as path from "node:path"
+import type { BrowserContext, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ALL_FLAGS, FLAG_TABS, hrefOf, parseRoute, type Route } from "../src/router/routes.ts"
+import { seriousViolations, useConsole } from "./harness.ts"
+
+// Every kind of page the router knows, each visited over data seeded through the API with the owner's
+// key: exactly one h1, a title of its own, and no serious or critical axe finding in the light scheme
+// nor in the dark. A route added to `Route` is a kind this file must visit: `VISITS` is a record over
+// its `page` values (the compiler refuses one missing), and the first test reads the type's source so
+// that the run fails too.
+const world = useConsole()
+const { owner } = world
+
+/** What the seeding made, for the visits' URLs and for what each page shows once it has read it. */
+const seeded = {
+  organizationName: "",
+  projectName: "",
+  projectToken: "",
+  /** The owner's current project: where home leads. */
+  currentProject: "",
+  flagId: "",
+  flagKey: "checkout-redesign",
+  roleName: "Checkout team",
+  memberEmail: "lee@example.com",
+  inviteId: "",
+  inviteEmail: "tess@example.com",
+  domain: "acme-pages.example",
+  batchExport: "Nightly events",
+  keyId: "",
+  keyLabel: "CI reader"
+}
+type Seeded = typeof seeded
+
+interface Visit {
+  /** What the visit shows, in the test's name. */
+  readonly what: string
+  readonly path: (seeded: Seeded) => string
+  /** Whether the page is seen logged in (the shell's pages) or with no session (log-in, an invite's sign-up). */
+  readonly session: boolean
+  /** Waits for what the page shows of the seeded data, once it has read it. */
+  readonly ready: (page: Page, seeded: Seeded) => Promise<void>
+}
+
+const shows = (text: (seeded: Seeded) => string) => (page: Page, data: Seeded) => page.getByText(text(data), { exact: true }).first().waitFor()
+const heading = (name: (seeded: Seeded) => string) => (page: Page, data: Seeded) =>
+  page.getByRole("heading", { level: 1, name: name(data), exact: true }).waitFor()
+
+const TAB_READY: Record<(typeof FLAG_TABS)[number], Visit["ready"]> = {
+  settings: async (page, data) => {
+    const key = page.getByLabel("Key", { exact: true })
+    await key.waitFor()
+    expect(await key.inputValue()).toBe(data.flagKey)
+  },
+  activity: (page) => page.getByRole("rowheader", { name: "filters", exact: true }).first().waitFor(),
+  evaluate: (page) => page.getByLabel("Distinct ID").waitFor(),
+  access: (page, data) => page.getByRole("rowheader", { name: data.roleName, exact: true }).waitFor()
+}
+
+const VISITS: Record<Route["page"], ReadonlyArray<Visit>> = {
+  home: [{
+    what: "home, which leads to the current project's flags",
+    path: () => hrefOf({ page: "home" }),
+    session: true,
+    ready: async (page, data) => {
+      await page.waitForURL((url) => url.pathname === hrefOf({ page: "flags", projectId: data.currentProject, list: ALL_FLAGS }))
+      await shows((data) => data.flagKey)(page, data)
+    }
+  }],
+  login: [{ what: "log-in", path: () => hrefOf({ page: "login", next: undefined }), session: false, ready: heading(() => "Log in to Hedgerow") }],
+  signup: [{
+    what: "an invite's sign-up",
+    path: (data) => hrefOf({ page: "signup", inviteId: data.inviteId }),
+    session: false,
+    ready: heading((data) => `Join ${data.organizationName}`)
+  }],
+  organization: [{
+    what: "an organization's projects",
+    path: () => hrefOf({ page: "organization", organizationId: owner.organization, pageNumber: 1 }),
+    session: true,
+    ready: (page, data) => page.getByRole("main").getByRole("link", { name: data.projectName, exact: true }).waitFor()
+  }],
+  members: [{
+    what: "members",
+    path: () => hrefOf({ page: "members", organizationId: owner.organization, pageNumber: 1 }),
+    session: true,
+    ready: shows((data) => data.memberEmail)
+  }],
+  invites: [{
+    what: "invites",
+    path: () => hrefOf({ page: "invites", organizationId: owner.organization, pageNumber: 1 }),
+    session: true,
+    ready: shows((data) => data.inviteEmail)
+  }],
+  domains: [{
+    what: "domains",
+    path: () => hrefOf({ page: "domains", organizationId: owner.organization, pageNumber: 1 }),
+    session: true,
+    ready: (page, data) => page.getByRole("article", { name: data.domain }).waitFor()
+  }],
+  batchExports: [{
+    what: "batch exports",
+    path: () => hrefOf({ page: "batchExports", organizationId: owner.organization, pageNumber: 1 }),
+    session: true,
+    ready: shows((data) => data.batchExport)
+  }],
+  project: [{
+    what: "a project's details",
+    path: () => hrefOf({ page: "project", projectId: String(owner.project) }),
+    session: true,
+    ready: shows((data) => data.projectToken)
+  }],
+  flags: [{
+    what: "a project's flags",
+    path: () => hrefOf({ page: "flags", projectId: String(owner.project), list: ALL_FLAGS }),
+    session: true,
+    ready: (page, data) => page.getByRole("link", { name: data.flagKey, exact: true }).waitFor()
+  }],
+  newFlag: [{
+    what: "a new flag's form",
+    path: () => hrefOf({ page: "newFlag", projectId: String(owner.project) }),
+    session: true,
+    ready: (page) => page.getByLabel("Key", { exact: true }).waitFor()
+  }],
+  flag: FLAG_TABS.map((tab): Visit => ({
+    what: `a flag's ${tab} tab`,
+    path: (data) => hrefOf({ page: "flag", projectId: String(owner.project), flagId: data.flagId, tab, pageNumber: 1 }),
+    session: true,
+    ready: TAB_READY[tab]
+  })),
+  personalApiKeys: [{
+    what: "personal API keys",
+    path: () => hrefOf({ page: "personalApiKeys" }),
+    session: true,
+    ready: (page, data) => page.getByRole("link", { name: data.keyLabel, exact: true }).waitFor()
+  }],
+  newPersonalApiKey: [{
+    what: "a new personal API key's form",
+    path: () => hrefOf({ page: "newPersonalApiKey" }),
+    session: true,
+    ready: (page) => page.getByLabel("Label", { exact: true }).waitFor()
+  }],
+  personalApiKey: [{
+    what: "a personal API key",
+    path: (data) => hrefOf({ page: "personalApiKey", keyId: data.keyId }),
+    session: true,
+    ready: heading((data) => data.keyLabel)
+  }],
+  notFound: [{ what: "an address with no page", path: () => "/no-such-page", session: true, ready: heading(() => "Page not found") }]
+}
+
+/** The `page` values the `Route` type names, read from its source: what VISITS must hold, at run time too. */
+const routePages = (): Array<string> => {
+  const source = readFileSync(path.resolve(import.meta.dirname, "..", "src", "router", "routes.ts"), "utf8")
+  const type = source.slice(source.indexOf("export type Route ="), source.indexOf("\n\n", source.indexOf("export type Route =")))
+  return [...type.matchAll(/readonly page: "(\w+)"/g)].map((match) => match[1]!)
+}
+
+/** A write with the owner's key; its answer's body. */
+const sent = async (method: string, route: string, body: unknown, as = owner.key) => {
+  const response = await fetch(`${world.base}${route}`, {
+    method,
+    headers: { ...(as === "" ? {} : { authorization: `Bearer ${as}` }), "content-type": "application/json" },
+    body: JSON.stringify(body)
+  })
+  expect(response.status, `${method} ${route}`).toBeLessThan(300)
+  return response.json()
+}
+
+const contexts: { session?: BrowserContext; none?: BrowserContext } = {}
+
+beforeAll(async () => {
+  const organization = `/api/organizations/${owner.organization}`
+  const flags = `/api/projects/${owner.project}/feature_flags/`
+  const flag = await sent("POST", flags, {
+    key: seeded.flagKey,
+    name: "One-page checkout",
+    tags: ["checkout"],
+    filters: {
+      groups: [{ properties: [{ key: "email", type: "person", operator: "icontains", value: "@example.com" }], rollout_percentage: 100 }],
+      multivariate: { variants: [{ key: "control", rollout_percentage: 50 }, { key: "one-page", rollout_percentage: 50 }] },
+      payloads: { "one-page": JSON.stringify({ steps: 1 }) }
+    }
+  })
+  seeded.flagId = String(flag.id)
+  // A change, for the activity tab to show.
+  await sent("PATCH", `${flags}${flag.id}/`, { filters: { ...flag.filters, groups: [{ ...flag.filters.groups[0], rollout_percentage: 40 }] }, version: flag.version })
+  const role = await sent("POST", `${organization}/roles/`, { name: seeded.roleName, feature_flags_access_level: 21 })
+  await sent("POST", `${flags}${flag.id}/role_access/`, { role_id: role.id })
+  // A teammate who joined, and one invited still.
+  const joined = await sent("POST", `${organization}/invites/`, { target_email: seeded.memberEmail, level: 8, send_email: false })
+  await sent("POST", `/api/signup/${joined.id}/`, { first_name: "Lee", password: "a teammate's password" }, "")
+  seeded.inviteId = (await sent("POST", `${organization}/invites/`, { target_email: seeded.inviteEmail, first_name: "Tess", send_email: false })).id
+  await sent("POST", `${organization}/domains/`, { domain: seeded.domain })
+  await world.operate(BatchExportService.use((s) => s.create(systemActor, owner.organization, { project_id: owner.project, name: seeded.batchExport })))
+  seeded.keyId = (await sent("POST", "/api/personal_api_keys/", { label: seeded.keyLabel, scopes: ["feature_flag:read"] })).id
+
+  const [me, project] = await Promise.all([world.held("/api/users/@me/"), world.held(`/api/projects/${owner.project}/`)])
+  Object.assign(seeded, {
+    organizationName: me.organizations.find((item: { id: string }) => item.id === owner.organization).name,
+    projectName: project.name,
+    projectToken: project.api_token,
+    currentProject: String(me.team.id)
+  })
+
+  contexts.none = await world.browser.newContext({ viewport: { width: 1280, height: 800 } })
+  contexts.session = await world.browser.newContext({ viewport: { width: 1280, height: 800 } })
+  const login = await contexts.session.request.post(`${world.base}/api/login/`, { data: { email: owner.email, password: owner.password } })
+  expect(login.status()).toBe(200)
+})
+
+afterAll(async () => {
+  await contexts.session?.close()
+  await contexts.none?.close()
+})
+
+describe("every page of the console", () => {
+  it("is visited here: a visit for each page the router knows, each at a URL the router reads as that page", () => {
+    expect(Object.keys(VISITS).sort()).toEqual(routePages().sort())
+    for (const [kind, visits] of Object.entries(VISITS)) {
+      expect(visits.length, kind).toBeGreaterThan(0)
+      for (const visit of visits) {
+        const url = new URL(visit.path(seeded), "http://console.test")
+        expect(parseRoute(url.pathname, url.search).page, visit.what).toBe(kind)
+      }
+    }
+  })
+
+  const all = Object.values(VISITS).flat()
+  it.each(all.map((visit) => [visit.what, visit] as const))("%s: one h1, a title, no serious axe finding, light or dark", async (_, visit) => {
+    const page = await contexts[visit.session ? "session" : "none"]!.newPage()
+    try {
+      await page.goto(`${world.base}${visit.path(seeded)}`)
+      await visit.ready(page, seeded)
+      // Every read answered: nothing is loading any more (the flag's status line included).
+      await page.waitForFunction(() => !document.body.innerText.includes("Loading…"))
+      expect(await page.locator("h1").count()).toBe(1)
+      const title = await page.title()
+      expect(title).toMatch(/^\S.* · Hedgerow$/)
+      for (const colorScheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme })
+        expect(await seriousViolations(page), `${visit.what}, ${colorScheme}`).toEqual([])
+      }
+    } finally {
+      await page.close()
+    }
+  })
+})
