@@ -86,13 +86,15 @@ export const FlagForm = ({ initial, busy, error, onSave, children }: {
                   onRemove={() => setGroup(index, { ...group, properties: without(group.properties, at) })}
                 />
               ))}
-              <button type="button" onClick={() => setGroup(index, { ...group, properties: [...group.properties, newProperty()] })}>
-                Add a filter<span className="visually-hidden"> to {name.toLowerCase()}</span>
-              </button>
-              <RolloutSlider label={inContext(name, "Rollout")} value={group.rollout} onChange={(rollout) => setGroup(index, { ...group, rollout })} />
-              <button type="button" onClick={() => change({ groups: without(draft.groups, index) })}>
-                Remove condition<span className="visually-hidden"> {index + 1}</span>
-              </button>
+              <div className="condition-foot">
+                <button type="button" onClick={() => setGroup(index, { ...group, properties: [...group.properties, newProperty()] })}>
+                  Add a filter<span className="visually-hidden"> to {name.toLowerCase()}</span>
+                </button>
+                <RolloutSlider label={inContext(name, "Rollout")} value={group.rollout} onChange={(rollout) => setGroup(index, { ...group, rollout })} />
+                <button type="button" onClick={() => change({ groups: without(draft.groups, index) })}>
+                  Remove condition<span className="visually-hidden"> {index + 1}</span>
+                </button>
+              </div>
             </fieldset>
           )
         })}
@@ -126,15 +128,16 @@ export const FlagForm = ({ initial, busy, error, onSave, children }: {
                   value={String(variant.rollout)}
                   onValue={(rollout) => setVariant(index, { ...variant, rollout: Number(rollout) })}
                 />
+                {/* "Remove" ends the variant's row, as it ends a filter's; named in full for a screen reader. */}
+                <button type="button" onClick={() => change({ variants: without(draft.variants, index) })}>
+                  Remove<span className="visually-hidden"> variant {index + 1}</span>
+                </button>
                 <TextAreaField
                   label={inContext(name, "Payload (JSON)")}
                   value={variant.payload}
                   onValue={(payload) => setVariant(index, { ...variant, payload })}
                   error={payloadProblems[String(index)]}
                 />
-                <button type="button" onClick={() => change({ variants: without(draft.variants, index) })}>
-                  Remove variant<span className="visually-hidden"> {index + 1}</span>
-                </button>
               </fieldset>
             )
           })}
