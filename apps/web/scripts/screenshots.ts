@@ -47,16 +47,13 @@ const FLAGS: ReadonlyArray<Seed> = [
     tags: ["checkout", "experiment", "web"],
     evaluated: true,
     filters: {
-      groups: [
-        { properties: [{ key: "email", type: "person", operator: "icontains", value: "@acme.example" }], rollout_percentage: 100 },
-        {
-          properties: [
-            { key: "country", type: "person", operator: "exact", value: ["US", "CA"] },
-            { key: "orders", type: "person", operator: "gte", value: "2" }
-          ],
-          rollout_percentage: 50
-        }
-      ],
+      groups: [{
+        properties: [
+          { key: "email", type: "person", operator: "icontains", value: "@acme.example" },
+          { key: "country", type: "person", operator: "exact", value: ["US", "CA"] }
+        ],
+        rollout_percentage: 50
+      }],
       multivariate: {
         variants: [
           { key: "control", name: "Three steps", rollout_percentage: 34 },
@@ -142,9 +139,13 @@ try {
       }
     }
     await shoot(`/project/${first.project_id}/flags`, "flags-list", (page) => page.getByRole("link", { name: MULTIVARIATE }).waitFor())
+    // The flag's form is taller than the window: in view, its release conditions and its variants.
     await shoot(`/project/${first.project_id}/flags/${ids.get(MULTIVARIATE)}`, "flag", async (page) => {
       await page.getByLabel("Variant 3 Key", { exact: true }).waitFor()
       await page.locator(".status-reason").waitFor()
+      await page.getByRole("heading", { name: "Release conditions" }).evaluate((heading) =>
+        window.scrollTo(0, heading.getBoundingClientRect().top + window.scrollY - 16)
+      )
     })
   } finally {
     await browser.close()
