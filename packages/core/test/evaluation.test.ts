@@ -426,6 +426,25 @@ describe("evaluation of flag dependencies", () => {
     assert.deepStrictEqual([...evaluation.flags.keys()], ["dependent"])
     assert.isTrue(evaluation.flags.get("dependent")!.enabled)
   })
+
+  it("a super group on its own flag, or two on each other, read once: off, with no error reported", () => {
+    // No condition names a flag here, so only the super groups make the project's flags read one another.
+    const superOn = (key: string, id: number, target: number): EvaluatedFlag => ({
+      ...flagOf(key, {
+        groups: [{ properties: [], rollout_percentage: 100 }],
+        super_groups: [{ properties: [{ key: String(target), type: "flag", operator: "flag_evaluates_to", value: true }], rollout_percentage: 100 }]
+      }, { ensure_experience_continuity: true }),
+      id: id as FeatureFlagId
+    })
+    const person_properties = { "9001": true, "9002": true, "9003": true }
+    const itself = evaluate([superOn("itself", 9001, 9001)], { person_properties })
+    const pair = evaluate([superOn("one", 9002, 9003), superOn("other", 9003, 9002)], { person_properties })
+    for (const evaluation of [itself, pair]) {
+      assert.isFalse(evaluation.errorsWhileComputingFlags)
+      for (const result of evaluation.flags.values()) assert.deepStrictEqual([result.enabled, result.reason.code], [false, "super_condition_value"])
+    }
+    assert.strictEqual(pair.flags.size, 2)
+  })
 })
 
 describe("evaluation of cohorts", () => {

@@ -20,7 +20,10 @@ export interface DependencyGraph {
   readonly missing: (flag: PreparedFlag) => boolean
   /** Whether any flag is blocked: the service then reports errors while computing flags. */
   readonly hasCycles: () => boolean
-  /** Whether any flag depends on another: if none does, each flag is evaluated on its own, once. */
+  /**
+   * Whether any flag reads another, by a condition or by its early-access super group: if none does, each
+   * flag is evaluated on its own, once.
+   */
   readonly anyDependency: boolean
 }
 
@@ -50,7 +53,10 @@ export const dependencyGraph = (
 
   let stages: Stages | undefined
   const staged = (): Stages => (stages ??= stagesOf(flags, byId))
-  const anyDependency = flags.some((flag) => flag.dependencies.length > 0)
+  // A super group's flag property is no dependency the service stages, but evaluating it reads the flag named.
+  const anyDependency = flags.some((flag) =>
+    flag.dependencies.length > 0 || (flag.superGroup?.properties.some((property) => property.type === "flag") ?? false)
+  )
   return {
     target,
     chain,
