@@ -112,6 +112,11 @@ describe("evaluation hash", () => {
       // Cut into prefix, identifier and salt anywhere: the hash is of their joined text.
       const [first, second] = [Math.floor(next() * (text.length + 1)), Math.floor(next() * (text.length + 1))].sort((a, b) => a - b)
       assert.strictEqual(bucketHash(text.slice(0, first), text.slice(first, second), text.slice(second)), reference(text), JSON.stringify(text))
+      // A flag's hash writes its key, the dot, the id and the salt from their own offsets.
+      const [key, id] = [text.slice(0, first), text.slice(first)]
+      for (const salt of ["", "variant"] as const) {
+        assert.strictEqual(flagHash(key, id, salt), reference(`${key}.${id}${salt}`), JSON.stringify([key, id, salt]))
+      }
     }
     assert.strictEqual(flagHash("flag", "id", "variant"), reference("flag.idvariant"))
   })
