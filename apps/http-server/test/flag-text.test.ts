@@ -77,6 +77,30 @@ describe("a flag's JSON, and a page of them", () => {
     expect(middle).toBe(encodingOf(page, middle))
   })
 
+  it("is sent with the length of its bytes, not of its characters, however far from ASCII", async () => {
+    const name = "Ünïcödé 漢字 \u{1F600} \"quoted\""
+    const payload = JSON.stringify({ greeting: "こんにちは \u{1F44B}" })
+    const sent = async (path: string, init: RequestInit = {}) => {
+      const response = await fetch(`${url}${path.replace("{project}", String(project))}`, { headers, ...init })
+      const bytes = Buffer.from(await response.arrayBuffer())
+      expect(response.status).toBe(200)
+      expect(Number(response.headers.get("content-length"))).toBe(bytes.length)
+      return JSON.parse(bytes.toString("utf8"))
+    }
+    const created = JSON.parse(await call("POST", flags, 201, {
+      key: "far-from-ascii",
+      name,
+      filters: { groups: [{ properties: [], rollout_percentage: 100 }], payloads: { true: payload } }
+    }))
+    // Twice each: the second is written from the bytes kept with the answer.
+    for (let i = 0; i < 2; i++) {
+      expect((await sent(`${flags}${created.id}/`)).name).toBe(name)
+      expect((await sent(`${flags}?search=far-from-ascii`)).results.map((flag: { name: string }) => flag.name)).toEqual([name])
+      const evaluated = await sent("/flags/?v=2", { method: "POST", body: JSON.stringify({ token, distinct_id: "ann", flag_keys: ["far-from-ascii"] }) })
+      expect(evaluated.flags["far-from-ascii"].metadata.payload).toBe(payload)
+    }
+  })
+
   it("read again is the same text until the flag or what the caller sees of it changes", async () => {
     const id = JSON.parse(await call("POST", flags, 201, { key: "kept", filters: { groups: [{ properties: [], rollout_percentage: 100 }] } })).id
     const first = await call("GET", `${flags}${id}/`, 200)
