@@ -40,18 +40,22 @@ export interface ServerOptions {
 export const layer = (options: ServerOptions) =>
   Layer.unwrap(Effect.gen(function*() {
     const timeouts = yield* timeoutsFromConfig
-    // One layer object, so that the routes and the callers of this layer share one store and one core.
-    const services = App.servicesLayer(options.store)
-    const app = options.webConsoleDir === undefined
-      ? App.layer(services)
-      : App.layerWithConsole(services).pipe(Layer.provide(Layer.succeed(WebConsole.WebConsole, yield* loadSite(options.webConsoleDir))))
-    return Layer.merge(
-      app.pipe(
-        Layer.provide(options.log === undefined ? Layer.empty : ServerLog.layer(options.log, options.log.sink)),
-        Layer.provideMerge(NodeHttpServer.layer(() => createNodeServer(timeouts), { port: options.port, host: options.host }))
-      ),
-      services
-    )
+    const site = options.webConsoleDir === undefined ? undefined : yield* loadSite(options.webConsoleDir)
+    // Core and the store first, once; then the server over them, and both offered to the caller. The
+    // services go to the routes alone (see App.layer), never into the server's own context.
+    return Layer.flatMap(App.servicesLayer(options.store), (context) => {
+      const services = Layer.succeedContext(context)
+      const app = site === undefined
+        ? App.layer(services)
+        : App.layerWithConsole(services).pipe(Layer.provide(Layer.succeed(WebConsole.WebConsole, site)))
+      return Layer.merge(
+        app.pipe(
+          Layer.provide(options.log === undefined ? Layer.empty : ServerLog.layer(options.log, options.log.sink)),
+          Layer.provideMerge(NodeHttpServer.layer(() => createNodeServer(timeouts), { port: options.port, host: options.host }))
+        ),
+        services
+      )
+    })
   }))
 
 /** `http://host:port` of the running server. */

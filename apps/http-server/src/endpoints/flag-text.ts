@@ -8,12 +8,17 @@ import type { FeatureFlag, PageEnvelope } from "@hedgerow/core"
  * string per request went to V8's old generation and kept its collector busy.
  */
 
-/** Each answer's bytes, kept with it: core gives the same answer again while nothing the caller sees of the flag has changed. */
-const kept = new WeakMap<FeatureFlag, Buffer>()
+/**
+ * Each answer's bytes, kept with it: core gives the same answer again while nothing the caller sees of
+ * the flag has changed. Each in memory of its own (TextEncoder's), not carved out of Node's shared
+ * buffer pool, where one kept answer would hold a whole 8 KB slab.
+ */
+const kept = new WeakMap<FeatureFlag, Uint8Array>()
+const encoder = new TextEncoder()
 
-export const flagJson = (flag: FeatureFlag): Buffer => {
+export const flagJson = (flag: FeatureFlag): Uint8Array => {
   let bytes = kept.get(flag)
-  if (bytes === undefined) kept.set(flag, bytes = Buffer.from(JSON.stringify(flag)))
+  if (bytes === undefined) kept.set(flag, bytes = encoder.encode(JSON.stringify(flag)))
   return bytes
 }
 
@@ -23,7 +28,7 @@ const CLOSE = Buffer.from("]}")
 /** A page of flags: the bytes of the text JSON.stringify makes of the envelope, from each flag's kept bytes. */
 export const flagPageJson = (page: PageEnvelope<FeatureFlag>): Buffer => {
   const head = Buffer.from(`{"count":${page.count},"next":${JSON.stringify(page.next)},"previous":${JSON.stringify(page.previous)},"results":[`)
-  const parts: Array<Buffer> = [head]
+  const parts: Array<Uint8Array> = [head]
   let length = head.length + CLOSE.length
   for (const flag of page.results) {
     if (parts.length > 1) {

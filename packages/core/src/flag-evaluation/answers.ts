@@ -93,9 +93,11 @@ const decideV2 = (answer: FlagsAnswer): DecideV2Response => ({
  * object for the same outcome of the same flag (see `resultFrom`), so an answer is put together from
  * bytes made once per flag and outcome, outside the JavaScript heap.
  */
-const entries = new WeakMap<FlagResult, Buffer>()
+const entries = new WeakMap<FlagResult, Uint8Array>()
+// Each entry in memory of its own, not in a slab of Node's buffer pool that one kept entry would hold.
+const encoder = new TextEncoder()
 
-const v2Entry = (result: FlagResult): Buffer => {
+const v2Entry = (result: FlagResult): Uint8Array => {
   let bytes = entries.get(result)
   if (bytes === undefined) {
     const entry = {
@@ -105,7 +107,7 @@ const v2Entry = (result: FlagResult): Buffer => {
       reason: result.reason,
       metadata: { id: result.id, version: result.version, description: null, payload: result.payload ?? null }
     }
-    entries.set(result, bytes = Buffer.from(`${JSON.stringify(result.key)}:${JSON.stringify(entry)}`))
+    entries.set(result, bytes = encoder.encode(`${JSON.stringify(result.key)}:${JSON.stringify(entry)}`))
   }
   return bytes
 }
@@ -117,7 +119,7 @@ export const flagsResponseJson = (answer: FlagsAnswer, format: FlagsFormat): Buf
   if (format !== "v2") return Buffer.from(JSON.stringify(flagsResponse(answer, format)))
   const head = Buffer.from(`{"errorsWhileComputingFlags":${answer.errorsWhileComputingFlags},"flags":{`)
   const tail = Buffer.from(`},"requestId":${JSON.stringify(answer.requestId)},"evaluatedAt":${answer.evaluatedAt}}`)
-  const parts: Array<Buffer> = [head]
+  const parts: Array<Uint8Array> = [head]
   let length = head.length + tail.length
   for (const result of answer.flags) {
     if (parts.length > 1) {
