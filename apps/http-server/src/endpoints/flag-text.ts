@@ -1,4 +1,4 @@
-import type { FeatureFlag, PageEnvelope } from "@hedgerow/core"
+import { type FeatureFlag, joinedJson, type PageEnvelope } from "@hedgerow/core"
 
 /**
  * Flags made into JSON here rather than by HttpApi's encoding: a flag is rendered in its encoding's
@@ -22,23 +22,11 @@ export const flagJson = (flag: FeatureFlag): Uint8Array => {
   return bytes
 }
 
-const COMMA = Buffer.from(",")
-const CLOSE = Buffer.from("]}")
-
 /** A page of flags: the bytes of the text JSON.stringify makes of the envelope, from each flag's kept bytes. */
-export const flagPageJson = (page: PageEnvelope<FeatureFlag>): Buffer => {
-  const head = Buffer.from(`{"count":${page.count},"next":${JSON.stringify(page.next)},"previous":${JSON.stringify(page.previous)},"results":[`)
-  const parts: Array<Uint8Array> = [head]
-  let length = head.length + CLOSE.length
-  for (const flag of page.results) {
-    if (parts.length > 1) {
-      parts.push(COMMA)
-      length += COMMA.length
-    }
-    const bytes = flagJson(flag)
-    parts.push(bytes)
-    length += bytes.length
-  }
-  parts.push(CLOSE)
-  return Buffer.concat(parts, length)
-}
+export const flagPageJson = (page: PageEnvelope<FeatureFlag>): Buffer =>
+  joinedJson(
+    `{"count":${page.count},"next":${JSON.stringify(page.next)},"previous":${JSON.stringify(page.previous)},"results":[`,
+    page.results,
+    flagJson,
+    "]}"
+  )

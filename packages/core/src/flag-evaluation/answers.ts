@@ -1,4 +1,5 @@
 import { Buffer } from "node:buffer"
+import { joinedJson } from "../shared/json-bytes.ts"
 import type { FlagResult } from "../evaluation/evaluate.ts"
 import type {
   DecideV1Response,
@@ -112,27 +113,16 @@ const v2Entry = (result: FlagResult): Uint8Array => {
   return bytes
 }
 
-const COMMA = Buffer.from(",")
-
 /** The answer in the shape asked for, as the bytes of its JSON: the v2 shape from its entries' bytes, the others from their objects. */
-export const flagsResponseJson = (answer: FlagsAnswer, format: FlagsFormat): Buffer => {
-  if (format !== "v2") return Buffer.from(JSON.stringify(flagsResponse(answer, format)))
-  const head = Buffer.from(`{"errorsWhileComputingFlags":${answer.errorsWhileComputingFlags},"flags":{`)
-  const tail = Buffer.from(`},"requestId":${JSON.stringify(answer.requestId)},"evaluatedAt":${answer.evaluatedAt}}`)
-  const parts: Array<Uint8Array> = [head]
-  let length = head.length + tail.length
-  for (const result of answer.flags) {
-    if (parts.length > 1) {
-      parts.push(COMMA)
-      length += COMMA.length
-    }
-    const entry = v2Entry(result)
-    parts.push(entry)
-    length += entry.length
-  }
-  parts.push(tail)
-  return Buffer.concat(parts, length)
-}
+export const flagsResponseJson = (answer: FlagsAnswer, format: FlagsFormat): Buffer =>
+  format !== "v2"
+    ? Buffer.from(JSON.stringify(flagsResponse(answer, format)))
+    : joinedJson(
+      `{"errorsWhileComputingFlags":${answer.errorsWhileComputingFlags},"flags":{`,
+      answer.flags,
+      v2Entry,
+      `},"requestId":${JSON.stringify(answer.requestId)},"evaluatedAt":${answer.evaluatedAt}}`
+    )
 
 /** The answer in the shape asked for. */
 export const flagsResponse = (answer: FlagsAnswer, format: FlagsFormat): FlagsResponse => {

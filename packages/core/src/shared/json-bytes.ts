@@ -1,0 +1,26 @@
+import { Buffer } from "node:buffer"
+
+const COMMA = Buffer.from(",")
+
+/**
+ * JSON put together from bytes: `head`, the items' bytes with commas between them, and `tail`, in one
+ * buffer, as `head + items.join(",") + tail` would read. An answer made of many kept pieces is made this
+ * way outside the JavaScript heap, however large.
+ */
+export const joinedJson = <A>(head: string, items: ReadonlyArray<A>, bytesOf: (item: A) => Uint8Array, tail: string): Buffer => {
+  const first = Buffer.from(head)
+  const last = Buffer.from(tail)
+  const parts: Array<Uint8Array> = [first]
+  let length = first.length + last.length
+  for (const item of items) {
+    if (parts.length > 1) {
+      parts.push(COMMA)
+      length += COMMA.length
+    }
+    const bytes = bytesOf(item)
+    parts.push(bytes)
+    length += bytes.length
+  }
+  parts.push(last)
+  return Buffer.concat(parts, length)
+}
