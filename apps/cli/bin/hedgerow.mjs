@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs the compiled CLI: `npm install` builds dist/ (the root `prepare` script) and `npm start` rebuilds
-// what changed, so nothing here compiles TypeScript.
+// Runs the compiled and bundled CLI: `npm install` builds dist/ (the root `prepare` script) and `npm start`
+// rebuilds what changed, so nothing here compiles TypeScript.
 import { enableCompileCache } from "node:module"
 import { setFlagsFromString } from "node:v8"
 
@@ -22,8 +22,8 @@ setFlagsFromString("--semi-space-growth-factor=1")
 // hot functions of Postgres on background threads whose allocator kept some 60 MiB of the compilations'
 // memory for good; a statement costs the same CPU either way, its time going to the JavaScript around it.
 setFlagsFromString("--liftoff-only")
-import("../dist/main.js").catch((error) => {
-  if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes("/dist/main.js")) throw error
+import("../dist/bundle/main.js").catch((error) => {
+  if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes("/dist/bundle/main.js")) throw error
   console.error("error: hedgerow is not built yet; run `npm run build` in the repository")
   process.exitCode = 1
 })

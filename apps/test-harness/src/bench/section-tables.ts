@@ -14,7 +14,7 @@ export const startAndCliChecks = (figures: StartAndCliFigures): ReadonlyArray<Ch
 export const startAndCliBlock = (figures: StartAndCliFigures) => [
   "",
   "=== Start and command line ===",
-  "Child processes on this Node of the built CLI (apps/cli/bin/hedgerow.mjs, which runs dist/main.js), the embedded",
+  "Child processes on this Node of the built CLI (apps/cli/bin/hedgerow.mjs, which runs the bundle in dist/bundle), the embedded",
   "store in a temporary data dir. Starts are timed from spawning to the first 200 of GET flags; each command",
   `is the median of ${figures.runs} runs, from spawning to its exit.`,
   "",

@@ -1,0 +1,17 @@
+// The command line as a few bundled files (dist/bundle), which bin/hedgerow.mjs runs: Node resolving and
+// reading the several hundred modules of effect and of Hedgerow's packages one by one took more than half
+// of `hedgerow --help`. Commands still load lazily, each from a chunk of its own.
+export default {
+  input: "dist/main.js",
+  platform: "node",
+  external: [
+    /^node:/,
+    // Read at run time from their own directories: PGlite's WebAssembly and data files, the console's build.
+    /^@electric-sql\/pglite(\/|$)/,
+    /^@hedgerow\/web(\/|$)/,
+    // pg's optional native binding, which it loads only when asked to.
+    "pg-native"
+  ],
+  output: { dir: "dist/bundle", format: "esm", entryFileNames: "main.js", chunkFileNames: "[name]-[hash].js" },
+  logLevel: "warn"
+}
