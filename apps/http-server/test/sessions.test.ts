@@ -1,5 +1,6 @@
 import { Bootstrap, InviteService, bodyOf, systemActor, UserService } from "@hedgerow/core"
 import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
+import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HedgerowServer } from "../src/index.ts"
 import { siteFromConfig } from "../src/site.ts"
@@ -63,6 +64,43 @@ describe("sessions on a server behind a proxy, on an https site", () => {
       })
     expect((await invite(SITE)).status).toBe(201)
     expect((await invite("https://other.example.com")).status).toBe(403)
+  })
+
+  it("lets a log-in older than two hours change only the harmless fields of the user, PostHog's time-sensitive rule", async () => {
+    const reply = await login(OWNER, PASSWORD, "198.51.100.7")
+    expect(reply.status).toBe(200)
+    const session = cookieOf(reply, "sessionid")!.split(";")[0]!
+    const token = cookieOf(reply, "posthog_csrftoken")!.split(";")[0]!
+    const patchMe = (body: unknown) =>
+      fetch(`${url}/api/users/@me/`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json", cookie: `${session}; ${token}`, "x-csrftoken": token.split("=")[1]!, origin: SITE },
+        body: JSON.stringify(body)
+      })
+    const change = { current_password: PASSWORD, password: PASSWORD }
+    // Fresh, the change goes through.
+    expect((await patchMe(change)).status).toBe(200)
+
+    // Three hours old: refused, whatever else the body holds; the harmless fields alone still pass.
+    await runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE sessions SET created_at = now() - interval '3 hours'`))
+    const stale = await patchMe(change)
+    expect(stale.status).toBe(403)
+    expect(await stale.json()).toEqual({
+      type: "authentication_error",
+      code: "permission_denied",
+      detail: "This action requires you to be recently authenticated.",
+      attr: null
+    })
+    expect((await patchMe({ theme_mode: "dark", password: PASSWORD })).status).toBe(403)
+    expect((await patchMe({})).status).toBe(403)
+    expect((await patchMe({ theme_mode: "dark" })).status).toBe(200)
+    // A key is no log-in: it is never too old.
+    const byKey = await fetch(`${url}/api/users/@me/`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify(change)
+    })
+    expect(byKey.status).toBe(200)
   })
 
   it("locks an e-mail out after 30 failures from anywhere, and an address after 30 failures for any e-mails", async () => {

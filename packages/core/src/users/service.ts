@@ -6,7 +6,7 @@ import { byName } from "../organizations/model.ts"
 import { OrganizationRepository } from "../organizations/repository.ts"
 import { ProjectRepository } from "../projects/repository.ts"
 import { toProjectSummary } from "../projects/views.ts"
-import { type Body, type BodyError, decodeBody } from "../shared/body.ts"
+import { type Body, type BodyError, bodyOf, decodeBody } from "../shared/body.ts"
 import { PermissionDenied, ValidationError } from "../shared/errors.ts"
 import { Email, isRecord, maxLength } from "../shared/fields.ts"
 import { millisOf } from "../shared/time.ts"
@@ -96,15 +96,16 @@ export class UserService extends Context.Service<UserService, {
         yield* access.requireScope(actor, "user:write")
         const session = sessionOf(actor)
         const now = yield* Clock.currentTimeMillis
+        // Read once: the rule below and the decoding both look at it.
+        const given = yield* body
         if (session !== undefined && now - millisOf(session.created_at) > SENSITIVE_ACTIONS_AGE_SECONDS * 1000) {
           // PostHog's TimeSensitiveActionPermission, which lets a few harmless fields through.
-          const given = yield* body
           const keys = isRecord(given) ? Object.keys(given) : []
           if (keys.length === 0 || keys.some((key) => !TIME_INSENSITIVE_FIELDS.has(key))) {
             return yield* new PermissionDenied({ detail: "This action requires you to be recently authenticated." })
           }
         }
-        const input = yield* decodeMeUpdate(body)
+        const input = yield* decodeMeUpdate(bodyOf(given))
         const { user } = actor
         if (input.password !== undefined) {
           const stored = yield* users.passwordHashOf(user.id)
