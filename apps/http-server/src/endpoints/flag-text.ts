@@ -1,4 +1,4 @@
-import { type FeatureFlag, joinedJson, type PageEnvelope } from "@hedgerow/core"
+import { type FeatureFlag, joinedJson, keptJson, type PageEnvelope } from "@hedgerow/core"
 
 /**
  * Flags made into JSON here rather than by HttpApi's encoding: a flag is rendered in its encoding's
@@ -8,19 +8,8 @@ import { type FeatureFlag, joinedJson, type PageEnvelope } from "@hedgerow/core"
  * string per request went to V8's old generation and kept its collector busy.
  */
 
-/**
- * Each answer's bytes, kept with it: core gives the same answer again while nothing the caller sees of
- * the flag has changed. Each in memory of its own (TextEncoder's), not carved out of Node's shared
- * buffer pool, where one kept answer would hold a whole 8 KB slab.
- */
-const kept = new WeakMap<FeatureFlag, Uint8Array>()
-const encoder = new TextEncoder()
-
-export const flagJson = (flag: FeatureFlag): Uint8Array => {
-  let bytes = kept.get(flag)
-  if (bytes === undefined) kept.set(flag, bytes = encoder.encode(JSON.stringify(flag)))
-  return bytes
-}
+/** Each answer's bytes, kept with it: core gives the same answer again while nothing the caller sees of the flag has changed. */
+export const flagJson = keptJson((flag: FeatureFlag) => JSON.stringify(flag))
 
 /** A page of flags: the bytes of the text JSON.stringify makes of the envelope, from each flag's kept bytes. */
 export const flagPageJson = (page: PageEnvelope<FeatureFlag>): Buffer =>

@@ -4,10 +4,10 @@ import { ConfirmDialog } from "../ui/confirm-dialog.tsx"
 import { CopyButton } from "../ui/copy-button.tsx"
 import { challengeRecordName, type Domain, type DomainChanges, DOMAIN_PATH, ssoWords } from "./domain.ts"
 import { DomainSettings } from "./domain-settings.tsx"
+import { When } from "../ui/when.tsx"
 
 const VERIFY_PATH = "/api/organizations/:organization_id/domains/:id/verify/"
 
-const when = (timestamp: string) => <time dateTime={timestamp}>{new Date(timestamp).toLocaleString()}</time>
 
 /** The TXT record that proves the domain is the organization's, each part with a copy button. */
 const ChallengeRecord = ({ domain }: { readonly domain: Domain }) => {
@@ -91,7 +91,7 @@ export const DomainCard = ({ organizationId, domain, refresh, onDeleted }: {
       </div>
       <dl className="details">
         <dt>Verified at</dt>
-        <dd>{domain.verified_at === null ? "Not yet" : when(domain.verified_at)}</dd>
+        <dd><When at={domain.verified_at} never="Not yet" /></dd>
         <dt>Just-in-time provisioning</dt>
         <dd>{domain.jit_provisioning_enabled ? "On" : "Off"}</dd>
         <dt>SSO enforcement</dt>

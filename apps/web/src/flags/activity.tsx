@@ -3,6 +3,7 @@ import { urlOf, useApi } from "../api/use-api.ts"
 import { hrefOf } from "../router/routes.ts"
 import { Pagination } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
+import { When } from "../ui/when.tsx"
 
 const PATH = "/api/projects/:project_id/feature_flags/:id/activity/"
 const PAGE_SIZE = 10
@@ -32,7 +33,7 @@ export const ActivityPanel = ({ projectId, flagId, pageNumber }: {
                     <li key={entry.id}>
                       <p>
                         <strong>{entry.user?.email ?? entry.user?.first_name ?? "Someone"}</strong> {entry.activity} the flag{" "}
-                        <time dateTime={entry.created_at}>{new Date(entry.created_at).toLocaleString()}</time>
+                        <When at={entry.created_at} />
                       </p>
                       {entry.detail.changes === null || entry.detail.changes.length === 0 ? null : (
                         <table className="diff">

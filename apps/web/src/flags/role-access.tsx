@@ -3,11 +3,11 @@ import { type ApiError, asApiError, request } from "../api/client.ts"
 import type { Success } from "../api/contract.ts"
 import { invalidate } from "../api/resources.ts"
 import { urlOf, useApi } from "../api/use-api.ts"
-import { Link } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
 import { SelectField } from "../ui/field.tsx"
-import { Pagination } from "../ui/pagination.tsx"
+import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
+import { When } from "../ui/when.tsx"
 
 const GRANTS_PATH = "/api/projects/:project_id/feature_flags/:feature_flag_id/role_access/"
 const GRANT_PATH = "/api/projects/:project_id/feature_flags/:feature_flag_id/role_access/:id/"
@@ -99,9 +99,7 @@ export const RoleAccessPanel = ({ projectId, flagId, organizationId, pageNumber 
             ? <Empty title="No role has access to this flag yet." />
             : page.results.length === 0
             ? (
-              <Empty title="There is nothing on this page.">
-                <Link href={hrefOf({ page: "flag", projectId, flagId, tab: "access", pageNumber: 1 })}>Go to the first page</Link>
-              </Empty>
+              <PastTheEnd firstPage={hrefOf({ page: "flag", projectId, flagId, tab: "access", pageNumber: 1 })} />
             )
             : (
               <>
@@ -122,7 +120,7 @@ export const RoleAccessPanel = ({ projectId, flagId, organizationId, pageNumber 
                         <th scope="row">{grant.role.name}</th>
                         <td>{LEVEL_WORDS[grant.role.feature_flags_access_level]}</td>
                         <td>{grant.role.members.length}</td>
-                        <td><time dateTime={grant.added_at}>{new Date(grant.added_at).toLocaleDateString()}</time></td>
+                        <td><When at={grant.added_at} dateOnly /></td>
                         <td className="row-actions">
                           <button type="button" onClick={() => remove(grant)}>
                             Remove<span className="visually-hidden"> {grant.role.name}</span>

@@ -5,6 +5,7 @@ import { ConfirmDialog } from "../ui/confirm-dialog.tsx"
 import { InviteLink } from "./invite-link.tsx"
 import { levelWords } from "./levels.ts"
 import { INVITE_PATH, INVITES_PATH, organizationPrefix } from "./paths.ts"
+import { When } from "../ui/when.tsx"
 
 type Invite = Success<"GET", typeof INVITES_PATH>["results"][number]
 
@@ -21,7 +22,7 @@ export const InviteRow = ({ organizationId, invite, onCancelled }: {
       <td>{email}</td>
       <td>{invite.first_name}</td>
       <td>{levelWords(invite.level)}</td>
-      <td><time dateTime={invite.created_at}>{new Date(invite.created_at).toLocaleDateString()}</time></td>
+      <td><When at={invite.created_at} dateOnly /></td>
       <td>{invite.is_expired ? <span className="badge badge-deleted">Expired</span> : <span className="badge badge-active">Pending</span>}</td>
       <td><InviteLink inviteId={invite.id} email={email} /></td>
       <td>

@@ -6,6 +6,7 @@ import { ConfirmDialog } from "../ui/confirm-dialog.tsx"
 import { SelectField } from "../ui/field.tsx"
 import { levelOptions, levelWords } from "./levels.ts"
 import { MEMBER_PATH, MEMBERS_PATH, organizationPrefix } from "./paths.ts"
+import { When } from "../ui/when.tsx"
 
 type Member = Success<"GET", typeof MEMBERS_PATH>["results"][number]
 
@@ -75,7 +76,7 @@ export const MemberRow = ({ organizationId, member, mine, callerLevel, onDone, o
           )
           : levelWords(member.level)}
       </td>
-      <td><time dateTime={member.joined_at}>{new Date(member.joined_at).toLocaleDateString()}</time></td>
+      <td><When at={member.joined_at} dateOnly /></td>
       <td>
         {editable
           ? (

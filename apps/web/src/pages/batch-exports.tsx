@@ -3,13 +3,13 @@ import { type ApiError, asApiError, request } from "../api/client.ts"
 import type { Success } from "../api/contract.ts"
 import { invalidate } from "../api/resources.ts"
 import { reread, urlOf, useApi } from "../api/use-api.ts"
-import { Link } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
 import { organizationName, useMe } from "../shell/me.ts"
 import { OrganizationTabs } from "../shell/organization-tabs.tsx"
 import { usePageTitle } from "../ui/page-title.ts"
-import { Pagination } from "../ui/pagination.tsx"
+import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
+import { When } from "../ui/when.tsx"
 
 const PAGE_SIZE = 20
 const PATH = "/api/organizations/:organization_id/batch_exports/"
@@ -29,9 +29,6 @@ const destinationOf = (destination: unknown): string => {
   }
   return JSON.stringify(destination)
 }
-
-const when = (timestamp: string | null) =>
-  timestamp === null ? "Never" : <time dateTime={timestamp}>{new Date(timestamp).toLocaleString()}</time>
 
 /**
  * An organization's batch exports and their pause switch. Operators create them (`hedgerow admin
@@ -83,9 +80,7 @@ export default function BatchExportsPage({ organizationId, pageNumber }: {
             )
             : page.results.length === 0
             ? (
-              <Empty title="There is nothing on this page.">
-                <Link href={hrefOf({ page: "batchExports", organizationId, pageNumber: 1 })}>Go to the first page</Link>
-              </Empty>
+              <PastTheEnd firstPage={hrefOf({ page: "batchExports", organizationId, pageNumber: 1 })} />
             )
             : (
               <>
@@ -110,7 +105,7 @@ export default function BatchExportsPage({ organizationId, pageNumber }: {
                         <td>
                           <span className={batchExport.paused ? "badge" : "badge badge-active"}>{batchExport.paused ? "Paused" : "Running"}</span>
                         </td>
-                        <td>{when(batchExport.last_paused_at)}</td>
+                        <td><When at={batchExport.last_paused_at} /></td>
                         <td>
                           <button
                             type="button"

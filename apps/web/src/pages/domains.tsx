@@ -4,13 +4,12 @@ import { invalidate } from "../api/resources.ts"
 import { reread, urlOf, useApi } from "../api/use-api.ts"
 import { DOMAINS_PATH, domainsPrefix } from "../domains/domain.ts"
 import { DomainCard } from "../domains/domain-card.tsx"
-import { Link } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
 import { organizationName, useMe } from "../shell/me.ts"
 import { OrganizationTabs } from "../shell/organization-tabs.tsx"
 import { TextField } from "../ui/field.tsx"
 import { usePageTitle } from "../ui/page-title.ts"
-import { Pagination } from "../ui/pagination.tsx"
+import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
 
 const PAGE_SIZE = 20
@@ -87,9 +86,7 @@ export default function DomainsPage({ organizationId, pageNumber }: {
             ? <Empty title="This organization has no domains yet." />
             : page.results.length === 0
             ? (
-              <Empty title="There is nothing on this page.">
-                <Link href={hrefOf({ page: "domains", organizationId, pageNumber: 1 })}>Go to the first page</Link>
-              </Empty>
+              <PastTheEnd firstPage={hrefOf({ page: "domains", organizationId, pageNumber: 1 })} />
             )
             : (
               <>

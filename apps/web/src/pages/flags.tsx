@@ -8,8 +8,9 @@ import { ALL_FLAGS, type FlagList, hrefOf } from "../router/routes.ts"
 import { ProjectTabs } from "../shell/project-tabs.tsx"
 import { SelectField, TextField } from "../ui/field.tsx"
 import { usePageTitle } from "../ui/page-title.ts"
-import { Pagination } from "../ui/pagination.tsx"
+import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
+import { When } from "../ui/when.tsx"
 
 const PAGE_SIZE = 20
 /** How many of the organization's members the creator filter offers. */
@@ -96,9 +97,7 @@ export default function FlagsPage({ projectId, list }: { readonly projectId: str
             )
             : page.results.length === 0
             ? (
-              <Empty title="There is nothing on this page.">
-                <Link href={hrefOf({ page: "flags", projectId, list: { ...list, pageNumber: 1 } })}>Go to the first page</Link>
-              </Empty>
+              <PastTheEnd firstPage={hrefOf({ page: "flags", projectId, list: { ...list, pageNumber: 1 } })} />
             )
             : (
               <>
@@ -124,7 +123,7 @@ export default function FlagsPage({ projectId, list }: { readonly projectId: str
                         <td><StatusBadge status={flag.status} /></td>
                         <td>{flag.tags.join(", ")}</td>
                         <td>{flag.created_by?.email ?? ""}</td>
-                        <td><time dateTime={flag.created_at}>{new Date(flag.created_at).toLocaleDateString()}</time></td>
+                        <td><When at={flag.created_at} dateOnly /></td>
                       </tr>
                     ))}
                   </tbody>

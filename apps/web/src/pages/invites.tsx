@@ -7,11 +7,10 @@ import { InviteRow } from "../members/invite-row.tsx"
 import { myLevel } from "../members/levels.ts"
 import { OrganizationTabs } from "../shell/organization-tabs.tsx"
 import { INVITES_PATH, organizationPrefix } from "../members/paths.ts"
-import { Link } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
 import { organizationName, useMe } from "../shell/me.ts"
 import { usePageTitle } from "../ui/page-title.ts"
-import { Pagination } from "../ui/pagination.tsx"
+import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
 
 const PAGE_SIZE = 20
@@ -48,9 +47,7 @@ export default function InvitesPage({ organizationId, pageNumber }: {
             ? <Empty title="No invites are waiting." />
             : page.results.length === 0
             ? (
-              <Empty title="There is nothing on this page.">
-                <Link href={hrefOf({ page: "invites", organizationId, pageNumber: 1 })}>Go to the first page</Link>
-              </Empty>
+              <PastTheEnd firstPage={hrefOf({ page: "invites", organizationId, pageNumber: 1 })} />
             )
             : (
               <>

@@ -6,12 +6,11 @@ import { LeaveOrganization } from "../members/leave.tsx"
 import { MemberRow } from "../members/member-row.tsx"
 import { OrganizationTabs } from "../shell/organization-tabs.tsx"
 import { MEMBERS_PATH, organizationPrefix } from "../members/paths.ts"
-import { Link } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
 import { organizationName, useMe } from "../shell/me.ts"
 import { usePageTitle } from "../ui/page-title.ts"
-import { Pagination } from "../ui/pagination.tsx"
-import { Empty, Resourceful } from "../ui/states.tsx"
+import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
+import { Resourceful } from "../ui/states.tsx"
 
 const PAGE_SIZE = 20
 
@@ -40,9 +39,7 @@ export default function MembersPage({ organizationId, pageNumber }: {
         {(page) =>
           page.results.length === 0
             ? (
-              <Empty title="There is nothing on this page.">
-                <Link href={hrefOf({ page: "members", organizationId, pageNumber: 1 })}>Go to the first page</Link>
-              </Empty>
+              <PastTheEnd firstPage={hrefOf({ page: "members", organizationId, pageNumber: 1 })} />
             )
             : (
               <>

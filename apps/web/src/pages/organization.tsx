@@ -5,7 +5,7 @@ import { Link } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
 import { organizationName, useMe } from "../shell/me.ts"
 import { usePageTitle } from "../ui/page-title.ts"
-import { Pagination } from "../ui/pagination.tsx"
+import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
 
 const PAGE_SIZE = 20
@@ -35,9 +35,7 @@ export default function OrganizationPage({ organizationId, pageNumber }: {
             ? <Empty title="This organization has no projects yet." />
             : page.results.length === 0
             ? (
-              <Empty title="There is nothing on this page.">
-                <Link href={hrefOf({ page: "organization", organizationId, pageNumber: 1 })}>Go to the first page</Link>
-              </Empty>
+              <PastTheEnd firstPage={hrefOf({ page: "organization", organizationId, pageNumber: 1 })} />
             )
             : (
               <>

@@ -7,6 +7,7 @@ import { ProjectTabs } from "../shell/project-tabs.tsx"
 import { CopyButton } from "../ui/copy-button.tsx"
 import { usePageTitle } from "../ui/page-title.ts"
 import { Resourceful } from "../ui/states.tsx"
+import { When } from "../ui/when.tsx"
 
 const PATH = "/api/projects/:project_id/"
 
@@ -36,7 +37,7 @@ export default function ProjectPage({ projectId }: { readonly projectId: string 
             <dt>Time zone</dt>
             <dd>{project.timezone}</dd>
             <dt>Created</dt>
-            <dd><time dateTime={project.created_at}>{new Date(project.created_at).toLocaleString()}</time></dd>
+            <dd><When at={project.created_at} /></dd>
           </dl>
         </>
       )}

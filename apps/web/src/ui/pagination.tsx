@@ -1,4 +1,5 @@
 import { Link } from "../router/navigation.tsx"
+import { Empty } from "./states.tsx"
 
 /**
  * Previous and next pages of a list, as links (the page is in the URL), with where the list stands.
@@ -21,3 +22,10 @@ export const Pagination = ({ count, pageSize, pageNumber, hrefFor, label }: {
     </nav>
   )
 }
+
+/** A page past the end of a list (the list shrank, or a link was edited): says so, and links to the first page. */
+export const PastTheEnd = ({ firstPage }: { readonly firstPage: string }) => (
+  <Empty title="There is nothing on this page.">
+    <Link href={firstPage}>Go to the first page</Link>
+  </Empty>
+)

@@ -1,5 +1,5 @@
 import { Buffer } from "node:buffer"
-import { joinedJson } from "../shared/json-bytes.ts"
+import { joinedJson, keptJson } from "../shared/json-bytes.ts"
 import type { FlagResult } from "../evaluation/evaluate.ts"
 import type {
   DecideV1Response,
@@ -90,28 +90,20 @@ const decideV2 = (answer: FlagsAnswer): DecideV2Response => ({
 })
 
 /**
- * Each result's v2 entry as JSON, made the first time it is answered. Evaluation gives the same result
- * object for the same outcome of the same flag (see `resultFrom`), so an answer is put together from
- * bytes made once per flag and outcome, outside the JavaScript heap.
+ * Each result's v2 entry as JSON, kept with it. Evaluation gives the same result object for the same
+ * outcome of the same flag (see `resultFrom`), so an answer is put together from bytes made once per
+ * flag and outcome, outside the JavaScript heap.
  */
-const entries = new WeakMap<FlagResult, Uint8Array>()
-// Each entry in memory of its own, not in a slab of Node's buffer pool that one kept entry would hold.
-const encoder = new TextEncoder()
-
-const v2Entry = (result: FlagResult): Uint8Array => {
-  let bytes = entries.get(result)
-  if (bytes === undefined) {
-    const entry = {
-      key: result.key,
-      enabled: result.enabled,
-      variant: result.variant,
-      reason: result.reason,
-      metadata: { id: result.id, version: result.version, description: null, payload: result.payload ?? null }
-    }
-    entries.set(result, bytes = encoder.encode(`${JSON.stringify(result.key)}:${JSON.stringify(entry)}`))
+const v2Entry = keptJson((result: FlagResult) => {
+  const entry = {
+    key: result.key,
+    enabled: result.enabled,
+    variant: result.variant,
+    reason: result.reason,
+    metadata: { id: result.id, version: result.version, description: null, payload: result.payload ?? null }
   }
-  return bytes
-}
+  return `${JSON.stringify(result.key)}:${JSON.stringify(entry)}`
+})
 
 /** The answer in the shape asked for, as the bytes of its JSON: the v2 shape from its entries' bytes, the others from their objects. */
 export const flagsResponseJson = (answer: FlagsAnswer, format: FlagsFormat): Buffer =>
