@@ -90,9 +90,9 @@ export const servicesLayer = (store: StoreOptions) =>
   Hedgerow.layer(store).pipe(Layer.provide(RateLimitsFromConfig), Layer.provide(SiteFromConfig))
 
 /**
- * Serves `routes` with `services` given to the routes alone. HttpApi merges a group's services into each
- * request's context, copying the request's context to do so; kept out of the server's own context, the
- * services are not in that copy a second time, which halves what every request copies.
+ * Serves `routes` with `services` given to the routes alone: each request's context then holds the
+ * server's few services, and the handlers set core's services for their bindings (see handlers.ts), so
+ * no request copies the whole set.
  */
 const serving = <A, E, R, S, E2, R2>(routes: Layer.Layer<A, E, R>, services: Layer.Layer<S, E2, R2>) =>
   HttpRouter.serve(routes.pipe(Layer.provide(services)), { routerConfig, disableLogger: true, disableListenLog: true })

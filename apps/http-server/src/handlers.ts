@@ -1,6 +1,6 @@
-import { CurrentActor, HedgerowApi } from "@hedgerow/api"
+import { Authorization, CurrentActor, HedgerowApi, RequestDecoding } from "@hedgerow/api"
 import { ParseError } from "@hedgerow/core"
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { readJsonBody } from "./body.ts"
@@ -71,49 +71,66 @@ interface Registry {
   readonly handleRaw: (name: string, handler: (raw: RawCall) => Effect.Effect<unknown, unknown, unknown>) => unknown
 }
 
-/** A builder with every endpoint handled, by handlers that need core's services. */
+/** A builder with every endpoint handled. */
 type Complete<H> = H extends HttpApiBuilder.Handlers<infer R, infer Endpoints, infer _Handled>
-  ? HttpApiBuilder.Handlers<R | Services, Endpoints, keyof Endpoints>
+  ? HttpApiBuilder.Handlers<R, Endpoints, keyof Endpoints>
   : never
+
+/** What a group's bindings are served with: the server's settings, and core's services to run them in. */
+interface Serving {
+  readonly settings: ServerSettingsShape
+  readonly services: Context.Context<Services>
+}
 
 /**
  * A raw call with the URL the client used, for a binding that reads it; a Host header that is not a host
- * makes the request unanswerable. What the binding answers goes out as an Answer says, or encoded by
- * HttpApi.
+ * makes the request unanswerable. The binding runs with core's services as its whole context, set in one
+ * step: merged into the request's context, they would be copied on every request. What it answers goes
+ * out as an Answer says, or encoded by HttpApi.
  */
-const withUrl = (raw: RawCall, settings: ServerSettingsShape, run: (url: string) => Effect.Effect<unknown, unknown, unknown>) => {
-  const url = requestUrl(raw.request, settings)
+const withUrl = (raw: RawCall, serving: Serving, run: (url: string) => Effect.Effect<unknown, unknown, Services>) => {
+  const url = requestUrl(raw.request, serving.settings)
   if (url === undefined) return Effect.fail(invalidHost)
-  return Effect.map(run(url), (value) => (isAnswer(value) ? sendAnswer(value) : value))
+  return Effect.map(Effect.updateContext(run(url), () => serving.services), (value) => (isAnswer(value) ? sendAnswer(value) : value))
 }
 
 /**
  * Serves one binding. HttpApi decodes path and query but not the body: core reads it when its rules
  * need it, after scope and tenancy, in PostHog's order.
  */
-const serve = (binding: Binding<any>, settings: ServerSettingsShape) => (raw: RawCall) =>
+const serve = (binding: Binding<any>, serving: Serving) => (raw: RawCall) =>
   Effect.flatMap(Effect.service(CurrentActor), (actor) =>
-    withUrl(raw, settings, (url) =>
+    withUrl(raw, serving, (url) =>
       binding({ actor, params: raw.params, query: raw.query, headers: raw.headers ?? {}, body: readJsonBody(raw.request), url })))
 
 /** Serves one binding of a public group: no caller, and the body as the SDKs send it. */
-const servePublic = (binding: PublicBinding<any>, settings: ServerSettingsShape) => (raw: RawCall) =>
-  withUrl(raw, settings, (url) => {
+const servePublic = (binding: PublicBinding<any>, serving: Serving) => (raw: RawCall) =>
+  withUrl(raw, serving, (url) => {
     const compression = (raw.query as { readonly compression?: string } | undefined)?.compression
     return binding({ params: raw.params, query: raw.query, headers: raw.headers ?? {}, payload: readSdkBody(raw.request, compression), url })
   })
 
 /** Serves one binding of a session group: no authenticated caller, the JSON body, the request's cookies and headers. */
-const serveSession = (binding: SessionBinding<any>, settings: ServerSettingsShape) => (raw: RawCall) =>
-  withUrl(raw, settings, (url) =>
+const serveSession = (binding: SessionBinding<any>, serving: Serving) => (raw: RawCall) =>
+  withUrl(raw, serving, (url) =>
     binding({
       params: raw.params,
       query: raw.query,
       headers: raw.headers ?? {},
       body: readJsonBody(raw.request),
-      request: sessionRequestOf(raw.request, settings),
+      request: sessionRequestOf(raw.request, serving.settings),
       url
     }))
+
+/**
+ * HttpApi merges the context a group was built in into every request's context, copying both maps each
+ * time. Built in a context of its middleware alone, a group keeps that copy small; core's services reach
+ * its bindings through `withUrl` instead.
+ */
+const withMiddlewareOnly = <A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> =>
+  Layer.fromBuild((memoMap, scope) =>
+    Effect.updateContext(Layer.buildWithMemoMap(layer, memoMap, scope), (context: Context.Context<R>) =>
+      Context.pick(Authorization, RequestDecoding)(context) as Context.Context<R>))
 
 /**
  * The handlers of one group: every binding of `bindings` under its endpoint's name. `bindGroup` has
@@ -123,14 +140,16 @@ const serveSession = (binding: SessionBinding<any>, settings: ServerSettingsShap
 const registerGroup = <G extends GroupName | PublicGroupName | SessionGroupName, B>(
   group: G,
   bindings: { readonly [name: string]: B },
-  serveOne: (binding: B, settings: ServerSettingsShape) => (raw: RawCall) => Effect.Effect<unknown, unknown, unknown>
+  serveOne: (binding: B, serving: Serving) => (raw: RawCall) => Effect.Effect<unknown, unknown, unknown>
 ) =>
-  HttpApiBuilder.group(HedgerowApi, group, (handlers) =>
-    Effect.map(Effect.service(ServerSettings), (settings) => {
+  Layer.unwrap(Effect.gen(function*() {
+    const serving: Serving = { settings: yield* ServerSettings, services: yield* Effect.context<Services>() }
+    return withMiddlewareOnly(HttpApiBuilder.group(HedgerowApi, group, (handlers) => {
       const registry = handlers as unknown as Registry
-      for (const [name, binding] of Object.entries(bindings)) registry.handleRaw(name, serveOne(binding, settings))
+      for (const [name, binding] of Object.entries(bindings)) registry.handleRaw(name, serveOne(binding, serving))
       return handlers as unknown as Complete<typeof handlers>
     }))
+  }))
 
 const serveGroup = <G extends GroupName>(group: G) => registerGroup<G, Binding<any>>(group, endpoints[group], serve)
 const servePublicGroup = <G extends PublicGroupName>(group: G) =>

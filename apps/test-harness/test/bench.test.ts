@@ -30,7 +30,9 @@ const assertClean = (figures: BenchFigures, expected: ReadonlyArray<Scenario>) =
       const where = `${run.label}: ${scenario.name}`
       // A 304 has no body.
       if (scenario.status !== 304) assert.isAbove(scenario.responseBytes, 0, where)
-      for (const target of [scenario.hedgerow, scenario.baseline]) {
+      // HttpApi alone is measured exactly where Hedgerow has a throughput goal.
+      assert.strictEqual(scenario.httpApiAlone !== undefined, scenario.throughputGoal !== undefined, where)
+      for (const target of [scenario.hedgerow, scenario.baseline, ...(scenario.httpApiAlone === undefined ? [] : [scenario.httpApiAlone])]) {
         assert.isAbove(target.requestsPerSecond, 0, where)
         assert.isAbove(target.p50Ms, 0, where)
         assert.isAtLeast(target.p99Ms, target.p50Ms, where)
@@ -69,6 +71,7 @@ describe("benchmark driver", () => {
         const report = formatBench(figures)
         assert.include(report, "=== Hedgerow in this process, embedded store in memory ===")
         assert.include(report, "hedgerow/baseline")
+        assert.include(report, "HttpApi alone/baseline")
         assert.include(report, "Process memory after the Hedgerow run: RSS")
       })
       return

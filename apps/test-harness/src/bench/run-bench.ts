@@ -5,6 +5,7 @@ import { BenchFailed } from "./bench-failed.ts"
 import { serverErrors } from "./fuzzed-writes.ts"
 import type { Goal } from "./goals.ts"
 import { HedgerowFixture, type HedgerowTarget, inProcess, type TargetPlan } from "./hedgerow-target.ts"
+import { httpApiFloorServer } from "./http-api-floor.ts"
 import { failures, type LoadFigures, runLoad } from "./load.ts"
 import type { ProcessMemory } from "./memory.ts"
 import { onPostgres } from "./postgres-target.ts"
@@ -53,6 +54,11 @@ export interface ScenarioFigures {
   readonly responseBytes: number
   readonly hedgerow: LoadFigures
   readonly baseline: LoadFigures
+  /**
+   * Effect's HttpApi alone answering the same request with the same bytes (http-api-floor.ts): the most
+   * a server on it reaches. Measured for the scenarios with a throughput goal.
+   */
+  readonly httpApiAlone?: LoadFigures | undefined
   /** The scenario's bound on hedgerow/baseline requests per second, if it has one. */
   readonly throughputGoal?: Goal | undefined
   /** Hedgerow's completed requests per server, in server order (one entry for a single server). */
@@ -91,7 +97,9 @@ export interface BenchFigures {
  */
 export const failedRequests = (figures: BenchFigures) =>
   figures.runs.flatMap((run) => run.scenarios).reduce(
-    (sum, scenario) => sum + failures(scenario.hedgerow) + failures(scenario.baseline),
+    (sum, scenario) =>
+      sum + failures(scenario.hedgerow) + failures(scenario.baseline) +
+      (scenario.httpApiAlone === undefined ? 0 : failures(scenario.httpApiAlone)),
     0
   ) + (figures.serverMemory === undefined
     ? 0
@@ -152,6 +160,11 @@ const runScenario = (scenario: Scenario, options: BenchOptions, target: Hedgerow
       baselineServer(probed.body, probed.status),
       (baseUrl) => measure(scenario.name, "baseline", [`${baseUrl}${spec.path}`], spec, options)
     ))
+    const httpApiAlone = scenario.throughputGoal === undefined ? undefined : yield* Effect.scoped(Effect.flatMap(
+      httpApiFloorServer(spec, probed.body, probed.status).pipe(Effect.mapError((error) =>
+        new BenchFailed({ scenario: scenario.name, reason: `the HttpApi server did not start: ${error.message}` }))),
+      (baseUrl) => measure(scenario.name, "HttpApi alone", [`${baseUrl}${spec.path}`], spec, options)
+    ))
 
     return {
       name: scenario.name,
@@ -161,6 +174,7 @@ const runScenario = (scenario: Scenario, options: BenchOptions, target: Hedgerow
       responseBytes: probed.body.byteLength,
       hedgerow: hedgerowFigures,
       baseline: baselineFigures,
+      httpApiAlone,
       throughputGoal: scenario.throughputGoal,
       hedgerowPerServer: target.urls.map((url) => hedgerowFigures.completedByOrigin[new URL(url).origin] ?? 0),
       memoryAfterHedgerow: memory

@@ -49,7 +49,7 @@ const targetLine = (scenario: ScenarioFigures) => {
 }
 
 const scenarioBlock = (scenario: ScenarioFigures) => {
-  const { hedgerow, baseline } = scenario
+  const { hedgerow, baseline, httpApiAlone } = scenario
   return [
     `${scenario.name}: ${scenario.method} ${scenario.path} (${integer(scenario.responseBytes)}-byte response body)`,
     ...columns([
@@ -63,7 +63,11 @@ const scenarioBlock = (scenario: ScenarioFigures) => {
         ratio(hedgerow.p99Ms, baseline.p99Ms),
         "",
         ""
-      ]
+      ],
+      ...(httpApiAlone === undefined ? [] : [
+        targetRow("HttpApi alone", httpApiAlone),
+        ["HttpApi alone/baseline", ratio(httpApiAlone.requestsPerSecond, baseline.requestsPerSecond), "", "", "", ""]
+      ])
     ]),
     ...targetLine(scenario),
     ...(scenario.hedgerowPerServer.length > 1
