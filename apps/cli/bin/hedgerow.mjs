@@ -4,10 +4,25 @@
 import { enableCompileCache } from "node:module"
 import { setFlagsFromString } from "node:v8"
 
+const serving = process.argv.slice(2).find((arg) => !arg.startsWith("-")) === "serve"
+
+// glibc's malloc gives an allocation over 128 KiB a mapping of its own, returned whole when freed, until
+// the first such free raises that threshold (up to 32 MiB): a server's answers of a few hundred KiB then
+// come from the main heap, which fragments and grows by steps it never gives back (a steady load's
+// resident memory rose 10 to 15 MiB at once, minutes in). The threshold is read from the environment as
+// a process starts, so a server starts again with it fixed, in place (same pid, stdio and signals).
+// Set by the operator, it is left as it is.
+if (serving && process.platform === "linux" && process.env.MALLOC_MMAP_THRESHOLD_ === undefined && typeof process.execve === "function") {
+  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+    ...process.env,
+    MALLOC_MMAP_THRESHOLD_: "131072"
+  })
+}
+
 // Node's on-disk code cache spares re-parsing the few hundred modules of effect/cli on every run (about a
 // fifth of `--help`'s time). It also keeps every module's cache in memory for the life of the process,
 // some 25 MiB for a server, which a long-running `serve` does not win back (a tenth of a second's start).
-if (process.argv.slice(2).find((arg) => !arg.startsWith("-")) !== "serve") enableCompileCache()
+if (!serving) enableCompileCache()
 // A flag list's answer is a string of over 128 KiB, which V8 puts straight into the old generation; by
 // default the heap may then grow by half and more before a full collection, so a busy server's resident
 // memory climbed by hundreds of MiB of dead answers. Growing by a tenth keeps it near its live size, at

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { createServer, request } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
@@ -10,6 +10,9 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "hedgerow-lifecycle-"))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 const start = (port = "0", dir = dataDir) => startServe({ PORT: port, HEDGEROW_DATA_DIR: dir })
+
+/** The environment a running process was started with (Linux). */
+const environmentOf = (pid: number) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")
 
 describe("hedgerow serve (what npm start runs)", () => {
   let key = ""
@@ -25,6 +28,8 @@ describe("hedgerow serve (what npm start runs)", () => {
     expect(server.output()).toContain(`curl -H "Authorization: Bearer ${key}" ${url}/api/organizations/${organization}/projects/`)
     const health = await fetch(`${url}/_health`)
     expect(health.status).toBe(200)
+    // glibc's mmap threshold is fixed for the server's life (see bin/hedgerow.mjs), in the same process.
+    expect(environmentOf(server.child.pid!)).toContain("MALLOC_MMAP_THRESHOLD_=131072")
     // The web console, built by the same build, is served at / beside the API.
     expect(server.output()).toContain(`Web console: ${url}/ (log in with an e-mail and a password)\n`)
     const page = await fetch(`${url}/`)
@@ -41,10 +46,12 @@ describe("hedgerow serve (what npm start runs)", () => {
   })
 
   it("lets an in-flight request finish when told to stop, then closes cleanly", async () => {
-    const server = start()
+    // An operator's own malloc threshold is kept.
+    const server = startServe({ PORT: "0", HEDGEROW_DATA_DIR: dataDir, MALLOC_MMAP_THRESHOLD_: "262144" })
     url = await servingUrl(server)
     await waitFor(server, /Ctrl-C/)
     expect(server.output()).not.toContain("phx_")
+    expect(environmentOf(server.child.pid!)).toContain("MALLOC_MMAP_THRESHOLD_=262144")
 
     const body = JSON.stringify({ name: "Made during shutdown" })
     const reply = new Promise<{ status: number; body: string }>((resolve, reject) => {
