@@ -11,12 +11,16 @@ const serving = process.argv.slice(2).find((arg) => !arg.startsWith("-")) === "s
 // come from the main heap, which fragments and grows by steps it never gives back (a steady load's
 // resident memory rose 10 to 15 MiB at once, minutes in). The threshold is read from the environment as
 // a process starts, so a server starts again with it fixed, in place (same pid, stdio and signals).
-// Set by the operator, it is left as it is.
+// Set by the operator, it is left as it is; where the restart fails, the server runs as it is.
 if (serving && process.platform === "linux" && process.env.MALLOC_MMAP_THRESHOLD_ === undefined && typeof process.execve === "function") {
-  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-    ...process.env,
-    MALLOC_MMAP_THRESHOLD_: "131072"
-  })
+  try {
+    process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+      ...process.env,
+      MALLOC_MMAP_THRESHOLD_: "131072"
+    })
+  } catch {
+    // Only memory is at stake.
+  }
 }
 
 // Node's on-disk code cache spares re-parsing the few hundred modules of effect/cli on every run (about a
