@@ -1,6 +1,6 @@
 import { Authorization, CurrentActor, HedgerowApi, RequestDecoding } from "@hedgerow/api"
 import { ParseError } from "@hedgerow/core"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Tracer } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { readJsonBody } from "./body.ts"
@@ -91,7 +91,14 @@ interface Serving {
 const withUrl = (raw: RawCall, serving: Serving, run: (url: string) => Effect.Effect<unknown, unknown, Services>) => {
   const url = requestUrl(raw.request, serving.settings)
   if (url === undefined) return Effect.fail(invalidHost)
-  return Effect.map(Effect.updateContext(run(url), () => serving.services), (value) => (isAnswer(value) ? sendAnswer(value) : value))
+  return Effect.map(Effect.updateContext(run(url), (request) => withRequestSpan(request, serving.services)), (value) =>
+    isAnswer(value) ? sendAnswer(value) : value)
+}
+
+/** Core's services, with the request's span when a tracer made one, so that core's spans stay in the request's trace. */
+const withRequestSpan = (request: Context.Context<never>, services: Context.Context<Services>) => {
+  const span = Context.getOrUndefined(request, Tracer.ParentSpan)
+  return span === undefined ? services : Context.add(services, Tracer.ParentSpan, span)
 }
 
 /**
