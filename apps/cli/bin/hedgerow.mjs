@@ -1,8 +1,18 @@
 #!/usr/bin/env node
 // Runs the compiled and bundled CLI: `npm install` builds dist/ (the root `prepare` script) and `npm start`
 // rebuilds what changed, so nothing here compiles TypeScript.
+import { accessSync, constants } from "node:fs"
 import { enableCompileCache } from "node:module"
 import { setFlagsFromString } from "node:v8"
+
+const executable = (file) => {
+  try {
+    accessSync(file, constants.X_OK)
+    return true
+  } catch {
+    return false
+  }
+}
 
 const serving = process.argv.slice(2).find((arg) => !arg.startsWith("-")) === "serve"
 
@@ -11,16 +21,16 @@ const serving = process.argv.slice(2).find((arg) => !arg.startsWith("-")) === "s
 // come from the main heap, which fragments and grows by steps it never gives back (a steady load's
 // resident memory rose 10 to 15 MiB at once, minutes in). The threshold is read from the environment as
 // a process starts, so a server starts again with it fixed, in place (same pid, stdio and signals).
-// Set by the operator, it is left as it is; where the restart fails, the server runs as it is.
-if (serving && process.platform === "linux" && process.env.MALLOC_MMAP_THRESHOLD_ === undefined && typeof process.execve === "function") {
-  try {
-    process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-      ...process.env,
-      MALLOC_MMAP_THRESHOLD_: "131072"
-    })
-  } catch {
-    // Only memory is at stake.
-  }
+// Set by the operator, it is left as it is and there is no restart. Node ends the process when an exec
+// fails rather than returning, so the restart is tried only where Node's executable can be run again.
+if (
+  serving && process.platform === "linux" && process.env.MALLOC_MMAP_THRESHOLD_ === undefined &&
+  typeof process.execve === "function" && executable(process.execPath)
+) {
+  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+    ...process.env,
+    MALLOC_MMAP_THRESHOLD_: "131072"
+  })
 }
 
 // Node's on-disk code cache spares re-parsing the few hundred modules of effect/cli on every run (about a
