@@ -1,4 +1,4 @@
-import { Authorization, CurrentActor, HedgerowApi, RequestDecoding } from "@hedgerow/api"
+import { CurrentActor, HedgerowApi } from "@hedgerow/api"
 import { ParseError } from "@hedgerow/core"
 import { Context, Effect, Layer, Tracer } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -7,6 +7,7 @@ import { readJsonBody } from "./body.ts"
 import {
   type Answer,
   type Binding,
+  type BoundGroupName,
   type EndpointCall,
   endpoints,
   type GroupName,
@@ -131,13 +132,15 @@ const serveSession = (binding: SessionBinding<any>, serving: Serving) => (raw: R
 
 /**
  * HttpApi merges the context a group was built in into every request's context, copying both maps each
- * time. Built in a context of its middleware alone, a group keeps that copy small; core's services reach
- * its bindings through `withUrl` instead.
+ * time. Built in a context of the middleware the contract gives its endpoints alone, a group keeps that
+ * copy small; core's services reach its bindings through `withUrl` instead.
  */
-const withMiddlewareOnly = <A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> =>
-  Layer.fromBuild((memoMap, scope) =>
+const withMiddlewareOnly = <A, E, R>(group: BoundGroupName, layer: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> => {
+  const middleware = new Set(Object.values(HedgerowApi.groups[group].endpoints).flatMap((endpoint) => [...endpoint.middlewares]))
+  return Layer.fromBuild((memoMap, scope) =>
     Effect.updateContext(Layer.buildWithMemoMap(layer, memoMap, scope), (context: Context.Context<R>) =>
-      Context.pick(Authorization, RequestDecoding)(context) as Context.Context<R>))
+      Context.pick(...middleware)(context) as Context.Context<R>))
+}
 
 /**
  * The handlers of one group: every binding of `bindings` under its endpoint's name. `bindGroup` has
@@ -151,7 +154,7 @@ const registerGroup = <G extends GroupName | PublicGroupName | SessionGroupName,
 ) =>
   Layer.unwrap(Effect.gen(function*() {
     const serving: Serving = { settings: yield* ServerSettings, services: yield* Effect.context<Services>() }
-    return withMiddlewareOnly(HttpApiBuilder.group(HedgerowApi, group, (handlers) => {
+    return withMiddlewareOnly(group, HttpApiBuilder.group(HedgerowApi, group, (handlers) => {
       const registry = handlers as unknown as Registry
       for (const [name, binding] of Object.entries(bindings)) registry.handleRaw(name, serveOne(binding, serving))
       return handlers as unknown as Complete<typeof handlers>

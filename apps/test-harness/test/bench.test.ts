@@ -9,7 +9,7 @@ import { flagScenarios } from "../src/bench/flag-scenarios.ts"
 import { serverErrors } from "../src/bench/fuzzed-writes.ts"
 import { failures } from "../src/bench/load.ts"
 import { parseInvocation } from "../src/bench/options.ts"
-import { type BenchFigures, failedRequests, runBench } from "../src/bench/run-bench.ts"
+import { type BenchFigures, failedRequests, loadsOf, runBench } from "../src/bench/run-bench.ts"
 import type { Scenario } from "../src/bench/scenario.ts"
 import { getProject } from "../src/bench/scenarios.ts"
 import { formatBench } from "../src/bench/table.ts"
@@ -32,7 +32,7 @@ const assertClean = (figures: BenchFigures, expected: ReadonlyArray<Scenario>) =
       if (scenario.status !== 304) assert.isAbove(scenario.responseBytes, 0, where)
       // HttpApi alone is measured exactly where Hedgerow has a throughput goal.
       assert.strictEqual(scenario.httpApiAlone !== undefined, scenario.throughputGoal !== undefined, where)
-      for (const target of [scenario.hedgerow, scenario.baseline, ...(scenario.httpApiAlone === undefined ? [] : [scenario.httpApiAlone])]) {
+      for (const target of loadsOf(scenario)) {
         assert.isAbove(target.requestsPerSecond, 0, where)
         assert.isAbove(target.p50Ms, 0, where)
         assert.isAtLeast(target.p99Ms, target.p50Ms, where)

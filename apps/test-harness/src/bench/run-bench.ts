@@ -1,4 +1,4 @@
-import { Context, Effect } from "effect"
+import { Context, Effect, type Scope } from "effect"
 import { availableParallelism } from "node:os"
 import { baselineServer } from "./baseline-server.ts"
 import { BenchFailed } from "./bench-failed.ts"
@@ -90,18 +90,18 @@ export interface BenchFigures {
   readonly serverMemory?: ServerMemoryFigures | undefined
 }
 
+/** Every load a scenario ran: Hedgerow, the baseline and, where measured, HttpApi alone. */
+export const loadsOf = (scenario: ScenarioFigures): ReadonlyArray<LoadFigures> =>
+  scenario.httpApiAlone === undefined ? [scenario.hedgerow, scenario.baseline] : [scenario.hedgerow, scenario.baseline, scenario.httpApiAlone]
+
 /**
  * Requests that failed or got an answer they should not have, over every measured load: any failure or
  * non-2xx of the scenarios and of the steady load, a 5xx or no answer at all for a fuzzed write (which
  * the server refuses with a 4xx as a rule). The figures only mean something at 0.
  */
 export const failedRequests = (figures: BenchFigures) =>
-  figures.runs.flatMap((run) => run.scenarios).reduce(
-    (sum, scenario) =>
-      sum + failures(scenario.hedgerow) + failures(scenario.baseline) +
-      (scenario.httpApiAlone === undefined ? 0 : failures(scenario.httpApiAlone)),
-    0
-  ) + (figures.serverMemory === undefined
+  figures.runs.flatMap((run) => run.scenarios).flatMap(loadsOf).reduce((sum, load) => sum + failures(load), 0) +
+  (figures.serverMemory === undefined
     ? 0
     : failures(figures.serverMemory.steady) + serverErrors(figures.serverMemory.fuzz) + figures.serverMemory.fuzz.errors)
 
@@ -156,15 +156,15 @@ const runScenario = (scenario: Scenario, options: BenchOptions, target: Hedgerow
 
     const hedgerowFigures = yield* measure(scenario.name, "hedgerow", target.urls.map((url) => `${url}${spec.path}`), spec, options)
     const memory = yield* target.memory
-    const baselineFigures = yield* Effect.scoped(Effect.flatMap(
-      baselineServer(probed.body, probed.status),
-      (baseUrl) => measure(scenario.name, "baseline", [`${baseUrl}${spec.path}`], spec, options)
-    ))
-    const httpApiAlone = scenario.throughputGoal === undefined ? undefined : yield* Effect.scoped(Effect.flatMap(
+    // A server of the harness's own, answering what Hedgerow answered, for as long as its run.
+    const against = <E>(label: string, server: Effect.Effect<string, E, Scope.Scope>) =>
+      Effect.scoped(Effect.flatMap(server, (baseUrl) => measure(scenario.name, label, [`${baseUrl}${spec.path}`], spec, options)))
+    const baselineFigures = yield* against("baseline", baselineServer(probed.body, probed.status))
+    const httpApiAlone = scenario.throughputGoal === undefined ? undefined : yield* against(
+      "HttpApi alone",
       httpApiFloorServer(spec, probed.body, probed.status).pipe(Effect.mapError((error) =>
-        new BenchFailed({ scenario: scenario.name, reason: `the HttpApi server did not start: ${error.message}` }))),
-      (baseUrl) => measure(scenario.name, "HttpApi alone", [`${baseUrl}${spec.path}`], spec, options)
-    ))
+        new BenchFailed({ scenario: scenario.name, reason: `the HttpApi server did not start: ${error.message}` })))
+    )
 
     return {
       name: scenario.name,
