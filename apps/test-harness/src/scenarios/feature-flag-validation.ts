@@ -26,6 +26,7 @@ const fieldCases = (taken: string): ReadonlyArray<readonly [string, unknown, Inv
   ["a key of 401 characters", { key: "k".repeat(401) }, invalid("key", "Ensure this field has no more than 400 characters.", "max_length")],
   ["a key of 401 bad characters (length is checked first)", { key: "!".repeat(401) }, invalid("key", "Ensure this field has no more than 400 characters.", "max_length")],
   ["the key of a live flag", { key: taken }, invalid("key", "There is already a feature flag with this key.", "unique")],
+  ["the key of a live flag with filters that are a list (uniqueness first)", { key: taken, filters: [] }, invalid("key", "There is already a feature flag with this key.", "unique")],
   ["a key with a space", { key: "has space" }, invalid("key", "Only letters, numbers, hyphens (-) & underscores (_) are allowed.", "invalid_key")],
   ["a key with dots", { key: "a.b" }, invalid("key", "Only letters, numbers, hyphens (-) & underscores (_) are allowed.", "invalid_key")],
   ["a key with accents", { key: "été" }, invalid("key", "Only letters, numbers, hyphens (-) & underscores (_) are allowed.", "invalid_key")],

@@ -28,6 +28,11 @@ const decodeTail = decodeInput(TailPart)
  * re-check what a concurrent writer could invalidate.
  */
 export class FlagRules extends Context.Service<FlagRules, {
+  /**
+   * A new flag's rules but one: that no live flag holds its key is left to the insert, which cannot take a
+   * held key (FlagWriter.create says which holder it met). Reading the holder first costs every create a
+   * statement; it is read only when a later rule fails, so that a held key is still the error reported.
+   */
   readonly create: (project: ProjectId, body: unknown) => Effect.Effect<CreateInput, ValidationError>
   readonly update: (project: ProjectId, current: StoredFeatureFlag, body: unknown) => Effect.Effect<FlagInput, ValidationError>
   /** The flag-dependency rules alone (existing, active, no cycle through the flag keyed `key`), for a re-check under lock. */
@@ -40,13 +45,14 @@ export class FlagRules extends Context.Service<FlagRules, {
       const cohorts = yield* CohortRepository
       const dashboards = yield* DashboardRepository
 
-      /** Uniqueness among the project's live flags (other than `self`), then the characters. */
+      /** Uniqueness among the project's live flags (other than `self`). */
+      const keyFree = (project: ProjectId, value: string, self: FeatureFlagId | null) =>
+        Effect.flatMap(flags.holderOfKey(project, value), (holder) =>
+          Option.isSome(holder) && !holder.value.deleted && holder.value.id !== self ? Effect.fail(keyTaken()) : Effect.void)
+
+      /** Uniqueness, then the characters. */
       const key = (project: ProjectId, value: string, self: FeatureFlagId | null) =>
-        Effect.gen(function*() {
-          const holder = yield* flags.holderOfKey(project, value)
-          if (Option.isSome(holder) && !holder.value.deleted && holder.value.id !== self) return yield* keyTaken()
-          yield* failIfAny(keyCharactersError(value))
-        })
+        Effect.andThen(keyFree(project, value, self), failIfAny(keyCharactersError(value)))
 
       // Person flags only: PostHog does not follow dependencies of group flags.
       const dependencies = (project: ProjectId, conditions: FlagConditions, currentKey: string) =>
@@ -93,13 +99,21 @@ export class FlagRules extends Context.Service<FlagRules, {
           return { ...middle, ...tail }
         })
 
+      const afterKey = (project: ProjectId, head: typeof CreateHead.Type, body: unknown) =>
+        Effect.gen(function*() {
+          yield* failIfAny(keyCharactersError(head.key))
+          const { filters: given } = yield* decodeFilters(body)
+          // A PostHog client omits filters for an open flag; a filters object must say what its groups are.
+          if (given !== undefined) yield* filters(project, given, head.key)
+          return { ...head, ...(given === undefined ? {} : { filters: given }), ...(yield* rest(project, body)) } as CreateInput
+        })
+
       const create = Effect.fn("FlagRules.create")(function*(project: ProjectId, body: unknown) {
         const head = yield* decodeCreateHead(body)
-        yield* key(project, head.key, null)
-        const { filters: given } = yield* decodeFilters(body)
-        // A PostHog client omits filters for an open flag; a filters object must say what its groups are.
-        if (given !== undefined) yield* filters(project, given, head.key)
-        return { ...head, ...(given === undefined ? {} : { filters: given }), ...(yield* rest(project, body)) } as CreateInput
+        // A held key comes before any later rule's error, as it would were it read first.
+        return yield* afterKey(project, head, body).pipe(
+          Effect.catchTag("ValidationError", (error) => Effect.andThen(keyFree(project, head.key, null), Effect.fail(error)))
+        )
       })
 
       const update = Effect.fn("FlagRules.update")(function*(project: ProjectId, current: StoredFeatureFlag, body: unknown) {

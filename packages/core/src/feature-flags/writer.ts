@@ -123,8 +123,8 @@ export class FlagWriter extends Context.Service<FlagWriter, {
             if (claim) yield* claimKey(project, columns.key, null)
             return yield* insert
           }))
-        // The rules found no live flag holding the key. A deleted one may (its key is freed, then the write
-        // is tried again), or a racing writer took it meanwhile (the second try says so).
+        // The rules leave the key's holder to the insert: a flag holding it makes the second try read it, which
+        // refuses a live one (or a racing writer's) and frees a deleted one's key, the write then tried again.
         return yield* write(false).pipe(
           Effect.catchTag("FlagKeyTaken", () => write(true)),
           Effect.catchTag("FlagKeyTaken", () => Effect.fail(keyTaken()))
