@@ -107,9 +107,11 @@ const withRequestSpan = (request: Context.Context<never>, services: Context.Cont
  * need it, after scope and tenancy, in PostHog's order.
  */
 const serve = (binding: Binding<any>, serving: Serving) => (raw: RawCall) =>
-  Effect.flatMap(Effect.service(CurrentActor), (actor) =>
-    withUrl(raw, serving, (url) =>
-      binding({ actor, params: raw.params, query: raw.query, headers: raw.headers ?? {}, body: readJsonBody(raw.request), url })))
+  Effect.withFiber((fiber) => {
+    const actor = Context.getUnsafe(fiber.context, CurrentActor)
+    return withUrl(raw, serving, (url) =>
+      binding({ actor, params: raw.params, query: raw.query, headers: raw.headers ?? {}, body: readJsonBody(raw.request), url }))
+  })
 
 /** Serves one binding of a public group: no caller, and the body as the SDKs send it. */
 const servePublic = (binding: PublicBinding<any>, serving: Serving) => (raw: RawCall) =>

@@ -1,6 +1,6 @@
 import { Authentication, personalApiKeyOf, type UserActor } from "@hedgerow/core"
 import { Authorization, CurrentActor } from "@hedgerow/api"
-import { Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { sessionRequestOf } from "../session-request.ts"
 import { ServerSettings, type ServerSettingsShape } from "../settings.ts"
@@ -29,9 +29,8 @@ export const layerNoDeps = Layer.effect(
     const settings = yield* ServerSettings
     return Authorization.of({
       personalApiKey: (httpEffect, { credential }) =>
-        Effect.flatMap(
-          Effect.service(HttpServerRequest.HttpServerRequest),
-          (request) => callerOf(authentication, Redacted.value(credential), request, settings)
+        Effect.withFiber((fiber) =>
+          callerOf(authentication, Redacted.value(credential), Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest), settings)
         ).pipe(
           Effect.flatMap((actor) => {
             noteCaller(actor)

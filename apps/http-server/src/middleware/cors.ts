@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 
 /**
@@ -40,7 +40,9 @@ export const corsHeaders = (origin: string, requestedHeaders: string | undefined
  * headers, before routing; any other request to one gets them on whatever it is answered, errors too.
  */
 export const around = <E, R>(httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
+  // The request read from the fiber in the step that decides: every request passes here.
+  Effect.withFiber((fiber) => {
+    const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
     if (!EVALUATION_PATH.test(request.url)) return httpEffect
     const origin = request.headers["origin"]
     const headers = origin === undefined ? {} : corsHeaders(origin, request.headers["access-control-request-headers"])

@@ -1,5 +1,5 @@
 import { Authentication, envelopeOf, InternalError, MethodNotAllowed, NotFound } from "@hedgerow/core"
-import { Cause, Effect, Fiber, Option, Predicate, type Types } from "effect"
+import { Cause, Context, Effect, Option, Predicate, type Types } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { randomUUID } from "node:crypto"
 import { knownPathOf } from "./known-paths.ts"
@@ -74,10 +74,10 @@ export const around = (
   // Taken when the middleware is made: the routes' services are not in a request's own context (see app.ts).
   authentication: Option.Option<Authentication["Service"]>
 ) => (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
+  Effect.withFiber((fiber) => {
+    const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
     const requestId = randomUUID()
-    return yield* httpEffect.pipe(
+    return httpEffect.pipe(
       Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)),
       Effect.catchCause((cause) => {
         const failure = Cause.findErrorOption(cause)
@@ -89,7 +89,7 @@ export const around = (
           ))
         }
         // The path by its template: the raw URL may carry ids, or a key in its query.
-        const path = templateOf(Fiber.getCurrent()!.context, request.url)
+        const path = templateOf(fiber.context, request.url)
         return Effect.logError("Unhandled failure", { request_id: requestId, method: request.method, path }, cause).pipe(
           Effect.as(envelopeResponse(
             new InternalError({ detail: `A server error occurred (request id ${requestId}).`, requestId }),
