@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto"
+import { hash, randomBytes } from "node:crypto"
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -17,8 +17,11 @@ export const randomBase62 = (length: number): string => {
 export const newPersonalApiKey = (): string => `phx_${randomBase62(43)}`
 export const newProjectToken = (): string => `phc_${randomBase62(43)}`
 
-/** Keys are stored only as `sha256$<hex>` (PostHog's `secure_value`); unsalted, so lookup is one index probe. */
-export const secureValueOf = (key: string): string => `sha256$${createHash("sha256").update(key).digest("hex")}`
+/**
+ * Keys are stored only as `sha256$<hex>` (PostHog's `secure_value`); unsalted, so lookup is one index probe.
+ * Every authenticated request asks: the one-shot digest, with no hash object, takes half the time.
+ */
+export const secureValueOf = (key: string): string => `sha256$${hash("sha256", key, "hex")}`
 
 /** `phx_...abcd`: enough to recognise a key, never enough to use it. */
 export const maskOf = (key: string): string => `${key.slice(0, 4)}...${key.slice(-4)}`
