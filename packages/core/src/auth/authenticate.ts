@@ -14,7 +14,16 @@ import type { SessionRequest } from "../sessions/request.ts"
 import { Freshness } from "../read-model/freshness.ts"
 import { memoized } from "../read-model/memoized.ts"
 
-const levelsByOrganization = (memberships: MembershipLevels) => new Map(memberships.map((m) => [m.organization_id, m.level]))
+/** Made once per holder read from the store: a holder served from memory is the same object each time. */
+const levelMaps = new WeakMap<MembershipLevels, UserActor["memberships"]>()
+const levelsByOrganization = (memberships: MembershipLevels) => {
+  let levels = levelMaps.get(memberships)
+  if (levels === undefined) {
+    levels = new Map(memberships.map((m) => [m.organization_id, m.level]))
+    levelMaps.set(memberships, levels)
+  }
+  return levels
+}
 
 /** PostHog records `last_used_at` at most once an hour, so reads stay reads. */
 const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000
