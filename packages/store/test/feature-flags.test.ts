@@ -34,6 +34,11 @@ const failWhen = (table: string, condition: string) =>
     return sql.unsafe(`DROP TRIGGER hedgerow_test_fault ON ${table}`)
   })
 
+/** A filter making a flag depend on the flag `id` being true. */
+const dependingOn = (id: number) => ({
+  groups: [{ properties: [{ key: String(id), type: "flag", operator: "flag_evaluates_to", value: true }], rollout_percentage: 100 }]
+})
+
 forEachBackend((backend) =>
 layer(backend.on(Hedgerow.layer), { timeout: 120_000, excludeTestServices: true })(`feature flags on ${backend.name}`, (it) => {
   it.effect("concurrent PATCHes carrying the same version: exactly one succeeds, the others are 409", () =>
@@ -168,6 +173,21 @@ layer(backend.on(Hedgerow.layer), { timeout: 120_000, excludeTestServices: true 
         SELECT (SELECT count(*)::integer FROM dashboards WHERE name = ${`Refused ${key}`}) AS dashboards,
                (SELECT count(*)::integer FROM activity_log WHERE detail->>'name' = ${`refused ${key}`}) AS entries`
       assert.deepStrictEqual(left[0], { dashboards: 0, entries: 0 })
+    }))
+
+  it.effect("a create refused for a held key draws no id: the next flag and its usage dashboard follow the last ones", () =>
+    Effect.gen(function*() {
+      const target = yield* create({ key: freshKey("drawn-target") })
+      const first = yield* create({ key: freshKey("drawn") })
+      // Refused by a live holder, alone and beside a flag dependency (inside a transaction).
+      yield* create({ key: first.key }).pipe(Effect.flip)
+      yield* create({ key: first.key, filters: dependingOn(target.id) }).pipe(Effect.flip)
+      const second = yield* create({ key: freshKey("drawn") })
+      assert.deepStrictEqual([second.id, second.usage_dashboard], [first.id + 1, first.usage_dashboard! + 1])
+      // A deleted holder's key is taken with the ids of one insert.
+      yield* patch(second.id, { deleted: true })
+      const third = yield* create({ key: second.key })
+      assert.deepStrictEqual([third.id, third.usage_dashboard], [second.id + 1, second.usage_dashboard! + 1])
     }))
 
   it.effect("a change written against the flag as read is refused once the row has moved on, and writes nothing", () =>

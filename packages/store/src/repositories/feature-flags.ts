@@ -93,7 +93,9 @@ export const layerNoDeps = Layer.effect(
       })
 
     // New flags with their dashboards and entries. The ids are drawn first, so that each item's rows find
-    // one another; a key another flag holds leaves that item out, and it alone (ON CONFLICT) is answered none.
+    // one another; a key another flag holds leaves that item out, and it alone is answered none: a key held
+    // before its ids are drawn (so that a refused create spends no id, as in PostHog, where the serializer
+    // refuses it before any insert), one taken meanwhile or earlier in the statement by ON CONFLICT.
     const creates = yield* batched((items: ReadonlyArray<NewFlag>) =>
       sql<{ readonly n: number }>`
         WITH input AS (
@@ -104,6 +106,9 @@ export const layerNoDeps = Layer.effect(
             dashboard: item.usageDashboard === null ? null : encodeDashboard(item.usageDashboard),
             entry: encodeEntry(item.entry)
           })))}::jsonb) WITH ORDINALITY x(item, n)
+          WHERE NOT EXISTS (
+            SELECT FROM feature_flags h WHERE h.project_id = (x.item->'flag'->>'project_id')::integer AND h.key = x.item->'flag'->>'key'
+          )
         ), f AS (
           INSERT INTO feature_flags (id, ${insertColumns}, usage_dashboard_id)
           SELECT i.flag_id, ${insertFields}, i.dashboard_id FROM input i, jsonb_populate_record(NULL::feature_flags, i.item->'flag') r
