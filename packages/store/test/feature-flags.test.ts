@@ -175,6 +175,46 @@ layer(backend.on(Hedgerow.layer), { timeout: 120_000, excludeTestServices: true 
       assert.deepStrictEqual(left[0], { dashboards: 0, entries: 0 })
     }))
 
+  it.effect("concurrent creates of a deleted flag's key, some depending on a flag: one lands with one dashboard and one entry, then refusals write nothing", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const totals = sql<{ flags: number; dashboards: number; entries: number }>`
+        SELECT (SELECT count(*)::integer FROM feature_flags) AS flags, (SELECT count(*)::integer FROM dashboards) AS dashboards,
+          (SELECT count(*)::integer FROM activity_log) AS entries`
+      const other = yield* create({ key: freshKey("racing-target") })
+      const key = freshKey("racing")
+      const old = yield* create({ key })
+      yield* patch(old.id, { deleted: true })
+      const [before] = yield* totals
+      // Alternately alone and beside a flag dependency (the insert then inside a transaction).
+      const bodies = Array.from({ length: 8 }, (_, i) => i % 2 === 0 ? { key } : { key, filters: dependingOn(other.id) })
+      const outcomes = yield* Effect.forEach(bodies, (body) => create(body).pipe(Effect.exit), { concurrency: "unbounded" })
+      const won = outcomes.filter(Exit.isSuccess).map((outcome) => outcome.value)
+      assert.strictEqual(won.length, 1)
+      for (const lost of outcomes.filter(Exit.isFailure)) {
+        const error = Exit.findErrorOption(lost)
+        assert.deepStrictEqual(
+          error._tag === "Some" && error.value._tag === "ValidationError" ? [error.value.code, error.value.attr] : [],
+          ["unique", "key"]
+        )
+      }
+      const winner = won[0]!
+      assert.strictEqual((yield* retrieve(old.id)).key, `${key}:deleted:${old.id}`)
+      const [after] = yield* totals
+      assert.deepStrictEqual(after, { flags: before!.flags + 1, dashboards: before!.dashboards + 1, entries: before!.entries + 1 })
+      const [own] = yield* sql<{ dashboard: string; entries: number }>`
+        SELECT d.name AS dashboard, (SELECT count(*)::integer FROM activity_log a WHERE a.item_id = ${String(winner.id)}) AS entries
+        FROM dashboards d WHERE d.id = ${winner.usage_dashboard}`
+      assert.deepStrictEqual(own, { dashboard: `Generated Dashboard: ${key} Usage`, entries: 1 })
+
+      // The live holder refuses every create of its key, writing nothing, whatever the body asks besides.
+      for (const body of [...bodies.slice(0, 2), { key, _should_create_usage_dashboard: false }, { key, evaluation_runtime: "edge" }]) {
+        const refused = yield* create(body).pipe(Effect.flip)
+        assert.deepStrictEqual(refused._tag === "ValidationError" ? [refused.code, refused.attr] : [], ["unique", "key"])
+      }
+      assert.deepStrictEqual((yield* totals)[0], after)
+    }))
+
   it.effect("a create refused for a held key draws no id: the next flag and its usage dashboard follow the last ones", () =>
     Effect.gen(function*() {
       const target = yield* create({ key: freshKey("drawn-target") })

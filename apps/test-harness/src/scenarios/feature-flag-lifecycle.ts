@@ -1,8 +1,10 @@
 import assert from "node:assert/strict"
 import {
+  conditionGroup,
   conflict,
   createFlag,
   FLAGS,
+  flagProperty,
   getFlag,
   HARD_DELETE,
   keysOf,
@@ -51,6 +53,45 @@ export const featureFlagLifecycleScenarios: ReadonlyArray<Scenario> = [
       expectReply(tombstone, 200)
       assert.deepEqual([tombstone.body.key, tombstone.body.deleted], [`${key}:deleted:${old.id}`, true])
       assert.deepEqual(keysOf(await listFlags(target, at, { search: key })), [key])
+    }
+  },
+  {
+    name: "a key held by deleted flags again and again goes each time to the new flag, also one that depends on another flag",
+    run: async (context) => {
+      const { target, primary } = context
+      const at = { key: primary.key, project: projectOf(context) }
+      const key = uniqueKey("reheld")
+      const other = await createFlag(target, at, { key: uniqueKey("reheld-target") })
+      const dependent = { groups: [conditionGroup([flagProperty(String(other.id))])] }
+      const first = await createFlag(target, at, { key })
+      expectReply(await patchFlag(target, at, first.id, { deleted: true }), 200)
+      const second = await createFlag(target, at, { key, filters: dependent })
+      expectReply(await patchFlag(target, at, second.id, { deleted: true }), 200)
+      const third = await createFlag(target, at, { key, filters: dependent })
+      assert.deepEqual([third.key, third.filters], [key, dependent])
+      for (const old of [first, second]) {
+        const tombstone = await getFlag(target, at, old.id)
+        assert.deepEqual([tombstone.body.key, tombstone.body.deleted], [`${key}:deleted:${old.id}`, true])
+      }
+      // While the third holds it, the key is refused to a create, with or without a dependency.
+      for (const body of [{ key }, { key, filters: dependent }]) {
+        const reply = await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body })
+        expectReply(reply, 400, KEY_TAKEN)
+      }
+      assert.deepEqual(keysOf(await listFlags(target, at, { search: key })), [key])
+    }
+  },
+  {
+    name: "flag keys are unique case-sensitively: a key differing from a live flag's only in case is another flag",
+    run: async (context) => {
+      const { target, primary } = context
+      const at = { key: primary.key, project: projectOf(context) }
+      const lower = await createFlag(target, at, { key: uniqueKey("cased") })
+      const upper = await createFlag(target, at, { key: lower.key.toUpperCase() })
+      assert.notEqual(upper.id, lower.id)
+      assert.equal(upper.key, lower.key.toUpperCase())
+      const again = await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body: { key: upper.key } })
+      expectReply(again, 400, KEY_TAKEN)
     }
   },
   {

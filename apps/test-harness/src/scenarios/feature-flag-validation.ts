@@ -27,6 +27,21 @@ const fieldCases = (taken: string): ReadonlyArray<readonly [string, unknown, Inv
   ["a key of 401 bad characters (length is checked first)", { key: "!".repeat(401) }, invalid("key", "Ensure this field has no more than 400 characters.", "max_length")],
   ["the key of a live flag", { key: taken }, invalid("key", "There is already a feature flag with this key.", "unique")],
   ["the key of a live flag with filters that are a list (uniqueness first)", { key: taken, filters: [] }, invalid("key", "There is already a feature flag with this key.", "unique")],
+  // Whatever later field is wrong as well, and whichever store it is read from, the taken key is reported.
+  ...([
+    ["filters breaking a rule", { filters: { groups: [group([{ key: "$browser", value: "Chrome", operator: "exact", type: "event" }])] } }],
+    ["a dependency on no flag", { filters: { groups: [group([flagProperty("999999")])] } }],
+    ["a cohort that does not exist", { filters: { groups: [group([{ key: "id", value: 999999, operator: "in", type: "cohort" }])] } }],
+    ["tags that are not a list", { tags: "beta" }],
+    ["an analytics dashboard that does not exist", { analytics_dashboards: [999999] }],
+    ["an unknown evaluation_runtime", { evaluation_runtime: "edge" }],
+    ["no usage dashboard asked for", { _should_create_usage_dashboard: false }]
+  ] as const).map(([label, rest]): readonly [string, unknown, Invalid] => [
+    `the key of a live flag with ${label}`,
+    { key: taken, ...rest },
+    invalid("key", "There is already a feature flag with this key.", "unique")
+  ]),
+  ["a name that is not text with the key of a live flag (name is declared first)", { key: taken, name: ["x"] }, invalid("name", "Not a valid string.")],
   ["a key with a space", { key: "has space" }, invalid("key", "Only letters, numbers, hyphens (-) & underscores (_) are allowed.", "invalid_key")],
   ["a key with dots", { key: "a.b" }, invalid("key", "Only letters, numbers, hyphens (-) & underscores (_) are allowed.", "invalid_key")],
   ["a key with accents", { key: "été" }, invalid("key", "Only letters, numbers, hyphens (-) & underscores (_) are allowed.", "invalid_key")],
