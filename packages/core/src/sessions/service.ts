@@ -1,10 +1,10 @@
-import { Context, Effect, Layer, Option, Schema, SchemaTransformation } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { sessionOf } from "../auth/actor.ts"
 import { Authentication } from "../auth/authenticate.ts"
 import { LoginThrottle } from "../auth/throttle.ts"
 import { type Body, type BodyError, decodeBody } from "../shared/body.ts"
 import { type PermissionDenied, ValidationError } from "../shared/errors.ts"
-import { Email } from "../shared/fields.ts"
+import { Email, Trimmed } from "../shared/fields.ts"
 import { isSecureSite, SiteSettings } from "../shared/site.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { PasswordText, verifyPassword } from "../users/password.ts"
@@ -15,7 +15,7 @@ import { SessionRepository } from "./repository.ts"
 import type { SessionRequest } from "./request.ts"
 
 /** DRF's EmailField and CharField trim their input before checking it. */
-const TrimmedEmail = Schema.String.pipe(Schema.decode(SchemaTransformation.trim()), Schema.decodeTo(Email))
+const TrimmedEmail = Trimmed.pipe(Schema.decodeTo(Email))
 
 /** PostHog's LoginSerializer. */
 export const LoginBody = Schema.Struct({ email: TrimmedEmail, password: PasswordText })

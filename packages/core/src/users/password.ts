@@ -1,6 +1,6 @@
-import { Effect, Schema, SchemaTransformation } from "effect"
+import { Effect } from "effect"
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
-import { rule } from "../shared/fields.ts"
+import { notBlank, rule, Trimmed } from "../shared/fields.ts"
 
 /**
  * Passwords are kept as scrypt hashes (node:crypto): N = 2^15, r = 8, p = 3, one of OWASP's recommended
@@ -62,11 +62,8 @@ export const PASSWORD_MIN_LENGTH = 8
 /** Django's message for a short password, which PostHog answers under `password`. */
 const passwordTooShort = `This password is too short. It must contain at least ${PASSWORD_MIN_LENGTH} characters.`
 
-/** DRF CharField trims surrounding whitespace, so a password is set and checked without it. */
-const Trimmed = Schema.String.pipe(Schema.decode(SchemaTransformation.trim()))
-
 /** A password as PostHog's serializers take it: a non-blank string (trimmed, as DRF does). */
-export const PasswordText = Trimmed.check(rule<string>("blank", (s) => (s === "" ? "This field may not be blank." : undefined)))
+export const PasswordText = Trimmed.check(notBlank)
 
 /**
  * What Django's validators say of a new password, or undefined when it passes: the length rule, counted
