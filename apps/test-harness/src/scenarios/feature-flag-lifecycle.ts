@@ -95,6 +95,22 @@ export const featureFlagLifecycleScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
+    name: "a flag's key and name are trimmed as DRF's CharField trims them, before the key's rules",
+    run: async (context) => {
+      const { target, primary } = context
+      const at = { key: primary.key, project: projectOf(context) }
+      const key = uniqueKey("trimmed")
+      const flag = await createFlag(target, at, { key: `  ${key}\t`, name: "  Spaced name \n" })
+      assert.deepEqual([flag.key, flag.name], [key, "Spaced name"])
+      const create = (body: unknown) => target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body })
+      expectReply(await create({ key: ` ${key}` }), 400, KEY_TAKEN)
+      expectReply(await create({ key: "   " }), 400, invalid("key", "This field may not be blank.", "blank"))
+      const renamed = await patchFlag(target, at, flag.id, { key: ` ${key}-renamed `, name: " Renamed " })
+      expectReply(renamed, 200)
+      assert.deepEqual([renamed.body.key, renamed.body.name], [`${key}-renamed`, "Renamed"])
+    }
+  },
+  {
     name: "PATCH deleted:false restores a flag, unless its key was taken meanwhile",
     run: async (context) => {
       const { target, primary } = context

@@ -42,13 +42,13 @@ export const notBlank = rule<string>("blank", (s) => (s.trim() === "" ? "This fi
 /** DRF CharField trims surrounding whitespace before its checks (`trim_whitespace`). */
 export const Trimmed = Schema.String.pipe(Schema.decode(SchemaTransformation.trim()))
 
-/** DRF CharField: `allowBlank` defaults to false, like DRF. */
+/** DRF CharField: trimmed, then its checks; `allowBlank` defaults to false, like DRF. */
 export const Text = (options: { readonly max?: number; readonly allowBlank?: boolean } = {}) => {
   const checks = [
     ...(options.allowBlank === true ? [] : [notBlank]),
     ...(options.max === undefined ? [] : [maxLength(options.max)])
   ]
-  return checks.length === 0 ? Schema.String : Schema.String.check(...(checks as [typeof notBlank]))
+  return checks.length === 0 ? Trimmed : Trimmed.check(...(checks as [typeof notBlank]))
 }
 
 /** DRF IntegerField. */
