@@ -51,3 +51,27 @@ describe("decodeInput speaks Django REST framework", () => {
     assert.deepStrictEqual(failure(input), expected)
   })
 })
+
+describe("Text trims as Python's str.strip(), which DRF's CharField calls", () => {
+  const decoded = (name: string) => Effect.runSync(decode({ name }))
+  // Python's whitespace holds U+001C..U+001F and U+0085, which JavaScript's trim() keeps; it leaves U+FEFF,
+  // which trim() takes. U+200B and U+180E are whitespace to neither.
+  it.each([
+    ["\u001cab\u001f", "ab"],
+    ["\u0085ab\u0085", "ab"],
+    ["\u00a0ab\u3000", "ab"],
+    ["\ufeffab", "\ufeffab"],
+    ["\u200bab\u180e", "\u200bab\u180e"]
+  ])("%j → %j", (name, expected) => {
+    assert.deepStrictEqual(decoded(name), { name: expected })
+  })
+  it("is blank only when Python's strip leaves nothing, and measures what is left", () => {
+    assert.deepStrictEqual(failure({ name: "\u001c\u001d\u001e\u001f\u0085" }), {
+      code: "blank",
+      detail: "This field may not be blank.",
+      attr: "name"
+    })
+    assert.deepStrictEqual(decoded("\ufeff"), { name: "\ufeff" })
+    assert.deepStrictEqual(decoded("\u001fabcde\u0085"), { name: "abcde" })
+  })
+})

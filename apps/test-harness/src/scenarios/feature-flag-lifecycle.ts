@@ -111,6 +111,25 @@ export const featureFlagLifecycleScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
+    name: "a flag's key and tags are trimmed of Python's whitespace, not JavaScript's",
+    run: async (context) => {
+      const { target, primary } = context
+      const at = { key: primary.key, project: projectOf(context) }
+      const key = uniqueKey("py-strip")
+      // U+001C..U+001F and U+0085 are whitespace to Python's str.strip(); U+FEFF is not.
+      const flag = await createFlag(target, at, { key: `\u001f${key}\u0085`, tags: ["\u001cBeta\u0085", "\ufeffx"] })
+      assert.deepEqual([flag.key, flag.tags], [key, ["beta", "\ufeffx"]])
+      const create = (body: unknown) => target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body })
+      expectReply(await create({ key: `\ufeff${key}-2` }), 400,
+        invalid("key", "Only letters, numbers, hyphens (-) & underscores (_) are allowed.", "invalid_key"))
+      expectReply(await create({ key: "\u001c\u001d\u0085" }), 400, invalid("key", "This field may not be blank.", "blank"))
+      // The same key with spaces around it is no change: no new version.
+      const same = await patchFlag(target, at, flag.id, { key: ` ${key}\u001e` })
+      expectReply(same, 200)
+      assert.deepEqual([same.body.key, same.body.version], [key, flag.version])
+    }
+  },
+  {
     name: "PATCH deleted:false restores a flag, unless its key was taken meanwhile",
     run: async (context) => {
       const { target, primary } = context

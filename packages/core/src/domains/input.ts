@@ -1,5 +1,5 @@
-import { Schema, SchemaTransformation } from "effect"
-import { Bool, Choice, maxLength, notBlank, rule, Text } from "../shared/fields.ts"
+import { Schema } from "effect"
+import { Bool, Choice, maxLength, notBlank, rule, Text, Trimmed } from "../shared/fields.ts"
 
 /** PostHog's DOMAIN_REGEX: lower-case labels with inner hyphens, a top-level label of two letters or more. */
 const DOMAIN_PATTERN = /^([a-z0-9]+(-[a-z0-9]+)*\.)+[a-z]{2,}$/
@@ -11,12 +11,7 @@ export const SSO_PROVIDERS = ["", "google-oauth2", "github", "gitlab", "saml"] a
  * DRF's CharField for `domain`, checks in DRF's order: whitespace trimmed, then blank, the length and NUL
  * validators, and only then PostHog's `validate_domain`.
  */
-const DomainName = Schema.String.pipe(
-  Schema.decodeTo(
-    Schema.String,
-    SchemaTransformation.transform<string, string>({ decode: (text) => text.trim(), encode: (text) => text })
-  )
-).check(
+const DomainName = Trimmed.check(
   notBlank,
   maxLength(128),
   rule<string>("null_characters_not_allowed", (s) => (s.includes("\u0000") ? "Null characters are not allowed." : undefined)),

@@ -2,7 +2,7 @@ import { Struct } from "effect"
 import { changesBetween } from "../activity/changes.ts"
 import type { ActivityChange } from "../activity/model.ts"
 import type { DashboardId, UserId } from "../shared/ids.ts"
-import type { JsonRecord } from "../shared/fields.ts"
+import { type JsonRecord, pythonStrip } from "../shared/fields.ts"
 import { dependenciesOf, fullRolloutOf, isMultivariate } from "./computed.ts"
 import { conditionsOf } from "./conditions.ts"
 import type { StoredFeatureFlag } from "./model.ts"
@@ -20,7 +20,7 @@ export const derivedColumns = (filters: JsonRecord) => {
 }
 
 /** PostHog's `tagify` (trimmed, lower-case), without duplicates; kept sorted so the answer is stable. */
-export const normalizedTags = (tags: ReadonlyArray<string>) => [...new Set(tags.map((tag) => tag.trim().toLowerCase()))].sort()
+export const normalizedTags = (tags: ReadonlyArray<string>) => [...new Set(tags.map((tag) => pythonStrip(tag).toLowerCase()))].sort()
 
 /** PostHog links analytics dashboards with get_or_create: a write adds dashboards, never removes one. */
 const withDashboards = (current: ReadonlyArray<DashboardId>, added: ReadonlyArray<number> | undefined) =>

@@ -1,5 +1,5 @@
-import { Schema, SchemaTransformation } from "effect"
-import { Email, Integer, maxLength, NonEmptyList, notBlank, rule, SerialReference, Text } from "../shared/fields.ts"
+import { Schema } from "effect"
+import { Email, Integer, maxLength, NonEmptyList, notBlank, rule, SerialReference, Text, Trimmed } from "../shared/fields.ts"
 import { isUuid } from "../shared/ids.ts"
 import { isScopeGrant } from "../shared/scope.ts"
 
@@ -17,9 +17,7 @@ export const KeyScopes = Schema.Array(Text()).check(
 )
 
 /** DRF's CharField for the label: trimmed, then required not blank and at most 40 characters. */
-const Label = Schema.String.pipe(
-  Schema.decodeTo(Schema.String, SchemaTransformation.transform<string, string>({ decode: (s) => s.trim(), encode: (s) => s }))
-).check(notBlank, maxLength(LABEL_MAX))
+const Label = Trimmed.check(notBlank, maxLength(LABEL_MAX))
 
 /**
  * PostHog's ListFields: project ids are any integers (a project that does not exist is refused as one

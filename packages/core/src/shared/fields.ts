@@ -37,10 +37,31 @@ export const maxLength = (max: number) =>
 export const minLength = (min: number, detail = `Ensure this field has at least ${min} characters.`) =>
   rule<string>("min_length", (s) => (characters(s) < min ? detail : undefined))
 
-export const notBlank = rule<string>("blank", (s) => (s.trim() === "" ? "This field may not be blank." : undefined))
+/**
+ * Python's whitespace, which DRF trims with `str.strip()`. JavaScript's `trim()` differs: it takes U+FEFF,
+ * which Python keeps (so `"\ufeffbeta"` is no valid key there), and keeps U+001C..U+001F and U+0085.
+ */
+const PYTHON_SPACE = new Set([
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680,
+  0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a,
+  0x2028, 0x2029, 0x202f, 0x205f, 0x3000
+])
+
+/** Python's `str.strip()`; a loop, as a trailing-space pattern would scan a long inner run again and again. */
+export const pythonStrip = (s: string): string => {
+  let start = 0
+  let end = s.length
+  while (start < end && PYTHON_SPACE.has(s.charCodeAt(start))) start++
+  while (end > start && PYTHON_SPACE.has(s.charCodeAt(end - 1))) end--
+  return s.slice(start, end)
+}
+
+export const notBlank = rule<string>("blank", (s) => (pythonStrip(s) === "" ? "This field may not be blank." : undefined))
 
 /** DRF CharField trims surrounding whitespace before its checks (`trim_whitespace`). */
-export const Trimmed = Schema.String.pipe(Schema.decode(SchemaTransformation.trim()))
+export const Trimmed = Schema.String.pipe(Schema.decode(
+  SchemaTransformation.transform<string, string>({ decode: pythonStrip, encode: (s) => s })
+))
 
 /** DRF CharField: trimmed, then its checks; `allowBlank` defaults to false, like DRF. */
 export const Text = (options: { readonly max?: number; readonly allowBlank?: boolean } = {}) => {
