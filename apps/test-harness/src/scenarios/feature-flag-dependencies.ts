@@ -1,4 +1,4 @@
-import { conditionGroup as group, createFlag, filtersError, FLAGS, flagProperty, getFlag, patchFlag, projectOf, uniqueKey } from "./feature-flags-support.ts"
+import { conditionGroup as group, createFlag, filtersError, FLAGS, flagProperty, getFlag, patchFlag, postFlag, projectOf, uniqueKey } from "./feature-flags-support.ts"
 import { expectReply, invalid, needWorld, type Scenario } from "./scenario.ts"
 
 /** Flag dependencies (flag-type properties): references by id, no cycles, and what they forbid later. */
@@ -23,14 +23,14 @@ export const featureFlagDependencyScenarios: ReadonlyArray<Scenario> = [
 
       const disabled = await createFlag(target, at, { key: uniqueKey("dep-off"), active: false })
       expectReply(
-        await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body: { key: uniqueKey("dep-on-off"), filters: { groups: [group([flagProperty(String(disabled.id))])] } } }),
+        await postFlag(target, at, { key: uniqueKey("dep-on-off"), filters: { groups: [group([flagProperty(String(disabled.id))])] } }),
         400,
         filtersError(`Cannot create dependency on disabled flag '${disabled.key}' (ID: ${disabled.id}). Flag dependencies must reference active flags only.`)
       )
       const gone = await createFlag(target, at, { key: uniqueKey("dep-gone") })
       expectReply(await patchFlag(target, at, gone.id, { deleted: true }), 200)
       expectReply(
-        await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body: { key: uniqueKey("dep-on-gone"), filters: { groups: [group([flagProperty(String(gone.id))])] } } }),
+        await postFlag(target, at, { key: uniqueKey("dep-on-gone"), filters: { groups: [group([flagProperty(String(gone.id))])] } }),
         400,
         filtersError(`Flag dependency references non-existent flag with ID ${gone.id}`)
       )

@@ -10,6 +10,7 @@ import {
   keysOf,
   listFlags,
   patchFlag,
+  postFlag,
   projectOf,
   rolledOut,
   uniqueKey
@@ -75,7 +76,7 @@ export const featureFlagLifecycleScenarios: ReadonlyArray<Scenario> = [
       }
       // While the third holds it, the key is refused to a create, with or without a dependency.
       for (const body of [{ key }, { key, filters: dependent }]) {
-        const reply = await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body })
+        const reply = await postFlag(target, at, body)
         expectReply(reply, 400, KEY_TAKEN)
       }
       assert.deepEqual(keysOf(await listFlags(target, at, { search: key })), [key])
@@ -90,7 +91,7 @@ export const featureFlagLifecycleScenarios: ReadonlyArray<Scenario> = [
       const upper = await createFlag(target, at, { key: lower.key.toUpperCase() })
       assert.notEqual(upper.id, lower.id)
       assert.equal(upper.key, lower.key.toUpperCase())
-      const again = await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body: { key: upper.key } })
+      const again = await postFlag(target, at, { key: upper.key })
       expectReply(again, 400, KEY_TAKEN)
     }
   },
@@ -102,9 +103,8 @@ export const featureFlagLifecycleScenarios: ReadonlyArray<Scenario> = [
       const key = uniqueKey("trimmed")
       const flag = await createFlag(target, at, { key: `  ${key}\t`, name: "  Spaced name \n" })
       assert.deepEqual([flag.key, flag.name], [key, "Spaced name"])
-      const create = (body: unknown) => target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body })
-      expectReply(await create({ key: ` ${key}` }), 400, KEY_TAKEN)
-      expectReply(await create({ key: "   " }), 400, invalid("key", "This field may not be blank.", "blank"))
+      expectReply(await postFlag(target, at, { key: ` ${key}` }), 400, KEY_TAKEN)
+      expectReply(await postFlag(target, at, { key: "   " }), 400, invalid("key", "This field may not be blank.", "blank"))
       const renamed = await patchFlag(target, at, flag.id, { key: ` ${key}-renamed `, name: " Renamed " })
       expectReply(renamed, 200)
       assert.deepEqual([renamed.body.key, renamed.body.name], [`${key}-renamed`, "Renamed"])
@@ -119,10 +119,9 @@ export const featureFlagLifecycleScenarios: ReadonlyArray<Scenario> = [
       // U+001C..U+001F and U+0085 are whitespace to Python's str.strip(); U+FEFF is not.
       const flag = await createFlag(target, at, { key: `\u001f${key}\u0085`, tags: ["\u001cBeta\u0085", "\ufeffx"] })
       assert.deepEqual([flag.key, flag.tags], [key, ["beta", "\ufeffx"]])
-      const create = (body: unknown) => target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body })
-      expectReply(await create({ key: `\ufeff${key}-2` }), 400,
+      expectReply(await postFlag(target, at, { key: `\ufeff${key}-2` }), 400,
         invalid("key", "Only letters, numbers, hyphens (-) & underscores (_) are allowed.", "invalid_key"))
-      expectReply(await create({ key: "\u001c\u001d\u0085" }), 400, invalid("key", "This field may not be blank.", "blank"))
+      expectReply(await postFlag(target, at, { key: "\u001c\u001d\u0085" }), 400, invalid("key", "This field may not be blank.", "blank"))
       // The same key with spaces around it is no change: no new version.
       const same = await patchFlag(target, at, flag.id, { key: ` ${key}\u001e` })
       expectReply(same, 200)
@@ -196,7 +195,7 @@ export const featureFlagLifecycleScenarios: ReadonlyArray<Scenario> = [
       const at = { key: primary.key, project: projectOf(context) }
       const key = uniqueKey("race-create")
       const replies = await Promise.all(
-        Array.from({ length: 6 }, () => target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body: { key } }))
+        Array.from({ length: 6 }, () => postFlag(target, at, { key }))
       )
       assert.equal(replies.filter((reply) => reply.status === 201).length, 1, `statuses: ${replies.map((r) => r.status).join(", ")}`)
       for (const reply of replies.filter((r) => r.status !== 201)) expectReply(reply, 400, KEY_TAKEN)
@@ -210,7 +209,7 @@ export const featureFlagLifecycleScenarios: ReadonlyArray<Scenario> = [
       const at = { key: primary.key, project: projectOf(context) }
       const key = uniqueKey("no-trace")
       const bad = { groups: [{ properties: [], rollout_percentage: 100 }], multivariate: { variants: [{ key: "a", rollout_percentage: 10 }] } }
-      expectReply(await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body: { key, filters: bad } }), 400)
+      expectReply(await postFlag(target, at, { key, filters: bad }), 400)
       assert.equal((await listFlags(target, at, { search: key })).body.count, 0)
       const activity = await target.call(FLAGS.projectActivity, { key: at.key, params: { project_id: at.project }, query: { limit: 50 } })
       expectReply(activity, 200)

@@ -8,6 +8,7 @@ import {
   getFlag,
   listFlags,
   patchFlag,
+  postFlag,
   projectOf,
   ROLE_ACCESS,
   uniqueKey
@@ -66,7 +67,7 @@ export const featureFlagRegressionScenarios: ReadonlyArray<Scenario> = [
         [{ tags: ["ok", "\udfff"] }, "tags__1"]
       ]
       for (const [body, attr] of cases) {
-        const created = await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body: { key: uniqueKey("s"), ...body } })
+        const created = await postFlag(target, at, { key: uniqueKey("s"), ...body })
         expectReply(created, 400, surrogate(attr))
         expectReply(await patchFlag(target, at, flag.id, body), 400, surrogate(attr))
       }
@@ -89,7 +90,7 @@ export const featureFlagRegressionScenarios: ReadonlyArray<Scenario> = [
       const tooLong = invalid("tags__1", "Ensure this field has no more than 255 characters.", "max_length")
       for (const tag of ["t".repeat(256), "x".repeat(3000)]) {
         const body = { tags: ["fine", tag] }
-        expectReply(await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body: { key: uniqueKey("tag-length"), ...body } }), 400, tooLong)
+        expectReply(await postFlag(target, at, { key: uniqueKey("tag-length"), ...body }), 400, tooLong)
         expectReply(await patchFlag(target, at, flag.id, body), 400, tooLong)
       }
       expectReply(await getFlag(target, at, flag.id), 200, flag)
@@ -134,7 +135,7 @@ export const featureFlagRegressionScenarios: ReadonlyArray<Scenario> = [
       // Whoever comes second finds the key taken; never two live flags with one key, never a 500.
       const [restored, created] = await Promise.all([
         patchFlag(target, at, flag.id, { deleted: false }),
-        target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body: { key } })
+        postFlag(target, at, { key })
       ])
       const outcome = `restore ${restored.status}, create ${created.status}`
       assert.ok(["restore 200, create 400", "restore 400, create 201"].includes(outcome), outcome)

@@ -4,10 +4,10 @@ import {
   createFlag,
   filtersError,
   flagProperty,
-  FLAGS,
   getFlag,
   patchFlag,
   personProperty,
+  postFlag,
   projectOf,
   rolledOut,
   uniqueKey,
@@ -158,7 +158,7 @@ export const featureFlagValidationScenarios: ReadonlyArray<Scenario> = [
       const at = { key: primary.key, project: projectOf(context) }
       const taken = (await createFlag(target, at, { key: uniqueKey("taken") })).key
       for (const [label, body, error] of fieldCases(taken)) {
-        const reply = await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body })
+        const reply = await postFlag(target, at, body)
         assert.deepEqual({ status: reply.status, body: reply.body }, { status: 400, body: error }, label)
       }
     }
@@ -178,7 +178,7 @@ export const featureFlagValidationScenarios: ReadonlyArray<Scenario> = [
       const { target, primary } = context
       const at = { key: primary.key, project: projectOf(context) }
       for (const [label, filters, error] of filterCases) {
-        const reply = await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body: { key: uniqueKey("filters"), filters } })
+        const reply = await postFlag(target, at, { key: uniqueKey("filters"), filters })
         assert.deepEqual({ status: reply.status, body: reply.body }, { status: 400, body: error }, label)
       }
     }
@@ -190,7 +190,7 @@ export const featureFlagValidationScenarios: ReadonlyArray<Scenario> = [
       const at = { key: primary.key, project: projectOf(context) }
       // A rollout is 0-100, but PostHog has no message for values outside it, so only the envelope is fixed here.
       for (const percentage of [101, -1, "half"]) {
-        const reply = await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body: { key: uniqueKey("range"), filters: rolledOut(percentage as number) } })
+        const reply = await postFlag(target, at, { key: uniqueKey("range"), filters: rolledOut(percentage as number) })
         expectReply(reply, 400)
         assert.deepEqual([reply.body.type, reply.body.attr], ["validation_error", "filters"], `rollout ${percentage}`)
         assert.equal(typeof reply.body.detail, "string")
@@ -241,7 +241,7 @@ export const featureFlagValidationScenarios: ReadonlyArray<Scenario> = [
       ]
       for (const [dashboards, error] of cases) {
         expectReply(
-          await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body: { key: uniqueKey("analytics"), analytics_dashboards: dashboards } }),
+          await postFlag(target, at, { key: uniqueKey("analytics"), analytics_dashboards: dashboards }),
           400,
           error
         )

@@ -78,13 +78,17 @@ export const flagProperty = (key: string, operator = "flag_evaluates_to") => ({ 
 /** Every `validate_filters` refusal names the field `filters`. */
 export const filtersError = (detail: string, code = "invalid_input") => invalid("filters", detail, code)
 
+/** POSTs a flag body, whatever it is answered. */
+export const postFlag = (target: Target, at: { readonly key: string; readonly project: number | string }, body: unknown) =>
+  target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body })
+
 /** Creates a flag and insists on 201; answers the flag. */
 export const createFlag = async (
   target: Target,
   at: { readonly key: string; readonly project: number | string },
   body: Record<string, unknown>
 ): Promise<any> => {
-  const reply = await target.call(FLAGS.create, { key: at.key, params: { project_id: at.project }, body })
+  const reply = await postFlag(target, at, body)
   expectReply(reply, 201)
   return reply.body
 }
