@@ -16,6 +16,18 @@ export default {
   // calls they deem pure, such as a decodeURIComponent made only for the error it may throw, which
   // changes what the program does. Unused code costs a little parsing at most.
   treeshake: false,
-  output: { dir: "dist/bundle", format: "esm", minify: false, entryFileNames: "main.js", chunkFileNames: "[name]-[hash].js" },
+  output: {
+    dir: "dist/bundle",
+    format: "esm",
+    minify: false,
+    // The source text of every module loaded stays in the heap for the life of the process. Without
+    // documentation comments, and with its few non-ASCII characters written as escapes (one such
+    // character makes V8 keep the whole file at two bytes a character), a server holds 4 MiB of it
+    // instead of 15. What the code does is unchanged.
+    comments: { legal: true, annotation: false, jsdoc: false },
+    charset: "ascii",
+    entryFileNames: "main.js",
+    chunkFileNames: "[name]-[hash].js"
+  },
   logLevel: "warn"
 }
