@@ -1,11 +1,12 @@
 import { Authentication, personalApiKeyOf, type UserActor } from "@hedgerow/core"
 import { Authorization, CurrentActor } from "@hedgerow/api"
-import { Context, Effect, Layer, Redacted } from "effect"
-import { HttpServerRequest } from "effect/http"
+import { Effect, Layer, Redacted } from "effect"
+import type { HttpServerRequest } from "effect/http"
 import { sessionRequestOf } from "../session-request.ts"
 import { ServerSettings, type ServerSettingsShape } from "../settings.ts"
 import { envelopeResponse } from "./error-envelope.ts"
 import { noteKey } from "./request-log.ts"
+import { withRequest } from "./with-request.ts"
 
 /** The caller of an authenticated endpoint: a bearer key, else the session cookie (see Authentication.caller). */
 export const callerOf = (
@@ -29,9 +30,7 @@ export const layerNoDeps = Layer.effect(
     const settings = yield* ServerSettings
     return Authorization.of({
       personalApiKey: (httpEffect, { credential }) =>
-        Effect.withFiber((fiber) =>
-          callerOf(authentication, Redacted.value(credential), Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest), settings)
-        ).pipe(
+        withRequest((request) => callerOf(authentication, Redacted.value(credential), request, settings)).pipe(
           Effect.flatMap((actor) => {
             noteCaller(actor)
             return Effect.provideService(httpEffect, CurrentActor, actor)

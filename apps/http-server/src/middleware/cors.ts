@@ -1,5 +1,6 @@
-import { Context, Effect } from "effect"
-import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Effect } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { withRequest } from "./with-request.ts"
 
 /**
  * CORS for the SDKs' flag evaluation, as PostHog answers it: posthog-js calls `/flags` (and the older
@@ -40,9 +41,7 @@ export const corsHeaders = (origin: string, requestedHeaders: string | undefined
  * headers, before routing; any other request to one gets them on whatever it is answered, errors too.
  */
 export const around = <E, R>(httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  // The request read from the fiber in the step that decides: every request passes here.
-  Effect.withFiber((fiber) => {
-    const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+  withRequest((request) => {
     if (!EVALUATION_PATH.test(request.url)) return httpEffect
     const origin = request.headers["origin"]
     const headers = origin === undefined ? {} : corsHeaders(origin, request.headers["access-control-request-headers"])

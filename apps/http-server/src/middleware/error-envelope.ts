@@ -1,9 +1,10 @@
 import { Authentication, envelopeOf, InternalError, MethodNotAllowed, NotFound } from "@hedgerow/core"
-import { Cause, Context, Effect, Option, Predicate, type Types } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Cause, Effect, Option, Predicate, type Types } from "effect"
+import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { randomUUID } from "node:crypto"
 import { knownPathOf } from "./known-paths.ts"
 import { templateOf } from "./request-log.ts"
+import { withRequest } from "./with-request.ts"
 import { callerOf, noteCaller } from "./authorization.ts"
 import { ServerSettings, type ServerSettingsShape } from "../settings.ts"
 import * as WebConsole from "../web-console/routes.ts"
@@ -74,8 +75,7 @@ export const around = (
   // Taken when the middleware is made: the routes' services are not in a request's own context (see app.ts).
   authentication: Option.Option<Authentication["Service"]>
 ) => (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
-  Effect.withFiber((fiber) => {
-    const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+  withRequest((request, fiber) => {
     const requestId = randomUUID()
     return httpEffect.pipe(
       Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)),
