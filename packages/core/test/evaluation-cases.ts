@@ -36,7 +36,12 @@ export const INSTANTS: ReadonlyArray<number | undefined> = [
   Date.parse("2025-12-31T00:30:00Z"), Date.parse("2025-05-31T08:00:00Z")
 ]
 
-/** Person property values, by key: text, numbers of both kinds, null, booleans, dates and versions. */
+/**
+ * Person property values, by key: text, numbers of both kinds, null, booleans, dates and versions. The
+ * dates near a relative filter's bound (`-3m`, `-1y`) stand half a day past the longest span it can
+ * name (92 and 366 days): on a day when three months back is exactly 92 days, a date made at 92 days
+ * fell on the bound itself, and the SDK, evaluating a few milliseconds after Hedgerow, saw the other side.
+ */
 const personValues = (now: number): Readonly<Record<string, ReadonlyArray<unknown>>> => ({
   email: ["ann@example.com", "BOB@Example.COM", "carl@test.io", "dé@exämple.fr", "ÅSA@Example.com", "", "null"],
   plan: ["free", "pro", "Enterprise", null, true, "true", "FALSE"],
@@ -47,7 +52,7 @@ const personValues = (now: number): Readonly<Record<string, ReadonlyArray<unknow
   signup: [
     new Date(now - 10 * DAY).toISOString(), new Date(now - 45 * DAY).toISOString(), "2020-06-01",
     new Date(now - 29.5 * DAY).toISOString(), new Date(now - 31.5 * DAY).toISOString(), new Date(now - 61 * DAY).toISOString(),
-    new Date(now - 88 * DAY).toISOString(), new Date(now - 92 * DAY).toISOString(), new Date(now - 366 * DAY).toISOString(),
+    new Date(now - 88 * DAY).toISOString(), new Date(now - 92.5 * DAY).toISOString(), new Date(now - 366.5 * DAY).toISOString(),
     "2024-01-15T10:00:00Z", "not a date", now - 3 * DAY, new Date(now - 3 * 3_600_000).toISOString(), true
   ],
   $browser: ["Chrome", "Firefox", "Safari"],
