@@ -229,9 +229,16 @@ const propertiesVerdict = (subject: Subject, condition: PreparedCondition, sourc
 const serviceMatches = (subject: Subject, properties: ReadonlyArray<PropertyFilter>, sources: PropertySources): boolean =>
   properties.every((property) => propertyVerdict(subject, property, sources).service)
 
-/** The value of a matching condition: its override when that names a variant, else the hashed variant, else on. */
-const matchedValue = (flag: PreparedFlag, condition: PreparedCondition, identifier: string, hash = flagHash): FlagValue =>
-  condition.variant ?? variantAt(hash(flag.key, identifier, "variant"), flag.conditions.variants) ?? true
+/**
+ * The value of a matching condition: its override when that names a variant, else the hashed variant,
+ * else on. A flag without variants is on with no hash drawn: most flags are boolean, and the variant
+ * hash was most of what evaluating one cost.
+ */
+const matchedValue = (flag: PreparedFlag, condition: PreparedCondition, identifier: string, hash = flagHash): FlagValue => {
+  if (condition.variant !== null) return condition.variant
+  const { variants } = flag.conditions
+  return variants.length === 0 ? true : variantAt(hash(flag.key, identifier, "variant"), variants) ?? true
+}
 
 const matched = (condition: PreparedCondition, value: FlagValue): Decision => ({
   value,

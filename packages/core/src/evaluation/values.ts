@@ -94,5 +94,11 @@ export const truthOf = (value: unknown): boolean => {
   return Array.isArray(value) && value.every(truthOf)
 }
 
-/** Both readers fold only ASCII letters for the substring operators. */
-export const asciiLower = (text: string): string => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase())
+const ASCII_UPPER = /[A-Z]/
+
+/**
+ * Both readers fold only ASCII letters for the substring operators. Text with none to fold (most
+ * e-mail addresses and ids) is returned as it is, without a replacement pass.
+ */
+export const asciiLower = (text: string): string =>
+  ASCII_UPPER.test(text) ? text.replace(/[A-Z]/g, (letter) => letter.toLowerCase()) : text
