@@ -13,6 +13,8 @@ const start = (port = "0", dir = dataDir) => startServe({ PORT: port, HEDGEROW_D
 
 /** The environment a running process was started with (Linux). */
 const environmentOf = (pid: number) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")
+/** The arguments a running process was started with (Linux). */
+const commandLineOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")
 
 describe("hedgerow serve (what npm start runs)", () => {
   let key = ""
@@ -30,6 +32,8 @@ describe("hedgerow serve (what npm start runs)", () => {
     expect(health.status).toBe(200)
     // glibc's mmap threshold is fixed for the server's life (see bin/hedgerow.mjs), in the same process.
     expect(environmentOf(server.child.pid!)).toContain("MALLOC_MMAP_THRESHOLD_=131072")
+    // So is V8's initial old generation, below which the memory-saving mode collects nothing.
+    expect(commandLineOf(server.child.pid!)).toContain("--initial-old-space-size=64")
     // The web console, built by the same build, is served at / beside the API.
     expect(server.output()).toContain(`Web console: ${url}/ (log in with an e-mail and a password)\n`)
     const page = await fetch(`${url}/`)
@@ -52,6 +56,7 @@ describe("hedgerow serve (what npm start runs)", () => {
     await waitFor(server, /Ctrl-C/)
     expect(server.output()).not.toContain("phx_")
     expect(environmentOf(server.child.pid!)).toContain("MALLOC_MMAP_THRESHOLD_=262144")
+    expect(commandLineOf(server.child.pid!)).toContain("--initial-old-space-size=64")
 
     const body = JSON.stringify({ name: "Made during shutdown" })
     const reply = new Promise<{ status: number; body: string }>((resolve, reject) => {
