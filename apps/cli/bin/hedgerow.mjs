@@ -14,7 +14,15 @@ const executable = (file) => {
   }
 }
 
-const serving = process.argv.slice(2).find((arg) => !arg.startsWith("-")) === "serve"
+/** The subcommand: the first argument that is neither a flag nor the value of a global flag that takes one. */
+const subcommand = (args) => {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--log-level" || args[i] === "--completions") i++
+    else if (!args[i].startsWith("-")) return args[i]
+  }
+  return undefined
+}
+const serving = subcommand(process.argv.slice(2)) === "serve"
 
 // Two settings of a server can only be made as its process starts, so a server starts again with them,
 // in place (same pid, stdio and signals), on Linux where Node's executable can be run again (Node ends
@@ -30,7 +38,9 @@ const serving = process.argv.slice(2).find((arg) => !arg.startsWith("-")) === "s
 //   to keep the heap small, so a small server collects rarely (370 µs) and a large one, past it, stays
 //   near its live size as before.
 const INITIAL_OLD_SPACE = "--initial-old-space-size=64"
-const heapFlagGiven = process.execArgv.some((arg) => /^--initial[-_]old[-_]space[-_]size/.test(arg))
+// `--initial-heap-size` sets the initial old generation too, and an added `--initial-old-space-size`
+// would overrule it.
+const heapFlagGiven = process.execArgv.some((arg) => /^--initial[-_](old[-_]space|heap)[-_]size/.test(arg))
 if (
   serving && process.platform === "linux" && (process.env.MALLOC_MMAP_THRESHOLD_ === undefined || !heapFlagGiven) &&
   typeof process.execve === "function" && executable(process.execPath)

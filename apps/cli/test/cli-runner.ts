@@ -79,9 +79,17 @@ export interface Serving {
   readonly exited: Promise<number | null>
 }
 
-/** Starts `hedgerow serve` on 127.0.0.1 and a free port unless `env` says otherwise. */
-export const startServe = (env: Record<string, string>, args: ReadonlyArray<string> = []): Serving => {
-  const child = spawn(process.execPath, [bin, "serve", ...args], {
+/**
+ * Starts `hedgerow serve` on 127.0.0.1 and a free port unless `env` says otherwise; `nodeFlags` go to
+ * node, `globalFlags` before the subcommand.
+ */
+export const startServe = (
+  env: Record<string, string>,
+  args: ReadonlyArray<string> = [],
+  nodeFlags: ReadonlyArray<string> = [],
+  globalFlags: ReadonlyArray<string> = []
+): Serving => {
+  const child = spawn(process.execPath, [...nodeFlags, bin, ...globalFlags, "serve", ...args], {
     cwd: cliDir,
     env: childEnv({ PORT: "0", HOST: "127.0.0.1", ...env }),
     stdio: ["ignore", "pipe", "pipe"]

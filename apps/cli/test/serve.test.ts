@@ -83,6 +83,26 @@ describe("hedgerow serve (what npm start runs)", () => {
     expect(await server.exited).toBe(0)
   })
 
+  it("keeps the initial heap an operator gives node, and then adds no flag of its own", async () => {
+    const server = startServe({ PORT: "0", HEDGEROW_DATA_DIR: dataDir }, [], ["--initial-heap-size=96"])
+    await servingUrl(server)
+    const flags = commandLineOf(server.child.pid!)
+    expect(flags).toContain("--initial-heap-size=96")
+    expect(flags.filter((arg) => arg.startsWith("--initial-old-space-size"))).toEqual([])
+    expect(environmentOf(server.child.pid!)).toContain("MALLOC_MMAP_THRESHOLD_=131072")
+    server.child.kill("SIGTERM")
+    expect(await server.exited).toBe(0)
+  })
+
+  it("is a server, restarted with its settings, behind a global flag's value (--log-level warn serve)", async () => {
+    const server = startServe({ PORT: "0", HEDGEROW_DATA_DIR: dataDir }, [], [], ["--log-level", "warn"])
+    await servingUrl(server)
+    expect(commandLineOf(server.child.pid!)).toContain("--initial-old-space-size=64")
+    expect(environmentOf(server.child.pid!)).toContain("MALLOC_MMAP_THRESHOLD_=131072")
+    server.child.kill("SIGTERM")
+    expect(await server.exited).toBe(0)
+  })
+
   it("refuses, on one line with exit 1, to start on a port that is taken", async () => {
     const holder = createServer()
     await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve))

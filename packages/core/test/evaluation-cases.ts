@@ -37,10 +37,11 @@ export const INSTANTS: ReadonlyArray<number | undefined> = [
 ]
 
 /**
- * Person property values, by key: text, numbers of both kinds, null, booleans, dates and versions. The
- * dates near a relative filter's bound (`-3m`, `-1y`) stand half a day past the longest span it can
- * name (92 and 366 days): on a day when three months back is exactly 92 days, a date made at 92 days
- * fell on the bound itself, and the SDK, evaluating a few milliseconds after Hedgerow, saw the other side.
+ * Person property values, by key: text, numbers of both kinds, null, booleans, dates and versions. Dates
+ * near a relative filter's bound stand half a day off it, since the bound is a whole number of days back
+ * in UTC (`-3m` is 89 to 93 days, `-1y` 365 or 366): a date made at 92 days fell on the `-3m` bound
+ * itself on days when three months back is exactly 92, and Hedgerow, evaluating a few milliseconds after
+ * the SDK, saw the other side. 365.5 days is within a year only when the year back spans a 29 February.
  */
 const personValues = (now: number): Readonly<Record<string, ReadonlyArray<unknown>>> => ({
   email: ["ann@example.com", "BOB@Example.COM", "carl@test.io", "dé@exämple.fr", "ÅSA@Example.com", "", "null"],
@@ -52,7 +53,7 @@ const personValues = (now: number): Readonly<Record<string, ReadonlyArray<unknow
   signup: [
     new Date(now - 10 * DAY).toISOString(), new Date(now - 45 * DAY).toISOString(), "2020-06-01",
     new Date(now - 29.5 * DAY).toISOString(), new Date(now - 31.5 * DAY).toISOString(), new Date(now - 61 * DAY).toISOString(),
-    new Date(now - 88 * DAY).toISOString(), new Date(now - 92.5 * DAY).toISOString(), new Date(now - 366.5 * DAY).toISOString(),
+    new Date(now - 88 * DAY).toISOString(), new Date(now - 92.5 * DAY).toISOString(), new Date(now - 365.5 * DAY).toISOString(), new Date(now - 366.5 * DAY).toISOString(),
     "2024-01-15T10:00:00Z", "not a date", now - 3 * DAY, new Date(now - 3 * 3_600_000).toISOString(), true
   ],
   $browser: ["Chrome", "Firefox", "Safari"],
