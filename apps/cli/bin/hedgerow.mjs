@@ -14,10 +14,13 @@ const executable = (file) => {
   }
 }
 
-/** The subcommand: the first argument that is neither a flag nor the value of a global flag that takes one. */
+/** The global flags of effect's CLI that take a value, which may come as the next argument. */
+const VALUED_GLOBAL_FLAGS = new Set(["--log-level", "--completions"])
+
+/** The subcommand: the first argument that is neither a flag nor a global flag's value. */
 const subcommand = (args) => {
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === "--log-level" || args[i] === "--completions") i++
+    if (VALUED_GLOBAL_FLAGS.has(args[i])) i++
     else if (!args[i].startsWith("-")) return args[i]
   }
   return undefined
@@ -61,8 +64,9 @@ if (!serving) enableCompileCache()
 // memory climbed by hundreds of MiB of dead answers. In V8's memory-saving mode the heap grows by at most
 // 30 % between full collections, and by steps of 2 MiB rather than 8: it stays near its live size, and
 // a burst of writes with MB-sized bodies leaves some 30 MiB less garbage resident than a fixed 10 %
-// growth did. It is paid in CPU: past the initial old generation (above) requests cost some 15 % more
-// than under V8's defaults, and writes of MB-sized bodies, which make the most garbage, a sixth more.
+// growth did. It is paid in CPU where it collects often: without the initial old generation (above), a
+// small server's reads cost some 15 % more than under V8's defaults and `/flags` half as much again;
+// writes of MB-sized bodies, which make the most garbage, take a sixth longer.
 setFlagsFromString("--optimize-for-size")
 // V8 doubles the young generation whenever objects outlive a scavenge, which a server's requests in
 // flight always do, so it grew to its largest (32 MiB, all resident); its cap can only be set on node's

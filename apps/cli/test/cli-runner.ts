@@ -79,15 +79,17 @@ export interface Serving {
   readonly exited: Promise<number | null>
 }
 
-/**
- * Starts `hedgerow serve` on 127.0.0.1 and a free port unless `env` says otherwise; `nodeFlags` go to
- * node, `globalFlags` before the subcommand.
- */
+/** Where the arguments of a started `hedgerow serve` go: node's, the CLI's global ones, and serve's own. */
+export interface ServeArguments {
+  readonly nodeFlags?: ReadonlyArray<string>
+  readonly globalFlags?: ReadonlyArray<string>
+  readonly args?: ReadonlyArray<string>
+}
+
+/** Starts `hedgerow serve` on 127.0.0.1 and a free port unless `env` says otherwise. */
 export const startServe = (
   env: Record<string, string>,
-  args: ReadonlyArray<string> = [],
-  nodeFlags: ReadonlyArray<string> = [],
-  globalFlags: ReadonlyArray<string> = []
+  { args = [], globalFlags = [], nodeFlags = [] }: ServeArguments = {}
 ): Serving => {
   const child = spawn(process.execPath, [...nodeFlags, bin, ...globalFlags, "serve", ...args], {
     cwd: cliDir,

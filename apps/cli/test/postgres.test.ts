@@ -34,7 +34,7 @@ forEachBackend((backend) => {
     beforeAll(async () => {
       database = await createDatabase(testDatabaseUrl()!, "hedgerow_cli")
       // Two servers started at once on one empty database, as two replicas of a deployment would be.
-      servers = [0, 1].map(() => startServe({}, ["--database-url", database.url, "--pool-size", "3"]))
+      servers = [0, 1].map(() => startServe({}, { args: ["--database-url", database.url, "--pool-size", "3"] }))
       urls = await Promise.all(servers.map(servingUrl))
       await Promise.all(servers.map((server) => waitFor(server, /Ctrl-C/)))
     })
@@ -115,7 +115,7 @@ forEachBackend((backend) => {
     const refusal = () => `error: cannot use the PostgreSQL database at ${url.replace(password, "***")}: `
 
     it("stops `hedgerow serve` with one line naming the URL without its password, exit 1", async () => {
-      const server = startServe({}, ["--database-url", url])
+      const server = startServe({}, { args: ["--database-url", url] })
       expect(await server.exited).toBe(1)
       const printed = lines(server.output())
       expect(printed).toHaveLength(1)

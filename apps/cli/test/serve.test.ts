@@ -84,7 +84,7 @@ describe("hedgerow serve (what npm start runs)", () => {
   })
 
   it("keeps the initial heap an operator gives node, and then adds no flag of its own", async () => {
-    const server = startServe({ PORT: "0", HEDGEROW_DATA_DIR: dataDir }, [], ["--initial-heap-size=96"])
+    const server = startServe({ PORT: "0", HEDGEROW_DATA_DIR: dataDir }, { nodeFlags: ["--initial-heap-size=96"] })
     await servingUrl(server)
     const flags = commandLineOf(server.child.pid!)
     expect(flags).toContain("--initial-heap-size=96")
@@ -95,7 +95,7 @@ describe("hedgerow serve (what npm start runs)", () => {
   })
 
   it("is a server, restarted with its settings, behind a global flag's value (--log-level warn serve)", async () => {
-    const server = startServe({ PORT: "0", HEDGEROW_DATA_DIR: dataDir }, [], [], ["--log-level", "warn"])
+    const server = startServe({ PORT: "0", HEDGEROW_DATA_DIR: dataDir }, { globalFlags: ["--log-level", "warn"] })
     await servingUrl(server)
     expect(commandLineOf(server.child.pid!)).toContain("--initial-old-space-size=64")
     expect(environmentOf(server.child.pid!)).toContain("MALLOC_MMAP_THRESHOLD_=131072")

@@ -94,11 +94,13 @@ export const truthOf = (value: unknown): boolean => {
   return Array.isArray(value) && value.every(truthOf)
 }
 
-const ASCII_UPPER = /[A-Z]/
+/** Any ASCII capital; without the global flag, so a test keeps no position between calls. */
+const ASCII_CAPITAL = /[A-Z]/
+const ASCII_CAPITALS = /[A-Z]/g
 
 /**
  * Both readers fold only ASCII letters for the substring operators. Text with none to fold (most
  * e-mail addresses and ids) is returned as it is, without a replacement pass.
  */
 export const asciiLower = (text: string): string =>
-  ASCII_UPPER.test(text) ? text.replace(/[A-Z]/g, (letter) => letter.toLowerCase()) : text
+  ASCII_CAPITAL.test(text) ? text.replace(ASCII_CAPITALS, (letter) => letter.toLowerCase()) : text
