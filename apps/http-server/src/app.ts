@@ -25,7 +25,7 @@ const RateLimitsFromConfig = Layer.effect(
 )
 
 /** HEDGEROW_TRUST_PROXY=true: a reverse proxy sets X-Forwarded-Proto/Host, so links may use them. */
-const serverSettingsFromConfig = (basePath: string) =>
+export const serverSettingsFromConfig = (basePath: string) =>
   Layer.effect(
     ServerSettings,
     Effect.map(Config.Boolean("HEDGEROW_TRUST_PROXY").pipe(Config.withDefault(false)), (trustProxy) => ({ trustProxy, basePath }))

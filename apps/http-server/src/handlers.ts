@@ -26,17 +26,27 @@ import { readSdkBody } from "./sdk-body.ts"
 import { SystemHandlers } from "./system.ts"
 import { ServerSettings, type ServerSettingsShape } from "./settings.ts"
 
+/** What `requestUrl` reads of a request: its target and headers, from Effect's request or Node's. */
+export interface RequestTarget {
+  readonly url: string
+  readonly headers: { readonly [name: string]: string | ReadonlyArray<string> | undefined }
+}
+
 /**
  * The absolute URL the client used, for pagination links: the mount's base path (which routing never
  * sees) before the path. X-Forwarded-* headers are believed only when the operator says a proxy sets them
  * (HEDGEROW_TRUST_PROXY), since any client could send them.
  */
-export const requestUrl = (request: HttpServerRequest.HttpServerRequest, settings: ServerSettingsShape): string | undefined => {
+export const requestUrl = (request: RequestTarget, settings: ServerSettingsShape): string | undefined => {
   const { trustProxy, basePath } = settings
-  const forwarded = (name: string) => (trustProxy ? request.headers[name]?.split(",")[0]?.trim() : undefined)
+  const header = (name: string) => {
+    const value = request.headers[name]
+    return typeof value === "string" ? value : undefined
+  }
+  const forwarded = (name: string) => (trustProxy ? header(name)?.split(",")[0]?.trim() : undefined)
   const proto = forwarded("x-forwarded-proto")
   const scheme = proto === "https" || proto === "http" ? proto : "http"
-  const host = forwarded("x-forwarded-host") ?? request.headers["host"] ?? "localhost"
+  const host = forwarded("x-forwarded-host") ?? header("host") ?? "localhost"
   // A request line may carry an absolute URL; only its path and query are ours to echo.
   const target = /^[a-z][a-z0-9+.-]*:\/\//i.test(request.url) && URL.canParse(request.url)
     ? (({ pathname, search }) => pathname + search)(new URL(request.url))

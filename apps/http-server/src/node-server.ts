@@ -1,14 +1,15 @@
 import { envelopeOf, HeadersTooLarge, ParseError, RequestTimeout } from "@hedgerow/core"
 import {
-  createServer,
   type IncomingMessage,
   type OutgoingHttpHeader,
   type OutgoingHttpHeaders,
-  type Server,
+  Server,
+  type ServerOptions,
   ServerResponse,
   STATUS_CODES
 } from "node:http"
 import type { Duplex } from "node:stream"
+import type { SdkLane } from "./sdk-lane/lane.ts"
 import type { ConnectionTimeouts } from "./timeouts.ts"
 
 // Time a client gets to read a refusal after the server's FIN. Destroying the socket at once, with
@@ -74,18 +75,35 @@ class ClosingResponse extends ServerResponse {
 }
 
 /**
- * Node's HTTP server with the timeouts and the answers above. Node looks for requests past their
- * timeouts only every `connectionsCheckingInterval`, 30 s by default, so a timeout could fire 30 s late:
- * looking every quarter of the headers timeout, and at least every second, keeps each close to its value.
+ * A server whose requests go to `lane` first: those it takes are answered there, and the rest reach the
+ * request listener, which the HTTP adapter attaches without knowing of the lane.
  */
-export const createNodeServer = (timeouts: ConnectionTimeouts): Server => {
-  const server = createServer({
+class ServerWithLane extends Server {
+  readonly #lane: SdkLane
+  constructor(options: ServerOptions, lane: SdkLane) {
+    super(options)
+    this.#lane = lane
+  }
+  override emit(event: string, ...args: Array<any>): boolean {
+    if (event === "request" && this.#lane(args[0], args[1])) return true
+    return super.emit(event, ...args)
+  }
+}
+
+/**
+ * Node's HTTP server with the timeouts and the answers above, and the SDK lane before the listener.
+ * Node looks for requests past their timeouts only every `connectionsCheckingInterval`, 30 s by default,
+ * so a timeout could fire 30 s late: looking every quarter of the headers timeout, and at least every
+ * second, keeps each close to its value.
+ */
+export const createNodeServer = (timeouts: ConnectionTimeouts, lane: SdkLane): Server => {
+  const server = new ServerWithLane({
     ServerResponse: ClosingResponse as typeof ServerResponse,
     headersTimeout: timeouts.headersMs,
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
     connectionsCheckingInterval: Math.max(1, Math.min(1_000, Math.floor(timeouts.headersMs / 4)))
-  })
+  }, lane)
   server.on("clientError", onClientError)
   return server
 }

@@ -10,6 +10,7 @@ import type { LineSink } from "./log/line-writer.ts"
 import * as ServerLog from "./log/server-log.ts"
 import type { LogSettings } from "./log/settings.ts"
 import { createNodeServer } from "./node-server.ts"
+import * as SdkLane from "./sdk-lane/lane.ts"
 import { timeoutsFromConfig } from "./timeouts.ts"
 import * as WebConsole from "./web-console/routes.ts"
 import { loadSite } from "./web-console/site.ts"
@@ -45,16 +46,15 @@ export const layer = (options: ServerOptions) =>
     // services go to the routes alone (see App.layer), never into the server's own context.
     return Layer.flatMap(App.servicesLayer(options.store), (context) => {
       const services = Layer.succeedContext(context)
+      // One log for the routes and the SDK lane: the same layer, built once.
+      const log = options.log === undefined ? Layer.empty : ServerLog.layer(options.log, options.log.sink)
       const app = site === undefined
         ? App.layer(services)
         : App.layerWithConsole(services).pipe(Layer.provide(Layer.succeed(WebConsole.WebConsole, site)))
-      return Layer.merge(
-        app.pipe(
-          Layer.provide(options.log === undefined ? Layer.empty : ServerLog.layer(options.log, options.log.sink)),
-          Layer.provideMerge(NodeHttpServer.layer(() => createNodeServer(timeouts), { port: options.port, host: options.host }))
-        ),
-        services
-      )
+      const server = Layer.unwrap(Effect.map(SdkLane.make, (lane) =>
+        NodeHttpServer.layer(() => createNodeServer(timeouts, lane), { port: options.port, host: options.host })
+      )).pipe(Layer.provide(Layer.mergeAll(services, log, App.serverSettingsFromConfig(""))))
+      return Layer.merge(app.pipe(Layer.provide(log), Layer.provideMerge(server)), services)
     })
   }))
 

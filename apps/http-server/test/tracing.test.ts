@@ -36,6 +36,11 @@ it("core's spans belong to the trace of the request they answer", async () => {
     expect(request).toBeDefined()
     expect(create?.parent).toEqual(Option.some(request))
     expect(create?.traceId).toBe(request?.traceId)
+    // The SDKs' evaluation, which the SDK lane would answer without a span, is traced too.
+    const token = embedding.project.api_token
+    const evaluated = await fetch(`${url}/flags/?v=2`, { method: "POST", body: JSON.stringify({ token, distinct_id: "someone" }) })
+    expect(evaluated.status).toBe(200)
+    expect(spans.some((span) => span.name === "POST" && span.kind === "server" && span !== request)).toBe(true)
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()))
     await runtime.dispose()

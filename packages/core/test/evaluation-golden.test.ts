@@ -100,14 +100,15 @@ describe("evaluation hash", () => {
       return Number(bits) / 2 ** 60
     }
     const units = ["a", "Z", "0", ".", "-", "é", "漢", "\u{1F600}", "\ud800", " ", "\n"]
-    // ASCII alone, mostly around one block's limit (55 bytes), which it takes a path of its own to hash.
+    // ASCII alone takes a path of its own up to four blocks (247 bytes): lengths across every block's
+    // limit (55, 119, 183, 247 bytes) and past the last.
     const ascii = units.slice(0, 5)
     let seed = 7
     const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648
     for (let i = 0; i < 10_000; i++) {
       const pool = i % 2 === 0 ? units : ascii
       let text = ""
-      const length = i % 2 === 0 ? Math.floor(next() * 200) : 40 + Math.floor(next() * 30)
+      const length = Math.floor(next() * (i % 2 === 0 ? 200 : 300))
       for (let j = 0; j < length; j++) text += pool[Math.floor(next() * pool.length)]
       // Cut into prefix, identifier and salt anywhere: the hash is of their joined text.
       const [first, second] = [Math.floor(next() * (text.length + 1)), Math.floor(next() * (text.length + 1))].sort((a, b) => a - b)
@@ -119,5 +120,16 @@ describe("evaluation hash", () => {
       }
     }
     assert.strictEqual(flagHash("flag", "id", "variant"), reference("flag.idvariant"))
+    // One identifier against keys of every length, as a request hashes it against every flag: it is
+    // placed at each offset within a word in turn, and a new identifier, ASCII or not, replaces it.
+    for (const id of ["person-3ap6IGO9Q2Ol77F0pH7D9w-0", "person-3ap6IGO9Q2Ol77F0pH7D9w-1", "persön", "a", ""]) {
+      for (let length = 0; length < 70; length++) {
+        const key = "k".repeat(length)
+        for (const salt of ["", "variant"] as const) {
+          assert.strictEqual(flagHash(key, id, salt), reference(`${key}.${id}${salt}`), JSON.stringify([key, id, salt]))
+        }
+        assert.strictEqual(bucketHash(key, id, ""), reference(`${key}${id}`), JSON.stringify([key, id]))
+      }
+    }
   })
 })

@@ -21,6 +21,7 @@ import * as ServerLog from "../log/server-log.ts"
 import type { LogSettings } from "../log/settings.ts"
 import { SHUTTING_DOWN } from "../middleware/error-envelope.ts"
 import { bootstrapIfEmpty } from "../server.ts"
+import * as SdkLane from "../sdk-lane/lane.ts"
 import { mountAt, type NodeListener, normalizeBasePath, sendFailure } from "./mount.ts"
 
 /** How an application opens Hedgerow inside itself. */
@@ -188,11 +189,14 @@ const make = (options: EmbedOptions, basePath: string) =>
       Effect.provideService(HttpRouter.RouterConfig, App.routerConfig)
     )
     const listener = yield* NodeHttpServer.makeHandler(app, { scope: yield* Effect.scope })
+    const lane = yield* SdkLane.make.pipe(Effect.provide(App.serverSettingsFromConfig(basePath)))
     // Closing ends the request fibers with the scope; a request arriving later is refused, as a stopping server refuses it.
     let open = true
     yield* Effect.addFinalizer(() => Effect.sync(() => (open = false)))
-    const handler = mountAt(basePath, (request, response) =>
-      open ? listener(request, response) : sendFailure(response, new InternalError({ detail: SHUTTING_DOWN }), 503))
+    const handler = mountAt(basePath, (request, response) => {
+      if (!open) sendFailure(response, new InternalError({ detail: SHUTTING_DOWN }), 503)
+      else if (!lane(request, response)) listener(request, response)
+    })
 
     const { found, bootstrapped } = yield* projectAndBootstrap(options)
     const project: EmbeddedProject = { id: found.id, name: found.name, api_token: found.api_token, organization_id: found.organization_id }

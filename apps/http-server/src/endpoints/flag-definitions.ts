@@ -1,4 +1,4 @@
-import { CURRENT, type Definitions, FlagEvaluationService, type LocalEvaluationDefinitions } from "@hedgerow/core"
+import { type Actor, CURRENT, type Definitions, FlagEvaluationService, type LocalEvaluationDefinitions } from "@hedgerow/core"
 import { Effect } from "effect"
 import { etagMatches } from "./conditional.ts"
 import { type Answer, answer, bindGroup } from "./endpoint.ts"
@@ -12,18 +12,19 @@ const conditional = (definitions: Definitions, ifNoneMatch: string | undefined):
   return etagMatches(ifNoneMatch, definitions.etag) ? answer(304, headers, undefined) : answer(200, headers, definitions.json)
 }
 
-interface DefinitionsCall {
-  readonly query: { readonly token?: string; readonly send_cohorts?: string }
-  readonly headers: { readonly "if-none-match"?: string }
+export interface DefinitionsCall {
+  readonly query: { readonly token?: string | undefined; readonly send_cohorts?: string | undefined }
+  readonly headers: { readonly "if-none-match"?: string | undefined }
 }
 
-const definitions = (actor: Parameters<FlagEvaluationService["Service"]["definitions"]>[0], project: string, call: DefinitionsCall) =>
+/** The answer to a definitions poll by an authenticated caller; HttpApi and the SDK lane (sdk-lane/) both answer with it. */
+export const definitionsAnswer = (actor: Actor, project: string, call: DefinitionsCall) =>
   FlagEvaluationService.use((s) =>
     s.definitions(actor, { project, token: call.query.token, sendCohorts: call.query.send_cohorts !== undefined })
   ).pipe(Effect.map((found) => conditional(found, call.headers["if-none-match"])))
 
 export const flagDefinitions = bindGroup("flagDefinitions", {
-  localEvaluation: (call) => definitions(call.actor, CURRENT, call),
-  definitions: (call) => definitions(call.actor, CURRENT, call),
-  projectLocalEvaluation: (call) => definitions(call.actor, call.params.project_id, call)
+  localEvaluation: (call) => definitionsAnswer(call.actor, CURRENT, call),
+  definitions: (call) => definitionsAnswer(call.actor, CURRENT, call),
+  projectLocalEvaluation: (call) => definitionsAnswer(call.actor, call.params.project_id, call)
 })

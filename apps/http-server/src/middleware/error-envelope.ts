@@ -1,4 +1,4 @@
-import { Authentication, envelopeOf, InternalError, MethodNotAllowed, NotFound } from "@hedgerow/core"
+import { type ApiFailure, Authentication, envelopeOf, InternalError, MethodNotAllowed, NotFound } from "@hedgerow/core"
 import { Cause, Effect, Option, Predicate, type Types } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { randomUUID } from "node:crypto"
@@ -12,13 +12,35 @@ import * as WebConsole from "../web-console/routes.ts"
 /** A request the server will not finish: it stopped (or, embedded, was closed) before answering; status 503. */
 export const SHUTTING_DOWN = "The server is shutting down."
 
-/** Core's envelope for a failure; a 429 also says when to retry. */
-export const envelopeResponse = (failure: Parameters<typeof envelopeOf>[0], requestId?: string) => {
+/** Core's envelope for a failure, as its status, headers (a 429 also says when to retry) and JSON text. */
+export const envelopeAnswer = (failure: ApiFailure, requestId?: string) => {
   const { status, body } = envelopeOf(failure)
   const headers: Record<string, string> = requestId === undefined ? {} : { "x-request-id": requestId }
   if (failure._tag === "Throttled" && failure.retryAfter !== undefined) headers["retry-after"] = String(failure.retryAfter)
-  return HttpServerResponse.jsonUnsafe(body, { status, headers })
+  return { status, headers, json: JSON.stringify(body) }
 }
+
+/** A request the server stopped before answering: 503, the envelope of an internal error that says so. */
+export const shuttingDownAnswer = (requestId: string) => ({
+  ...envelopeAnswer(new InternalError({ detail: SHUTTING_DOWN, requestId }), requestId),
+  status: 503
+})
+
+const responseOf = ({ status, headers, json }: ReturnType<typeof envelopeAnswer>) =>
+  HttpServerResponse.text(json, { status, headers, contentType: "application/json" })
+
+/** Core's envelope for a failure as a response. */
+export const envelopeResponse = (failure: ApiFailure, requestId?: string) => responseOf(envelopeAnswer(failure, requestId))
+
+/**
+ * A failure nothing expected: its cause goes to the log under the request's id, never to the client,
+ * who gets a 500 naming that id. The path is the route's template: the raw URL may carry ids, or a key
+ * in its query.
+ */
+export const unexpectedFailure = (cause: Cause.Cause<unknown>, request: { readonly requestId: string; readonly method: string; readonly path: string }) =>
+  Effect.logError("Unhandled failure", { request_id: request.requestId, method: request.method, path: request.path }, cause).pipe(
+    Effect.as(new InternalError({ detail: `A server error occurred (request id ${request.requestId}).`, requestId: request.requestId }))
+  )
 
 /**
  * A path no route serves: a page of the web console when `hedgerow serve` has one (see its fallback),
@@ -84,18 +106,10 @@ export const around = (
         if (failure._tag === "Some" && isRouteNotFound(failure.value)) return unmatched(request, requestId, settings, authentication)
         // Interrupted by shutdown (its grace period ran out): nothing failed, so nothing to log.
         if (Cause.hasInterruptsOnly(cause)) {
-          return Effect.succeed(envelopeResponse(new InternalError({ detail: SHUTTING_DOWN, requestId }), requestId).pipe(
-            HttpServerResponse.setStatus(503)
-          ))
+          return Effect.succeed(responseOf(shuttingDownAnswer(requestId)))
         }
-        // The path by its template: the raw URL may carry ids, or a key in its query.
         const path = templateOf(fiber.context, request.url)
-        return Effect.logError("Unhandled failure", { request_id: requestId, method: request.method, path }, cause).pipe(
-          Effect.as(envelopeResponse(
-            new InternalError({ detail: `A server error occurred (request id ${requestId}).`, requestId }),
-            requestId
-          ))
-        )
+        return Effect.map(unexpectedFailure(cause, { requestId, method: request.method, path }), (failure) => envelopeResponse(failure, requestId))
       })
     )
     // The router's types insist that a middleware passes unhandled errors on; this one handles all.
