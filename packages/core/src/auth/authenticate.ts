@@ -75,15 +75,20 @@ export class Authentication extends Context.Service<Authentication, {
         const { key, user, memberships } = holder.value
         yield* limiter.admit(key.id)
         const now = yield* Clock.currentTimeMillis
-        const lastUsed = Math.max(key.last_used_at === null ? 0 : millisOf(key.last_used_at), touched.get(key.id) ?? 0)
         let used = key
         // One indexed UPDATE an hour per key and process; the note is taken first, so requests that arrive
-        // meanwhile do not write it again.
-        if (now - lastUsed > LAST_USED_RESOLUTION_MS) {
-          touched.set(key.id, now)
-          const at = timestampFromDate(new Date(now))
-          yield* keys.touch(key.id, at)
-          used = { ...key, last_used_at: at }
+        // meanwhile do not write it again. The stored time is parsed only when this process has no recent
+        // note, and a recent one found there is noted too: parsing it was a twentieth of a 304's time.
+        if (now - (touched.get(key.id) ?? 0) > LAST_USED_RESOLUTION_MS) {
+          const stored = key.last_used_at === null ? 0 : millisOf(key.last_used_at)
+          if (now - stored <= LAST_USED_RESOLUTION_MS) {
+            touched.set(key.id, stored)
+          } else {
+            touched.set(key.id, now)
+            const at = timestampFromDate(new Date(now))
+            yield* keys.touch(key.id, at)
+            used = { ...key, last_used_at: at }
+          }
         }
         return {
           _tag: "User",

@@ -5,7 +5,7 @@ import { flagHash, holdoutHash, inRollout, variantAt } from "./hash.ts"
 import { compare, type Properties, type PropertySources } from "./operators.ts"
 import { FLAG_AGGREGATION, type PreparedCondition, type PreparedFlag, type PreparedFlags } from "./prepare.ts"
 import { noMatchReason, type Outcome, type Reason, reasonOf } from "./reasons.ts"
-import { allOf, decided, type Deferral, deferred, type Verdict } from "./verdict.ts"
+import { allOf, decided, type Deferral, deferred, MATCH, type Verdict } from "./verdict.ts"
 
 /**
  * Evaluating a project's flags for one person (and their groups). Each flag is answered as posthog-node
@@ -223,7 +223,7 @@ const propertyVerdict = (subject: Subject, property: PropertyFilter, sources: Pr
 
 /** A condition's properties, each evaluated only when the ones before have not decided the condition. */
 const propertiesVerdict = (subject: Subject, condition: PreparedCondition, sources: PropertySources): Verdict =>
-  allOf(condition.properties, (property) => propertyVerdict(subject, property, sources))
+  condition.properties.length === 0 ? MATCH : allOf(condition.properties, (property) => propertyVerdict(subject, property, sources))
 
 /** The properties alone, as the service reads them: stop at the first that does not match. */
 const serviceMatches = (subject: Subject, properties: ReadonlyArray<PropertyFilter>, sources: PropertySources): boolean =>
@@ -421,16 +421,17 @@ const serviceAnswer = (subject: Subject, flag: PreparedFlag): Decision => {
  */
 const earlyAccess = (subject: Subject, flag: PreparedFlag): Decision | undefined => {
   const person = subject.person.service
-  const reason = reasonOf("super_condition_value", 0)
   if (flag.featureEnrollment) {
     const key = `$feature_enrollment/${flag.key}`
     if (!hasOwn(person, key)) return undefined
-    return { value: person[key] === true || person[key] === "true", reason, payloadKey: "true" }
+    return { value: person[key] === true || person[key] === "true", reason: SUPER_CONDITION, payloadKey: "true" }
   }
   const group = flag.superGroup
   if (group === null || !group.properties.some((property) => hasOwn(person, String(property.key)))) return undefined
   const identifier = personIdentifier(subject, flag)
   const value = serviceMatches(subject, group.properties, subject.person) &&
     inRollout(group.rollout_percentage ?? 100, () => serviceHash(flag.key, identifier, ""))
-  return { value, reason, payloadKey: "true" }
+  return { value, reason: SUPER_CONDITION, payloadKey: "true" }
 }
+
+const SUPER_CONDITION = reasonOf("super_condition_value", 0)

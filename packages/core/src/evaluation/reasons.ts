@@ -83,7 +83,8 @@ export const noMatchReason = (outcomes: ReadonlyArray<Outcome>): Reason => {
   let best = "no_group_type" as Outcome
   let index: number | null = null
   let skippedGroups = false
-  for (const [i, outcome] of outcomes.entries()) {
+  for (let i = 0; i < outcomes.length; i++) {
+    const outcome = outcomes[i]!
     if (outcome === "no_group_type") skippedGroups = true
     if (RANK[best] <= RANK[outcome]) {
       best = outcome

@@ -1,6 +1,6 @@
 import { Buffer } from "node:buffer"
 
-const COMMA = Buffer.from(",")
+const COMMA = 0x2c
 
 /**
  * Each object's JSON bytes, made the first time they are asked for and kept with it: for objects that
@@ -24,19 +24,17 @@ export const keptJson = <A extends object>(textOf: (value: A) => string): (value
  * way outside the JavaScript heap, however large.
  */
 export const joinedJson = <A>(head: string, items: ReadonlyArray<A>, bytesOf: (item: A) => Uint8Array, tail: string): Buffer => {
-  const first = Buffer.from(head)
-  const last = Buffer.from(tail)
-  const parts: Array<Uint8Array> = [first]
-  let length = first.length + last.length
-  for (const item of items) {
-    if (parts.length > 1) {
-      parts.push(COMMA)
-      length += COMMA.length
-    }
-    const bytes = bytesOf(item)
-    parts.push(bytes)
-    length += bytes.length
+  const parts: Array<Uint8Array> = new Array(items.length)
+  let length = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, items.length - 1)
+  for (let i = 0; i < items.length; i++) length += (parts[i] = bytesOf(items[i]!)).length
+  // Written straight into one buffer: no list of parts with a comma between each to concatenate.
+  const joined = Buffer.allocUnsafe(length)
+  let at = joined.write(head, 0)
+  for (let i = 0; i < parts.length; i++) {
+    if (i > 0) joined[at++] = COMMA
+    joined.set(parts[i]!, at)
+    at += parts[i]!.length
   }
-  parts.push(last)
-  return Buffer.concat(parts, length)
+  joined.write(tail, at)
+  return joined
 }
