@@ -3,6 +3,7 @@ import { Bootstrap, PersonalApiKeyService, systemActor } from "@hedgerow/core"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { createServer, type IncomingMessage, request as httpRequest } from "node:http"
+import { connect } from "node:net"
 import { gzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as App from "../src/app.ts"
@@ -125,6 +126,7 @@ describe("the SDK lane", () => {
     await lane?.dispose()
   })
 
+  const settled = () => new Promise((resolve) => setTimeout(resolve, 5))
   const evaluation = (body: unknown) => JSON.stringify(body)
   const person = () => ({ token, distinct_id: "person-7", person_properties: { email: "someone@example.com" } })
   const bearer = (k: string) => ({ authorization: `Bearer ${k}` })
@@ -180,7 +182,8 @@ describe("the SDK lane", () => {
     ["definitions, no key", { method: "GET", path: `/flags/definitions?token=${token}` }, false],
     ["definitions, blank key", { method: "GET", path: `/flags/definitions?token=${token}`, headers: { authorization: "Bearer   " } }, false],
     ["definitions, escaped project", { method: "GET", path: `/api/projects/%3${String(project).slice(0, 0)}1/feature_flags/local_evaluation/`, headers: bearer(key) }, false],
-    ["definitions, POST", { method: "POST", path: "/flags/definitions/", headers: bearer(key), body: "{}" }, false]
+    ["definitions, POST", { method: "POST", path: "/flags/definitions/", headers: bearer(key), body: "{}" }, false],
+    ["definitions with a body", { method: "GET", path: `/flags/definitions?token=${token}`, headers: bearer(key), body: "unread" }, false]
   ]
 
   it("takes the SDKs' plain requests and leaves the rest to HttpApi", () => {
@@ -194,7 +197,6 @@ describe("the SDK lane", () => {
   })
 
   it("answers each request as HttpApi does: status, headers and body, and the same log line", async () => {
-    const settled = () => new Promise((resolve) => setTimeout(resolve, 5))
     for (const [name, sent] of requests()) {
       await settled()
       laneLog.length = 0
@@ -206,6 +208,23 @@ describe("the SDK lane", () => {
       await settled()
       expect([name, laneLog.map(comparableLine)]).toEqual([name, plainLog.map(comparableLine)])
     }
+  })
+
+  it("logs an evaluation whose client left before its body arrived as HttpApi does", async () => {
+    const lines = async (port: number, log: Array<string>) => {
+      await settled()
+      log.length = 0
+      const socket = connect(port, "127.0.0.1")
+      await new Promise((resolve) => socket.once("connect", resolve))
+      socket.write(`POST /flags/?v=2 HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 100\r\n\r\n{"token":`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      socket.destroy()
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      return log.map(comparableLine)
+    }
+    const byLane = await lines(lanePort, laneLog)
+    expect(byLane).toEqual([{ level: "error", method: "POST", path: "/flags/", status: 503 }])
+    expect(byLane).toEqual(await lines(plainPort, plainLog))
   })
 
   it("answers 304 to a poll that holds the current definitions, and 200 once a flag changes", async () => {

@@ -49,13 +49,23 @@ const send = (response: ServerResponse, reply: Reply, requestId: string, cors: R
   response.end(reply.json)
 }
 
-/** The body a request declared the length of, once whole; nothing when the client leaves first. */
-const readBody = (request: IncomingMessage, done: (body: Buffer) => void) => {
+/** The body a request declared the length of, once whole; `gone` when the client leaves first. */
+const readBody = (request: IncomingMessage, done: (body: Buffer) => void, gone: () => void) => {
   const chunks: Array<Buffer> = []
   request.on("data", (chunk: Buffer) => chunks.push(chunk))
   request.on("end", () => done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
-  // A client gone mid-body leaves nobody to answer; Node closes its socket.
+  // Node closes the socket of a client gone mid-body (or too slow to send it) and answers nobody.
   request.on("error", () => {})
+  request.on("close", () => {
+    if (!request.complete) gone()
+  })
+}
+
+/** A request the lane answers: its log line's template, when it began, and the CORS headers its answer carries. */
+interface Taken {
+  readonly template: string
+  readonly startedAt: number
+  readonly cors?: Readonly<Record<string, string>> | undefined
 }
 
 const isApiFailure = (error: unknown): error is ApiFailure =>
@@ -76,7 +86,7 @@ export const make = Effect.gen(function*() {
   const reply = (
     request: IncomingMessage,
     response: ServerResponse,
-    taken: { readonly template: string; readonly startedAt: number; readonly cors?: Readonly<Record<string, string>> | undefined },
+    taken: Taken,
     answer: Effect.Effect<Reply, unknown, FlagEvaluationService | Authentication>,
     keyId: () => string | undefined = () => undefined
   ) => {
@@ -92,18 +102,15 @@ export const make = Effect.gen(function*() {
         // Only an interruption gets here: the answer and its failures are all caught above.
         const sent = exit._tag === "Success" ? exit.value : shuttingDownAnswer(requestId)
         send(response, sent, requestId, taken.cors)
-        if (sent.status >= lowest) {
-          log.write(formatRequestLine(log.format, {
-            method,
-            path: taken.template,
-            status: sent.status,
-            durationMs: performance.now() - taken.startedAt,
-            requestId,
-            keyId: keyId()
-          }))
-        }
+        logLine(method, taken, sent.status, requestId, keyId())
       }
     })
+  }
+
+  const logLine = (method: string, taken: Taken, status: number, requestId: string, keyId: string | undefined) => {
+    if (status < lowest) return
+    const durationMs = performance.now() - taken.startedAt
+    log.write(formatRequestLine(log.format, { method, path: taken.template, status, durationMs, requestId, keyId }))
   }
 
   const evaluate = (request: IncomingMessage, response: ServerResponse, taken: FlagsRequest) => {
@@ -119,6 +126,10 @@ export const make = Effect.gen(function*() {
       })
       const answer = isApiFailure(body) ? Effect.fail(body) : flagsAnswer(taken.path, v, body, headers as RuntimeHints)
       reply(request, response, { template: taken.template, startedAt, cors: corsOf(request) }, answer)
+    }, () => {
+      // Logged as HttpApi's path logs a request it stopped before answering.
+      const requestId = randomUUID()
+      logLine(request.method!, { template: taken.template, startedAt }, shuttingDownAnswer(requestId).status, requestId, undefined)
     })
   }
 

@@ -58,6 +58,11 @@ const boundedBody = (request: IncomingMessage) => {
     Number(length) <= MAX_BODY_BYTES
 }
 
+const withoutBody = (request: IncomingMessage) => {
+  const length = request.headers["content-length"]
+  return request.headers["transfer-encoding"] === undefined && (length === undefined || length === "0")
+}
+
 /** The request as the lane takes it, or undefined for one it leaves to HttpApi (a Host that is not a host is HttpApi's 400). */
 export const laneRequestOf = (request: IncomingMessage, settings: ServerSettingsShape): LaneRequest | undefined => {
   const url = request.url
@@ -72,7 +77,8 @@ export const laneRequestOf = (request: IncomingMessage, settings: ServerSettings
     const name = evaluation[1] as "flags" | "decide"
     return { _tag: "Flags", path: name, template: flagEvaluation.endpoints[name].path, query: query() }
   }
-  if (request.method !== "GET") return undefined
+  // A poll with a body is HttpApi's: its adapter reads a little of it and closes the connection past that.
+  if (request.method !== "GET" || !withoutBody(request)) return undefined
   const credential = bearerCredential(request.headers.authorization)
   if (credential === undefined) return undefined
   const current = DEFINITIONS.exec(path)
