@@ -22,6 +22,7 @@ import {
 } from "./endpoints/index.ts"
 import { cookiesOf } from "./cookies.ts"
 import { sessionRequestOf } from "./session-request.ts"
+import { headerText, type RequestHeaders } from "./request-headers.ts"
 import { readSdkBody } from "./sdk-body.ts"
 import { SystemHandlers } from "./system.ts"
 import { ServerSettings, type ServerSettingsShape } from "./settings.ts"
@@ -29,7 +30,7 @@ import { ServerSettings, type ServerSettingsShape } from "./settings.ts"
 /** What `requestUrl` reads of a request: its target and headers, from Effect's request or Node's. */
 export interface RequestTarget {
   readonly url: string
-  readonly headers: { readonly [name: string]: string | ReadonlyArray<string> | undefined }
+  readonly headers: RequestHeaders
 }
 
 /**
@@ -39,10 +40,7 @@ export interface RequestTarget {
  */
 export const requestUrl = (request: RequestTarget, settings: ServerSettingsShape): string | undefined => {
   const { trustProxy, basePath } = settings
-  const header = (name: string) => {
-    const value = request.headers[name]
-    return typeof value === "string" ? value : undefined
-  }
+  const header = (name: string) => headerText(request.headers, name)
   const forwarded = (name: string) => (trustProxy ? header(name)?.split(",")[0]?.trim() : undefined)
   const proto = forwarded("x-forwarded-proto")
   const scheme = proto === "https" || proto === "http" ? proto : "http"

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { gunzipSync } from "node:zlib"
 import { readBoundedBody } from "./body.ts"
+import { headerText, type RequestHeaders } from "./request-headers.ts"
 
 /** A compressed body may open up to this much; more is refused (413), so a small bomb cannot fill memory. */
 export const MAX_DECOMPRESSED_BYTES = 10 * 1024 * 1024
@@ -69,17 +70,21 @@ export const decodeSdkBody = (raw: Uint8Array, encoding: SdkEncoding): unknown =
 const isFailure = (value: unknown): value is ValidationError | PayloadTooLarge =>
   value instanceof ValidationError || value instanceof PayloadTooLarge
 
+
+/** The body of a `/flags` request from its bytes, or the 400 or 413 that it cannot be read. */
+export const sdkBodyOf = (
+  bytes: Uint8Array,
+  compression: string | undefined,
+  headers: RequestHeaders
+): Effect.Effect<unknown, ValidationError | PayloadTooLarge> => {
+  const contentEncoding = headerText(headers, "content-encoding")
+  const decoded = decodeSdkBody(bytes, { compression, contentEncoding, contentType: headerText(headers, "content-type") })
+  return isFailure(decoded) ? Effect.fail(decoded) : Effect.succeed(decoded)
+}
+
 /** The body of a `/flags` request, read whole (at most 1 MiB, 413 past it) and decoded. */
 export const readSdkBody = (
   request: HttpServerRequest.HttpServerRequest,
   compression: string | undefined
 ): Effect.Effect<unknown, ValidationError | PayloadTooLarge> =>
-  Effect.gen(function*() {
-    const bytes = yield* readBoundedBody(request)
-    const decoded = decodeSdkBody(new Uint8Array(bytes), {
-      compression,
-      contentEncoding: request.headers["content-encoding"],
-      contentType: request.headers["content-type"]
-    })
-    return isFailure(decoded) ? yield* Effect.fail(decoded) : decoded
-  })
+  Effect.flatMap(readBoundedBody(request), (bytes) => sdkBodyOf(new Uint8Array(bytes), compression, request.headers))

@@ -10,7 +10,7 @@ import { ServerLog } from "../log/server-log.ts"
 import { lowestStatusOf } from "../log/settings.ts"
 import { corsHeaders } from "../middleware/cors.ts"
 import { envelopeAnswer, shuttingDownAnswer, unexpectedFailure } from "../middleware/error-envelope.ts"
-import { decodeSdkBody } from "../sdk-body.ts"
+import { sdkBodyOf } from "../sdk-body.ts"
 import { ServerSettings } from "../settings.ts"
 import { type DefinitionsRequest, type FlagsRequest, lastValue, laneRequestOf } from "./requests.ts"
 
@@ -68,9 +68,6 @@ interface Taken {
   readonly cors?: Readonly<Record<string, string>> | undefined
 }
 
-const isApiFailure = (error: unknown): error is ApiFailure =>
-  typeof error === "object" && error !== null && "_tag" in error && "detail" in error
-
 /** Built with core's services, the log and the server's settings; answers a request with what it takes. */
 export const make = Effect.gen(function*() {
   const context = yield* Effect.context<FlagEvaluationService | Authentication>()
@@ -87,14 +84,14 @@ export const make = Effect.gen(function*() {
     request: IncomingMessage,
     response: ServerResponse,
     taken: Taken,
-    answer: Effect.Effect<Reply, unknown, FlagEvaluationService | Authentication>,
+    answer: Effect.Effect<Reply, ApiFailure, FlagEvaluationService | Authentication>,
     keyId: () => string | undefined = () => undefined
   ) => {
     const requestId = randomUUID()
     const method = request.method!
     const safe = Effect.catchCause(answer, (cause) => {
       const failure = Cause.findErrorOption(cause)
-      if (failure._tag === "Some" && isApiFailure(failure.value)) return Effect.succeed(envelopeAnswer(failure.value))
+      if (failure._tag === "Some") return Effect.succeed(envelopeAnswer(failure.value))
       return Effect.map(unexpectedFailure(cause, { requestId, method, path: taken.template }), (internal) => envelopeAnswer(internal))
     })
     run(safe, {
@@ -118,13 +115,8 @@ export const make = Effect.gen(function*() {
     const compression = lastValue(taken.query, "compression")
     const v = lastValue(taken.query, "v")
     readBody(request, (bytes) => {
-      const headers = request.headers
-      const body = decodeSdkBody(bytes, {
-        compression,
-        contentEncoding: headers["content-encoding"],
-        contentType: headers["content-type"]
-      })
-      const answer = isApiFailure(body) ? Effect.fail(body) : flagsAnswer(taken.path, v, body, headers as RuntimeHints)
+      const answer = Effect.flatMap(sdkBodyOf(bytes, compression, request.headers), (body) =>
+        flagsAnswer(taken.path, v, body, request.headers as RuntimeHints))
       reply(request, response, { template: taken.template, startedAt, cors: corsOf(request) }, answer)
     }, () => {
       // Logged as HttpApi's path logs a request it stopped before answering.

@@ -13,7 +13,7 @@ import type { ServerSettingsShape } from "../settings.ts"
 
 const { flagEvaluation, flagDefinitions } = HedgerowApi.groups
 
-/** An evaluation: `/flags` or `/decide`, its query, and the length of its body, declared and within the limit. */
+/** An evaluation: `/flags` or `/decide` and its query, with a body of a declared length within the limit. */
 export interface FlagsRequest {
   readonly _tag: "Flags"
   readonly path: "flags" | "decide"
@@ -38,7 +38,6 @@ const EVALUATION = /^\/(flags|decide)\/?$/
 const DEFINITIONS = /^\/(?:(flags)\/definitions|api\/feature_flag\/local_evaluation)\/?$/
 // The router decodes a segment's escapes; one without any is the same decoded.
 const PROJECT_DEFINITIONS = /^\/api\/projects\/([\w.~@-]+)\/feature_flags\/local_evaluation\/?$/
-const DIGITS = /^\d+$/
 
 /**
  * A bearer credential as HttpApi reads it (the scheme in any case, one space, then any further spaces
@@ -51,17 +50,13 @@ export const bearerCredential = (authorization: string | undefined): string | un
   return credential.trim() === "" ? undefined : credential
 }
 
-/** The body's declared length fits the limit, and no other framing says otherwise. */
-const boundedBody = (request: IncomingMessage) => {
-  const length = request.headers["content-length"]
-  return request.headers["transfer-encoding"] === undefined && length !== undefined && DIGITS.test(length) &&
-    Number(length) <= MAX_BODY_BYTES
-}
-
-const withoutBody = (request: IncomingMessage) => {
-  const length = request.headers["content-length"]
-  return request.headers["transfer-encoding"] === undefined && (length === undefined || length === "0")
-}
+/**
+ * The length of the body as the request declares it (none declared is none, as Node reads it), or
+ * undefined for a body in chunks, whose length is known only once it is read. Node refuses a
+ * Content-Length that is not a number before any listener sees the request.
+ */
+const declaredLength = (request: IncomingMessage): number | undefined =>
+  request.headers["transfer-encoding"] === undefined ? Number(request.headers["content-length"] ?? 0) : undefined
 
 /** The request as the lane takes it, or undefined for one it leaves to HttpApi (a Host that is not a host is HttpApi's 400). */
 export const laneRequestOf = (request: IncomingMessage, settings: ServerSettingsShape): LaneRequest | undefined => {
@@ -73,12 +68,13 @@ export const laneRequestOf = (request: IncomingMessage, settings: ServerSettings
   const query = () => new URLSearchParams(mark === -1 ? "" : url.slice(mark + 1))
   if (request.method === "POST") {
     const evaluation = EVALUATION.exec(path)
-    if (evaluation === null || !boundedBody(request)) return undefined
+    const length = declaredLength(request)
+    if (evaluation === null || length === undefined || length > MAX_BODY_BYTES) return undefined
     const name = evaluation[1] as "flags" | "decide"
     return { _tag: "Flags", path: name, template: flagEvaluation.endpoints[name].path, query: query() }
   }
   // A poll with a body is HttpApi's: its adapter reads a little of it and closes the connection past that.
-  if (request.method !== "GET" || !withoutBody(request)) return undefined
+  if (request.method !== "GET" || declaredLength(request) !== 0) return undefined
   const credential = bearerCredential(request.headers.authorization)
   if (credential === undefined) return undefined
   const current = DEFINITIONS.exec(path)

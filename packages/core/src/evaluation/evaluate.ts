@@ -5,7 +5,7 @@ import { flagHash, holdoutHash, inRollout, variantAt } from "./hash.ts"
 import { compare, type Properties, type PropertySources } from "./operators.ts"
 import { FLAG_AGGREGATION, type PreparedCondition, type PreparedFlag, type PreparedFlags } from "./prepare.ts"
 import { noMatchReason, type Outcome, type Reason, reasonOf } from "./reasons.ts"
-import { allOf, decided, type Deferral, deferred, MATCH, type Verdict } from "./verdict.ts"
+import { allOf, decided, type Deferral, deferred, type Verdict } from "./verdict.ts"
 
 /**
  * Evaluating a project's flags for one person (and their groups). Each flag is answered as posthog-node
@@ -223,7 +223,7 @@ const propertyVerdict = (subject: Subject, property: PropertyFilter, sources: Pr
 
 /** A condition's properties, each evaluated only when the ones before have not decided the condition. */
 const propertiesVerdict = (subject: Subject, condition: PreparedCondition, sources: PropertySources): Verdict =>
-  condition.properties.length === 0 ? MATCH : allOf(condition.properties, (property) => propertyVerdict(subject, property, sources))
+  allOf(condition.properties, (property) => propertyVerdict(subject, property, sources))
 
 /** The properties alone, as the service reads them: stop at the first that does not match. */
 const serviceMatches = (subject: Subject, properties: ReadonlyArray<PropertyFilter>, sources: PropertySources): boolean =>
@@ -414,6 +414,8 @@ const serviceAnswer = (subject: Subject, flag: PreparedFlag): Decision => {
   return { value: false, reason: noMatchReason(outcomes) }
 }
 
+const SUPER_CONDITION = reasonOf("super_condition_value", 0)
+
 /**
  * Early access, which decides before any condition when the person carries the enrollment property
  * (or, in the legacy form, any property of the first super group); the service then sends the
@@ -433,5 +435,3 @@ const earlyAccess = (subject: Subject, flag: PreparedFlag): Decision | undefined
     inRollout(group.rollout_percentage ?? 100, () => serviceHash(flag.key, identifier, ""))
   return { value, reason: SUPER_CONDITION, payloadKey: "true" }
 }
-
-const SUPER_CONDITION = reasonOf("super_condition_value", 0)

@@ -150,49 +150,39 @@ const fraction = (): number => {
 /** The blocks a message of `length` bytes takes with its padding: a 1 bit, zeros, and its length as 64 bits. */
 const blocksFor = (length: number) => ((length + 8) >>> 6) + 1
 
-/** Puts `text` into `message` from byte `at`, big-endian; false when a character is not ASCII. */
-const putAscii = (text: string, at: number): boolean => {
+/** Puts `text` into `words` from byte `at`, big-endian; false when a character is not ASCII. */
+const putAscii = (text: string, words: Int32Array, at: number): boolean => {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i)
     if (code > 0x7f) return false
     const position = at + i
-    message[position >> 2] |= code << (24 - ((position & 3) << 3))
+    words[position >> 2]! |= code << (24 - ((position & 3) << 3))
   }
-  return true
-}
-
-const isAscii = (text: string): boolean => {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false
   return true
 }
 
 /**
  * The identifier last hashed, packed into words once for each byte offset (0 to 3 within a word) it
- * starts at: a request hashes one identifier against every flag, whose keys place it at various offsets.
+ * starts at, or null when it is not ASCII: a request hashes one identifier against every flag, whose
+ * keys place it at various offsets.
  */
 let identifier = ""
-let identifierIsAscii = true
-const packedIdentifier: Array<Int32Array | undefined> = [undefined, undefined, undefined, undefined]
+const packedIdentifier: Array<Int32Array | null | undefined> = [undefined, undefined, undefined, undefined]
 
-const pack = (text: string, offset: number): Int32Array => {
+const pack = (text: string, offset: number): Int32Array | null => {
   const words = new Int32Array((offset + text.length + 3) >> 2)
-  for (let i = 0; i < text.length; i++) {
-    const position = offset + i
-    words[position >> 2]! |= text.charCodeAt(i) << (24 - ((position & 3) << 3))
-  }
-  return words
+  return putAscii(text, words, offset) ? words : null
 }
 
 /** Puts an ASCII `id` into `message` from byte `at` from its packed words; false when it is not ASCII. */
 const putIdentifier = (id: string, at: number): boolean => {
   if (id !== identifier) {
     identifier = id
-    identifierIsAscii = isAscii(id)
     packedIdentifier.fill(undefined)
   }
-  if (!identifierIsAscii) return false
   const offset = at & 3
   const words = packedIdentifier[offset] ??= pack(id, offset)
+  if (words === null) return false
   const first = at >> 2
   for (let k = 0; k < words.length; k++) message[first + k]! |= words[k]!
   return true
@@ -208,7 +198,8 @@ const asciiMessage = (a: string, b: string, id: string, d: string): number | und
   if (blocks > MAX_BLOCKS) return undefined
   message.fill(0, 0, blocks << 4)
   const ab = a.length + b.length
-  if (!putAscii(a, 0) || !putAscii(b, a.length) || !putIdentifier(id, ab) || !putAscii(d, ab + id.length)) return undefined
+  const put = putAscii(a, message, 0) && putAscii(b, message, a.length) && putIdentifier(id, ab) && putAscii(d, message, ab + id.length)
+  if (!put) return undefined
   message[length >> 2] |= 0x80 << (24 - ((length & 3) << 3))
   // The length in bits; its high word stays 0 for any message that fits.
   message[(blocks << 4) - 1] = length << 3
