@@ -1,4 +1,4 @@
-import { Bootstrap, evaluateFlags, FlagEvaluationService, type FlagResult, type ProjectId } from "@hedgerow/core"
+import { Bootstrap, evaluateFlags, FlagEvaluationService, type FlagResult, type ProjectId, resultsByKey } from "@hedgerow/core"
 import { FeatureFlagRepository, newFlagColumns } from "@hedgerow/core/ports"
 import { HedgerowServer } from "@hedgerow/http-server"
 import { Effect, ManagedRuntime, Schedule } from "effect"
@@ -147,7 +147,7 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
           const theirs = local.featureFlags ?? {}
           if (!(flag.key in theirs)) continue
           decided++
-          const result = ours.flags.get(flag.key)
+          const result = resultsByKey(ours).get(flag.key)
           const payload = result === undefined ? undefined : sdkPayloadOf(result)
           if (valueOf(result) !== theirs[flag.key] || JSON.stringify(payload) !== JSON.stringify(local.featureFlagPayloads?.[flag.key])) {
             mismatches++
@@ -202,7 +202,7 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
         const ours = await hedgerow(person)
         for (const [flagKey, flag] of byKey) {
           pairs++
-          const result = ours.flags.get(flagKey)
+          const result = resultsByKey(ours).get(flagKey)
           // `/flags` answers active flags only; a flag the service cannot evaluate (a cycle) is absent from both.
           const expected = flag.active ? valueOf(result) : undefined
           const theirs = answered.featureFlags?.[flagKey]

@@ -65,7 +65,7 @@ export * from "./activity/model.ts"
 export { cohortDefinitions } from "./evaluation/cohorts.ts"
 export type { EvaluationContext } from "./evaluation/context.ts"
 export { type DependencyReference, definitionFilters, dependencyReference } from "./evaluation/definitions.ts"
-export { evaluateFlags, type FlagResult, type FlagsEvaluation, type FlagValue } from "./evaluation/evaluate.ts"
+export { evaluateFlags, type FlagResult, type FlagsEvaluation, type FlagValue, resultsByKey } from "./evaluation/evaluate.ts"
 export {
   type CohortDefinitions,
   type EvaluatedFlag,

@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { vi } from "vitest"
 import { PostHog } from "posthog-node"
 import { definitionFilters } from "../src/evaluation/definitions.ts"
-import { evaluateFlags } from "../src/evaluation/evaluate.ts"
+import { evaluateFlags, resultsByKey } from "../src/evaluation/evaluate.ts"
 import { GROUP_TYPES_BY_INDEX, prepareFlags } from "../src/evaluation/prepare.ts"
 import { COHORTS, generateFlags, generatePerson, INSTANTS, pick, random, sdkPayloadOf } from "./evaluation-cases.ts"
 
@@ -89,7 +89,7 @@ describe("evaluation against posthog-node", () => {
           const decidedLocally = local.featureFlags ?? {}
           if (!(flag.key in decidedLocally)) continue
           decided++
-          const result = ours.flags.get(flag.key)
+          const result = resultsByKey(ours).get(flag.key)
           const value = result === undefined ? undefined : result.variant ?? result.enabled
           const payload = result === undefined ? undefined : sdkPayloadOf(result)
           const theirs = decidedLocally[flag.key]

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { createHash } from "node:crypto"
-import { evaluateFlags } from "../src/evaluation/evaluate.ts"
-import { bucketHash, flagHash, holdoutHash } from "../src/evaluation/hash.ts"
+import { evaluateFlags, resultsByKey } from "../src/evaluation/evaluate.ts"
+import { bucketHash, flagPrefix, HOLDOUT_PREFIX, hashPrefix } from "../src/evaluation/hash.ts"
 import { type EvaluatedFlag, prepareFlags } from "../src/evaluation/prepare.ts"
 import type { JsonRecord } from "../src/shared/fields.ts"
 import { storedFlag } from "./stored-flag.ts"
@@ -45,16 +45,16 @@ const MULTIVARIATE = [
 const VARIANTS = ["first-variant", "second-variant", "third-variant", "fourth-variant", "fifth-variant"]
 
 const valueFor = (key: string, filters: JsonRecord, distinctId: string) => {
-  const result = evaluateFlags(prepareFlags([flagOf(key, filters)]), { distinct_id: distinctId }).flags.get(key)!
+  const result = resultsByKey(evaluateFlags(prepareFlags([flagOf(key, filters)]), { distinct_id: distinctId })).get(key)!
   return result.variant ?? result.enabled
 }
 
 describe("evaluation hash", () => {
   it("matches PostHog's holdout hash vectors exactly", () => {
-    assert.strictEqual(holdoutHash("some_distinct_id"), 0.7270002403585725)
-    assert.strictEqual(holdoutHash("test-identifier"), 0.4493881716040236)
-    assert.strictEqual(holdoutHash("example_id"), 0.9402003475831224)
-    assert.strictEqual(holdoutHash("example_id2"), 0.6292740389966519)
+    assert.strictEqual(bucketHash(HOLDOUT_PREFIX, "some_distinct_id", ""), 0.7270002403585725)
+    assert.strictEqual(bucketHash(HOLDOUT_PREFIX, "test-identifier", ""), 0.4493881716040236)
+    assert.strictEqual(bucketHash(HOLDOUT_PREFIX, "example_id", ""), 0.9402003475831224)
+    assert.strictEqual(bucketHash(HOLDOUT_PREFIX, "example_id2", ""), 0.6292740389966519)
   })
 
   it("is consistent with PostHog for a simple flag over 1,000 distinct ids", () => {
@@ -87,7 +87,7 @@ describe("evaluation hash", () => {
     const prepared = prepareFlags([flagOf("thirty", { groups: [{ properties: [], rollout_percentage: 30 }] })])
     let on = 0
     for (let i = 0; i < 10_000; i++) {
-      if (evaluateFlags(prepared, { distinct_id: `user-${i}@example.com` }).flags.get("thirty")!.enabled) on++
+      if (resultsByKey(evaluateFlags(prepared, { distinct_id: `user-${i}@example.com` })).get("thirty")!.enabled) on++
     }
     assert.isAtLeast(on, 2_850)
     assert.isAtMost(on, 3_150)
@@ -112,23 +112,23 @@ describe("evaluation hash", () => {
       for (let j = 0; j < length; j++) text += pool[Math.floor(next() * pool.length)]
       // Cut into prefix, identifier and salt anywhere: the hash is of their joined text.
       const [first, second] = [Math.floor(next() * (text.length + 1)), Math.floor(next() * (text.length + 1))].sort((a, b) => a - b)
-      assert.strictEqual(bucketHash(text.slice(0, first), text.slice(first, second), text.slice(second)), reference(text), JSON.stringify(text))
+      assert.strictEqual(bucketHash(hashPrefix(text.slice(0, first)), text.slice(first, second), text.slice(second)), reference(text), JSON.stringify(text))
       // A flag's hash writes its key, the dot, the id and the salt from their own offsets.
       const [key, id] = [text.slice(0, first), text.slice(first)]
       for (const salt of ["", "variant"] as const) {
-        assert.strictEqual(flagHash(key, id, salt), reference(`${key}.${id}${salt}`), JSON.stringify([key, id, salt]))
+        assert.strictEqual(bucketHash(flagPrefix(key), id, salt), reference(`${key}.${id}${salt}`), JSON.stringify([key, id, salt]))
       }
     }
-    assert.strictEqual(flagHash("flag", "id", "variant"), reference("flag.idvariant"))
+    assert.strictEqual(bucketHash(flagPrefix("flag"), "id", "variant"), reference("flag.idvariant"))
     // One identifier against keys of every length, as a request hashes it against every flag: it is
     // placed at each offset within a word in turn, and a new identifier, ASCII or not, replaces it.
     for (const id of ["person-3ap6IGO9Q2Ol77F0pH7D9w-0", "person-3ap6IGO9Q2Ol77F0pH7D9w-1", "persön", "a", ""]) {
       for (let length = 0; length < 70; length++) {
         const key = "k".repeat(length)
         for (const salt of ["", "variant"] as const) {
-          assert.strictEqual(flagHash(key, id, salt), reference(`${key}.${id}${salt}`), JSON.stringify([key, id, salt]))
+          assert.strictEqual(bucketHash(flagPrefix(key), id, salt), reference(`${key}.${id}${salt}`), JSON.stringify([key, id, salt]))
         }
-        assert.strictEqual(bucketHash(key, id, ""), reference(`${key}${id}`), JSON.stringify([key, id]))
+        assert.strictEqual(bucketHash(hashPrefix(key), id, ""), reference(`${key}${id}`), JSON.stringify([key, id]))
       }
     }
   })

@@ -3,8 +3,8 @@ import type { Cohort } from "../src/cohorts/model.ts"
 import { cohortDefinitions } from "../src/evaluation/cohorts.ts"
 import type { EvaluationContext } from "../src/evaluation/context.ts"
 import { definitionFilters, dependencyReference } from "../src/evaluation/definitions.ts"
-import { evaluateFlags, type FlagResult } from "../src/evaluation/evaluate.ts"
-import { flagHash } from "../src/evaluation/hash.ts"
+import { evaluateFlags, type FlagResult, resultsByKey } from "../src/evaluation/evaluate.ts"
+import { bucketHash, flagPrefix } from "../src/evaluation/hash.ts"
 import { type CohortDefinitions, type EvaluatedFlag, type PreparedFlags, prepareFlags } from "../src/evaluation/prepare.ts"
 import type { JsonRecord } from "../src/shared/fields.ts"
 import type { CohortId, FeatureFlagId, ProjectId } from "../src/shared/ids.ts"
@@ -24,7 +24,7 @@ const evaluate = (flags: ReadonlyArray<EvaluatedFlag>, context: Partial<Evaluati
   evaluateFlags(prepareFlags(flags, { cohorts }), { distinct_id: "user-1", now: NOW, ...context })
 
 const one = (flag: EvaluatedFlag, context: Partial<EvaluationContext> = {}, cohorts?: CohortDefinitions): FlagResult => {
-  const result = evaluate([flag], context, cohorts).flags.get(flag.key)
+  const result = resultsByKey(evaluate([flag], context, cohorts)).get(flag.key)
   if (result === undefined) throw new Error(`${flag.key} has no result`)
   return result
 }
@@ -147,7 +147,7 @@ describe("evaluation operators", () => {
     assert.isTrue(matches({ key: "__proto__", value: "y" }, JSON.parse('{"__proto__": "y"}')))
     const flag = flagOf("odd-group", { aggregation_group_type_index: 0, groups: [{ properties: [], rollout_percentage: 100 }] })
     const prepared = prepareFlags([flag], { groupTypes: { "0": "toString" } })
-    assert.deepStrictEqual(evaluateFlags(prepared, { distinct_id: "u" }).flags.get("odd-group")!.reason.code, "no_group_type")
+    assert.deepStrictEqual(resultsByKey(evaluateFlags(prepared, { distinct_id: "u" })).get("odd-group")!.reason.code, "no_group_type")
   })
 
   it("reads distinct_id as a person property, and $initial_ properties from their current ones", () => {
@@ -193,7 +193,7 @@ describe("evaluation of conditions, variants and payloads", () => {
     for (let i = 0; i < 50; i++) {
       const distinct_id = `user-${i}`
       const result = one(flag, { distinct_id })
-      const expected = flagHash("mv", distinct_id, "variant") < 0.5 ? "control" : "test"
+      const expected = bucketHash(flagPrefix("mv"), distinct_id, "variant") < 0.5 ? "control" : "test"
       assert.strictEqual(result.variant, expected)
       assert.isTrue(result.enabled)
       assert.strictEqual(result.payload, expected === "control" ? '{"color":"blue"}' : '"red"')
@@ -209,7 +209,7 @@ describe("evaluation of conditions, variants and payloads", () => {
       ...variants
     })
     assert.strictEqual(one(flag, { person_properties: { plan: "pro" } }).variant, "test")
-    const hashed = flagHash("override", "user-1", "variant") < 0.5 ? "control" : "test"
+    const hashed = bucketHash(flagPrefix("override"), "user-1", "variant") < 0.5 ? "control" : "test"
     assert.strictEqual(one(flag, { person_properties: { plan: "free" } }).variant, hashed)
   })
 
@@ -219,7 +219,7 @@ describe("evaluation of conditions, variants and payloads", () => {
     const half = flagOf("half", { groups: [{ properties: [], rollout_percentage: 50 }], payloads: { true: "1" } })
     for (let i = 0; i < 40; i++) {
       const result = one(half, { distinct_id: `d${i}` })
-      assert.strictEqual(result.enabled, flagHash("half", `d${i}`, "") <= 0.5)
+      assert.strictEqual(result.enabled, bucketHash(flagPrefix("half"), `d${i}`, "") <= 0.5)
       assert.strictEqual(result.payload, result.enabled ? "1" : null)
       if (!result.enabled) assert.deepStrictEqual(result.reason, { code: "out_of_rollout_bound", condition_index: 0, description: "Out of rollout bound" })
     }
@@ -245,18 +245,18 @@ describe("evaluation of conditions, variants and payloads", () => {
       flagOf("empty", { groups: [] }),
       flagOf("blank", {})
     ])
-    assert.deepStrictEqual(evaluation.flags.get("off")!.reason, { code: "flag_disabled", condition_index: null, description: "Feature flag is disabled" })
-    assert.isFalse(evaluation.flags.get("off")!.enabled)
-    assert.isFalse(evaluation.flags.has("gone"))
-    assert.deepStrictEqual(evaluation.flags.get("empty")!.reason, { code: "no_group_type", condition_index: null, description: "No group type" })
-    assert.isTrue(evaluation.flags.get("blank")!.enabled)
-    assert.deepStrictEqual(evaluation.flags.get("blank")!.reason.code, "condition_match")
-    assert.deepStrictEqual([evaluation.flags.get("blank")!.id > 0, evaluation.flags.get("blank")!.version], [true, 3])
+    assert.deepStrictEqual(resultsByKey(evaluation).get("off")!.reason, { code: "flag_disabled", condition_index: null, description: "Feature flag is disabled" })
+    assert.isFalse(resultsByKey(evaluation).get("off")!.enabled)
+    assert.isFalse(resultsByKey(evaluation).has("gone"))
+    assert.deepStrictEqual(resultsByKey(evaluation).get("empty")!.reason, { code: "no_group_type", condition_index: null, description: "No group type" })
+    assert.isTrue(resultsByKey(evaluation).get("blank")!.enabled)
+    assert.deepStrictEqual(resultsByKey(evaluation).get("blank")!.reason.code, "condition_match")
+    assert.deepStrictEqual([resultsByKey(evaluation).get("blank")!.id > 0, resultsByKey(evaluation).get("blank")!.version], [true, 3])
   })
 
   it("evaluates only the flags asked for", () => {
     const evaluation = evaluate([flagOf("a", { groups: [] }), flagOf("b", { groups: [] })], { only: ["b", "zzz"] })
-    assert.deepStrictEqual([...evaluation.flags.keys()], ["b"])
+    assert.deepStrictEqual([...resultsByKey(evaluation).keys()], ["b"])
   })
 })
 
@@ -272,14 +272,14 @@ describe("evaluation of groups, devices and experience continuity", () => {
     assert.deepStrictEqual(one(groupFlag).reason, { code: "no_group_type", condition_index: 0, description: "No group type" })
     const half = flagOf("company-half", { aggregation_group_type_index: 1, groups: [{ properties: [], rollout_percentage: 50 }] })
     for (const key of ["acme", "globex", "initech", "umbrella"]) {
-      assert.strictEqual(one(half, { groups: { "1": key } }).enabled, flagHash("company-half", key, "") <= 0.5)
+      assert.strictEqual(one(half, { groups: { "1": key } }).enabled, bucketHash(flagPrefix("company-half"), key, "") <= 0.5)
     }
   })
 
   it("takes the project's group types when it has them", () => {
     const prepared = prepareFlags([groupFlag], { groupTypes: { "0": "company" } })
     const result = evaluateFlags(prepared, { distinct_id: "u", groups: { company: "acme" }, group_properties: { company: { size: 11 } } })
-    assert.isTrue(result.flags.get("company-flag")!.enabled)
+    assert.isTrue(resultsByKey(result).get("company-flag")!.enabled)
   })
 
   it("mixed targeting: a group condition of a person flag is skipped without its group, and says so when nothing matched", () => {
@@ -300,8 +300,8 @@ describe("evaluation of groups, devices and experience continuity", () => {
   it("bucketing by device hashes the device id; without one, person conditions are out of rollout", () => {
     const flag = flagOf("device", { groups: [{ properties: [], rollout_percentage: 50 }] }, { bucketing_identifier: "device_id" })
     for (const device of ["d1", "d2", "d3", "d4", "d5"]) {
-      assert.strictEqual(one(flag, { device_id: device }).enabled, flagHash("device", device, "") <= 0.5)
-      assert.strictEqual(one(flag, { person_properties: { $device_id: device } }).enabled, flagHash("device", device, "") <= 0.5)
+      assert.strictEqual(one(flag, { device_id: device }).enabled, bucketHash(flagPrefix("device"), device, "") <= 0.5)
+      assert.strictEqual(one(flag, { person_properties: { $device_id: device } }).enabled, bucketHash(flagPrefix("device"), device, "") <= 0.5)
     }
     assert.deepStrictEqual(one(flag).reason.code, "out_of_rollout_bound")
   })
@@ -309,9 +309,9 @@ describe("evaluation of groups, devices and experience continuity", () => {
   it("experience continuity hashes the request's $anon_distinct_id when given", () => {
     const flag = flagOf("continuity", { groups: [{ properties: [], rollout_percentage: 50 }] }, { ensure_experience_continuity: true })
     for (const anonymous of ["a1", "a2", "a3", "a4", "a5", "a6"]) {
-      assert.strictEqual(one(flag, { distinct_id: "logged-in", anon_distinct_id: anonymous }).enabled, flagHash("continuity", anonymous, "") <= 0.5)
+      assert.strictEqual(one(flag, { distinct_id: "logged-in", anon_distinct_id: anonymous }).enabled, bucketHash(flagPrefix("continuity"), anonymous, "") <= 0.5)
     }
-    assert.strictEqual(one(flag, { distinct_id: "logged-in" }).enabled, flagHash("continuity", "logged-in", "") <= 0.5)
+    assert.strictEqual(one(flag, { distinct_id: "logged-in" }).enabled, bucketHash(flagPrefix("continuity"), "logged-in", "") <= 0.5)
   })
 
   it("early access: the enrollment property decides first, with the \"true\" payload whatever the answer", () => {
@@ -345,7 +345,7 @@ describe("evaluation of flag dependencies", () => {
       dependsOn("on-true", variantFlag, true), dependsOn("on-test", variantFlag, "test"), dependsOn("on-control", variantFlag, "control"),
       dependsOn("on-false", variantFlag, false), dependsOn("off-false", off, false), dependsOn("off-true", off, true)
     ])
-    const enabled = (key: string) => evaluation.flags.get(key)!.enabled
+    const enabled = (key: string) => resultsByKey(evaluation).get(key)!.enabled
     assert.deepStrictEqual(
       ["on-true", "on-test", "on-control", "on-false", "off-false", "off-true"].map(enabled),
       [true, true, false, false, true, false]
@@ -399,14 +399,14 @@ describe("evaluation of flag dependencies", () => {
     const missing = flagOf("missing", { groups: [{ properties: [{ key: "424242", type: "flag", operator: "flag_evaluates_to", value: false }] }] })
     const onMissing = dependsOn("on-missing", missing, false)
     const evaluation = evaluate([{ ...cyclic, id: x.id }, y, behind, fine, missing, onMissing])
-    assert.deepStrictEqual([...evaluation.flags.keys()], ["fine", "missing", "on-missing"])
+    assert.deepStrictEqual([...resultsByKey(evaluation).keys()], ["fine", "missing", "on-missing"])
     assert.isTrue(evaluation.errorsWhileComputingFlags)
-    assert.deepStrictEqual(evaluation.flags.get("missing")!.reason, {
+    assert.deepStrictEqual(resultsByKey(evaluation).get("missing")!.reason, {
       code: "missing_dependency",
       condition_index: null,
       description: "Flag cannot be evaluated due to missing dependency"
     })
-    assert.deepStrictEqual(evaluation.flags.get("on-missing")!.reason.code, "missing_dependency")
+    assert.deepStrictEqual(resultsByKey(evaluation).get("on-missing")!.reason.code, "missing_dependency")
     assert.isFalse(evaluate([fine]).errorsWhileComputingFlags)
   })
 
@@ -423,8 +423,8 @@ describe("evaluation of flag dependencies", () => {
   it("evaluates the dependencies of the flags asked for, without answering them", () => {
     const base = flagOf("base", { groups: [{ properties: [], rollout_percentage: 100 }] })
     const evaluation = evaluate([base, dependsOn("dependent", base)], { only: ["dependent"] })
-    assert.deepStrictEqual([...evaluation.flags.keys()], ["dependent"])
-    assert.isTrue(evaluation.flags.get("dependent")!.enabled)
+    assert.deepStrictEqual([...resultsByKey(evaluation).keys()], ["dependent"])
+    assert.isTrue(resultsByKey(evaluation).get("dependent")!.enabled)
   })
 
   it("a super group on its own flag, or two on each other, read once: off, with no error reported", () => {
@@ -441,9 +441,9 @@ describe("evaluation of flag dependencies", () => {
     const pair = evaluate([superOn("one", 9002, 9003), superOn("other", 9003, 9002)], { person_properties })
     for (const evaluation of [itself, pair]) {
       assert.isFalse(evaluation.errorsWhileComputingFlags)
-      for (const result of evaluation.flags.values()) assert.deepStrictEqual([result.enabled, result.reason.code], [false, "super_condition_value"])
+      for (const result of resultsByKey(evaluation).values()) assert.deepStrictEqual([result.enabled, result.reason.code], [false, "super_condition_value"])
     }
-    assert.strictEqual(pair.flags.size, 2)
+    assert.strictEqual(resultsByKey(pair).size, 2)
   })
 })
 
@@ -523,8 +523,8 @@ describe("evaluation results", () => {
     const flags = ["z", "a", "m"].map((key) => flagOf(key, { groups: [{ properties: [], rollout_percentage: 100 }] }))
     const prepared: PreparedFlags = prepareFlags(flags)
     const evaluation = evaluateFlags(prepared, { distinct_id: "u" })
-    assert.deepStrictEqual([...evaluation.flags.keys()], ["z", "a", "m"])
-    assert.deepStrictEqual([...evaluation.flags.values()].map(valueOf), [true, true, true])
+    assert.deepStrictEqual([...resultsByKey(evaluation).keys()], ["z", "a", "m"])
+    assert.deepStrictEqual([...resultsByKey(evaluation).values()].map(valueOf), [true, true, true])
   })
 })
 
@@ -537,7 +537,7 @@ describe("values JavaScript cannot render as text", () => {
     const plain = flagOf("plain", { groups: [{ properties: [], rollout_percentage: 100 }] })
     const evaluation = evaluate([contains, plain], { person_properties: { email: unrenderable } })
     // The service renders the object as JSON text, which contains "x".
-    assert.deepStrictEqual([...evaluation.flags.values()].map(valueOf), [true, true])
+    assert.deepStrictEqual([...resultsByKey(evaluation).values()].map(valueOf), [true, true])
     assert.isFalse(evaluation.errorsWhileComputingFlags)
   })
 
@@ -553,7 +553,7 @@ describe("values JavaScript cannot render as text", () => {
     })
     const plain = flagOf("fine", { groups: [{ properties: [], rollout_percentage: 100 }] })
     const evaluation = evaluate([broken, plain])
-    assert.deepStrictEqual([...evaluation.flags.keys()], ["fine"])
+    assert.deepStrictEqual([...resultsByKey(evaluation).keys()], ["fine"])
     assert.isTrue(evaluation.errorsWhileComputingFlags)
   })
 })

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { evaluateFlags, type FlagResult } from "../src/evaluation/evaluate.ts"
+import { evaluateFlags, type FlagResult, resultsByKey } from "../src/evaluation/evaluate.ts"
 import { prepareFlags } from "../src/evaluation/prepare.ts"
 import { reasonOf } from "../src/evaluation/reasons.ts"
 import { type FlagsAnswer, type FlagsFormat, flagsResponse, flagsResponseJson } from "../src/flag-evaluation/answers.ts"
@@ -49,7 +49,7 @@ describe("a flags answer as text", () => {
   it("is made once per flag and outcome: the same outcome is the same result, a changed flag gives new ones", () => {
     const filters = { groups: [{ properties: [], rollout_percentage: 50 }], payloads: { true: "1" } }
     const first = prepareFlags([storedFlag({ id: 9 as FeatureFlagId, key: "f", filters })])
-    const evaluate = (prepared: typeof first, distinct_id: string) => evaluateFlags(prepared, { distinct_id }).flags.get("f")!
+    const evaluate = (prepared: typeof first, distinct_id: string) => resultsByKey(evaluateFlags(prepared, { distinct_id })).get("f")!
     const people = Array.from({ length: 40 }, (_, i) => `person-${i}`)
     const results = new Set(people.map((person) => evaluate(first, person)))
     // Two outcomes (in and out of the rollout), each one object however many people get it.

@@ -1,7 +1,7 @@
 import type { PropertyFilter } from "../feature-flags/conditions.ts"
 import { cohortVerdict } from "./cohorts.ts"
 import { deviceIdOf, type EvaluationContext, personSources } from "./context.ts"
-import { flagHash, holdoutHash, inRollout, variantAt } from "./hash.ts"
+import { bucketHash, HOLDOUT_PREFIX, type HashPrefix, inRollout, variantAt } from "./hash.ts"
 import { compare, type Properties, type PropertySources } from "./operators.ts"
 import { FLAG_AGGREGATION, type PreparedCondition, type PreparedFlag, type PreparedFlags } from "./prepare.ts"
 import { noMatchReason, type Outcome, type Reason, reasonOf } from "./reasons.ts"
@@ -31,14 +31,19 @@ export interface FlagResult {
 
 export interface FlagsEvaluation {
   /**
-   * By key, in the project's order. An inactive flag is present, off (`flag_disabled`), as the SDK
-   * reads it; PostHog's `/flags` leaves it out. A flag the service would not evaluate (in or behind a
-   * dependency cycle) is absent, unless the SDK decides it.
+   * Each flag's result at the flag's index among the prepared flags: null for a flag not asked for
+   * (`only`), or one the service would not evaluate (in or behind a dependency cycle) unless the SDK
+   * decides it. An inactive flag has a result, off (`flag_disabled`), as the SDK reads it; PostHog's
+   * `/flags` leaves it out.
    */
-  readonly flags: ReadonlyMap<string, FlagResult>
+  readonly results: ReadonlyArray<FlagResult | null>
   /** The service reports errors while computing flags when a dependency cycle keeps flags from it. */
   readonly errorsWhileComputingFlags: boolean
 }
+
+/** The results there are, by flag key, in the project's order. */
+export const resultsByKey = (evaluation: FlagsEvaluation): ReadonlyMap<string, FlagResult> =>
+  new Map(evaluation.results.flatMap((result) => (result === null ? [] : [[result.key, result]])))
 
 interface Decision {
   readonly value: FlagValue
@@ -87,13 +92,12 @@ export const evaluateFlags = (prepared: PreparedFlags, context: EvaluationContex
     failed: false
   }
   const only = context.only === undefined ? undefined : new Set(context.only)
-  const flags = new Map<string, FlagResult>()
+  // An array in the flags' order, no map by key: a `/flags` request reads each result once, with its flag.
+  const results: Array<FlagResult | null> = []
   for (const flag of prepared.flags) {
-    if (only !== undefined && !only.has(flag.key)) continue
-    const result = resultOf(subject, flag)
-    if (result !== null) flags.set(flag.key, result)
+    results.push(only !== undefined && !only.has(flag.key) ? null : resultOf(subject, flag))
   }
-  return { flags, errorsWhileComputingFlags: prepared.graph.hasCycles() || subject.failed }
+  return { results, errorsWhileComputingFlags: prepared.graph.hasCycles() || subject.failed }
 }
 
 /** One flag's result, or null when the service would not evaluate it. */
@@ -234,10 +238,10 @@ const serviceMatches = (subject: Subject, properties: ReadonlyArray<PropertyFilt
  * else on. A flag without variants is on with no hash drawn: most flags are boolean, and that hash
  * thrown away was a third of the hashes a `/flags` request drew.
  */
-const matchedValue = (flag: PreparedFlag, condition: PreparedCondition, identifier: string, hash = flagHash): FlagValue => {
+const matchedValue = (flag: PreparedFlag, condition: PreparedCondition, identifier: string, hash = bucketHash): FlagValue => {
   if (condition.variant !== null) return condition.variant
   const { variants } = flag.conditions
-  return variants.length === 0 ? true : variantAt(hash(flag.key, identifier, "variant"), variants) ?? true
+  return variants.length === 0 ? true : variantAt(hash(flag.hashPrefix, identifier, "variant"), variants) ?? true
 }
 
 const matched = (condition: PreparedCondition, value: FlagValue): Decision => ({
@@ -296,7 +300,7 @@ const sdkConditions = (
   sources: PropertySources
 ): Decision | Deferral => {
   const holdout = flag.holdout
-  if (holdout !== null && inRollout(holdout.percentage, () => holdoutHash(identifier))) {
+  if (holdout !== null && inRollout(holdout.percentage, HOLDOUT_PREFIX, identifier)) {
     return { value: holdout.variant, reason: reasonOf("holdout_condition_value", null) }
   }
   const outcomes: Array<Outcome> = []
@@ -330,7 +334,7 @@ const sdkConditions = (
       continue
     }
     const rollout = condition.rollout_percentage
-    if (rollout !== null && !inRollout(rollout, () => flagHash(flag.key, conditionIdentifier, ""))) {
+    if (rollout !== null && !inRollout(rollout, flag.hashPrefix, conditionIdentifier)) {
       outcomes.push("out_of_rollout_bound")
       if (!flag.earlyExit) continue
       return inconclusive ? "inconclusive" : { value: false, reason: reasonOf("out_of_rollout_bound", condition.index) }
@@ -341,8 +345,12 @@ const sdkConditions = (
 }
 
 /** The service's hash: an empty identifier hashes as 0. */
-const serviceHash = (key: string, identifier: string, salt: "" | "variant") =>
-  identifier === "" ? 0 : flagHash(key, identifier, salt)
+const serviceHash = (flag: HashPrefix, identifier: string, salt: string) =>
+  identifier === "" ? 0 : bucketHash(flag, identifier, salt)
+
+/** The service's rollout: an empty identifier, hashed as 0, is within any percentage. */
+const inServiceRollout = (percentage: number, flag: HashPrefix, identifier: string) =>
+  identifier === "" || inRollout(percentage, flag, identifier)
 
 /**
  * The identifier the service hashes for a person: the device id for a flag bucketed by device, else
@@ -375,7 +383,7 @@ const serviceAnswer = (subject: Subject, flag: PreparedFlag): Decision => {
   if (holdout !== null) {
     // A group flag's holdout needs the group: the SDK answers no otherwise.
     const identifier = flag.aggregation === null ? person : groupKeyOf(subject, flag.aggregation)?.key
-    if (identifier !== undefined && inRollout(holdout.percentage, () => holdoutHash(identifier))) {
+    if (identifier !== undefined && inRollout(holdout.percentage, HOLDOUT_PREFIX, identifier)) {
       return { value: holdout.variant, reason: reasonOf("holdout_condition_value", null) }
     }
   }
@@ -404,7 +412,7 @@ const serviceAnswer = (subject: Subject, flag: PreparedFlag): Decision => {
       outcomes.push("no_condition_match")
       continue
     }
-    if (!inRollout(condition.rollout_percentage ?? 100, () => serviceHash(flag.key, identifier, ""))) {
+    if (!inServiceRollout(condition.rollout_percentage ?? 100, flag.hashPrefix, identifier)) {
       outcomes.push("out_of_rollout_bound")
       if (!flag.earlyExit) continue
       return { value: false, reason: reasonOf("out_of_rollout_bound", condition.index) }
@@ -432,6 +440,6 @@ const earlyAccess = (subject: Subject, flag: PreparedFlag): Decision | undefined
   if (group === null || !group.properties.some((property) => hasOwn(person, String(property.key)))) return undefined
   const identifier = personIdentifier(subject, flag)
   const value = serviceMatches(subject, group.properties, subject.person) &&
-    inRollout(group.rollout_percentage ?? 100, () => serviceHash(flag.key, identifier, ""))
+    inServiceRollout(group.rollout_percentage ?? 100, flag.hashPrefix, identifier)
   return { value, reason: SUPER_CONDITION, payloadKey: "true" }
 }

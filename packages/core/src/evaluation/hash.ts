@@ -169,12 +169,13 @@ const putAscii = (text: string, words: Int32Array, at: number): boolean => {
 let identifier = ""
 const packedIdentifier: Array<Int32Array | null | undefined> = [undefined, undefined, undefined, undefined]
 
+/** ASCII `text` as the big-endian words it fills from byte `offset`, zeros around it; null when it is not ASCII. */
 const pack = (text: string, offset: number): Int32Array | null => {
   const words = new Int32Array((offset + text.length + 3) >> 2)
   return putAscii(text, words, offset) ? words : null
 }
 
-/** Puts an ASCII `id` into `message` from byte `at` from its packed words; false when it is not ASCII. */
+/** ORs an ASCII `id` into `message` from byte `at` from its packed words; false when it is not ASCII. */
 const putIdentifier = (id: string, at: number): boolean => {
   if (id !== identifier) {
     identifier = id
@@ -189,17 +190,34 @@ const putIdentifier = (id: string, at: number): boolean => {
 }
 
 /**
- * The usual message (a flag key, a dot, an identifier and a salt, all ASCII) written straight into its
- * blocks, with neither the text joined nor encoded; undefined for any other.
+ * The text a hash begins with (a flag key and its dot, or the holdout's), packed into words once: a
+ * flag's prefix is the same for every person, so only the identifier and the salt are written per hash.
  */
-const asciiMessage = (a: string, b: string, id: string, d: string): number | undefined => {
-  const length = a.length + b.length + id.length + d.length
+export interface HashPrefix {
+  readonly text: string
+  /** Null when the text is not ASCII. */
+  readonly words: Int32Array | null
+}
+
+export const hashPrefix = (text: string): HashPrefix => ({ text, words: pack(text, 0) })
+
+/** The prefix of a flag's rollout and variant hashes. */
+export const flagPrefix = (flagKey: string): HashPrefix => hashPrefix(`${flagKey}.`)
+
+/**
+ * The usual message (an ASCII prefix, identifier and salt) written straight into its blocks, with
+ * neither the text joined nor encoded; undefined for any other.
+ */
+const asciiMessage = (prefix: HashPrefix, id: string, salt: string): number | undefined => {
+  const words = prefix.words
+  if (words === null) return undefined
+  const at = prefix.text.length
+  const length = at + id.length + salt.length
   const blocks = blocksFor(length)
   if (blocks > MAX_BLOCKS) return undefined
-  message.fill(0, 0, blocks << 4)
-  const ab = a.length + b.length
-  const put = putAscii(a, message, 0) && putAscii(b, message, a.length) && putIdentifier(id, ab) && putAscii(d, message, ab + id.length)
-  if (!put) return undefined
+  for (let k = 0; k < words.length; k++) message[k] = words[k]!
+  message.fill(0, words.length, blocks << 4)
+  if (!putIdentifier(id, at) || !putAscii(salt, message, at + id.length)) return undefined
   message[length >> 2] |= 0x80 << (24 - ((length & 3) << 3))
   // The length in bits; its high word stays 0 for any message that fits.
   message[(blocks << 4) - 1] = length << 3
@@ -236,19 +254,16 @@ const anyMessage = (text: string): number => {
   return fraction()
 }
 
-export const bucketHash = (prefix: string, identifier: string, salt: string): number =>
-  asciiMessage(prefix, "", identifier, salt) ?? anyMessage(prefix + identifier + salt)
+/** The hash of `prefix + identifier + salt`: a flag's rollout (`salt` "") and variant (`salt` "variant") hashes, and the holdout's. */
+export const bucketHash = (prefix: HashPrefix, identifier: string, salt: string): number =>
+  asciiMessage(prefix, identifier, salt) ?? anyMessage(prefix.text + identifier + salt)
 
-/** The rollout (`salt` "") and variant (`salt` "variant") hash of a flag for one identifier. */
-export const flagHash = (flagKey: string, identifier: string, salt: "" | "variant"): number =>
-  asciiMessage(flagKey, ".", identifier, salt) ?? anyMessage(`${flagKey}.${identifier}${salt}`)
+/** The holdout's prefix: it names no flag, so one person is held out of every flag of an experiment alike. */
+export const HOLDOUT_PREFIX: HashPrefix = hashPrefix("holdout-")
 
-/** The holdout hash does not depend on the flag, so one person is held out of every flag of an experiment alike. */
-export const holdoutHash = (identifier: string): number => bucketHash("holdout-", identifier, "")
-
-/** Whether a hash falls within a percentage; 100 lets everyone in without hashing. */
-export const inRollout = (percentage: number, hash: () => number): boolean =>
-  percentage === 100 || hash() <= percentage / 100
+/** Whether the identifier's rollout hash under `prefix` falls within a percentage; 100 lets everyone in without hashing. */
+export const inRollout = (percentage: number, prefix: HashPrefix, identifier: string): boolean =>
+  percentage === 100 || bucketHash(prefix, identifier, "") <= percentage / 100
 
 /** The variant whose cumulative share first exceeds the hash, or null where the shares stop short of it. */
 export const variantAt = (hash: number, variants: ReadonlyArray<{ readonly key: string; readonly rollout_percentage: number }>) => {

@@ -3,6 +3,7 @@ import type { StoredFeatureFlag } from "../feature-flags/model.ts"
 import { isRecord, type JsonRecord } from "../shared/fields.ts"
 import type { FlagResult, FlagValue } from "./evaluate.ts"
 import { type DependencyGraph, dependencyGraph } from "./graph.ts"
+import { flagPrefix, type HashPrefix } from "./hash.ts"
 import type { Reason } from "./reasons.ts"
 
 /**
@@ -48,6 +49,8 @@ export interface Holdout {
 export interface PreparedFlag {
   readonly flag: EvaluatedFlag
   readonly key: string
+  /** What the flag's rollout and variant hashes begin with. */
+  readonly hashPrefix: HashPrefix
   readonly conditions: FlagConditions
   readonly groups: ReadonlyArray<PreparedCondition>
   /** The flag's group type index, or null for a flag on persons. */
@@ -120,6 +123,7 @@ export const prepareFlag = (flag: EvaluatedFlag): PreparedFlag => {
   const result: PreparedFlag = {
     flag,
     key: flag.key,
+    hashPrefix: flagPrefix(flag.key),
     conditions,
     groups,
     aggregation: conditions.aggregation_group_type_index,

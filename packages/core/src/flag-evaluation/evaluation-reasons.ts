@@ -29,14 +29,14 @@ export const evaluationReasons = (snapshot: FlagSnapshot, query: EvaluationReaso
   const { prepared } = snapshot
   const evaluation = evaluateFlags(prepared, { distinct_id: query.distinct_id, groups })
   const reasons: Record<string, EvaluationReasons[string]> = {}
-  for (const flag of prepared.flags) {
-    const result = evaluation.flags.get(flag.key)
-    if (!flag.flag.active || result === undefined) continue
+  prepared.flags.forEach((flag, i) => {
+    const result = evaluation.results[i]!
+    if (!flag.flag.active || result === null) return
     reasons[flag.key] = {
       value: result.variant ?? result.enabled,
       evaluation: { reason: result.reason.code, condition_index: result.reason.condition_index }
     }
-  }
+  })
   for (const flag of prepared.flags) {
     if (!flag.flag.active) reasons[flag.key] = { value: false, evaluation: { reason: "disabled", condition_index: null } }
   }

@@ -39,8 +39,8 @@ export const serverFlags = (snapshot: FlagSnapshot, context: EvaluationContext):
   const { prepared } = snapshot
   const evaluation = evaluateFlags(prepared, context)
   const flags = new Map<string, ServerFlag>()
-  for (const result of evaluation.flags.values()) {
-    if (runsIn(prepared.byKey.get(result.key)!.flag.evaluation_runtime, "server")) flags.set(result.key, serverFlagOf(result))
-  }
+  evaluation.results.forEach((result, i) => {
+    if (result !== null && runsIn(prepared.flags[i]!.flag.evaluation_runtime, "server")) flags.set(result.key, serverFlagOf(result))
+  })
   return flags
 }

@@ -181,10 +181,11 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         const runtime = requestRuntime(request.evaluation_runtime, hints)
         const answered: Array<FlagsAnswer["flags"][number]> = []
         const used: Array<FeatureFlagId> = []
-        for (const result of evaluation.flags.values()) {
-          const { flag } = prepared.byKey.get(result.key)!
+        for (let i = 0; i < evaluation.results.length; i++) {
+          const result = evaluation.results[i]!
+          const { flag } = prepared.flags[i]!
           // The service evaluates only active flags, and only those for the caller's runtime.
-          if (flag.active && runsIn(flag.evaluation_runtime, runtime)) {
+          if (result !== null && flag.active && runsIn(flag.evaluation_runtime, runtime)) {
             answered.push(result)
             used.push(flag.id)
           }
