@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { createHash } from "node:crypto"
 import { evaluateFlags, resultsByKey } from "../src/evaluation/evaluate.ts"
-import { bucketHash, flagPrefix, HOLDOUT_PREFIX, hashPrefix } from "../src/evaluation/hash.ts"
+import { bucketHash, drawnAhead, flagPrefix, hashAhead, HashPrefix, HOLDOUT_PREFIX } from "../src/evaluation/hash.ts"
 import { type EvaluatedFlag, prepareFlags } from "../src/evaluation/prepare.ts"
 import type { JsonRecord } from "../src/shared/fields.ts"
 import { storedFlag } from "./stored-flag.ts"
@@ -13,6 +13,13 @@ import { storedFlag } from "./stored-flag.ts"
  */
 
 const flagOf = (key: string, filters: JsonRecord): EvaluatedFlag => storedFlag({ key, filters })
+
+/** node:crypto's SHA-1 of `text`, read as the bucketing hash reads a digest. */
+const reference = (text: string) => {
+  const digest = createHash("sha1").update(text).digest()
+  const bits = (BigInt(digest.readUInt32BE(0)) << 28n) | BigInt(digest.readUInt32BE(4) >>> 4)
+  return Number(bits) / 2 ** 60
+}
 
 /** `simple-flag` (45 %) for `distinct_id_<i>`: 1 on, 0 off. */
 const SIMPLE = [
@@ -94,11 +101,6 @@ describe("evaluation hash", () => {
   })
 
   it("is SHA-1's first 60 bits, rounded once, for text of every kind and length", () => {
-    const reference = (text: string) => {
-      const digest = createHash("sha1").update(text).digest()
-      const bits = (BigInt(digest.readUInt32BE(0)) << 28n) | BigInt(digest.readUInt32BE(4) >>> 4)
-      return Number(bits) / 2 ** 60
-    }
     const units = ["a", "Z", "0", ".", "-", "é", "漢", "\u{1F600}", "\ud800", " ", "\n"]
     // ASCII alone takes a path of its own up to four blocks (247 bytes): lengths across every block's
     // limit (55, 119, 183, 247 bytes) and past the last.
@@ -112,7 +114,7 @@ describe("evaluation hash", () => {
       for (let j = 0; j < length; j++) text += pool[Math.floor(next() * pool.length)]
       // Cut into prefix, identifier and salt anywhere: the hash is of their joined text.
       const [first, second] = [Math.floor(next() * (text.length + 1)), Math.floor(next() * (text.length + 1))].sort((a, b) => a - b)
-      assert.strictEqual(bucketHash(hashPrefix(text.slice(0, first)), text.slice(first, second), text.slice(second)), reference(text), JSON.stringify(text))
+      assert.strictEqual(bucketHash(new HashPrefix(text.slice(0, first)), text.slice(first, second), text.slice(second)), reference(text), JSON.stringify(text))
       // A flag's hash writes its key, the dot, the id and the salt from their own offsets.
       const [key, id] = [text.slice(0, first), text.slice(first)]
       for (const salt of ["", "variant"] as const) {
@@ -128,8 +130,42 @@ describe("evaluation hash", () => {
         for (const salt of ["", "variant"] as const) {
           assert.strictEqual(bucketHash(flagPrefix(key), id, salt), reference(`${key}.${id}${salt}`), JSON.stringify([key, id, salt]))
         }
-        assert.strictEqual(bucketHash(hashPrefix(key), id, ""), reference(`${key}${id}`), JSON.stringify([key, id]))
+        assert.strictEqual(bucketHash(new HashPrefix(key), id, ""), reference(`${key}${id}`), JSON.stringify([key, id]))
       }
     }
+  })
+
+  it("is the same drawn ahead, four at a time, as one by one", () => {
+    // Keys of 0 to 249 characters put messages of one to four blocks (and longer ones, left to
+    // bucketHash) side by side, with lanes left empty at the end of each block count.
+    const prefixes = Array.from({ length: 250 }, (_, length) => flagPrefix("k".repeat(length)))
+    for (const id of ["person-3ap6IGO9Q2Ol77F0pH7D9w-0", "a", "", "0190a4c5-7e33-7c4b-9f2d-5a6e8b1c3d4e"]) {
+      for (const salt of ["", "variant"] as const) {
+        hashAhead(prefixes, id, salt)
+        for (const prefix of prefixes) {
+          const expected = reference(`${prefix.text}${id}${salt}`)
+          const drawn = drawnAhead(prefix, id, salt)
+          if (prefix.text.length + id.length + salt.length <= 247) assert.strictEqual(drawn, expected, JSON.stringify([prefix.text, id, salt]))
+          else assert.isUndefined(drawn)
+          assert.strictEqual(bucketHash(prefix, id, salt), expected)
+        }
+      }
+    }
+    // Each salt keeps its own; another identifier, or one that is not ASCII, finds nothing drawn.
+    const [prefix] = prefixes
+    hashAhead([prefix!], "first", "")
+    hashAhead([prefix!], "first", "variant")
+    assert.strictEqual(drawnAhead(prefix!, "first", ""), reference(".first"))
+    assert.strictEqual(drawnAhead(prefix!, "first", "variant"), reference(".firstvariant"))
+    assert.isUndefined(drawnAhead(prefix!, "second", ""))
+    hashAhead([prefix!], "persön", "")
+    assert.isUndefined(drawnAhead(prefix!, "persön", ""))
+    assert.strictEqual(bucketHash(prefix!, "persön", ""), reference(".persön"))
+    // A draw that fails half-way leaves nothing waiting for the next one to take for its own.
+    const [alice, bob] = [flagPrefix("checkout"), flagPrefix("search")]
+    assert.throws(() => hashAhead([alice, undefined as unknown as HashPrefix], "alice", ""))
+    hashAhead([bob], "bob", "")
+    assert.strictEqual(bucketHash(alice, "bob", ""), reference("checkout.bob"))
+    assert.strictEqual(drawnAhead(bob, "bob", ""), reference("search.bob"))
   })
 })

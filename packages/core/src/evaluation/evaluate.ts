@@ -1,7 +1,7 @@
 import type { PropertyFilter } from "../feature-flags/conditions.ts"
 import { cohortVerdict } from "./cohorts.ts"
 import { deviceIdOf, type EvaluationContext, personSources } from "./context.ts"
-import { bucketHash, HOLDOUT_PREFIX, type HashPrefix, inRollout, variantAt } from "./hash.ts"
+import { bucketHash, hashAhead, HOLDOUT_PREFIX, type HashPrefix, inRollout, variantAt } from "./hash.ts"
 import { compare, type Properties, type PropertySources } from "./operators.ts"
 import { FLAG_AGGREGATION, type PreparedCondition, type PreparedFlag, type PreparedFlags } from "./prepare.ts"
 import { noMatchReason, type Outcome, type Reason, reasonOf } from "./reasons.ts"
@@ -92,6 +92,11 @@ export const evaluateFlags = (prepared: PreparedFlags, context: EvaluationContex
     failed: false
   }
   const only = context.only === undefined ? undefined : new Set(context.only)
+  if (only === undefined) {
+    // Most of a request's hashes are its person's under each flag: drawn ahead, four at a time.
+    hashAhead(prepared.ahead.rollouts, context.distinct_id, "")
+    hashAhead(prepared.ahead.variants, context.distinct_id, "variant")
+  }
   // An array in the flags' order, no map by key: a `/flags` request reads each result once, with its flag.
   const results: Array<FlagResult | null> = []
   for (const flag of prepared.flags) {

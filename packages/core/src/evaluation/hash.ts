@@ -5,8 +5,11 @@
  * rounds the exact sum a single time. The divisor 0xFFFFFFFFFFFFFFF is itself 2^60 as a double.
  *
  * SHA-1 is computed here rather than by node:crypto: a flags request hashes a few times per flag, and
- * a digest object and its buffers per hash cost more than the hash itself.
+ * a digest object and its buffers per hash cost more than the hash itself. A request's hashes share
+ * their identifier, so evaluation draws most of them ahead, four at a time (`hashAhead`, sha1x4.ts).
  */
+
+import { SHA1_INITIAL, type Sha1x4, sha1x4 } from "./sha1x4.ts"
 
 const encoder = new TextEncoder()
 let bytes = new Uint8Array(256)
@@ -131,17 +134,13 @@ const compress = (at: number) => {
 }
 
 const begin = () => {
-  state[0] = 0x67452301
-  state[1] = 0xefcdab89
-  state[2] = 0x98badcfe
-  state[3] = 0x10325476
-  state[4] = 0xc3d2e1f0
+  for (let i = 0; i < 5; i++) state[i] = SHA1_INITIAL[i]!
 }
 
-/** The first 60 bits of the digest in `state`, over 2^60. */
-const fraction = (): number => {
-  const high = state[0]! >>> 0
-  const low = state[1]! >>> 0
+/** The first 60 bits of a digest, given its first two words, over 2^60. */
+const fraction = (first: number, second: number): number => {
+  const high = first >>> 0
+  const low = second >>> 0
   const top28 = high >>> 4
   const bottom32 = (high & 0xf) * 0x10000000 + (low >>> 4)
   return (top28 * 0x100000000 + bottom32) / 2 ** 60
@@ -166,7 +165,7 @@ const putAscii = (text: string, words: Int32Array, at: number): boolean => {
  * starts at, or null when it is not ASCII: a request hashes one identifier against every flag, whose
  * keys place it at various offsets.
  */
-let identifier = ""
+let packedText = ""
 const packedIdentifier: Array<Int32Array | null | undefined> = [undefined, undefined, undefined, undefined]
 
 /** ASCII `text` as the big-endian words it fills from byte `offset`, zeros around it; null when it is not ASCII. */
@@ -175,55 +174,73 @@ const pack = (text: string, offset: number): Int32Array | null => {
   return putAscii(text, words, offset) ? words : null
 }
 
-/** ORs an ASCII `id` into `message` from byte `at` from its packed words; false when it is not ASCII. */
-const putIdentifier = (id: string, at: number): boolean => {
-  if (id !== identifier) {
-    identifier = id
+/** ORs an ASCII `id` into `words` from byte `at` from its packed words; false when it is not ASCII. */
+const putIdentifier = (id: string, words: Int32Array, at: number): boolean => {
+  if (id !== packedText) {
+    packedText = id
     packedIdentifier.fill(undefined)
   }
   const offset = at & 3
-  const words = packedIdentifier[offset] ??= pack(id, offset)
-  if (words === null) return false
+  const packed = packedIdentifier[offset] ??= pack(id, offset)
+  if (packed === null) return false
   const first = at >> 2
-  for (let k = 0; k < words.length; k++) message[first + k]! |= words[k]!
+  for (let k = 0; k < packed.length; k++) words[first + k]! |= packed[k]!
   return true
 }
 
 /**
  * The text a hash begins with (a flag key and its dot, or the holdout's), packed into words once: a
  * flag's prefix is the same for every person, so only the identifier and the salt are written per hash.
+ * It also keeps the rollout (salt "") and variant (salt "variant") hashes `hashAhead` drew with it, and
+ * from which draw: `bucketHash` answers from them while that draw is the last for its salt.
  */
-export interface HashPrefix {
+export class HashPrefix {
   readonly text: string
   /** Null when the text is not ASCII. */
   readonly words: Int32Array | null
+  rolloutAhead = 0
+  rolloutDraw = 0
+  variantAhead = 0
+  variantDraw = 0
+
+  constructor(text: string) {
+    this.text = text
+    this.words = pack(text, 0)
+  }
 }
 
-export const hashPrefix = (text: string): HashPrefix => ({ text, words: pack(text, 0) })
-
 /** The prefix of a flag's rollout and variant hashes. */
-export const flagPrefix = (flagKey: string): HashPrefix => hashPrefix(`${flagKey}.`)
+export const flagPrefix = (flagKey: string): HashPrefix => new HashPrefix(`${flagKey}.`)
 
 /**
- * The usual message (an ASCII prefix, identifier and salt) written straight into its blocks, with
- * neither the text joined nor encoded; undefined for any other.
+ * The usual message (an ASCII prefix, identifier and salt) written straight into its blocks in `words`
+ * from word `base`, with neither the text joined nor encoded: how many blocks it takes, or 0 for any
+ * other.
  */
-const asciiMessage = (prefix: HashPrefix, id: string, salt: string): number | undefined => {
-  const words = prefix.words
-  if (words === null) return undefined
+const writeAscii = (prefix: HashPrefix, id: string, salt: string, words: Int32Array, base: number): number => {
+  const prefixWords = prefix.words
+  if (prefixWords === null) return 0
   const at = prefix.text.length
   const length = at + id.length + salt.length
   const blocks = blocksFor(length)
-  if (blocks > MAX_BLOCKS) return undefined
-  for (let k = 0; k < words.length; k++) message[k] = words[k]!
-  message.fill(0, words.length, blocks << 4)
-  if (!putIdentifier(id, at) || !putAscii(salt, message, at + id.length)) return undefined
-  message[length >> 2] |= 0x80 << (24 - ((length & 3) << 3))
+  if (blocks > MAX_BLOCKS) return 0
+  let k = 0
+  for (; k < prefixWords.length; k++) words[base + k] = prefixWords[k]!
+  for (; k < blocks << 4; k++) words[base + k] = 0
+  if (!putIdentifier(id, words, (base << 2) + at) || !putAscii(salt, words, (base << 2) + at + id.length)) return 0
+  const end = (base << 2) + length
+  words[end >> 2] |= 0x80 << (24 - ((end & 3) << 3))
   // The length in bits; its high word stays 0 for any message that fits.
-  message[(blocks << 4) - 1] = length << 3
+  words[base + (blocks << 4) - 1] = length << 3
+  return blocks
+}
+
+const asciiMessage = (prefix: HashPrefix, id: string, salt: string): number | undefined => {
+  const blocks = writeAscii(prefix, id, salt, message, 0)
+  if (blocks === 0) return undefined
   begin()
   for (let block = 0; block < blocks; block++) compress(block << 4)
-  return fraction()
+  return fraction(state[0]!, state[1]!)
 }
 
 /** Any message: its UTF-8, padded, hashed a block at a time through the first block of `message`. */
@@ -251,15 +268,90 @@ const anyMessage = (text: string): number => {
     }
     compress(0)
   }
-  return fraction()
+  return fraction(state[0]!, state[1]!)
+}
+
+/**
+ * The draws `hashAhead` made, counted, and the last for each salt: its number and identifier. A prefix
+ * keeps a draw's number rather than its identifier, a number being free to store.
+ */
+let draws = 0
+let lastRolloutDraw = { number: -1, identifier: "" }
+let lastVariantDraw = { number: -1, identifier: "" }
+
+/** The hash the last draw for `salt` made for `prefix`, when that draw was for `identifier`. */
+export const drawnAhead = (prefix: HashPrefix, identifier: string, salt: string): number | undefined => {
+  if (salt === "") {
+    return prefix.rolloutDraw === lastRolloutDraw.number && identifier === lastRolloutDraw.identifier ? prefix.rolloutAhead : undefined
+  }
+  if (salt === "variant") {
+    return prefix.variantDraw === lastVariantDraw.number && identifier === lastVariantDraw.identifier ? prefix.variantAhead : undefined
+  }
+  return undefined
 }
 
 /** The hash of `prefix + identifier + salt`: a flag's rollout (`salt` "") and variant (`salt` "variant") hashes, and the holdout's. */
 export const bucketHash = (prefix: HashPrefix, identifier: string, salt: string): number =>
-  asciiMessage(prefix, identifier, salt) ?? anyMessage(prefix.text + identifier + salt)
+  drawnAhead(prefix, identifier, salt) ?? asciiMessage(prefix, identifier, salt) ?? anyMessage(prefix.text + identifier + salt)
+
+/**
+ * Messages waiting for a lane, by their number of blocks less one: up to four each, in sha1x4's layout
+ * (a message every 64 words), with whose prefix each is.
+ */
+interface Waiting {
+  readonly words: Int32Array
+  readonly owners: Array<HashPrefix>
+}
+
+const waiting: ReadonlyArray<Waiting> = Array.from({ length: MAX_BLOCKS }, () => ({ words: new Int32Array(256), owners: [] }))
+
+/** Hashes the waiting messages of `blocks` blocks side by side, and keeps each hash with its prefix and the draw. */
+const drawWaiting = (module: Sha1x4, blocks: number, draw: number, salt: "" | "variant") => {
+  const { words, owners } = waiting[blocks - 1]!
+  module.words.set(words)
+  module.hash(blocks)
+  for (let lane = 0; lane < owners.length; lane++) {
+    const prefix = owners[lane]!
+    const hash = fraction(module.words[256 + lane]!, module.words[260 + lane]!)
+    if (salt === "") {
+      prefix.rolloutAhead = hash
+      prefix.rolloutDraw = draw
+    } else {
+      prefix.variantAhead = hash
+      prefix.variantDraw = draw
+    }
+  }
+  owners.length = 0
+}
+
+/**
+ * Draws the hash of `identifier` and `salt` under each prefix, four at a time (messages of as many
+ * blocks side by side), for `bucketHash` to answer from: most hashes of a `/flags` request share its
+ * distinct id. A message that is not ASCII, or where WebAssembly has no SIMD, is left to `bucketHash`.
+ */
+export const hashAhead = (prefixes: ReadonlyArray<HashPrefix>, identifier: string, salt: "" | "variant"): void => {
+  const module = prefixes.length === 0 ? null : sha1x4()
+  if (module === null) return
+  const draw = { number: ++draws, identifier }
+  if (salt === "") lastRolloutDraw = draw
+  else lastVariantDraw = draw
+  // A draw that threw (out of stack) may have left messages waiting: they are not this draw's.
+  for (const { owners } of waiting) owners.length = 0
+  for (const prefix of prefixes) {
+    const blocks = blocksFor(prefix.text.length + identifier.length + salt.length)
+    if (blocks > MAX_BLOCKS) continue
+    const { words, owners } = waiting[blocks - 1]!
+    if (writeAscii(prefix, identifier, salt, words, owners.length << 6) === 0) continue
+    owners.push(prefix)
+    if (owners.length === 4) drawWaiting(module, blocks, draw.number, salt)
+  }
+  for (let blocks = 1; blocks <= MAX_BLOCKS; blocks++) {
+    if (waiting[blocks - 1]!.owners.length > 0) drawWaiting(module, blocks, draw.number, salt)
+  }
+}
 
 /** The holdout's prefix: it names no flag, so one person is held out of every flag of an experiment alike. */
-export const HOLDOUT_PREFIX: HashPrefix = hashPrefix("holdout-")
+export const HOLDOUT_PREFIX = new HashPrefix("holdout-")
 
 /** Whether the identifier's rollout hash under `prefix` falls within a percentage; 100 lets everyone in without hashing. */
 export const inRollout = (percentage: number, prefix: HashPrefix, identifier: string): boolean =>

@@ -83,6 +83,11 @@ export interface PreparedFlags {
   readonly cohorts: CohortDefinitions
   readonly groupTypes: GroupTypeMapping
   readonly graph: DependencyGraph
+  /**
+   * What a person's hashes are drawn under ahead of evaluating (see `hashAhead`): the prefixes of the
+   * active flags on persons, those with a partial rollout and those with variants.
+   */
+  readonly ahead: { readonly rollouts: ReadonlyArray<HashPrefix>; readonly variants: ReadonlyArray<HashPrefix> }
 }
 
 export interface ProjectData {
@@ -144,12 +149,19 @@ export const prepareFlags = (flags: ReadonlyArray<EvaluatedFlag>, project: Proje
   const live = flags.filter((flag) => !flag.deleted).map(prepareFlag)
   const byKey = new Map(live.map((flag) => [flag.key, flag]))
   const byId = new Map(live.map((flag) => [flag.flag.id as number, flag]))
+  const onPersons = live.filter((flag) => flag.flag.active && flag.aggregation === null && !flag.deviceBucketing)
   return {
     flags: live,
     byKey,
     byId,
     cohorts: project.cohorts ?? new Map(),
     groupTypes: project.groupTypes ?? GROUP_TYPES_BY_INDEX,
-    graph: dependencyGraph(live, byKey, byId)
+    graph: dependencyGraph(live, byKey, byId),
+    ahead: {
+      rollouts: onPersons
+        .filter((flag) => flag.groups.some((group) => group.rollout_percentage !== null && group.rollout_percentage !== 100))
+        .map((flag) => flag.hashPrefix),
+      variants: onPersons.filter((flag) => flag.conditions.variants.length > 0).map((flag) => flag.hashPrefix)
+    }
   }
 }
