@@ -328,6 +328,18 @@ describe("evaluation of groups, devices and experience continuity", () => {
     assert.isTrue(one(legacy, { person_properties: { "$feature_enrollment/legacy": "true" } }).enabled)
     assert.isFalse(one(legacy).enabled)
   })
+
+  it("the service hashes an empty identifier as 0: within a rollout of 0, not one below it", () => {
+    // Super groups are answered by the service, and their rollout is stored as given.
+    const early = (rollout_percentage: number) =>
+      flagOf(`early-${rollout_percentage}`, {
+        groups: [{ properties: [], rollout_percentage: 100 }],
+        super_groups: [{ properties: [{ key: "email", type: "person", operator: "is_set", value: "is_set" }], rollout_percentage }]
+      })
+    const person = { distinct_id: "", person_properties: { email: "a@example.com" } }
+    assert.deepStrictEqual([one(early(0), person).enabled, one(early(0), person).reason.code], [true, "super_condition_value"])
+    assert.deepStrictEqual([one(early(-10), person).enabled, one(early(-10), person).reason.code], [false, "super_condition_value"])
+  })
 })
 
 describe("evaluation of flag dependencies", () => {

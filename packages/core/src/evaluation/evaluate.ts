@@ -32,8 +32,8 @@ export interface FlagResult {
 export interface FlagsEvaluation {
   /**
    * Each flag's result at the flag's index among the prepared flags: null for a flag not asked for
-   * (`only`), or one the service would not evaluate (in or behind a dependency cycle) unless the SDK
-   * decides it. An inactive flag has a result, off (`flag_disabled`), as the SDK reads it; PostHog's
+   * (`only`), one the service would not evaluate (in or behind a dependency cycle) unless the SDK
+   * decides it, or one that failed to evaluate (reported in `errorsWhileComputingFlags`). An inactive flag has a result, off (`flag_disabled`), as the SDK reads it; PostHog's
    * `/flags` leaves it out.
    */
   readonly results: ReadonlyArray<FlagResult | null>
@@ -353,9 +353,9 @@ const sdkConditions = (
 const serviceHash = (flag: HashPrefix, identifier: string, salt: string) =>
   identifier === "" ? 0 : bucketHash(flag, identifier, salt)
 
-/** The service's rollout: an empty identifier, hashed as 0, is within any percentage. */
+/** The service's rollout: an empty identifier hashes as 0, within any percentage that is not below 0. */
 const inServiceRollout = (percentage: number, flag: HashPrefix, identifier: string) =>
-  identifier === "" || inRollout(percentage, flag, identifier)
+  identifier === "" ? percentage >= 0 : inRollout(percentage, flag, identifier)
 
 /**
  * The identifier the service hashes for a person: the device id for a flag bucketed by device, else
