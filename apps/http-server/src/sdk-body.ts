@@ -70,7 +70,6 @@ export const decodeSdkBody = (raw: Uint8Array, encoding: SdkEncoding): unknown =
 const isFailure = (value: unknown): value is ValidationError | PayloadTooLarge =>
   value instanceof ValidationError || value instanceof PayloadTooLarge
 
-
 /** The body of a `/flags` request from its bytes, or the 400 or 413 that it cannot be read. */
 export const sdkBodyOf = (
   bytes: Uint8Array,

@@ -141,13 +141,13 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
           groupProperties: person.group_properties as never,
           onlyEvaluateLocally: true
         })
-        const ours = await hedgerow(person)
+        const ours = resultsByKey(await hedgerow(person))
         for (const flag of stored) {
           pairs++
           const theirs = local.featureFlags ?? {}
           if (!(flag.key in theirs)) continue
           decided++
-          const result = resultsByKey(ours).get(flag.key)
+          const result = ours.get(flag.key)
           const payload = result === undefined ? undefined : sdkPayloadOf(result)
           if (valueOf(result) !== theirs[flag.key] || JSON.stringify(payload) !== JSON.stringify(local.featureFlagPayloads?.[flag.key])) {
             mismatches++
@@ -199,10 +199,10 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
         }
         const answered = await remote.getAllFlagsAndPayloads(person.distinct_id, options)
         const decided = await local.getAllFlagsAndPayloads(person.distinct_id, { ...options, onlyEvaluateLocally: true })
-        const ours = await hedgerow(person)
+        const ours = resultsByKey(await hedgerow(person))
         for (const [flagKey, flag] of byKey) {
           pairs++
-          const result = resultsByKey(ours).get(flagKey)
+          const result = ours.get(flagKey)
           // `/flags` answers active flags only; a flag the service cannot evaluate (a cycle) is absent from both.
           const expected = flag.active ? valueOf(result) : undefined
           const theirs = answered.featureFlags?.[flagKey]

@@ -76,20 +76,20 @@ describe("evaluation against posthog-node", () => {
           onlyEvaluateLocally: true
         })
         const device = person.person_properties["$device_id"]
-        const ours = evaluateFlags(prepared, {
+        const ours = resultsByKey(evaluateFlags(prepared, {
           distinct_id: person.distinct_id,
           device_id: typeof device === "string" ? device : undefined,
           person_properties: person.person_properties,
           groups: person.groups,
           group_properties: person.group_properties,
           now: new Date()
-        })
+        }))
         for (const flag of prepared.flags) {
           pairs++
           const decidedLocally = local.featureFlags ?? {}
           if (!(flag.key in decidedLocally)) continue
           decided++
-          const result = resultsByKey(ours).get(flag.key)
+          const result = ours.get(flag.key)
           const value = result === undefined ? undefined : result.variant ?? result.enabled
           const payload = result === undefined ? undefined : sdkPayloadOf(result)
           const theirs = decidedLocally[flag.key]

@@ -239,19 +239,19 @@ describe("evaluation of conditions, variants and payloads", () => {
   })
 
   it("inactive flags are off (flag_disabled); deleted flags are absent; a flag without conditions reports no_group_type", () => {
-    const evaluation = evaluate([
+    const flags = resultsByKey(evaluate([
       flagOf("off", { groups: [{ properties: [], rollout_percentage: 100 }] }, { active: false }),
       flagOf("gone", { groups: [{ properties: [], rollout_percentage: 100 }] }, { deleted: true }),
       flagOf("empty", { groups: [] }),
       flagOf("blank", {})
-    ])
-    assert.deepStrictEqual(resultsByKey(evaluation).get("off")!.reason, { code: "flag_disabled", condition_index: null, description: "Feature flag is disabled" })
-    assert.isFalse(resultsByKey(evaluation).get("off")!.enabled)
-    assert.isFalse(resultsByKey(evaluation).has("gone"))
-    assert.deepStrictEqual(resultsByKey(evaluation).get("empty")!.reason, { code: "no_group_type", condition_index: null, description: "No group type" })
-    assert.isTrue(resultsByKey(evaluation).get("blank")!.enabled)
-    assert.deepStrictEqual(resultsByKey(evaluation).get("blank")!.reason.code, "condition_match")
-    assert.deepStrictEqual([resultsByKey(evaluation).get("blank")!.id > 0, resultsByKey(evaluation).get("blank")!.version], [true, 3])
+    ]))
+    assert.deepStrictEqual(flags.get("off")!.reason, { code: "flag_disabled", condition_index: null, description: "Feature flag is disabled" })
+    assert.isFalse(flags.get("off")!.enabled)
+    assert.isFalse(flags.has("gone"))
+    assert.deepStrictEqual(flags.get("empty")!.reason, { code: "no_group_type", condition_index: null, description: "No group type" })
+    assert.isTrue(flags.get("blank")!.enabled)
+    assert.deepStrictEqual(flags.get("blank")!.reason.code, "condition_match")
+    assert.deepStrictEqual([flags.get("blank")!.id > 0, flags.get("blank")!.version], [true, 3])
   })
 
   it("evaluates only the flags asked for", () => {

@@ -33,8 +33,8 @@ export interface FlagsEvaluation {
   /**
    * Each flag's result at the flag's index among the prepared flags: null for a flag not asked for
    * (`only`), one the service would not evaluate (in or behind a dependency cycle) unless the SDK
-   * decides it, or one that failed to evaluate (reported in `errorsWhileComputingFlags`). An inactive flag has a result, off (`flag_disabled`), as the SDK reads it; PostHog's
-   * `/flags` leaves it out.
+   * decides it, or one that failed to evaluate (reported in `errorsWhileComputingFlags`). An inactive
+   * flag has a result, off (`flag_disabled`), as the SDK reads it; PostHog's `/flags` leaves it out.
    */
   readonly results: ReadonlyArray<FlagResult | null>
   /** The service reports errors while computing flags when a dependency cycle keeps flags from it. */
@@ -353,10 +353,6 @@ const sdkConditions = (
 const serviceHash = (flag: HashPrefix, identifier: string, salt: string) =>
   identifier === "" ? 0 : bucketHash(flag, identifier, salt)
 
-/** The service's rollout: an empty identifier hashes as 0, within any percentage that is not below 0. */
-const inServiceRollout = (percentage: number, flag: HashPrefix, identifier: string) =>
-  identifier === "" ? percentage >= 0 : inRollout(percentage, flag, identifier)
-
 /**
  * The identifier the service hashes for a person: the device id for a flag bucketed by device, else
  * for experience continuity the request's `$anon_distinct_id` (Hedgerow stores no override), else the
@@ -417,7 +413,7 @@ const serviceAnswer = (subject: Subject, flag: PreparedFlag): Decision => {
       outcomes.push("no_condition_match")
       continue
     }
-    if (!inServiceRollout(condition.rollout_percentage ?? 100, flag.hashPrefix, identifier)) {
+    if (!inRollout(condition.rollout_percentage ?? 100, flag.hashPrefix, identifier, serviceHash)) {
       outcomes.push("out_of_rollout_bound")
       if (!flag.earlyExit) continue
       return { value: false, reason: reasonOf("out_of_rollout_bound", condition.index) }
@@ -445,6 +441,6 @@ const earlyAccess = (subject: Subject, flag: PreparedFlag): Decision | undefined
   if (group === null || !group.properties.some((property) => hasOwn(person, String(property.key)))) return undefined
   const identifier = personIdentifier(subject, flag)
   const value = serviceMatches(subject, group.properties, subject.person) &&
-    inServiceRollout(group.rollout_percentage ?? 100, flag.hashPrefix, identifier)
+    inRollout(group.rollout_percentage ?? 100, flag.hashPrefix, identifier, serviceHash)
   return { value, reason: SUPER_CONDITION, payloadKey: "true" }
 }

@@ -191,17 +191,15 @@ const putIdentifier = (id: string, words: Int32Array, at: number): boolean => {
 /**
  * The text a hash begins with (a flag key and its dot, or the holdout's), packed into words once: a
  * flag's prefix is the same for every person, so only the identifier and the salt are written per hash.
- * It also keeps the rollout (salt "") and variant (salt "variant") hashes `hashAhead` drew with it, and
- * from which draw: `bucketHash` answers from them while that draw is the last for its salt.
+ * It also keeps, for each salt `hashAhead` draws (see `DRAWN_SALTS`), the hash it last drew with it and
+ * that draw's number: `bucketHash` answers from them while that draw is the last for its salt.
  */
 export class HashPrefix {
   readonly text: string
   /** Null when the text is not ASCII. */
   readonly words: Int32Array | null
-  rolloutAhead = 0
-  rolloutDraw = 0
-  variantAhead = 0
-  variantDraw = 0
+  readonly ahead = [0, 0]
+  readonly drawnIn = [0, 0]
 
   constructor(text: string) {
     this.text = text
@@ -271,23 +269,24 @@ const anyMessage = (text: string): number => {
   return fraction(state[0]!, state[1]!)
 }
 
+/** The salts `hashAhead` draws, a flag's rollout and variant hashes; a prefix keeps a slot for each, at its index here. */
+const DRAWN_SALTS = ["", "variant"] as const
+
+type DrawnSalt = typeof DRAWN_SALTS[number]
+
 /**
  * The draws `hashAhead` made, counted, and the last for each salt: its number and identifier. A prefix
  * keeps a draw's number rather than its identifier, a number being free to store.
  */
 let draws = 0
-let lastRolloutDraw = { number: -1, identifier: "" }
-let lastVariantDraw = { number: -1, identifier: "" }
+const lastDraws = DRAWN_SALTS.map(() => ({ number: -1, identifier: "" }))
 
 /** The hash the last draw for `salt` made for `prefix`, when that draw was for `identifier`. */
 export const drawnAhead = (prefix: HashPrefix, identifier: string, salt: string): number | undefined => {
-  if (salt === "") {
-    return prefix.rolloutDraw === lastRolloutDraw.number && identifier === lastRolloutDraw.identifier ? prefix.rolloutAhead : undefined
-  }
-  if (salt === "variant") {
-    return prefix.variantDraw === lastVariantDraw.number && identifier === lastVariantDraw.identifier ? prefix.variantAhead : undefined
-  }
-  return undefined
+  const slot = DRAWN_SALTS.indexOf(salt as DrawnSalt)
+  if (slot === -1) return undefined
+  const last = lastDraws[slot]!
+  return prefix.drawnIn[slot] === last.number && identifier === last.identifier ? prefix.ahead[slot] : undefined
 }
 
 /** The hash of `prefix + identifier + salt`: a flag's rollout (`salt` "") and variant (`salt` "variant") hashes, and the holdout's. */
@@ -306,20 +305,14 @@ interface Waiting {
 const waiting: ReadonlyArray<Waiting> = Array.from({ length: MAX_BLOCKS }, () => ({ words: new Int32Array(256), owners: [] }))
 
 /** Hashes the waiting messages of `blocks` blocks side by side, and keeps each hash with its prefix and the draw. */
-const drawWaiting = (module: Sha1x4, blocks: number, draw: number, salt: "" | "variant") => {
+const drawWaiting = (module: Sha1x4, blocks: number, draw: number, slot: number) => {
   const { words, owners } = waiting[blocks - 1]!
   module.words.set(words)
   module.hash(blocks)
   for (let lane = 0; lane < owners.length; lane++) {
     const prefix = owners[lane]!
-    const hash = fraction(module.words[256 + lane]!, module.words[260 + lane]!)
-    if (salt === "") {
-      prefix.rolloutAhead = hash
-      prefix.rolloutDraw = draw
-    } else {
-      prefix.variantAhead = hash
-      prefix.variantDraw = draw
-    }
+    prefix.ahead[slot] = fraction(module.words[256 + lane]!, module.words[260 + lane]!)
+    prefix.drawnIn[slot] = draw
   }
   owners.length = 0
 }
@@ -329,12 +322,11 @@ const drawWaiting = (module: Sha1x4, blocks: number, draw: number, salt: "" | "v
  * blocks side by side), for `bucketHash` to answer from: most hashes of a `/flags` request share its
  * distinct id. A message that is not ASCII, or where WebAssembly has no SIMD, is left to `bucketHash`.
  */
-export const hashAhead = (prefixes: ReadonlyArray<HashPrefix>, identifier: string, salt: "" | "variant"): void => {
+export const hashAhead = (prefixes: ReadonlyArray<HashPrefix>, identifier: string, salt: DrawnSalt): void => {
   const module = prefixes.length === 0 ? null : sha1x4()
   if (module === null) return
-  const draw = { number: ++draws, identifier }
-  if (salt === "") lastRolloutDraw = draw
-  else lastVariantDraw = draw
+  const slot = DRAWN_SALTS.indexOf(salt)
+  const draw = lastDraws[slot] = { number: ++draws, identifier }
   // A draw that threw (out of stack) may have left messages waiting: they are not this draw's.
   for (const { owners } of waiting) owners.length = 0
   for (const prefix of prefixes) {
@@ -343,19 +335,22 @@ export const hashAhead = (prefixes: ReadonlyArray<HashPrefix>, identifier: strin
     const { words, owners } = waiting[blocks - 1]!
     if (writeAscii(prefix, identifier, salt, words, owners.length << 6) === 0) continue
     owners.push(prefix)
-    if (owners.length === 4) drawWaiting(module, blocks, draw.number, salt)
+    if (owners.length === 4) drawWaiting(module, blocks, draw.number, slot)
   }
   for (let blocks = 1; blocks <= MAX_BLOCKS; blocks++) {
-    if (waiting[blocks - 1]!.owners.length > 0) drawWaiting(module, blocks, draw.number, salt)
+    if (waiting[blocks - 1]!.owners.length > 0) drawWaiting(module, blocks, draw.number, slot)
   }
 }
 
 /** The holdout's prefix: it names no flag, so one person is held out of every flag of an experiment alike. */
 export const HOLDOUT_PREFIX = new HashPrefix("holdout-")
 
-/** Whether the identifier's rollout hash under `prefix` falls within a percentage; 100 lets everyone in without hashing. */
-export const inRollout = (percentage: number, prefix: HashPrefix, identifier: string): boolean =>
-  percentage === 100 || bucketHash(prefix, identifier, "") <= percentage / 100
+/**
+ * Whether the identifier's rollout hash under `prefix` (by `hash`, the SDK's unless given) falls within a
+ * percentage; 100 lets everyone in without hashing.
+ */
+export const inRollout = (percentage: number, prefix: HashPrefix, identifier: string, hash = bucketHash): boolean =>
+  percentage === 100 || hash(prefix, identifier, "") <= percentage / 100
 
 /** The variant whose cumulative share first exceeds the hash, or null where the shares stop short of it. */
 export const variantAt = (hash: number, variants: ReadonlyArray<{ readonly key: string; readonly rollout_percentage: number }>) => {
