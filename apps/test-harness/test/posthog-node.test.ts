@@ -230,22 +230,24 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
     }
   })
 
-  it("reads a remote configuration flag's payload with getRemoteConfigPayload, parsed from the stored JSON text", { timeout: 60_000 }, async () => {
+  it("reads a remote configuration flag's payload with getRemoteConfigPayload, parsed from the stored JSON text, and nothing for another flag", { timeout: 60_000 }, async () => {
     const flagKey = "remote-config-for-sdk"
-    await runtime.runPromise(FeatureFlagRepository.use((repository) =>
-      repository.insert({
-        ...newFlagColumns({
-          key: flagKey,
-          is_remote_configuration: true,
-          filters: { groups: [{ properties: [], rollout_percentage: 100 }], payloads: { true: "{\"theme\": \"dark\", \"size\": 3}" } }
-        }, null),
-        project_id: project,
-        creation_context: "feature_flags",
-        created_by_id: null
-      })).pipe(Effect.orDie))
+    const payloads = { true: "{\"theme\": \"dark\", \"size\": 3}" }
+    const insert = (key: string, is_remote_configuration: boolean) =>
+      runtime.runPromise(FeatureFlagRepository.use((repository) =>
+        repository.insert({
+          ...newFlagColumns({ key, is_remote_configuration, filters: { groups: [{ properties: [], rollout_percentage: 100 }], payloads } }, null),
+          project_id: project,
+          creation_context: "feature_flags",
+          created_by_id: null
+        })).pipe(Effect.orDie))
+    await insert(flagKey, true)
+    await insert("not-remote-config-for-sdk", false)
     const client = new PostHog(token, { host: url, personalApiKey: key, featureFlagsPollingInterval: null, disableGeoip: true, flushAt: 1_000_000 })
     try {
       expect(await client.getRemoteConfigPayload(flagKey)).toEqual({ theme: "dark", size: 3 })
+      expect(await client.getRemoteConfigPayload("not-remote-config-for-sdk")).toBeNull()
+      expect(await client.getRemoteConfigPayload("no-such-flag")).toBeNull()
     } finally {
       await client.shutdown()
     }

@@ -83,14 +83,14 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
   /**
    * `{id or key}/remote_config/`: the `"true"` payload of a remote configuration flag, as stored, or null
    * when it has none (scope feature_flag:read). A flag is named by id when all digits, else by key;
-   * another flag, or one that is not a remote configuration flag, is 404. The flag answered is marked as
-   * called.
+   * none when the project has no such flag or it is not a remote configuration flag (the project itself
+   * answers 404 as every project path does). The flag answered is marked as called.
    */
   readonly remoteConfig: (
     actor: Actor,
     choice: ProjectChoice,
     flag: string
-  ) => Effect.Effect<unknown, AuthenticationError | PermissionDenied | NotFound>
+  ) => Effect.Effect<Option.Option<unknown>, AuthenticationError | PermissionDenied | NotFound>
   /** `evaluation_reasons`: each flag's value and why, for a distinct id (scope feature_flag:read). */
   readonly evaluationReasons: (
     actor: Actor,
@@ -214,10 +214,10 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       const remoteConfig = Effect.fn("FlagEvaluationService.remoteConfig")(function*(actor: Actor, choice: ProjectChoice, ref: string) {
         const { project } = yield* projectAccess(actor, choice, "feature_flag:read")
         const found = yield* flagOf(project.id, ref)
-        if (Option.isNone(found) || !found.value.is_remote_configuration) return yield* NotFound.default()
+        if (Option.isNone(found) || !found.value.is_remote_configuration) return Option.none()
         // An SDK fetches a remote configuration's payload to use it: that is the flag's call.
         usage.record(yield* Clock.currentTimeMillis, [found.value.id])
-        return remoteConfigPayload(conditionsOf(found.value.filters).payloads)
+        return Option.some(remoteConfigPayload(conditionsOf(found.value.filters).payloads))
       })
 
       const reasons = Effect.fn("FlagEvaluationService.evaluationReasons")(function*(
