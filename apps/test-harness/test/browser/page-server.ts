@@ -11,20 +11,20 @@ export interface PageServer {
   readonly close: () => Promise<void>
 }
 
-/** Each script the page may load: its path on the page's origin, and the file it is. */
-export type Scripts = Readonly<Record<string, string>>
+/** Each script the page may load, by its path on the page's origin: a file, or text made for the page. */
+export type Scripts = Readonly<Record<string, { readonly file: string } | { readonly text: string }>>
 
 const PAGE = "<!doctype html><html><head><meta charset=\"utf-8\"><title>A team's page</title></head><body><p>hello</p></body></html>"
 
 export const servePage = async (scripts: Scripts): Promise<PageServer> => {
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://page").pathname
-    const file = scripts[path]
+    const script = scripts[path]
     if (path === "/") {
       response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
       response.end(PAGE)
-    } else if (file !== undefined) {
-      readFile(file).then((text) => {
+    } else if (script !== undefined) {
+      ("text" in script ? Promise.resolve(script.text) : readFile(script.file)).then((text) => {
         response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" })
         response.end(text)
       }, () => {
