@@ -11,7 +11,6 @@ export class GroupTypeRepository extends Context.Service<GroupTypeRepository, {
   readonly list: (project: ProjectId) => Effect.Effect<ReadonlyArray<GroupType>>
   /** The same, each row locked until the transaction ends, so that a change made from them is not lost. */
   readonly listForUpdate: (project: ProjectId) => Effect.Effect<ReadonlyArray<GroupType>>
-  readonly findByName: (project: ProjectId, name: string) => Effect.Effect<Option.Option<GroupType>>
   /**
    * Adds the name at the lowest index below `limit` that no group type of the project holds. None when
    * nothing was added: the name is taken, every index is, another writer took the index meanwhile, or

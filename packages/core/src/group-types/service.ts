@@ -88,18 +88,20 @@ export class GroupTypeService extends Context.Service<GroupTypeService, {
       const transactions = yield* Transactions
 
       /**
-       * Inside one transaction. Another writer may take the free index between reading and writing it
-       * (the unique index refuses the second), so each miss looks again; every miss means one more index
-       * taken, so at most five misses lead anywhere.
+       * Inside one transaction. Another writer may take the free index, or the name, between reading and
+       * writing it (the unique indexes refuse the second), so each miss reads the group types again, in
+       * one statement: the name is there, or every index is taken, or one is still free to try. Every
+       * miss means one more index taken, so at most five misses lead anywhere.
        */
       const add = (project: ProjectId, name: string) =>
         Effect.gen(function*() {
           for (let attempt = 0; attempt <= MAX_GROUP_TYPES; attempt++) {
             const inserted = yield* repository.insertAtFreeIndex(project, name, MAX_GROUP_TYPES)
             if (Option.isSome(inserted)) return Option.some<Registered>({ groupType: inserted.value, created: true })
-            const existing = yield* repository.findByName(project, name)
-            if (Option.isSome(existing)) return Option.some<Registered>({ groupType: existing.value, created: false })
-            if ((yield* repository.list(project)).length >= MAX_GROUP_TYPES) break
+            const current = yield* repository.list(project)
+            const existing = current.find((groupType) => groupType.group_type === name)
+            if (existing !== undefined) return Option.some<Registered>({ groupType: existing, created: false })
+            if (current.length >= MAX_GROUP_TYPES) break
           }
           return Option.none<Registered>()
         })

@@ -25,11 +25,6 @@ export const layerNoDeps = Layer.effect(
           Effect.orDie,
           Effect.flatMap(decodeGroupTypes)
         ),
-      findByName: (project, name) =>
-        sql`SELECT ${columns} FROM group_types WHERE project_id = ${project} AND group_type = ${name}`.pipe(
-          Effect.orDie,
-          Effect.flatMap(decodeGroupType)
-        ),
       // A free index read at the statement's start may be taken by a commit before the insert lands:
       // the primary key then refuses it quietly, and so does the name's unique index for a name taken so.
       insertAtFreeIndex: (project, name, limit) =>
