@@ -241,16 +241,20 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
 
   it("turns a group flag on for `groups: { company: 'acme' }`, locally and remotely, and not for the index or another type's name", { timeout: 60_000 }, async () => {
     const flagKey = "for-companies-by-name"
+    // Index 3 has no group type.
+    const orphanKey = "for-index-without-type"
     await runtime.runPromise(Effect.gen(function*() {
-      yield* FeatureFlagRepository.use((repository) =>
-        repository.insert({
-          ...newFlagColumns({ key: flagKey, filters: { aggregation_group_type_index: 0, groups: [{ properties: [], rollout_percentage: 100 }] } }, null),
-          project_id: project,
-          creation_context: "feature_flags",
-          created_by_id: null
-        })).pipe(Effect.orDie)
+      for (const [key, index] of [[flagKey, 0], [orphanKey, 3]] as const) {
+        yield* FeatureFlagRepository.use((repository) =>
+          repository.insert({
+            ...newFlagColumns({ key, filters: { aggregation_group_type_index: index, groups: [{ properties: [], rollout_percentage: 100 }] } }, null),
+            project_id: project,
+            creation_context: "feature_flags",
+            created_by_id: null
+          })).pipe(Effect.orDie)
+      }
       yield* FlagEvaluationService.use((s) => s.snapshot(project)).pipe(
-        Effect.flatMap((snapshot) => (snapshot.prepared.byKey.has(flagKey) ? Effect.void : Effect.fail("not yet"))),
+        Effect.flatMap((snapshot) => (snapshot.prepared.byKey.has(orphanKey) ? Effect.void : Effect.fail("not yet"))),
         Effect.retry(Schedule.spaced("20 millis")),
         Effect.timeout("10 seconds"),
         Effect.orDie
@@ -262,14 +266,19 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
     const remote = new PostHog(token, { host: url, disableGeoip: true, flushAt: 1_000_000 })
     try {
       await local.reloadFeatureFlags()
-      const ask = (client: PostHog, groups: Record<string, string>, onlyEvaluateLocally = false) =>
-        client.getFeatureFlag(flagKey, "someone", { groups, sendFeatureFlagEvents: false, onlyEvaluateLocally })
+      const ask = (client: PostHog, groups: Record<string, string>, onlyEvaluateLocally = false, key = flagKey) =>
+        client.getFeatureFlag(key, "someone", { groups, sendFeatureFlagEvents: false, onlyEvaluateLocally })
       expect(await ask(local, { company: "acme" }, true)).toBe(true)
       expect(await ask(remote, { company: "acme" })).toBe(true)
       for (const groups of [{}, { "0": "acme" }, { team: "acme" }]) {
         expect(await ask(local, groups, true)).toBe(false)
         expect(await ask(remote, groups)).toBe(false)
       }
+      // A flag on an index no group type holds: the SDK cannot decide it and asks /flags, which answers off.
+      const anyGroups = { company: "acme", team: "red", "3": "x" }
+      expect(await ask(local, anyGroups, true, orphanKey)).toBeUndefined()
+      expect(await ask(local, anyGroups, false, orphanKey)).toBe(false)
+      expect(await ask(remote, anyGroups, false, orphanKey)).toBe(false)
     } finally {
       warn.mockRestore()
       error.mockRestore()

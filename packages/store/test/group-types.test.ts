@@ -97,15 +97,8 @@ forEachBackend((backend) =>
         const service = yield* GroupTypeService
         assert.isFalse((yield* ProjectService.use((s) => s.retrieveVisible(actor, project))).has_group_types)
         const company = yield* service.create(actor, project, bodyOf({ group_type: "  company " }))
-        assert.deepStrictEqual({ ...company, created_at: typeof company.created_at }, {
-          group_type: "company",
-          group_type_index: 0,
-          name_singular: null,
-          name_plural: null,
-          detail_dashboard: null,
-          default_columns: null,
-          created_at: "string"
-        })
+        // Trimmed as a DRF CharField is; the whole answer's shape is the conformance scenarios'.
+        assert.deepStrictEqual([company.group_type, company.group_type_index, company.name_singular], ["company", 0, null])
         assert.deepStrictEqual(refusal(yield* Effect.exit(service.create(actor, project, bodyOf({ group_type: "company" })))), {
           _tag: "ValidationError",
           code: "unique",
