@@ -75,7 +75,8 @@ export class GroupTypeService extends Context.Service<GroupTypeService, {
   /**
    * For the events pipeline: the index of the group type with this name, registering it at the lowest
    * free index when the project has none; none when all five are taken or the name cannot be one (empty,
-   * over 400 characters). A name the project has is answered from memory, without a query.
+   * over 400 characters, holding a NUL). A name the project has, and a project that has five, are
+   * answered from memory, without a query.
    */
   readonly register: (project: ProjectId, name: string) => Effect.Effect<Option.Option<number>>
 }>()("hedgerow/GroupTypeService") {
