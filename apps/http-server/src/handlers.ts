@@ -191,6 +191,7 @@ export const layerNoDeps = Layer.mergeAll(
   serveGroup("flagRoleAccess"),
   serveGroup("flagDefinitions"),
   servePublicGroup("flagEvaluation"),
+  serveGroup("groupTypes"),
   serveGroup("personalApiKeys"),
   serveGroup("identity"),
   serveSessionGroup("sessions"),

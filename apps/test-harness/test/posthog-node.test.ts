@@ -1,7 +1,7 @@
-import { Bootstrap, evaluateFlags, FlagEvaluationService, type FlagResult, type ProjectId, resultsByKey } from "@hedgerow/core"
+import { Bootstrap, evaluateFlags, FlagEvaluationService, type FlagResult, GroupTypeService, type ProjectId, resultsByKey } from "@hedgerow/core"
 import { FeatureFlagRepository, newFlagColumns } from "@hedgerow/core/ports"
 import { HedgerowServer } from "@hedgerow/http-server"
-import { Effect, ManagedRuntime, Schedule } from "effect"
+import { Effect, ManagedRuntime, Option, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { PostHog } from "posthog-node"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
@@ -9,6 +9,7 @@ import {
   COHORTS,
   generateFlags,
   generatePerson,
+  GROUP_TYPES,
   type Person,
   random,
   sdkPayloadOf
@@ -74,10 +75,18 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
         }).pipe(Effect.orDie)
         expect(stored.id).toBe(flag.id)
       }
+      // The project's group types, by name, at the indexes the flags aggregate by, as events register them.
+      for (const [index, name] of Object.entries(GROUP_TYPES)) {
+        expect(yield* GroupTypeService.use((s) => s.register(project, name))).toEqual(Option.some(Number(index)))
+      }
       // Written outside the server's requests, the flags reach its memory through the change feed.
       const live = flags.filter((flag) => !flag.deleted).length
       yield* FlagEvaluationService.use((s) => s.snapshot(project)).pipe(
-        Effect.flatMap((snapshot) => (snapshot.prepared.flags.length === live ? Effect.void : Effect.fail("not yet"))),
+        Effect.flatMap((snapshot) =>
+          snapshot.prepared.flags.length === live && JSON.stringify(snapshot.prepared.groupTypes) === JSON.stringify(GROUP_TYPES)
+            ? Effect.void
+            : Effect.fail("not yet")
+        ),
         Effect.retry(Schedule.spaced("20 millis")),
         Effect.timeout("10 seconds"),
         Effect.orDie
@@ -227,6 +236,54 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
       error.mockRestore()
       await remote.shutdown()
       await local.shutdown()
+    }
+  })
+
+  it("turns a group flag on for `groups: { company: 'acme' }`, locally and remotely, and not for the index or another type's name", { timeout: 60_000 }, async () => {
+    const flagKey = "for-companies-by-name"
+    // Index 3 has no group type.
+    const orphanKey = "for-index-without-type"
+    await runtime.runPromise(Effect.gen(function*() {
+      for (const [key, index] of [[flagKey, 0], [orphanKey, 3]] as const) {
+        yield* FeatureFlagRepository.use((repository) =>
+          repository.insert({
+            ...newFlagColumns({ key, filters: { aggregation_group_type_index: index, groups: [{ properties: [], rollout_percentage: 100 }] } }, null),
+            project_id: project,
+            creation_context: "feature_flags",
+            created_by_id: null
+          })).pipe(Effect.orDie)
+      }
+      yield* FlagEvaluationService.use((s) => s.snapshot(project)).pipe(
+        Effect.flatMap((snapshot) => (snapshot.prepared.byKey.has(orphanKey) ? Effect.void : Effect.fail("not yet"))),
+        Effect.retry(Schedule.spaced("20 millis")),
+        Effect.timeout("10 seconds"),
+        Effect.orDie
+      )
+    }))
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined)
+    const error = vi.spyOn(console, "error").mockImplementation(() => undefined)
+    const local = new PostHog(token, { host: url, personalApiKey: key, featureFlagsPollingInterval: null, disableGeoip: true, flushAt: 1_000_000 })
+    const remote = new PostHog(token, { host: url, disableGeoip: true, flushAt: 1_000_000 })
+    try {
+      await local.reloadFeatureFlags()
+      const ask = (client: PostHog, groups: Record<string, string>, onlyEvaluateLocally = false, key = flagKey) =>
+        client.getFeatureFlag(key, "someone", { groups, sendFeatureFlagEvents: false, onlyEvaluateLocally })
+      expect(await ask(local, { company: "acme" }, true)).toBe(true)
+      expect(await ask(remote, { company: "acme" })).toBe(true)
+      for (const groups of [{}, { "0": "acme" }, { team: "acme" }]) {
+        expect(await ask(local, groups, true)).toBe(false)
+        expect(await ask(remote, groups)).toBe(false)
+      }
+      // A flag on an index no group type holds: the SDK cannot decide it and asks /flags, which answers off.
+      const anyGroups = { company: "acme", team: "red", "3": "x" }
+      expect(await ask(local, anyGroups, true, orphanKey)).toBeUndefined()
+      expect(await ask(local, anyGroups, false, orphanKey)).toBe(false)
+      expect(await ask(remote, anyGroups, false, orphanKey)).toBe(false)
+    } finally {
+      warn.mockRestore()
+      error.mockRestore()
+      await local.shutdown()
+      await remote.shutdown()
     }
   })
 

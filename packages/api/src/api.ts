@@ -5,6 +5,7 @@ import { FeatureFlagsGroup } from "./groups/feature-flags.ts"
 import { FlagDefinitionsGroup } from "./groups/flag-definitions.ts"
 import { FlagEvaluationGroup } from "./groups/flag-evaluation.ts"
 import { FlagRoleAccessGroup } from "./groups/flag-role-access.ts"
+import { GroupTypesGroup } from "./groups/group-types.ts"
 import { IdentityGroup } from "./groups/identity.ts"
 import { InvitesGroup } from "./groups/invites.ts"
 import { MembersGroup } from "./groups/members.ts"
@@ -33,6 +34,7 @@ export class HedgerowApi extends HttpApi.make("hedgerow")
   .add(FlagRoleAccessGroup)
   .add(FlagDefinitionsGroup)
   .add(FlagEvaluationGroup)
+  .add(GroupTypesGroup)
   // Before identity: `/api/personal_api_keys/:id/` serves every method on `@current` but GET.
   .add(PersonalApiKeysGroup)
   .add(IdentityGroup)

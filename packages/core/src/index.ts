@@ -61,6 +61,9 @@ export * from "./feature-flags/actions.ts"
 export * from "./feature-flags/access-controls.ts"
 export * from "./dashboards/model.ts"
 export * from "./cohorts/model.ts"
+export * from "./group-types/model.ts"
+export * from "./group-types/input.ts"
+export * from "./group-types/service.ts"
 export * from "./activity/model.ts"
 export { cohortDefinitions } from "./evaluation/cohorts.ts"
 export type { EvaluationContext } from "./evaluation/context.ts"
@@ -69,7 +72,6 @@ export { evaluateFlags, type FlagResult, type FlagsEvaluation, type FlagValue, r
 export {
   type CohortDefinitions,
   type EvaluatedFlag,
-  GROUP_TYPES_BY_INDEX,
   type GroupTypeMapping,
   type PreparedFlags,
   prepareFlags,

@@ -5,6 +5,8 @@ import { LoginThrottle, RateLimiter } from "./auth/throttle.ts"
 import { BatchExportService } from "./batch-exports/service.ts"
 import { DomainService } from "./domains/service.ts"
 import * as FeatureFlagServices from "./feature-flags/layer.ts"
+import { GroupTypeService } from "./group-types/service.ts"
+import { ProjectGroupTypes } from "./group-types/project-group-types.ts"
 import { InviteService } from "./invites/service.ts"
 import { MailDelivery } from "./mail/delivery.ts"
 import { MemberService } from "./members/service.ts"
@@ -36,5 +38,10 @@ export const layerNoDeps = Layer.mergeAll(
   BatchExportService.layerNoDeps,
   DomainService.layerNoDeps,
   FeatureFlagServices.layerNoDeps,
+  GroupTypeService.layerNoDeps,
   Layer.provideMerge(Bootstrap.layerNoDeps, PersonalApiKeyService.layerNoDeps)
-).pipe(Layer.provide(Access.layerNoDeps))
+).pipe(
+  Layer.provide(Access.layerNoDeps),
+  // Evaluation, the project's answer and registration read the same group types, held in memory once.
+  Layer.provide(ProjectGroupTypes.layerNoDeps)
+)

@@ -301,6 +301,12 @@ export const generateFlags = (next: Random): ReadonlyArray<EvaluatedFlag> => {
   return flags
 }
 
+/**
+ * The project's group types, as the definitions' `group_type_mapping` names them: flags aggregate by
+ * indexes 0, 1 and 3, and index 3 has no group type, so flags on it have none to read.
+ */
+export const GROUP_TYPES: Readonly<Record<string, string>> = { "0": "company", "1": "team" }
+
 export interface Person {
   readonly distinct_id: string
   readonly person_properties: Record<string, unknown>
@@ -317,7 +323,7 @@ export const generatePerson = (next: Random, index: number, now: number): Person
   if (chance(next, 0.5)) person_properties["$device_id"] = `device-${Math.floor(next() * 1000)}`
   const groups: Record<string, string> = {}
   const group_properties: Record<string, Record<string, unknown>> = {}
-  for (const type of ["0", "1"]) {
+  for (const type of Object.values(GROUP_TYPES)) {
     if (!chance(next, 0.6)) continue
     groups[type] = pick(next, ["acme", "globex", "initech", ""])
     const properties: Record<string, unknown> = { $group_key: groups[type] }

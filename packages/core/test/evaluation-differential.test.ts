@@ -3,8 +3,8 @@ import { vi } from "vitest"
 import { PostHog } from "posthog-node"
 import { definitionFilters } from "../src/evaluation/definitions.ts"
 import { evaluateFlags, resultsByKey } from "../src/evaluation/evaluate.ts"
-import { GROUP_TYPES_BY_INDEX, prepareFlags } from "../src/evaluation/prepare.ts"
-import { COHORTS, generateFlags, generatePerson, INSTANTS, pick, random, sdkPayloadOf } from "./evaluation-cases.ts"
+import { prepareFlags } from "../src/evaluation/prepare.ts"
+import { COHORTS, generateFlags, generatePerson, GROUP_TYPES, INSTANTS, pick, random, sdkPayloadOf } from "./evaluation-cases.ts"
 
 /**
  * Hedgerow's evaluator against posthog-node's own local evaluation, the SDK being the judge: generated
@@ -23,7 +23,7 @@ describe("evaluation against posthog-node", () => {
     // The SDK warns, once per load, about flags it leaves to the service; those are part of the design here.
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined)
     const flags = generateFlags(next)
-    const prepared = prepareFlags(flags, { cohorts: COHORTS })
+    const prepared = prepareFlags(flags, { cohorts: COHORTS, groupTypes: GROUP_TYPES })
     const definitions = {
       flags: prepared.flags.map((flag) => ({
         id: flag.flag.id,
@@ -38,7 +38,7 @@ describe("evaluation against posthog-node", () => {
         evaluation_runtime: flag.flag.evaluation_runtime,
         bucketing_identifier: flag.flag.bucketing_identifier ?? null
       })),
-      group_type_mapping: GROUP_TYPES_BY_INDEX,
+      group_type_mapping: GROUP_TYPES,
       cohorts: Object.fromEntries(COHORTS)
     }
     const client = new PostHog("phc_test", {

@@ -9,6 +9,7 @@ import * as DomainRepositorySql from "./repositories/domains.ts"
 import * as FeatureFlagRepositorySql from "./repositories/feature-flags.ts"
 import * as FlagRoleAccessRepositorySql from "./repositories/flag-role-access.ts"
 import * as FlagUsageRepositorySql from "./repositories/flag-usage.ts"
+import * as GroupTypeRepositorySql from "./repositories/group-types.ts"
 import * as InviteRepositorySql from "./repositories/invites.ts"
 import * as MembershipRepositorySql from "./repositories/memberships.ts"
 import * as OutboxRepositorySql from "./repositories/outbox.ts"
@@ -56,6 +57,7 @@ export const repositoriesNoDeps = Layer.mergeAll(
   ActivityRepositorySql.layerNoDeps,
   DashboardRepositorySql.layerNoDeps,
   CohortRepositorySql.layerNoDeps,
+  GroupTypeRepositorySql.layerNoDeps,
   TransactionsSql.layerNoDeps
 )
 

@@ -15,6 +15,7 @@ import { featureFlags } from "./feature-flags.ts"
 import { flagDefinitions } from "./flag-definitions.ts"
 import { flagEvaluation } from "./flag-evaluation.ts"
 import { flagRoleAccess } from "./flag-role-access.ts"
+import { groupTypes } from "./group-types.ts"
 import { identity } from "./identity.ts"
 import { invites } from "./invites.ts"
 import { members } from "./members.ts"
@@ -45,6 +46,7 @@ export const endpoints: { readonly [G in GroupName]: GroupBindings<G> } = {
   featureFlags,
   flagRoleAccess,
   flagDefinitions,
+  groupTypes,
   personalApiKeys,
   identity
 }

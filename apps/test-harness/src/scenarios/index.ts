@@ -21,6 +21,7 @@ import { flagDefinitionScenarios } from "./flag-definitions.ts"
 import { flagEvaluationScenarios } from "./flag-evaluation.ts"
 import { flagEvaluationReasonScenarios } from "./flag-evaluation-reasons.ts"
 import { flagRemoteConfigScenarios } from "./flag-remote-config.ts"
+import { groupTypeScenarios } from "./group-types.ts"
 import { inviteMailScenarios } from "./invite-mail.ts"
 import { inviteScenarios } from "./invites.ts"
 import { memberScenarios } from "./members.ts"
@@ -67,6 +68,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...flagEvaluationScenarios,
   ...flagRemoteConfigScenarios,
   ...flagEvaluationReasonScenarios,
+  ...groupTypeScenarios,
   ...transportScenarios
 ]
 

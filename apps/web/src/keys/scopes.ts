@@ -12,6 +12,7 @@ export const SCOPE_WORDS = {
   feature_flag: "Feature flag",
   activity_log: "Activity log",
   access_control: "Access control",
+  group: "Group",
   user: "User"
 } as const satisfies Record<ScopeObject, string>
 

@@ -10,6 +10,7 @@ import { LiveFlags } from "../feature-flags/live-flags.ts"
 import type { StoredFeatureFlag } from "../feature-flags/model.ts"
 import { FeatureFlagRepository } from "../feature-flags/repository.ts"
 import { FlagUsage } from "../feature-flags/usage.ts"
+import { ProjectGroupTypes } from "../group-types/project-group-types.ts"
 import type { Project } from "../projects/model.ts"
 import { ProjectRepository } from "../projects/repository.ts"
 import { Freshness } from "../read-model/freshness.ts"
@@ -50,11 +51,11 @@ export interface DefinitionsRequest extends ProjectChoice {
 export const NO_PROJECT_ACCESS = "You don't have access to the project."
 
 /**
- * Flag evaluation served from the in-memory read model: a project's live flags (kept fresh row by row)
- * and its cohorts, prepared once per change of either, and the project a public token names.
+ * Flag evaluation served from the in-memory read model: a project's live flags (kept fresh row by row),
+ * its cohorts and its group types, prepared once per change of any, and the project a public token names.
  */
 export class FlagEvaluationService extends Context.Service<FlagEvaluationService, {
-  /** The project's flags as evaluation reads them; the same object until a flag or a cohort of the project changes. */
+  /** The project's flags as evaluation reads them; the same object until a flag, a cohort or a group type of the project changes. */
   readonly snapshot: (project: ProjectId) => Effect.Effect<FlagSnapshot>
   /** The project whose public token (`api_token`) this is. */
   readonly projectByToken: (token: string) => Effect.Effect<Option.Option<Project>>
@@ -113,6 +114,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       const projects = yield* ProjectRepository
       const flagRepository = yield* FeatureFlagRepository
       const usage = yield* FlagUsage
+      const groupTypes = yield* ProjectGroupTypes
 
       // The same list while no cohort changed, which is what keeps a snapshot.
       const cohortsOf = memoized(
@@ -126,7 +128,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       const snapshot = Effect.fnUntraced(function*(project: ProjectId) {
         const flags = yield* liveFlags.of(project)
         const cohorts = yield* cohortsOf(project)
-        return snapshotOf(project, flags, Option.getOrElse(cohorts, () => []))
+        return snapshotOf(project, flags, Option.getOrElse(cohorts, () => []), yield* groupTypes.of(project))
       })
 
       const serverFlagsOf = Effect.fnUntraced(function*(project: ProjectId, context: EvaluationContext) {

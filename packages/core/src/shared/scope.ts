@@ -9,6 +9,7 @@ export const SCOPE_OBJECTS = [
   "feature_flag",
   "activity_log",
   "access_control",
+  "group",
   "user"
 ] as const
 export type ScopeObject = (typeof SCOPE_OBJECTS)[number]
