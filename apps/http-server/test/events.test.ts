@@ -25,8 +25,8 @@ describe("events and the SDKs' configuration", () => {
   let flagId = 0
   let colourId = 0
 
-  const request = (method: string, path: string, init: { headers?: Record<string, string>; body?: string | Uint8Array } = {}) =>
-    fetch(`${base}${path}`, { method, headers: init.headers, body: init.body })
+  const request = (method: string, path: string, init: { headers?: Record<string, string>; body?: string | Uint8Array | undefined } = {}) =>
+    fetch(`${base}${path}`, { method, headers: init.headers ?? {}, body: (init.body ?? null) as BodyInit | null })
   const api = async (k: string, method: string, path: string, body?: unknown) => {
     const response = await request(method, path, {
       headers: { authorization: `Bearer ${k}`, "content-type": "application/json" },

@@ -20,7 +20,7 @@ describe("posthog-node 5.70.0's events against a Hedgerow server", () => {
     const response = await fetch(`${url}${path}`, {
       method,
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body)
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
     })
     return response.json()
   }
