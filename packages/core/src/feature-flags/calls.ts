@@ -1,6 +1,7 @@
-import { Cause, Clock, Context, Effect, Layer } from "effect"
+import { Cause, Context, Effect, Layer } from "effect"
 import type { FeatureFlagId } from "../shared/ids.ts"
 import { type FlagCallCount, type FlagCallIncrement, FlagCallRepository } from "./calls-repository.ts"
+import { writeEvery } from "./periodic-write.ts"
 import { FlagUsageInterval } from "./usage.ts"
 
 /**
@@ -87,15 +88,7 @@ export class FlagCalls extends Context.Service<FlagCalls, {
         )
       }))
 
-      // Registered before the fiber, so it runs after the fiber is stopped: the last counts are written.
-      yield* Effect.addFinalizer(() => flush)
-      yield* flush.pipe(
-        Effect.delay(interval),
-        Effect.forever,
-        // Counts are written on wall time: a test that moves a TestClock far ahead must not replay every write in between.
-        Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()),
-        Effect.forkScoped
-      )
+      yield* writeEvery(flush, interval)
 
       return FlagCalls.of({ count, read })
     })
