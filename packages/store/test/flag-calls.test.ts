@@ -1,12 +1,11 @@
 import { assert, layer } from "@effect/vitest"
-import { CoreServices, EventCaptureService, FlagCallsService, FlagEvaluationService, FlagUsageInterval, type ProjectId } from "@hedgerow/core"
+import { EventCaptureService, FlagCallsService, FlagEvaluationService, type ProjectId } from "@hedgerow/core"
 import { FlagCallRepository } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { Store, type StoreOptions } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
 import { create, freshKey, setUp } from "./flag-owner.ts"
-import { eventually, untilLive } from "./support.ts"
+import { eventually, hedgerowWrapping, untilLive } from "./support.ts"
 
 /** Each add (one statement) with the number of counts it carried, once it has ended. */
 const adds: Array<number> = []
@@ -21,14 +20,7 @@ const counted = Layer.effect(
 
 const INTERVAL_MS = 300
 
-const hedgerowCounted = (options: StoreOptions) => {
-  const store = Store.layer(options)
-  return CoreServices.layerNoDeps.pipe(
-    Layer.provide(counted.pipe(Layer.provide(store))),
-    Layer.provideMerge(store),
-    Layer.provide(Layer.succeed(FlagUsageInterval, `${INTERVAL_MS} millis`))
-  )
-}
+const hedgerowCounted = hedgerowWrapping(counted, INTERVAL_MS)
 
 const tokenOf = (project: ProjectId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
