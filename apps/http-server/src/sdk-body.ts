@@ -61,15 +61,19 @@ const compressionOf = (said: string): "gzip" | "lz64" | "base64" | undefined => 
 /** Base64 as PostHog reads it: a `+` sent as a space (a form's encoding) is put back. */
 const fromBase64 = (text: string): Uint8Array => Buffer.from(text.replace(/ /g, "+"), "base64")
 
-/** JSON text begins with an object or a list; anything else an SDK sends is base64 of it. */
-const looksLikeJson = (text: string): boolean => {
+/** The first character of the text that is not JSON's whitespace, or -1. */
+const firstCode = (text: string): number => {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i)
-    if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) continue
-    return code === 0x7b || code === 0x5b
+    if (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) return code
   }
-  return false
+  return -1
 }
+
+/** `{`, `[` or `"`: JSON text, which base64 never begins with. */
+const isJsonOnly = (code: number) => code === 0x7b || code === 0x5b || code === 0x22
+/** A number, `true`, `false` or `null` may begin so; so may base64. */
+const mayBeJson = (code: number) => code === 0x2d || (code >= 0x30 && code <= 0x39) || code === 0x74 || code === 0x66 || code === 0x6e
 
 const parseJson = (text: string): unknown => {
   try {
@@ -84,7 +88,7 @@ const parseJson = (text: string): unknown => {
  * encoding undone exactly once: a form's `data` field (or a GET's `data` query parameter, given as
  * `form`) is the payload; `compression` (the query's, else the form's) or else `Content-Encoding` says
  * gzip or lz64, and a payload that starts like gzip is gzip whatever is said; what is then not JSON is
- * base64 of it (posthog-js's `compression=base64`, a form's `data`, or a library that sends it raw).
+ * base64 of it (JSON that begins with `{`, `[` or `"` is never read as base64) (posthog-js's `compression=base64`, a form's `data`, or a library that sends it raw).
  */
 export const decodeSdkBody = (raw: Uint8Array, encoding: SdkEncoding, form?: URLSearchParams): unknown => {
   let payload = raw
@@ -103,7 +107,16 @@ export const decodeSdkBody = (raw: Uint8Array, encoding: SdkEncoding, form?: URL
   if (opened instanceof ValidationError || opened instanceof PayloadTooLarge) return opened
   const text = typeof opened === "string" ? opened : UTF8.decode(opened)
   if (text.trim() === "") return malformedData("the body is empty")
-  return looksLikeJson(text) ? parseJson(text) : parseJson(UTF8.decode(fromBase64(text.trim())))
+  const first = firstCode(text)
+  if (isJsonOnly(first)) return parseJson(text)
+  if (mayBeJson(first)) {
+    try {
+      return JSON.parse(text)
+    } catch {
+      // Base64 after all.
+    }
+  }
+  return parseJson(UTF8.decode(fromBase64(text.trim())))
 }
 
 /** Why a body is none: the errors `decodeSdkBody` answers with (instances, never a parsed body). */

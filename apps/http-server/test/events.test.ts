@@ -148,10 +148,11 @@ describe("events and the SDKs' configuration", () => {
         400,
         envelope("validation_error", "unroutable_events", "batch submitted with inconsistent api_key values")
       ])
-      expect(await post("\"text\"")).toEqual([400, envelope("validation_error", "malformed_data", "Malformed request data: the body is not valid JSON")])
+      const notEvents = envelope("validation_error", "request_parsing_error", "failed to parse request: the body must be an event, a list of events or a batch")
+      expect(await post("\"text\"")).toEqual([400, notEvents])
       expect(await post("{nope")).toEqual([400, envelope("validation_error", "malformed_data", "Malformed request data: the body is not valid JSON")])
       expect(await post("", "/e/")).toEqual([400, envelope("validation_error", "malformed_data", "Malformed request data: the body is empty")])
-      expect(await post("7")).toEqual([400, envelope("validation_error", "malformed_data", "Malformed request data: the body is not valid JSON")])
+      expect(await post("7")).toEqual([400, notEvents])
       expect(await post(Buffer.alloc(1024 * 1024 + 1, 32))).toEqual([
         413,
         envelope("invalid_request", "payload_too_large", "Request body is larger than the 1 MiB limit.")
