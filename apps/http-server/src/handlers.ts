@@ -23,7 +23,7 @@ import {
 import { cookiesOf } from "./cookies.ts"
 import { sessionRequestOf } from "./session-request.ts"
 import { headerText, type RequestHeaders } from "./request-headers.ts"
-import { readSdkBody } from "./sdk-body.ts"
+import { readSdkBody, sdkBodyOf } from "./sdk-body.ts"
 import { SystemHandlers } from "./system.ts"
 import { ServerSettings, type ServerSettingsShape } from "./settings.ts"
 
@@ -121,11 +121,17 @@ const serve = (binding: Binding<any>, serving: Serving) => (raw: RawCall) =>
       binding({ actor, params: raw.params, query: raw.query, headers: raw.headers ?? {}, body: readJsonBody(raw.request), url }))
   })
 
-/** Serves one binding of a public group: no caller, and the body as the SDKs send it. */
+/**
+ * Serves one binding of a public group: no caller, and the body as the SDKs send it, or for a GET the
+ * events in its `data` parameter, as older SDKs send them.
+ */
 const servePublic = (binding: PublicBinding<any>, serving: Serving) => (raw: RawCall) =>
   withUrl(raw, serving, (url) => {
-    const compression = (raw.query as { readonly compression?: string } | undefined)?.compression
-    return binding({ params: raw.params, query: raw.query, headers: raw.headers ?? {}, payload: readSdkBody(raw.request, compression), url })
+    const query = raw.query as { readonly compression?: string; readonly data?: string } | undefined
+    const payload = raw.request.method === "GET" && query?.data !== undefined
+      ? sdkBodyOf(new Uint8Array(), query.compression, raw.request.headers, new URLSearchParams({ data: query.data }))
+      : readSdkBody(raw.request, query?.compression)
+    return binding({ params: raw.params, query: raw.query, headers: raw.headers ?? {}, payload, url })
   })
 
 /** Serves one binding of a session group: no authenticated caller, the JSON body, the request's cookies and headers. */
@@ -192,6 +198,9 @@ export const layerNoDeps = Layer.mergeAll(
   serveGroup("flagDefinitions"),
   servePublicGroup("flagEvaluation"),
   serveGroup("groupTypes"),
+  serveGroup("flagUsage"),
+  servePublicGroup("sdkConfig"),
+  servePublicGroup("capture"),
   serveGroup("personalApiKeys"),
   serveGroup("identity"),
   serveSessionGroup("sessions"),

@@ -2,7 +2,6 @@ import { assert, layer } from "@effect/vitest"
 import {
   Authentication,
   Bootstrap,
-  CoreServices,
   type FeatureFlag,
   FeatureFlagService,
   FlagEvaluationService,
@@ -15,10 +14,10 @@ import { SqlClient } from "effect/sql"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
-import { Hedgerow, Store, type StoreOptions } from "../src/index.ts"
+import { Hedgerow, type StoreOptions } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
 import { create, freshKey, retrieve, setUp } from "./flag-owner.ts"
-import { eventually, untilLive } from "./support.ts"
+import { eventually, hedgerowWrapping, untilLive } from "./support.ts"
 
 /** Each usage write (one statement) with the flags it named, once it has ended, and the flag reads the read model made. */
 const writes: Array<ReadonlyArray<number>> = []
@@ -46,14 +45,7 @@ const counted = Layer.merge(
 /** The usage interval of the suites: short, so a test waits a few of them. */
 const INTERVAL_MS = 300
 
-const hedgerowCounted = (options: StoreOptions) => {
-  const store = Store.layer(options)
-  return CoreServices.layerNoDeps.pipe(
-    Layer.provide(counted.pipe(Layer.provide(store))),
-    Layer.provideMerge(store),
-    Layer.provide(Layer.succeed(FlagUsageInterval, `${INTERVAL_MS} millis`))
-  )
-}
+const hedgerowCounted = hedgerowWrapping(counted, INTERVAL_MS)
 
 const everyone = { groups: [{ properties: [], rollout_percentage: 100 }] }
 

@@ -1,4 +1,5 @@
 import { batchExports } from "./batch-exports.ts"
+import { capture } from "./capture.ts"
 import { domains } from "./domains.ts"
 import type {
   Binding,
@@ -16,6 +17,7 @@ import { flagDefinitions } from "./flag-definitions.ts"
 import { flagEvaluation } from "./flag-evaluation.ts"
 import { flagRoleAccess } from "./flag-role-access.ts"
 import { groupTypes } from "./group-types.ts"
+import { flagUsage } from "./flag-usage.ts"
 import { identity } from "./identity.ts"
 import { invites } from "./invites.ts"
 import { members } from "./members.ts"
@@ -24,6 +26,7 @@ import { organizations } from "./organizations.ts"
 import { personalApiKeys } from "./personal-api-keys.ts"
 import { projects } from "./projects.ts"
 import { roles } from "./roles.ts"
+import { sdkConfig } from "./sdk-config.ts"
 import { sessions } from "./sessions.ts"
 import { signup } from "./signup.ts"
 
@@ -47,13 +50,16 @@ export const endpoints: { readonly [G in GroupName]: GroupBindings<G> } = {
   flagRoleAccess,
   flagDefinitions,
   groupTypes,
+  flagUsage,
   personalApiKeys,
   identity
 }
 
 /** The endpoints answered without a caller, bound to core the same way. */
 export const publicEndpoints: { readonly [G in PublicGroupName]: PublicGroupBindings<G> } = {
-  flagEvaluation
+  flagEvaluation,
+  sdkConfig,
+  capture
 }
 
 /** The endpoints answered whoever calls, which read the request's session themselves. */

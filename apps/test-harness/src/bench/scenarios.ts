@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { eventScenarios } from "./event-scenarios.ts"
 import { flagScenarios } from "./flag-scenarios.ts"
 import { HedgerowFixture } from "./hedgerow-target.ts"
 import type { Scenario } from "./scenario.ts"
@@ -15,5 +16,12 @@ export const getProject: Scenario = {
   })
 }
 
-/** What `npm run bench` runs, in order: a list of 100 flags, then a search over 10,000 among them. */
-export const scenarios: ReadonlyArray<Scenario> = [getProject, ...flagScenarios({ listFlags: 100, searchFlags: 10_000 })]
+/**
+ * What `npm run bench` runs, in order: a list of 100 flags, then a search over 10,000 among them, then a
+ * batch of events calling the first page of them.
+ */
+export const scenarios: ReadonlyArray<Scenario> = [
+  getProject,
+  ...flagScenarios({ listFlags: 100, searchFlags: 10_000 }),
+  ...eventScenarios
+]

@@ -283,7 +283,7 @@ export const flagEvaluationScenarios: ReadonlyArray<Scenario> = [
       const large = await send("/flags/?v=2", "x".repeat(1024 * 1024 + 1))
       expectReply(large, 413, envelope("invalid_request", "payload_too_large", "Request body is larger than the 1 MiB limit."))
       const bomb = gzipSync(Buffer.alloc(11 * 1024 * 1024, 32))
-      expectReply(await send("/flags/?v=2", bomb, { "content-encoding": "gzip" }), 413, envelope("invalid_request", "payload_too_large", "Decompressed request body is larger than the 10 MiB limit."))
+      expectReply(await send("/flags/?v=2", bomb, { "content-encoding": "gzip" }), 413, envelope("invalid_request", "payload_too_large", "Decompressed request body is larger than the 1 MiB limit."))
       // Other methods are refused without asking for a key, which these paths never take.
       const get = await rawOf(target)({ method: "GET", path: "/flags/?v=2" })
       expectReply(get, 405, envelope("invalid_request", "method_not_allowed", "Method \"GET\" not allowed."))

@@ -5,6 +5,7 @@ import { discoveryScenarios } from "./discovery.ts"
 import { domainAccessScenarios } from "./domain-access.ts"
 import { domainVerificationScenarios } from "./domain-verification.ts"
 import { domainScenarios } from "./domains.ts"
+import { eventScenarios } from "./events.ts"
 import { featureFlagActionScenarios } from "./feature-flag-actions.ts"
 import { featureFlagActivityScenarios } from "./feature-flag-activity.ts"
 import { featureFlagAuthScenarios } from "./feature-flag-auth.ts"
@@ -59,6 +60,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...featureFlagListScenarios,
   ...featureFlagLifecycleScenarios,
   ...featureFlagActivityScenarios,
+  ...eventScenarios,
   ...featureFlagRoleAccessScenarios,
   ...featureFlagActionScenarios,
   ...featureFlagAuthScenarios,

@@ -24,6 +24,7 @@ import { evaluationReasons } from "./evaluation-reasons.ts"
 import { remoteConfigPayload } from "./remote-config.ts"
 import { missingDistinctId, readFlagsRequest } from "./request.ts"
 import { requestRuntime, type RuntimeHints, runsIn } from "./runtime.ts"
+import { type SdkRemoteConfig, sdkRemoteConfig } from "./sdk-config.ts"
 import { type ServerFlag, serverFlags } from "./server-flags.ts"
 import type { Definitions, EvaluationReasons, EvaluationReasonsQuery } from "./model.ts"
 import { type FlagSnapshot, snapshotOf } from "./snapshot.ts"
@@ -98,6 +99,11 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
     choice: ProjectChoice,
     query: EvaluationReasonsQuery
   ) => Effect.Effect<EvaluationReasons, AuthenticationError | PermissionDenied | NotFound | ValidationError>
+  /**
+   * `/array/{token}/config`: posthog-js's remote configuration for the project whose public token this
+   * is; a token that names no project is 404, as PostHog answers it.
+   */
+  readonly sdkConfig: (token: string) => Effect.Effect<SdkRemoteConfig, NotFound>
   /** The definitions for local evaluation (scope feature_flag:read). */
   readonly definitions: (
     actor: Actor,
@@ -233,8 +239,16 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         return answered
       })
 
+      const sdkConfig = Effect.fnUntraced(function*(token: string) {
+        const project = yield* projectByToken(token)
+        if (Option.isNone(project)) return yield* NotFound.default()
+        const { prepared } = yield* snapshot(project.value.id)
+        return sdkRemoteConfig(token, prepared.flags.some(({ flag }) => flag.active))
+      })
+
       return FlagEvaluationService.of({
         snapshot,
+        sdkConfig,
         projectByToken,
         serverFlags: serverFlagsOf,
         projectAccess,
