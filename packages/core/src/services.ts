@@ -37,8 +37,8 @@ export const layerNoDeps = Layer.mergeAll(
   RoleService.layerNoDeps,
   BatchExportService.layerNoDeps,
   DomainService.layerNoDeps,
-  FeatureFlagServices.layerNoDeps,
-  GroupTypeService.layerNoDeps,
+  // The events register the group types their `$groupidentify` names.
+  FeatureFlagServices.layerNoDeps.pipe(Layer.provideMerge(GroupTypeService.layerNoDeps)),
   Layer.provideMerge(Bootstrap.layerNoDeps, PersonalApiKeyService.layerNoDeps)
 ).pipe(
   Layer.provide(Access.layerNoDeps),

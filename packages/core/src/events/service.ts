@@ -3,11 +3,11 @@ import { callDayOf, FlagCalls } from "../feature-flags/calls.ts"
 import { FlagUsage } from "../feature-flags/usage.ts"
 import { FlagEvaluationService } from "../flag-evaluation/service.ts"
 import type { FlagSnapshot } from "../flag-evaluation/snapshot.ts"
+import { GroupTypeService } from "../group-types/service.ts"
 import { type AuthenticationError, PermissionDenied, type ValidationError } from "../shared/errors.ts"
 import type { FeatureFlagId } from "../shared/ids.ts"
 import { readCaptureBatch } from "./capture.ts"
 import { flagCallOf, groupTypeOf } from "./flag-called.ts"
-import { GroupTypeRegistry } from "./group-types.ts"
 
 /** The events this service reads; every other event is accepted and dropped. */
 export const FLAG_CALLED = "$feature_flag_called"
@@ -22,8 +22,9 @@ export interface CaptureOptions {
  * The events PostHog's SDKs send to the capture endpoints. Hedgerow keeps no events: it reads the two
  * that concern what it serves and drops the rest once the request is known to be well formed.
  * `$feature_flag_called` counts a call of its flag (per UTC day of its arrival and value returned) and
- * marks the flag as called, as `/flags` does; `$groupidentify` registers its group type with the
- * GroupTypeRegistry, when the application provides one.
+ * marks the flag as called, as `/flags` does; `$groupidentify` registers its group type, as PostHog's
+ * ingestion registers a type at its first group (the group-type service keeps the rules: at most five a
+ * project, a known name no change).
  */
 export class EventCaptureService extends Context.Service<EventCaptureService, {
   /**
@@ -42,7 +43,7 @@ export class EventCaptureService extends Context.Service<EventCaptureService, {
       const evaluation = yield* FlagEvaluationService
       const calls = yield* FlagCalls
       const usage = yield* FlagUsage
-      const groupTypes = yield* Effect.serviceOption(GroupTypeRegistry)
+      const groupTypes = yield* GroupTypeService
 
       const capture = Effect.fnUntraced(function*(body: unknown, options: CaptureOptions) {
         const batch = readCaptureBatch(body, options)
@@ -67,9 +68,7 @@ export class EventCaptureService extends Context.Service<EventCaptureService, {
           }
         }
         usage.record(now, called)
-        if (Option.isSome(groupTypes)) {
-          for (const name of named) yield* groupTypes.value.register(project.value.id, name)
-        }
+        for (const name of named) yield* groupTypes.register(project.value.id, name)
       })
 
       return EventCaptureService.of({ capture })
