@@ -184,13 +184,14 @@ describe("events and the SDKs' configuration", () => {
         supportedCompression: ["gzip", "gzip-js", "base64", "lz64"],
         hasFeatureFlags: true,
         sessionRecording: false,
-        surveys: false,
         heatmaps: false,
         autocaptureExceptions: false,
         defaultIdentifiedOnly: true,
         analytics: { endpoint: "/i/v0/e/" },
         siteApps: []
       })
+      // No `surveys`: posthog-js would fetch its surveys script for `false`.
+      expect(config).not.toHaveProperty("surveys")
       const script = await request("GET", `/array/${token}/config.js`)
       expect(script.status).toBe(200)
       expect(script.headers.get("content-type")).toContain("application/javascript")

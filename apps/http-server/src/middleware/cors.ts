@@ -20,8 +20,22 @@ const SDK_PATHS: ReadonlyArray<readonly [RegExp, string]> = [
 /** The methods an SDK path serves, as a preflight's `Allow` names them; undefined for any other path. */
 const sdkPathMethods = (url: string): string | undefined => SDK_PATHS.find(([pattern]) => pattern.test(url))?.[1]
 
-/** Request headers a preflight may name that PostHog allows beside its own (tracing headers some SDKs add). */
-const TRACING_HEADERS: ReadonlySet<string> = new Set(["traceparent", "request-id", "request-context"])
+/**
+ * The headers a preflight names, as PostHog's flags and capture services allow them: whatever the request
+ * asks for (SDKs send `Content-Encoding: gzip` with their events, proxies and tracers add their own), each
+ * a header name, beside the two PostHog's older endpoints name.
+ */
+const BASE_HEADERS = ["X-Requested-With", "Content-Type"]
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+const allowedHeaders = (requested: string | undefined): string => {
+  const names = new Map(BASE_HEADERS.map((name) => [name.toLowerCase(), name]))
+  for (const given of (requested ?? "").split(",")) {
+    const name = given.trim()
+    if (HEADER_NAME.test(name) && !names.has(name.toLowerCase())) names.set(name.toLowerCase(), name)
+  }
+  return [...names.values()].join(",")
+}
 
 /** The origin as PostHog echoes it: scheme and host of the header, or `*` for one without a host (`null`). */
 const allowedOrigin = (origin: string): string => {
@@ -35,12 +49,11 @@ const allowedOrigin = (origin: string): string => {
 
 /** The CORS headers for a request with an `Origin` to the SDKs' paths. */
 export const corsHeaders = (origin: string, requestedHeaders: string | undefined): Record<string, string> => {
-  const tracing = (requestedHeaders ?? "").split(",").map((name) => name.trim().toLowerCase()).filter((name) => TRACING_HEADERS.has(name))
   return {
     "access-control-allow-origin": allowedOrigin(origin),
     "access-control-allow-credentials": "true",
     "access-control-allow-methods": "GET, POST, OPTIONS",
-    "access-control-allow-headers": ["X-Requested-With,Content-Type", ...tracing].join(",")
+    "access-control-allow-headers": allowedHeaders(requestedHeaders)
   }
 }
 

@@ -308,7 +308,8 @@ export const flagEvaluationScenarios: ReadonlyArray<Scenario> = [
         assert.equal(preflight.headers.get("access-control-allow-origin"), origin)
         assert.equal(preflight.headers.get("access-control-allow-credentials"), "true")
         assert.equal(preflight.headers.get("access-control-allow-methods"), "GET, POST, OPTIONS")
-        assert.equal(preflight.headers.get("access-control-allow-headers"), "X-Requested-With,Content-Type,traceparent")
+        // What the request asks for, as PostHog's flags and capture services mirror it.
+        assert.equal(preflight.headers.get("access-control-allow-headers"), "X-Requested-With,Content-Type,traceparent,x-custom")
       }
       const evaluated = await rawOf(target)({ method: "POST", path: "/flags/?v=2", headers: { origin }, body: JSON.stringify({ token, distinct_id: "a" }) })
       expectReply(evaluated, 200)

@@ -10,16 +10,23 @@ export interface Logged {
 
 /**
  * Every request a page makes, with how it ended. `failures` are what a developer's console would show
- * in red: a request that failed (refused, blocked by CORS, aborted) or was answered 4xx or 5xx.
+ * in red: a request that failed (refused, blocked by CORS, aborted) or was answered 4xx or 5xx. A request
+ * answered and then cut short by the page itself (the SDKs cancel the body of a capture answer they need
+ * only the status of) keeps its status: nothing failed on the way.
  */
 export class NetworkLog {
   readonly entries: Array<Logged> = []
+  private readonly answered = new Map<Request, number>()
 
   constructor(page: Page) {
-    page.on("requestfinished", (request) => {
-      void request.response().then((response) => this.add(request, response?.status() ?? "failed"))
+    page.on("response", (response) => {
+      this.answered.set(response.request(), response.status())
     })
-    page.on("requestfailed", (request) => this.add(request, "failed", request.failure()?.errorText))
+    page.on("requestfinished", (request) => this.add(request, this.answered.get(request) ?? "failed"))
+    page.on("requestfailed", (request) => {
+      const status = this.answered.get(request)
+      this.add(request, status ?? "failed", status === undefined ? request.failure()?.errorText : undefined)
+    })
   }
 
   private add(request: Request, status: number | "failed", failure?: string) {

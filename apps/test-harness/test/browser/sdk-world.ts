@@ -20,6 +20,8 @@ export interface SdkWorld {
   readonly token: string
   readonly project: number
   readonly api: HedgerowApi
+  /** The index of the project's group type `company`, made through the API before any event names it. */
+  readonly companyIndex: number
   /** A new page of the team's site, the given SDK build imported into it as `window.sdk`, and its network log. */
   readonly open: (script: keyof typeof SCRIPTS) => Promise<{ readonly page: Page; readonly log: NetworkLog }>
   readonly dispose: () => Promise<void>
@@ -33,6 +35,14 @@ const SCRIPTS = {
   "posthog-js": "/posthog-js.mjs",
   "posthog-js-lite": "/posthog-js-lite.mjs"
 } as const
+
+/**
+ * A person's Chromium on a desktop: posthog-js drops the events of what looks like a bot, and headless
+ * Chromium driven by a test looks like one twice over (it names itself `HeadlessChrome`, and says
+ * `navigator.webdriver`).
+ */
+const DESKTOP_USER_AGENT =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36"
 
 /** posthog-js-lite as a bundler makes it part of an app: one browser module with its dependencies. */
 const bundleLite = async (): Promise<string> => {
@@ -53,18 +63,20 @@ export const startSdkWorld = async (): Promise<SdkWorld> => {
   }))
   const api = hedgerowApi(base, boot.personal_api_key, boot.project_id)
   const token: string = (await api.call("GET", "/api/projects/{project}/")).api_token
+  const companyIndex: number = (await api.call("POST", "/api/projects/{project}/groups_types/", { group_type: "company" })).group_type_index
   const site: PageServer = await servePage({
     [SCRIPTS["posthog-js"]]: { file: join(packageDir("posthog-js"), "dist", "module.mjs") },
     [SCRIPTS["posthog-js-lite"]]: { text: await bundleLite() }
   })
-  const browser: Browser = await launchChromium()
+  const browser: Browser = await launchChromium(["--disable-blink-features=AutomationControlled"])
   return {
     base,
     token,
     project: boot.project_id,
     api,
+    companyIndex,
     open: async (script) => {
-      const page = await browser.newPage()
+      const page = await browser.newPage({ userAgent: DESKTOP_USER_AGENT })
       const log = new NetworkLog(page)
       await page.goto(site.origin)
       await page.addScriptTag({ type: "module", content: `import * as sdk from '${SCRIPTS[script]}'; window.sdk = sdk` })

@@ -6,7 +6,8 @@ import { Schema } from "effect"
  * serves. Flags, and events sent to the capture endpoints; no session recording, surveys, heatmaps,
  * exception or performance capture, dead clicks or site apps, so posthog-js loads none of their
  * scripts. Autocapture is declined too: this server keeps no events but flag calls, so a page's clicks
- * would only be sent to be dropped.
+ * would only be sent to be dropped. `surveys` is left out rather than false: posthog-js reads false as
+ * "load the surveys script, which will find none", and this server has no such script to give.
  */
 export const SdkRemoteConfig = Schema.Struct({
   token: Schema.String,
@@ -24,7 +25,6 @@ export const SdkRemoteConfig = Schema.Struct({
   errorTracking: Schema.Struct({ autocaptureExceptions: Schema.Boolean, suppressionRules: Schema.Array(Schema.Unknown) }),
   sessionRecording: Schema.Boolean,
   heatmaps: Schema.Boolean,
-  surveys: Schema.Boolean,
   productTours: Schema.Boolean,
   conversations: Schema.Boolean,
   /** PostHog's default for every project: person profiles for identified users only. */
@@ -50,7 +50,6 @@ export const sdkRemoteConfig = (token: string, hasFeatureFlags: boolean): SdkRem
   errorTracking: { autocaptureExceptions: false, suppressionRules: [] },
   sessionRecording: false,
   heatmaps: false,
-  surveys: false,
   productTours: false,
   conversations: false,
   defaultIdentifiedOnly: true,
