@@ -129,6 +129,34 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       assert.strictEqual((yield* definitions()).etag, etag)
     }))
 
+  it.effect("a flag's status follows its calls: in use when called today, stale once not called for 30 days, in the list's STALE filter too", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const { actor, project, projectId } = yield* setUp
+      const token = yield* tokenOf(projectId)
+      const partial = { groups: [{ properties: [], rollout_percentage: 40 }] }
+      const called = yield* create({ key: freshKey("called-today"), filters: partial })
+      const forgotten = yield* create({ key: freshKey("called-long-ago"), filters: partial })
+      const status = (id: number) => FeatureFlagService.use((flags) => flags.status(actor, project, String(id)))
+      assert.deepStrictEqual(yield* status(called.id), { status: "active", reason: "Flag is not fully rolled out and may still be active" })
+      yield* eventually(Effect.map(remoteFlags(token, [called.key]), (answer) => answer.flags.length === 1))
+      assert.deepStrictEqual(yield* status(called.id), { status: "active", reason: "Flag was called today" })
+      // A call 40 days ago, as the store would hold it from an SDK that has not called since.
+      const long_ago = new Date(Date.now() - 40 * 24 * 60 * 60 * 1000).toISOString()
+      yield* FlagUsageRepository.use((usage) => usage.write([forgotten.id], [long_ago as never]))
+      yield* eventually(Effect.map(status(forgotten.id), (found) => found.status === "stale"))
+      assert.deepStrictEqual(yield* status(forgotten.id), { status: "stale", reason: "Flag has not been called in 40 days" })
+      const list = (active: string) =>
+        FeatureFlagService.use((flags) => flags.list(actor, project, { active, search: "called-" }))
+      const stale = yield* list("STALE")
+      assert.deepStrictEqual(stale.results.map((flag) => [flag.key, flag.status]), [[forgotten.key, "STALE"]])
+      const active = yield* list("true")
+      assert.deepStrictEqual(
+        new Map(active.results.map((flag) => [flag.key, flag.status])),
+        new Map([[called.key, "ACTIVE"], [forgotten.key, "STALE"]])
+      )
+    }))
+
   it.effect("the definitions for local evaluation mark nothing; in-process evaluation and remote configuration fetches do", () =>
     Effect.gen(function*() {
       yield* untilLive

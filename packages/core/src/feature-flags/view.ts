@@ -1,7 +1,7 @@
 import type { FeatureFlag, StoredFeatureFlag } from "./model.ts"
 import type { JsonRecord } from "../shared/fields.ts"
 import type { FeatureFlagId } from "../shared/ids.ts"
-import type { Timestamp } from "../shared/time.ts"
+import { millisOf, type Timestamp } from "../shared/time.ts"
 import { isSimpleFlag, rolloutPercentageOf, statusNameOf } from "./computed.ts"
 import { type ConditionGroup, conditionsOf, type FlagConditions } from "./conditions.ts"
 import { accessLevelName } from "./edit-rights.ts"
@@ -47,8 +47,8 @@ export const toFeatureFlag = (
   conditions: FlagConditions = conditionsOf(flag.filters)
 ): FeatureFlag => {
   const canEdit = context.canEdit
-  const status = statusNameOf(flag, context.nowMillis, conditions)
   const lastCalled = context.lastCalled(flag.id)
+  const status = statusNameOf(flag, context.nowMillis, lastCalled === null ? null : millisOf(lastCalled), conditions)
   // Cohort names are read per request: a flag that names a cohort is rendered afresh.
   const kept = conditions.groups.some(hasCohort) ? undefined : answers.get(flag)
   if (kept !== undefined && kept.can_edit === canEdit && kept.status === status && kept.last_called_at === lastCalled) return kept
