@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { BatchExportsGroup } from "./groups/batch-exports.ts"
+import { CohortsGroup } from "./groups/cohorts.ts"
 import { DomainsGroup } from "./groups/domains.ts"
 import { FeatureFlagsGroup } from "./groups/feature-flags.ts"
 import { FlagDefinitionsGroup } from "./groups/flag-definitions.ts"
@@ -33,6 +34,7 @@ export class HedgerowApi extends HttpApi.make("hedgerow")
   .add(FlagRoleAccessGroup)
   .add(FlagDefinitionsGroup)
   .add(FlagEvaluationGroup)
+  .add(CohortsGroup)
   // Before identity: `/api/personal_api_keys/:id/` serves every method on `@current` but GET.
   .add(PersonalApiKeysGroup)
   .add(IdentityGroup)

@@ -3,6 +3,8 @@ import { Access } from "./auth/access.ts"
 import { Authentication } from "./auth/authenticate.ts"
 import { LoginThrottle, RateLimiter } from "./auth/throttle.ts"
 import { BatchExportService } from "./batch-exports/service.ts"
+import { CohortService } from "./cohorts/service.ts"
+import { CohortWriter } from "./cohorts/writer.ts"
 import { DomainService } from "./domains/service.ts"
 import * as FeatureFlagServices from "./feature-flags/layer.ts"
 import { InviteService } from "./invites/service.ts"
@@ -36,5 +38,6 @@ export const layerNoDeps = Layer.mergeAll(
   BatchExportService.layerNoDeps,
   DomainService.layerNoDeps,
   FeatureFlagServices.layerNoDeps,
+  CohortService.layerNoDeps.pipe(Layer.provide(CohortWriter.layerNoDeps)),
   Layer.provideMerge(Bootstrap.layerNoDeps, PersonalApiKeyService.layerNoDeps)
 ).pipe(Layer.provide(Access.layerNoDeps))

@@ -1,4 +1,5 @@
 import { batchExports } from "./batch-exports.ts"
+import { cohorts } from "./cohorts.ts"
 import { domains } from "./domains.ts"
 import type {
   Binding,
@@ -45,6 +46,7 @@ export const endpoints: { readonly [G in GroupName]: GroupBindings<G> } = {
   featureFlags,
   flagRoleAccess,
   flagDefinitions,
+  cohorts,
   personalApiKeys,
   identity
 }
