@@ -25,7 +25,10 @@ const FlagNodeRow = Schema.Struct({
 })
 const decodeFlagNodes = decodeRows(FlagNodeRow)
 
-/** Members written per statement: each one a slice of the transaction, however long the list. */
+/**
+ * Members written per statement: each one a slice of the transaction, however long the list, and the
+ * event loop is let go between two (the embedded store writes on the loop's own thread).
+ */
 const MEMBER_BATCH = 500
 
 export const layerNoDeps = Layer.effect(
@@ -117,6 +120,7 @@ export const layerNoDeps = Layer.effect(
               INSERT INTO cohort_members (cohort_id, distinct_id)
               SELECT ${cohort}, unnest(${batch}::text[])
               ON CONFLICT DO NOTHING`.pipe(Effect.orDie)
+            yield* Effect.yieldNow
           }
           yield* recount(cohort)
         }),
