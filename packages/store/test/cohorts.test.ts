@@ -9,7 +9,7 @@ import {
   FlagEvaluationService,
   FormBody
 } from "@hedgerow/core"
-import { Effect, Exit } from "effect"
+import { Effect, Exit, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { Hedgerow } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
@@ -130,6 +130,19 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000 })(`co
       yield* sql.unsafe(`DROP FUNCTION refuse_member()`)
       assert.isTrue(Exit.hasDies(failed))
       assert.deepStrictEqual(yield* traces, before)
+    }))
+
+  it.effect("two changes drawing the two halves of a loop at once: one is written, the other refused", () =>
+    Effect.gen(function*() {
+      const one = yield* cohorts.use((s) => s.create(owner, project, bodyOf({ name: "One", filters: { properties: group("AND", group("AND", person("a", 1))) } })))
+      const two = yield* cohorts.use((s) => s.create(owner, project, bodyOf({ name: "Two", filters: { properties: group("AND", group("AND", person("b", 2))) } })))
+      const naming = (id: number) => bodyOf({ filters: { properties: group("AND", group("AND", { type: "cohort", key: "id", value: id })) } })
+      const outcomes = yield* Effect.all([
+        Effect.result(cohorts.use((s) => s.update(owner, project, String(one.id), naming(two.id)))),
+        Effect.result(cohorts.use((s) => s.update(owner, project, String(two.id), naming(one.id))))
+      ], { concurrency: "unbounded" })
+      const refusals = outcomes.flatMap((outcome) => Result.isFailure(outcome) ? [fieldsOf(outcome.failure)] : [])
+      assert.deepStrictEqual(refusals, [refusal("Cohorts cannot reference other cohorts in a loop.")])
     }))
 
   it.effect("/flags reads a static cohort's list for the request's distinct id, directly and through a dynamic cohort", () =>
