@@ -89,6 +89,21 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
     await runtime.dispose()
   })
 
+  /** posthog-node with the personal key, evaluating locally, polling only when told; each response's URL and status to `seen`. */
+  const localClient = (seen: (url: string, status: number) => void) =>
+    new PostHog(token, {
+      host: url,
+      personalApiKey: key,
+      featureFlagsPollingInterval: null,
+      disableGeoip: true,
+      flushAt: 1_000_000,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init as RequestInit)
+        seen(String(input), response.status)
+        return response as never
+      }
+    })
+
   /** Puts the person's distinct id on the lists of the static cohorts that hold it, as the API would. */
   const listed = (person: Person) =>
     runtime.runPromise(Effect.gen(function*() {
@@ -116,18 +131,7 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
   it(`evaluating locally from Hedgerow's definitions, agrees with Hedgerow on every pair it decides (${PAIRS} pairs), and polls again with a 304`, { timeout: 300_000 }, async () => {
     const statuses: Array<{ readonly url: string; readonly status: number }> = []
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined)
-    const client = new PostHog(token, {
-      host: url,
-      personalApiKey: key,
-      featureFlagsPollingInterval: null,
-      disableGeoip: true,
-      flushAt: 1_000_000,
-      fetch: async (input, init) => {
-        const response = await fetch(input, init as RequestInit)
-        statuses.push({ url: String(input), status: response.status })
-        return response as never
-      }
-    })
+    const client = localClient((seen, status) => statuses.push({ url: seen, status }))
     try {
       // The first reload joins the load the client starts on its own; the second polls again.
       await client.reloadFeatureFlags()
@@ -251,16 +255,8 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
         group.properties.some((property) => property.type === "cohort" && needsList.has(String(property.json["value"])))))
     expect(onLists.length).toBeGreaterThan(0)
     const asked: Array<string> = []
-    const client = new PostHog(token, {
-      host: url,
-      personalApiKey: key,
-      featureFlagsPollingInterval: null,
-      disableGeoip: true,
-      flushAt: 1_000_000,
-      fetch: async (input, init) => {
-        if (String(input).includes("/flags/?")) asked.push(String(input))
-        return (await fetch(input, init as RequestInit)) as never
-      }
+    const client = localClient((seen) => {
+      if (seen.includes("/flags/?")) asked.push(seen)
     })
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined)
     const error = vi.spyOn(console, "error").mockImplementation(() => undefined)

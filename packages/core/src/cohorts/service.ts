@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import type { ActivityLogView } from "../activity/model.ts"
+import type { ItemActivity, ProjectActivity } from "../activity/endpoints.ts"
 import { ActivityRepository } from "../activity/repository.ts"
 import { Access, type ProjectAccess } from "../auth/access.ts"
 import type { Actor } from "../auth/actor.ts"
@@ -8,7 +8,7 @@ import { HARD_DELETE_REFUSED } from "../feature-flags/service.ts"
 import type { Body, BodyError } from "../shared/body.ts"
 import { MethodNotAllowed, NotFound, orNotFound, type PermissionDenied, ValidationError } from "../shared/errors.ts"
 import { type CohortId, parseSerial } from "../shared/ids.ts"
-import { type ListQuery, type NumberedPage, type Page, type PageNumberQuery, pageNumberRequest, pageRequest } from "../shared/page.ts"
+import { type ListQuery, type Page, type PageNumberQuery, pageNumberRequest, pageRequest } from "../shared/page.ts"
 import type { Scope } from "../shared/scope.ts"
 import { cohortBodyOf } from "./input.ts"
 import { type CohortListQuery, hiddenForFlags, listFilterOf } from "./list-query.ts"
@@ -66,18 +66,9 @@ export class CohortService extends Context.Service<CohortService, {
     id: string,
     body: Body
   ) => Effect.Effect<ActionSuccess, PermissionDenied | NotFound | ValidationError | BodyError>
-  readonly activity: (
-    actor: Actor,
-    project: string,
-    id: string,
-    query: PageNumberQuery
-  ) => Effect.Effect<NumberedPage<ActivityLogView>, PermissionDenied | NotFound>
+  readonly activity: ItemActivity
   /** Every cohort's activity in the project. */
-  readonly projectActivity: (
-    actor: Actor,
-    project: string,
-    query: PageNumberQuery
-  ) => Effect.Effect<NumberedPage<ActivityLogView>, PermissionDenied | NotFound>
+  readonly projectActivity: ProjectActivity
 }>()("hedgerow/CohortService") {
   static readonly layerNoDeps = Layer.effect(
     CohortService,
