@@ -9,7 +9,7 @@ import { HedgerowServer } from "../src/index.ts"
 
 // A static cohort's CSV comes as a form: the one body that may exceed 1 MiB. The store does not matter here.
 
-let runtime: ManagedRuntime.ManagedRuntime<HedgerowServer, unknown>
+let runtime: ManagedRuntime.ManagedRuntime<any, any>
 let base = ""
 let key = ""
 let cohorts = ""
