@@ -1,4 +1,4 @@
-import { Bootstrap, evaluateFlags, FlagEvaluationService, type FlagResult, GroupTypeService, type ProjectId, resultsByKey } from "@hedgerow/core"
+import { Bootstrap, conditionsOf, evaluateFlags, FlagEvaluationService, type FlagResult, GroupTypeService, type ProjectId, resultsByKey } from "@hedgerow/core"
 import { FeatureFlagRepository, newFlagColumns } from "@hedgerow/core/ports"
 import { HedgerowServer } from "@hedgerow/http-server"
 import { Effect, ManagedRuntime, Option, Schedule } from "effect"
@@ -47,8 +47,8 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
       key = boot.personal_api_key
       const sql = yield* SqlClient.SqlClient
       token = (yield* sql<{ token: string }>`SELECT api_token AS token FROM projects WHERE id = ${project}`)[0]!.token
-      // The cohorts the generated flags name, under the ids they name them by; 4 is static.
-      for (const id of [1, 2, 3, 4, 5]) {
+      // The cohorts the generated flags name, under the ids they name them by; 4 and 9 are static.
+      for (const id of [1, 2, 3, 4, 5, 6, 7, 8, 9]) {
         const definition = COHORTS.get(String(id))
         yield* sql`
           INSERT INTO cohorts (id, project_id, name, description, groups, filters, is_static, is_calculating, count, deleted)
@@ -98,6 +98,30 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
     await runtime.dispose()
   })
 
+  /** posthog-node with the personal key, evaluating locally, polling only when told; each response's URL and status to `seen`. */
+  const localClient = (seen: (url: string, status: number) => void) =>
+    new PostHog(token, {
+      host: url,
+      personalApiKey: key,
+      featureFlagsPollingInterval: null,
+      disableGeoip: true,
+      flushAt: 1_000_000,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init as RequestInit)
+        seen(String(input), response.status)
+        return response as never
+      }
+    })
+
+  /** Puts the person's distinct id on the lists of the static cohorts that hold it, as the API would. */
+  const listed = (person: Person) =>
+    runtime.runPromise(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      for (const cohort of person.cohort_members) {
+        yield* sql`INSERT INTO cohort_members (cohort_id, distinct_id) VALUES (${cohort}, ${person.distinct_id}) ON CONFLICT DO NOTHING`
+      }
+    }).pipe(Effect.orDie))
+
   /** Hedgerow's evaluation of every flag for a person, through the service the server answers from. */
   const hedgerow = (person: Person) => {
     const device = person.person_properties["$device_id"]
@@ -107,7 +131,8 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
         device_id: typeof device === "string" ? device : undefined,
         person_properties: person.person_properties,
         groups: person.groups,
-        group_properties: person.group_properties
+        group_properties: person.group_properties,
+        cohort_members: new Set(person.cohort_members)
       })
     )
   }
@@ -115,18 +140,7 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
   it(`evaluating locally from Hedgerow's definitions, agrees with Hedgerow on every pair it decides (${PAIRS} pairs), and polls again with a 304`, { timeout: 300_000 }, async () => {
     const statuses: Array<{ readonly url: string; readonly status: number }> = []
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined)
-    const client = new PostHog(token, {
-      host: url,
-      personalApiKey: key,
-      featureFlagsPollingInterval: null,
-      disableGeoip: true,
-      flushAt: 1_000_000,
-      fetch: async (input, init) => {
-        const response = await fetch(input, init as RequestInit)
-        statuses.push({ url: String(input), status: response.status })
-        return response as never
-      }
-    })
+    const client = localClient((seen, status) => statuses.push({ url: seen, status }))
     try {
       // The first reload joins the load the client starts on its own; the second polls again.
       await client.reloadFeatureFlags()
@@ -144,6 +158,7 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
       const examples: Array<string> = []
       for (let i = 0; i < people; i++) {
         const person = generatePerson(next, i, Date.now())
+        await listed(person)
         const local = await client.getAllFlagsAndPayloads(person.distinct_id, {
           personProperties: person.person_properties as never,
           groups: person.groups,
@@ -201,6 +216,7 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
       }
       for (let i = 0; i < people; i++) {
         const person = generatePerson(next, 10_000 + i, Date.now())
+        await listed(person)
         const options = {
           personProperties: person.person_properties as never,
           groups: person.groups,
@@ -284,6 +300,53 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
       error.mockRestore()
       await local.shutdown()
       await remote.shutdown()
+    }
+  })
+
+  it("evaluating locally, asks /flags about a flag on a static cohort's list (directly or through dynamic cohorts) and reads Hedgerow's answer", { timeout: 300_000 }, async () => {
+    // The cohorts whose answer needs a list: the static ones, and the dynamic ones naming them.
+    const needsList = new Set(["4", "5", "7", "8", "9"])
+    const onLists = flags.filter((flag) =>
+      flag.active && !flag.deleted &&
+      conditionsOf(flag.filters).groups.some((group) =>
+        group.properties.some((property) => property.type === "cohort" && needsList.has(String(property.json["value"])))))
+    expect(onLists.length).toBeGreaterThan(0)
+    const asked: Array<string> = []
+    const client = localClient((seen) => {
+      if (seen.includes("/flags/?")) asked.push(seen)
+    })
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined)
+    const error = vi.spyOn(console, "error").mockImplementation(() => undefined)
+    try {
+      await client.reloadFeatureFlags()
+      let pairs = 0
+      let on = 0
+      const examples: Array<string> = []
+      for (let i = 0; i < 30; i++) {
+        const person = generatePerson(next, 20_000 + i, Date.now())
+        await listed(person)
+        const ours = resultsByKey(await hedgerow(person))
+        for (const flag of onLists) {
+          pairs++
+          const theirs = await client.getFeatureFlag(flag.key, person.distinct_id, {
+            personProperties: person.person_properties as never,
+            groups: person.groups,
+            groupProperties: person.group_properties as never,
+            sendFeatureFlagEvents: false
+          })
+          const expected = valueOf(ours.get(flag.key))
+          if (theirs === true) on++
+          if (theirs !== expected && examples.length < 5) examples.push(JSON.stringify({ flag: flag.key, filters: flag.filters, person, sdk: theirs, hedgerow: expected }))
+        }
+      }
+      console.log(`posthog-node on static cohorts: ${pairs} pairs, ${asked.length} asked of /flags, ${on} on`)
+      expect(examples).toEqual([])
+      expect(asked.length).toBeGreaterThan(0)
+      expect(on).toBeGreaterThan(0)
+    } finally {
+      warn.mockRestore()
+      error.mockRestore()
+      await client.shutdown()
     }
   })
 

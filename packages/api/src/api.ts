@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { BatchExportsGroup } from "./groups/batch-exports.ts"
 import { CaptureGroup } from "./groups/capture.ts"
+import { CohortsGroup } from "./groups/cohorts.ts"
 import { DomainsGroup } from "./groups/domains.ts"
 import { FeatureFlagsGroup } from "./groups/feature-flags.ts"
 import { FlagDefinitionsGroup } from "./groups/flag-definitions.ts"
@@ -41,6 +42,7 @@ export class HedgerowApi extends HttpApi.make("hedgerow")
   .add(FlagUsageGroup)
   .add(SdkConfigGroup)
   .add(CaptureGroup)
+  .add(CohortsGroup)
   // Before identity: `/api/personal_api_keys/:id/` serves every method on `@current` but GET.
   .add(PersonalApiKeysGroup)
   .add(IdentityGroup)

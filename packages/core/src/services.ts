@@ -3,6 +3,8 @@ import { Access } from "./auth/access.ts"
 import { Authentication } from "./auth/authenticate.ts"
 import { LoginThrottle, RateLimiter } from "./auth/throttle.ts"
 import { BatchExportService } from "./batch-exports/service.ts"
+import { CohortService } from "./cohorts/service.ts"
+import { CohortWriter } from "./cohorts/writer.ts"
 import { DomainService } from "./domains/service.ts"
 import * as FeatureFlagServices from "./feature-flags/layer.ts"
 import { GroupTypeService } from "./group-types/service.ts"
@@ -39,6 +41,7 @@ export const layerNoDeps = Layer.mergeAll(
   DomainService.layerNoDeps,
   // The events register the group types their `$groupidentify` names.
   FeatureFlagServices.layerNoDeps.pipe(Layer.provideMerge(GroupTypeService.layerNoDeps)),
+  CohortService.layerNoDeps.pipe(Layer.provide(CohortWriter.layerNoDeps)),
   Layer.provideMerge(Bootstrap.layerNoDeps, PersonalApiKeyService.layerNoDeps)
 ).pipe(
   Layer.provide(Access.layerNoDeps),

@@ -82,6 +82,7 @@ describe("evaluation against posthog-node", () => {
           person_properties: person.person_properties,
           groups: person.groups,
           group_properties: person.group_properties,
+          cohort_members: new Set(person.cohort_members),
           now: new Date()
         }))
         for (const flag of prepared.flags) {

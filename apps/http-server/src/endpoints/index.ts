@@ -1,5 +1,6 @@
 import { batchExports } from "./batch-exports.ts"
 import { capture } from "./capture.ts"
+import { cohorts } from "./cohorts.ts"
 import { domains } from "./domains.ts"
 import type {
   Binding,
@@ -51,6 +52,7 @@ export const endpoints: { readonly [G in GroupName]: GroupBindings<G> } = {
   flagDefinitions,
   groupTypes,
   flagUsage,
+  cohorts,
   personalApiKeys,
   identity
 }

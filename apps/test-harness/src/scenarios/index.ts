@@ -1,6 +1,11 @@
 import { authScenarios } from "./auth.ts"
 import { batchExportListScenarios } from "./batch-export-list.ts"
 import { batchExportScenarios } from "./batch-exports.ts"
+import { cohortAuthScenarios } from "./cohort-auth.ts"
+import { cohortFlagScenarios } from "./cohort-flags.ts"
+import { cohortMemberScenarios } from "./cohort-members.ts"
+import { cohortScenarios } from "./cohorts.ts"
+import { cohortValidationScenarios } from "./cohort-validation.ts"
 import { discoveryScenarios } from "./discovery.ts"
 import { domainAccessScenarios } from "./domain-access.ts"
 import { domainVerificationScenarios } from "./domain-verification.ts"
@@ -71,6 +76,11 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...flagRemoteConfigScenarios,
   ...flagEvaluationReasonScenarios,
   ...groupTypeScenarios,
+  ...cohortScenarios,
+  ...cohortValidationScenarios,
+  ...cohortMemberScenarios,
+  ...cohortAuthScenarios,
+  ...cohortFlagScenarios,
   ...transportScenarios
 ]
 

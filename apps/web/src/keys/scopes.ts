@@ -10,6 +10,8 @@ export const SCOPE_WORDS = {
   organization_member: "Organization member",
   project: "Project",
   feature_flag: "Feature flag",
+  cohort: "Cohort",
+  person: "Person",
   activity_log: "Activity log",
   access_control: "Access control",
   group: "Group",

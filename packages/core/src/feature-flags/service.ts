@@ -1,12 +1,12 @@
 import { Clock, Context, Effect, Layer } from "effect"
-import type { ActivityLogView } from "../activity/model.ts"
+import type { ItemActivity, ProjectActivity } from "../activity/endpoints.ts"
 import { ActivityRepository } from "../activity/repository.ts"
 import type { Actor } from "../auth/actor.ts"
 import { Access } from "../auth/access.ts"
 import { type Body, type BodyError } from "../shared/body.ts"
 import { type Conflict, MethodNotAllowed, type NotFound, type PermissionDenied, type ValidationError } from "../shared/errors.ts"
 import { millisOf } from "../shared/time.ts"
-import { type NumberedPage, type Page, type PageNumberQuery, pageNumberRequest, pageRequest } from "../shared/page.ts"
+import { type Page, type PageNumberQuery, pageNumberRequest, pageRequest } from "../shared/page.ts"
 import { statusOf } from "./computed.ts"
 import { FlagReader } from "./lookup.ts"
 import { type FlagListQuery, listPlan } from "./list-query.ts"
@@ -38,18 +38,9 @@ export class FeatureFlagService extends Context.Service<FeatureFlagService, {
   /** Hard delete is refused for any id, once the caller may write flags in the project. */
   readonly destroy: (actor: Actor, project: string, id: string) => Effect.Effect<never, PermissionDenied | NotFound | MethodNotAllowed>
   readonly status: (actor: Actor, project: string, id: string) => Effect.Effect<FeatureFlagStatus, PermissionDenied | NotFound>
-  readonly activity: (
-    actor: Actor,
-    project: string,
-    id: string,
-    query: PageNumberQuery
-  ) => Effect.Effect<NumberedPage<ActivityLogView>, PermissionDenied | NotFound>
+  readonly activity: ItemActivity
   /** Every flag's activity in the project. */
-  readonly projectActivity: (
-    actor: Actor,
-    project: string,
-    query: PageNumberQuery
-  ) => Effect.Effect<NumberedPage<ActivityLogView>, PermissionDenied | NotFound>
+  readonly projectActivity: ProjectActivity
 }>()("hedgerow/FeatureFlagService") {
   static readonly layerNoDeps = Layer.effect(
     FeatureFlagService,

@@ -9,7 +9,7 @@ import { accessLevelName } from "./edit-rights.ts"
 const hasCohort = (group: ConditionGroup) => group.properties.some((property) => property.type === "cohort")
 
 /** PostHog adds `cohort_name` to every cohort property it returns; everything else is rendered as stored. */
-const withCohortNames = (conditions: FlagConditions, names: ReadonlyMap<number, string>): JsonRecord => {
+const withCohortNames = (conditions: FlagConditions, names: ReadonlyMap<number, string | null>): JsonRecord => {
   if (!conditions.groups.some(hasCohort)) return conditions.json
   return {
     ...conditions.json,
@@ -25,7 +25,7 @@ const withCohortNames = (conditions: FlagConditions, names: ReadonlyMap<number, 
 
 export interface RenderContext {
   readonly canEdit: boolean
-  readonly cohortNames: ReadonlyMap<number, string>
+  readonly cohortNames: ReadonlyMap<number, string | null>
   readonly nowMillis: number
   /** When a flag was last called (FlagUsage), or null. */
   readonly lastCalled: (id: FeatureFlagId) => Timestamp | null
@@ -62,7 +62,7 @@ const answers = new WeakMap<StoredFeatureFlag, FeatureFlag>()
 const render = (
   flag: StoredFeatureFlag,
   conditions: FlagConditions,
-  cohortNames: ReadonlyMap<number, string>,
+  cohortNames: ReadonlyMap<number, string | null>,
   canEdit: boolean,
   status: FeatureFlag["status"],
   lastCalled: Timestamp | null

@@ -137,9 +137,18 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         return snapshotOf(project, flags, Option.getOrElse(cohorts, () => []), yield* groupTypes.of(project))
       })
 
+      /**
+       * The static cohorts of the snapshot whose list holds the distinct id: one indexed read, made only
+       * when the project's active flags reach a static cohort, so evaluation itself stays synchronous.
+       */
+      const membershipsOf = (held: FlagSnapshot, distinctId: string): Effect.Effect<ReadonlySet<number> | undefined> =>
+        held.staticCohorts.length === 0
+          ? Effect.succeed(undefined)
+          : Effect.map(cohortRepository.memberships(distinctId, held.staticCohorts), (ids) => new Set(ids))
+
       const serverFlagsOf = Effect.fnUntraced(function*(project: ProjectId, context: EvaluationContext) {
         const held = yield* snapshot(project)
-        const flags = serverFlags(held, context)
+        const flags = serverFlags(held, { ...context, cohort_members: yield* membershipsOf(held, context.distinct_id) })
         const used: Array<FeatureFlagId> = []
         for (const key of flags.keys()) {
           const { flag } = held.prepared.byKey.get(key)!
@@ -175,9 +184,11 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         const evaluatedAt = yield* Clock.currentTimeMillis
         if (request.disable_flags) return { flags: [], errorsWhileComputingFlags: false, requestId, evaluatedAt }
         if (request.distinct_id === undefined) return yield* missingDistinctId()
-        const { prepared } = yield* snapshot(project.value.id)
+        const held = yield* snapshot(project.value.id)
+        const { prepared } = held
         const evaluation = evaluateFlags(prepared, {
           distinct_id: request.distinct_id,
+          cohort_members: yield* membershipsOf(held, request.distinct_id),
           device_id: request.device_id,
           anon_distinct_id: request.anon_distinct_id,
           person_properties: request.person_properties,
@@ -234,7 +245,9 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         query: EvaluationReasonsQuery
       ) {
         const { project } = yield* projectAccess(actor, choice, "feature_flag:read")
-        const answered = evaluationReasons(yield* snapshot(project.id), query)
+        const held = yield* snapshot(project.id)
+        const members = query.distinct_id === undefined || query.distinct_id === "" ? undefined : yield* membershipsOf(held, query.distinct_id)
+        const answered = evaluationReasons(held, query, members)
         if (answered instanceof ValidationError) return yield* answered
         return answered
       })

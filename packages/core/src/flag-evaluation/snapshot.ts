@@ -1,6 +1,7 @@
 import type { Cohort } from "../cohorts/model.ts"
-import { cohortDefinitions } from "../evaluation/cohorts.ts"
-import { type PreparedFlags, prepareFlags } from "../evaluation/prepare.ts"
+import { cohortIdOf, cohortIdsIn } from "../cohorts/properties.ts"
+import { cohortDefinitions, staticCohortIds } from "../evaluation/cohorts.ts"
+import { type CohortDefinitions, type PreparedFlags, prepareFlags } from "../evaluation/prepare.ts"
 import type { ProjectFlags } from "../feature-flags/project-flags.ts"
 import { type GroupType, groupTypeMapping } from "../group-types/model.ts"
 import type { ProjectId } from "../shared/ids.ts"
@@ -13,6 +14,11 @@ export interface FlagSnapshot {
   readonly project: ProjectId
   /** The project's live flags, by id ascending, with its dynamic cohorts' definitions and its group types' names. */
   readonly prepared: PreparedFlags
+  /**
+   * The static cohorts the active flags reach, directly or through dynamic cohorts: the lists a request
+   * is looked up in before its flags are evaluated. Empty, evaluation asks the store nothing.
+   */
+  readonly staticCohorts: ReadonlyArray<number>
 }
 
 interface Kept {
@@ -41,10 +47,31 @@ export const snapshotOf = (
   ) return known.snapshot
   // Ascending ids, as PostHog reads a project's flags; memory keeps them newest first for the list.
   const ordered = flags.entries.map((entry) => entry.flag).sort((a, b) => a.id - b.id)
-  const snapshot: FlagSnapshot = {
-    project,
-    prepared: prepareFlags(ordered, { cohorts: cohortDefinitions(cohorts), groupTypes: groupTypeMapping(groupTypes) })
-  }
+  const prepared = prepareFlags(ordered, { cohorts: cohortDefinitions(cohorts), groupTypes: groupTypeMapping(groupTypes) })
+  const snapshot: FlagSnapshot = { project, prepared, staticCohorts: staticCohortsReached(prepared, staticCohortIds(cohorts)) }
   kept.set(flags, { changes: flags.changes, cohorts, groupTypes, snapshot })
   return snapshot
+}
+
+const staticCohortsReached = (prepared: PreparedFlags, statics: ReadonlySet<number>): ReadonlyArray<number> => {
+  if (statics.size === 0) return []
+  const reached = new Set<number>()
+  const read = new Set<number>()
+  const definitions: CohortDefinitions = prepared.cohorts
+  const visit = (id: number) => {
+    if (read.has(id)) return
+    read.add(id)
+    if (statics.has(id)) reached.add(id)
+    for (const named of cohortIdsIn(definitions.get(String(id)))) visit(named)
+  }
+  for (const flag of prepared.flags) {
+    if (!flag.flag.active) continue
+    for (const group of flag.conditions.groups) {
+      for (const property of group.properties) {
+        const id = property.type === "cohort" ? cohortIdOf(property.json["value"]) : undefined
+        if (id !== undefined) visit(id)
+      }
+    }
+  }
+  return [...reached].sort((a, b) => a - b)
 }

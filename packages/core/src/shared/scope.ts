@@ -7,6 +7,8 @@ export const SCOPE_OBJECTS = [
   "organization_member",
   "project",
   "feature_flag",
+  "cohort",
+  "person",
   "activity_log",
   "access_control",
   "group",
