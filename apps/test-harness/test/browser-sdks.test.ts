@@ -15,7 +15,8 @@ declare const client: any
 /**
  * The flags each SDK is tried on, their keys prefixed per SDK so that one's changes leave the other's be:
  * on for everyone (with a payload), a variant (with payloads), on for people whose e-mail the SDK sends
- * as a person property, on for the person identified as `person`, and on for every company.
+ * as a person property, on for the person identified as `person`, on for every company, and on for the
+ * people of a static cohort listing `person`.
  */
 const createFlags = async (world: SdkWorld, prefix: string, person: string) => {
   await world.api.createFlag({ key: `${prefix}-everyone`, filters: { ...rolledOut(100), payloads: { true: "{\"banner\": \"hello\"}" } } })
@@ -34,6 +35,12 @@ const createFlags = async (world: SdkWorld, prefix: string, person: string) => {
   await world.api.createFlag({
     key: `${prefix}-${person}`,
     filters: { groups: [{ properties: [{ key: "distinct_id", type: "person", operator: "exact", value: [person] }], rollout_percentage: 100 }] }
+  })
+  const listed = await world.api.call("POST", "/api/projects/{project}/cohorts/", { name: `${prefix} beta testers`, is_static: true })
+  await world.api.call("PATCH", `/api/projects/{project}/cohorts/${listed.id}/add_persons_to_static_cohort/`, { person_ids: [person] })
+  await world.api.createFlag({
+    key: `${prefix}-testers`,
+    filters: { groups: [{ properties: [{ key: "id", type: "cohort", value: listed.id }], rollout_percentage: 100 }] }
   })
   await world.api.createFlag({
     key: `${prefix}-companies`,
@@ -69,10 +76,10 @@ describe("PostHog's browser SDKs in Chromium on their defaults, from a page of a
     await world?.dispose()
   })
 
-  it("posthog-js 1.449.2: flags and payloads before and after identify, a change seen on reload, events sent, no failed request", { timeout: 90_000 }, async () => {
+  it("posthog-js 1.449.2: flags and payloads before and after identify, a named group, a cohort, a change seen on reload, events counted, no failed request", { timeout: 90_000 }, async () => {
     const { flipColour, everyoneCalls } = await createFlags(world, "js", "ada")
     const { page, log } = await world.open("posthog-js")
-    const keys = ["js-everyone", "js-colour", "js-staff", "js-ada", "js-companies"]
+    const keys = ["js-everyone", "js-colour", "js-staff", "js-ada", "js-testers", "js-companies"]
     const read = () =>
       page.evaluate((keys) =>
         Object.fromEntries(keys.map((key) => [key, { value: sdk.default.getFeatureFlag(key, { send_event: false }), payload: sdk.default.getFeatureFlagPayload(key) }])), keys)
@@ -90,13 +97,15 @@ describe("PostHog's browser SDKs in Chromium on their defaults, from a page of a
       "js-colour": { value: "test", payload: "blue" },
       "js-staff": { value: false, payload: undefined },
       "js-ada": { value: false, payload: undefined },
+      "js-testers": { value: false, payload: undefined },
       "js-companies": { value: false, payload: undefined }
     })
 
     // posthog-js sends the properties identify sets with its next evaluation.
     await page.evaluate(() => sdk.default.identify("ada", { email: "ada@example.com" }))
     await page.waitForFunction(() => sdk.default.getFeatureFlag("js-staff", { send_event: false }) === true)
-    expect((await read())["js-ada"]!.value).toBe(true)
+    const identified = await read()
+    expect([identified["js-ada"]!.value, identified["js-testers"]!.value]).toEqual([true, true])
 
     // A group by its type's name, as a team's app names it.
     await page.evaluate(() => sdk.default.group("company", "acme"))
@@ -116,10 +125,10 @@ describe("PostHog's browser SDKs in Chromium on their defaults, from a page of a
     expect(log.failures).toEqual([])
   })
 
-  it("posthog-js-lite 4.12.1: flags and payloads before and after identify, a change seen on reload, events sent, no failed request", { timeout: 90_000 }, async () => {
+  it("posthog-js-lite 4.12.1: flags and payloads before and after identify, a named group, a cohort, a change seen on reload, events counted, no failed request", { timeout: 90_000 }, async () => {
     const { flipColour, everyoneCalls } = await createFlags(world, "lite", "grace")
     const { page, log } = await world.open("posthog-js-lite")
-    const keys = ["lite-everyone", "lite-colour", "lite-staff", "lite-grace", "lite-companies"]
+    const keys = ["lite-everyone", "lite-colour", "lite-staff", "lite-grace", "lite-testers", "lite-companies"]
     const read = () =>
       page.evaluate((keys) =>
         Object.fromEntries(keys.map((key) => [key, { value: client.getFeatureFlag(key), payload: client.getFeatureFlagPayload(key) }])), keys)
@@ -134,6 +143,7 @@ describe("PostHog's browser SDKs in Chromium on their defaults, from a page of a
       "lite-colour": { value: "test", payload: "blue" },
       "lite-staff": { value: false, payload: null },
       "lite-grace": { value: false, payload: null },
+      "lite-testers": { value: false, payload: null },
       "lite-companies": { value: false, payload: null }
     })
 
@@ -141,6 +151,7 @@ describe("PostHog's browser SDKs in Chromium on their defaults, from a page of a
     // apart (PostHog reads identify's from the person its events build, which Hedgerow does not keep).
     await page.evaluate(() => client.identify("grace", { email: "grace@example.com" }))
     await page.waitForFunction(() => client.getFeatureFlag("lite-grace") === true)
+    expect(await page.evaluate(() => client.getFeatureFlag("lite-testers"))).toBe(true)
     await page.evaluate(() => client.setPersonPropertiesForFlags({ email: "grace@example.com" }))
     await page.waitForFunction(() => client.getFeatureFlag("lite-staff") === true)
     await page.evaluate(() => client.group("company", "acme"))
