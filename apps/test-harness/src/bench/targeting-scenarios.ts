@@ -30,6 +30,7 @@ const call = (method: string, path: string, body?: unknown) =>
   })
 
 const person = (key: string, operator: string, value: unknown) => ({ key, type: "person", operator, value })
+/** A flag's condition on a cohort's members, or on its other people. */
 const inCohort = (id: number, operator: "in" | "not_in" = "in") => ({ key: "id", type: "cohort", operator, value: id })
 
 /**
@@ -63,7 +64,8 @@ const targetingSetup = Effect.gen(function*() {
     filters: {
       properties: {
         type: "AND",
-        values: [{ type: "AND", values: [inCohort(staff.id), { ...person("country", "exact", ["DE", "FR", "NL"]), negation: true }] }]
+        // Inside a cohort, a cohort is named without an operator.
+        values: [{ type: "AND", values: [{ key: "id", type: "cohort", value: staff.id }, { ...person("country", "exact", ["DE", "FR", "NL"]), negation: true }] }]
       }
     }
   })
