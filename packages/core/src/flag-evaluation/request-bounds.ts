@@ -24,11 +24,12 @@ export const MAX_IDENTIFIER = 400
  */
 export const MAX_DEPTH = 128
 
-/** What evaluation reads of a body, as read from it. */
-export interface Bounded {
+/** The fields of a body whose size evaluation's cost follows, as read from it. */
+export interface EvaluatedFields {
   readonly groups: JsonRecord
   readonly person_properties: JsonRecord
   readonly group_properties: Readonly<Record<string, JsonRecord>>
+  /** Only these flags, when given. */
   readonly flag_keys: ReadonlyArray<string> | undefined
   readonly anon_distinct_id: string | undefined
   readonly device_id: string | undefined
@@ -39,7 +40,7 @@ export interface Bounded {
  * body of a hundred thousand properties is refused after that look); then the nesting, which visits
  * every list and object once; then the sizes, each counted only up to its bound.
  */
-export const boundsError = (body: JsonRecord, read: Bounded): string | undefined => {
+export const boundsError = (body: JsonRecord, read: EvaluatedFields): string | undefined => {
   // The group property sets were counted as they were read.
   const groupTypes = Object.keys(read.group_properties)
   if (Object.keys(read.groups).length > MAX_GROUPS) return `groups holds more than ${MAX_GROUPS} groups`

@@ -1,7 +1,7 @@
 import type { EvaluationRuntime } from "../feature-flags/model.ts"
 import { ValidationError } from "../shared/errors.ts"
 import { isRecord, type JsonRecord } from "../shared/fields.ts"
-import { boundsError, MAX_GROUPS } from "./request-bounds.ts"
+import { boundsError, type EvaluatedFields, MAX_GROUPS } from "./request-bounds.ts"
 
 /**
  * A `/flags` request's body as PostHog's flags service reads it: each field under its name or its alias
@@ -9,17 +9,10 @@ import { boundsError, MAX_GROUPS } from "./request-bounds.ts"
  * `$anon_distinct_id`, `$device_id`, `flag_keys_to_evaluate`), absent or null alike. A field of
  * another type than the service takes makes the whole body unreadable, as there.
  */
-export interface FlagsRequest {
+export interface FlagsRequest extends EvaluatedFields {
   readonly token: string | undefined
   /** Text, a number as its text, cut to 200 characters; undefined when not given. */
   readonly distinct_id: string | undefined
-  readonly groups: JsonRecord
-  readonly person_properties: JsonRecord
-  readonly group_properties: Readonly<Record<string, JsonRecord>>
-  /** Only these flags, when given. */
-  readonly flag_keys: ReadonlyArray<string> | undefined
-  readonly anon_distinct_id: string | undefined
-  readonly device_id: string | undefined
   /** The runtime the caller says it evaluates in; any other text is `all`. */
   readonly evaluation_runtime: EvaluationRuntime | undefined
   /** The caller wants its configuration only: no flag is evaluated. */
