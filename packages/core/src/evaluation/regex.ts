@@ -8,7 +8,8 @@ import { RE2JS } from "re2js"
  * engine (JavaScript's) can hold the event loop for seconds on one value. The service's engine, Rust's,
  * has RE2's syntax and meaning, with Unicode classes: `\d` and `\s` (and their negations) are read here
  * as it reads them, a decimal digit and white space of any script. `\w` and `\b` stay ASCII, as RE2 can
- * only have them, so that a word character and a word boundary agree with each other.
+ * only have them, so that a word character and a word boundary agree with each other. What the service
+ * also runs by backtracking (lookaround, backreferences) no linear engine can: it is refused at write.
  *
  * The SDK runs JavaScript's engine, but only on patterns and values where it means what RE2 means
  * (ASCII, none of the syntax the engines read apart, no carriage return); it leaves the rest to the
@@ -121,8 +122,8 @@ const compiledOrReason = (pattern: string): RE2JS | string => {
  * nothing.
  */
 export const regexPatternError = (pattern: string): string | undefined => {
-  const compiled = compiledOrReason(pattern)
-  return typeof compiled === "string" ? `Invalid regex pattern: ${compiled}` : undefined
+  const outcome = compiledOrReason(pattern)
+  return typeof outcome === "string" ? `Invalid regex pattern: ${outcome}` : undefined
 }
 
 /** Compiled patterns (null for one refused), oldest first. */
