@@ -1,4 +1,6 @@
 import { NodeServices } from "@effect/platform-node"
+import { Bootstrap } from "@hedgerow/core"
+import { HedgerowServer } from "@hedgerow/http-server"
 import { ConfigProvider, Console, Effect, Exit, Sink, Stdio, Stream } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as path from "node:path"
@@ -115,3 +117,22 @@ export const waitFor = async (serving: Serving, pattern: RegExp) => {
 
 /** The base URL once the server prints that it serves. */
 export const servingUrl = async (serving: Serving) => (await waitFor(serving, /serving the API on (http:\/\/\S+?) /))[1]!
+
+/** The server a test file runs against, and its bootstrapped owner's key and project. */
+export interface ServerSession {
+  readonly url: string
+  readonly key: string
+  readonly project: number
+}
+
+/** The file's session: the server's URL, and its store bootstrapped on first use, once. */
+export const serverSession = () => {
+  let session: ServerSession | undefined
+  return Effect.gen(function*() {
+    if (session !== undefined) return session
+    const url = yield* HedgerowServer.baseUrl
+    const done = yield* Effect.flatMap(Effect.service(Bootstrap), (b) => b.run({ email: "owner@example.com" }))
+    session = { url, key: done.personal_api_key, project: done.project_id }
+    return session
+  })
+}

@@ -123,17 +123,20 @@ layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { exclude
       })
     }))
 
-  it.effect("a group flag needs --group type=key; without it, no group type", () =>
+  it.effect("a group flag needs --group type=key, the type by its name; without it, or by its index, no group type", () =>
     Effect.gen(function*() {
       const s = yield* connect
+      const company = yield* json(s, "group-types", "create", "company")
       yield* createFlag(s, "org-beta", {
-        aggregation_group_type_index: 0,
+        aggregation_group_type_index: company.group_type_index,
         groups: [{ properties: [], rollout_percentage: 100 }]
       })
       const without = yield* json(s, "flags", "evaluate", "org-beta", "--distinct-id", "di")
       assert.deepStrictEqual([without.enabled, without.reason.code], [false, "no_group_type"])
-      const within = yield* json(s, "flags", "evaluate", "org-beta", "--distinct-id", "di", "--group", "0=acme")
+      const within = yield* json(s, "flags", "evaluate", "org-beta", "--distinct-id", "di", "--group", "company=acme")
       assert.deepStrictEqual([within.enabled, within.reason.code], [true, "condition_match"])
+      const byIndex = yield* json(s, "flags", "evaluate", "org-beta", "--distinct-id", "di", "--group", `${company.group_type_index}=acme`)
+      assert.deepStrictEqual([byIndex.enabled, byIndex.reason.code], [false, "no_group_type"])
     }))
 
   it.effect("--runtime asks as an SDK of that runtime; by default every runtime's flags are evaluated", () =>

@@ -2,8 +2,9 @@ import { CurrentActor, HedgerowApi } from "@hedgerow/api"
 import { ParseError } from "@hedgerow/core"
 import { Context, Effect, Layer, Tracer } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { HttpApiBuilder } from "effect/http-api"
+import { HttpApiBuilder, type HttpApiEndpoint } from "effect/http-api"
 import { readJsonBody } from "./body.ts"
+import { readFormOrJsonBody } from "./form-body.ts"
 import {
   type Answer,
   type Binding,
@@ -23,7 +24,7 @@ import {
 import { cookiesOf } from "./cookies.ts"
 import { sessionRequestOf } from "./session-request.ts"
 import { headerText, type RequestHeaders } from "./request-headers.ts"
-import { readSdkBody } from "./sdk-body.ts"
+import { readSdkBody, sdkBodyOf } from "./sdk-body.ts"
 import { SystemHandlers } from "./system.ts"
 import { ServerSettings, type ServerSettingsShape } from "./settings.ts"
 
@@ -110,22 +111,34 @@ const withRequestSpan = (request: Context.Context<never>, services: Context.Cont
   return span === undefined ? services : Context.add(services, Tracer.ParentSpan, span)
 }
 
+/** How an endpoint's body is read: as a form too where the contract takes one, else as JSON. */
+const bodyReaderOf = (group: GroupName, endpoint: string) => {
+  const declared = new Map(Object.entries<HttpApiEndpoint.Top>(HedgerowApi.groups[group].endpoints)).get(endpoint)
+  return declared !== undefined && declared.payload.has("multipart/form-data") ? readFormOrJsonBody : readJsonBody
+}
+
 /**
  * Serves one binding. HttpApi decodes path and query but not the body: core reads it when its rules
  * need it, after scope and tenancy, in PostHog's order.
  */
-const serve = (binding: Binding<any>, serving: Serving) => (raw: RawCall) =>
+const serve = (binding: Binding<any>, serving: Serving, readBody: typeof readJsonBody) => (raw: RawCall) =>
   Effect.withFiber((fiber) => {
     const actor = Context.getUnsafe(fiber.context, CurrentActor)
     return withUrl(raw, serving, (url) =>
-      binding({ actor, params: raw.params, query: raw.query, headers: raw.headers ?? {}, body: readJsonBody(raw.request), url }))
+      binding({ actor, params: raw.params, query: raw.query, headers: raw.headers ?? {}, body: readBody(raw.request), url }))
   })
 
-/** Serves one binding of a public group: no caller, and the body as the SDKs send it. */
+/**
+ * Serves one binding of a public group: no caller, and the body as the SDKs send it, or for a GET the
+ * events in its `data` parameter, as older SDKs send them.
+ */
 const servePublic = (binding: PublicBinding<any>, serving: Serving) => (raw: RawCall) =>
   withUrl(raw, serving, (url) => {
-    const compression = (raw.query as { readonly compression?: string } | undefined)?.compression
-    return binding({ params: raw.params, query: raw.query, headers: raw.headers ?? {}, payload: readSdkBody(raw.request, compression), url })
+    const query = raw.query as { readonly compression?: string; readonly data?: string } | undefined
+    const payload = raw.request.method === "GET" && query?.data !== undefined
+      ? sdkBodyOf(new Uint8Array(), query.compression, raw.request.headers, new URLSearchParams({ data: query.data }))
+      : readSdkBody(raw.request, query?.compression)
+    return binding({ params: raw.params, query: raw.query, headers: raw.headers ?? {}, payload, url })
   })
 
 /** Serves one binding of a session group: no authenticated caller, the JSON body, the request's cookies and headers. */
@@ -160,18 +173,19 @@ const withMiddlewareOnly = <A, E, R>(group: BoundGroupName, layer: Layer.Layer<A
 const registerGroup = <G extends GroupName | PublicGroupName | SessionGroupName, B>(
   group: G,
   bindings: { readonly [name: string]: B },
-  serveOne: (binding: B, serving: Serving) => (raw: RawCall) => Effect.Effect<unknown, unknown, unknown>
+  serveOne: (binding: B, serving: Serving, name: string) => (raw: RawCall) => Effect.Effect<unknown, unknown, unknown>
 ) =>
   Layer.unwrap(Effect.gen(function*() {
     const serving: Serving = { settings: yield* ServerSettings, services: yield* Effect.context<Services>() }
     return withMiddlewareOnly(group, HttpApiBuilder.group(HedgerowApi, group, (handlers) => {
       const registry = handlers as unknown as Registry
-      for (const [name, binding] of Object.entries(bindings)) registry.handleRaw(name, serveOne(binding, serving))
+      for (const [name, binding] of Object.entries(bindings)) registry.handleRaw(name, serveOne(binding, serving, name))
       return handlers as unknown as Complete<typeof handlers>
     }))
   }))
 
-const serveGroup = <G extends GroupName>(group: G) => registerGroup<G, Binding<any>>(group, endpoints[group], serve)
+const serveGroup = <G extends GroupName>(group: G) =>
+  registerGroup<G, Binding<any>>(group, endpoints[group], (binding, serving, name) => serve(binding, serving, bodyReaderOf(group, name)))
 const servePublicGroup = <G extends PublicGroupName>(group: G) =>
   registerGroup<G, PublicBinding<any>>(group, publicEndpoints[group], servePublic)
 const serveSessionGroup = <G extends SessionGroupName>(group: G) =>
@@ -190,7 +204,12 @@ export const layerNoDeps = Layer.mergeAll(
   serveGroup("featureFlags"),
   serveGroup("flagRoleAccess"),
   serveGroup("flagDefinitions"),
+  serveGroup("cohorts"),
   servePublicGroup("flagEvaluation"),
+  serveGroup("groupTypes"),
+  serveGroup("flagUsage"),
+  servePublicGroup("sdkConfig"),
+  servePublicGroup("capture"),
   serveGroup("personalApiKeys"),
   serveGroup("identity"),
   serveSessionGroup("sessions"),

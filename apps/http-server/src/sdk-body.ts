@@ -3,85 +3,139 @@ import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { gunzipSync } from "node:zlib"
 import { readBoundedBody } from "./body.ts"
+import { decodeLz64 } from "./lz64.ts"
 import { headerText, type RequestHeaders } from "./request-headers.ts"
 
-/** A compressed body may open up to this much; more is refused (413), so a small bomb cannot fill memory. */
-export const MAX_DECOMPRESSED_BYTES = 10 * 1024 * 1024
+/**
+ * A body the SDKs send, decoded, may be at most this large, as a plain body may (413 past it): gzip and
+ * lz64 stop opening there, so a small bomb costs the event loop about as much as a plain body can.
+ */
+export const MAX_DECODED_BYTES = 1024 * 1024
 
-const openedTooLarge = () => new PayloadTooLarge({ detail: "Decompressed request body is larger than the 10 MiB limit." })
+const openedTooLarge = () => new PayloadTooLarge({ detail: "Decompressed request body is larger than the 1 MiB limit." })
 /** Bytes that are not UTF-8 are repaired, as PostHog's flags service reads them (mobile SDKs send such). */
 const UTF8 = new TextDecoder("utf-8")
 
 export interface SdkEncoding {
-  /** `?compression=`: `gzip` (or posthog-js's `gzip-js`) or `base64`; anything else is none. */
+  /** `?compression=`: `gzip` (or posthog-js's `gzip-js`), `base64` (or `b64`), `lz64` (or `lz-string`); anything else is none. */
   readonly compression?: string | undefined
   readonly contentEncoding?: string | undefined
   readonly contentType?: string | undefined
 }
 
-const gunzip = (bytes: Uint8Array): Uint8Array | ValidationError | PayloadTooLarge => {
+type Decoded = Uint8Array | string | ValidationError | PayloadTooLarge
+
+const gunzip = (bytes: Uint8Array): Decoded => {
   try {
-    return gunzipSync(bytes, { maxOutputLength: MAX_DECOMPRESSED_BYTES })
+    return gunzipSync(bytes, { maxOutputLength: MAX_DECODED_BYTES })
   } catch (cause) {
     return (cause as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE" ? openedTooLarge() : malformedData("the body is not valid gzip")
   }
 }
 
-/** Base64 as Python's b64decode is given it by PostHog: a `+` sent as a space in a form is put back. */
-const fromBase64 = (text: string): Uint8Array => Buffer.from(text.replace(/ /g, "+"), "base64")
+const lz64 = (bytes: Uint8Array): Decoded => {
+  const opened = decodeLz64(UTF8.decode(bytes).trim(), MAX_DECODED_BYTES)
+  if (opened === "tooLarge") return openedTooLarge()
+  return opened === "invalid" ? malformedData("the body is not valid lz64") : opened.text
+}
 
 const isGzip = (bytes: Uint8Array) => bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b
 
-/**
- * A `/flags` body as PostHog reads what the SDKs send: a form's `data` field is base64 (posthog-js's
- * older requests); `compression` or else `Content-Encoding` says gzip or base64, and a body that starts
- * like gzip is gzip whatever is said; then JSON, or base64 of JSON as some libraries send it.
- */
-export const decodeSdkBody = (raw: Uint8Array, encoding: SdkEncoding): unknown => {
-  let bytes = raw
-  const mediaType = (encoding.contentType ?? "").split(";")[0]!.trim().toLowerCase()
-  if (mediaType === "application/x-www-form-urlencoded") {
-    const data = new URLSearchParams(UTF8.decode(bytes)).get("data")
-    if (data === null) return malformedData("the form has no data field")
-    bytes = fromBase64(data)
+/** What an SDK says its body is compressed with, as PostHog's capture names the choices. */
+const compressionOf = (said: string): "gzip" | "lz64" | "base64" | undefined => {
+  switch (said.trim().toLowerCase()) {
+    case "gzip":
+    case "gzip-js":
+      return "gzip"
+    case "lz64":
+    case "lz-string":
+      return "lz64"
+    case "base64":
+    case "b64":
+      return "base64"
+    default:
+      return undefined
   }
-  const said = (encoding.compression ?? encoding.contentEncoding ?? "").trim().toLowerCase()
-  if (said === "gzip" || said === "gzip-js" || isGzip(bytes)) {
-    const opened = gunzip(bytes)
-    if (!(opened instanceof Uint8Array)) return opened
-    bytes = opened
-  } else if (said === "base64") {
-    bytes = fromBase64(UTF8.decode(bytes))
+}
+
+/** Base64 as PostHog reads it: a `+` sent as a space (a form's encoding) is put back. */
+const fromBase64 = (text: string): Uint8Array => Buffer.from(text.replace(/ /g, "+"), "base64")
+
+/** The first character of the text that is not JSON's whitespace, or -1. */
+const firstCode = (text: string): number => {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) return code
   }
-  const text = UTF8.decode(bytes)
-  if (text.trim() === "") return malformedData("the body is empty")
+  return -1
+}
+
+/** `{`, `[` or `"`: JSON text, which base64 never begins with. */
+const isJsonOnly = (code: number) => code === 0x7b || code === 0x5b || code === 0x22
+/** A number, `true`, `false` or `null` may begin so; so may base64. */
+const mayBeJson = (code: number) => code === 0x2d || (code >= 0x30 && code <= 0x39) || code === 0x74 || code === 0x66 || code === 0x6e
+
+const parseJson = (text: string): unknown => {
   try {
     return JSON.parse(text)
   } catch {
+    return malformedData("the body is not valid JSON")
+  }
+}
+
+/**
+ * A body as PostHog reads what its SDKs send to `/flags`, `/decide` and the capture endpoints, each
+ * encoding undone exactly once: a form's `data` field (or a GET's `data` query parameter, given as
+ * `form`) is the payload; `compression` (the query's, else the form's) or else `Content-Encoding` says
+ * gzip or lz64, and a payload that starts like gzip is gzip whatever is said; what is then not JSON is
+ * base64 of it (JSON that begins with `{`, `[` or `"` is never read as base64) (posthog-js's `compression=base64`, a form's `data`, or a library that sends it raw).
+ */
+export const decodeSdkBody = (raw: Uint8Array, encoding: SdkEncoding, form?: URLSearchParams): unknown => {
+  let payload = raw
+  let said = encoding.compression
+  const mediaType = (encoding.contentType ?? "").split(";")[0]!.trim().toLowerCase()
+  const fields = form ?? (mediaType === "application/x-www-form-urlencoded" ? new URLSearchParams(UTF8.decode(raw)) : undefined)
+  if (fields !== undefined) {
+    const data = fields.get("data")
+    if (data === null) return malformedData("the form has no data field")
+    payload = Buffer.from(data)
+    said ??= fields.get("compression") ?? undefined
+  }
+  if (payload.byteLength > MAX_DECODED_BYTES) return openedTooLarge()
+  const compression = compressionOf(said ?? encoding.contentEncoding ?? "")
+  const opened = compression === "gzip" || isGzip(payload) ? gunzip(payload) : compression === "lz64" ? lz64(payload) : payload
+  if (opened instanceof ValidationError || opened instanceof PayloadTooLarge) return opened
+  const text = typeof opened === "string" ? opened : UTF8.decode(opened)
+  if (text.trim() === "") return malformedData("the body is empty")
+  const first = firstCode(text)
+  if (isJsonOnly(first)) return parseJson(text)
+  if (mayBeJson(first)) {
     try {
-      return JSON.parse(UTF8.decode(fromBase64(text.trim())))
+      return JSON.parse(text)
     } catch {
-      return malformedData("the body is not valid JSON")
+      // Base64 after all.
     }
   }
+  return parseJson(UTF8.decode(fromBase64(text.trim())))
 }
 
 /** Why a body is none: the errors `decodeSdkBody` answers with (instances, never a parsed body). */
 const isFailure = (value: unknown): value is ValidationError | PayloadTooLarge =>
   value instanceof ValidationError || value instanceof PayloadTooLarge
 
-/** The body of a `/flags` request from its bytes, or the 400 or 413 that it cannot be read. */
+/** The body of an SDK request from its bytes, or the 400 or 413 that it cannot be read. */
 export const sdkBodyOf = (
   bytes: Uint8Array,
   compression: string | undefined,
-  headers: RequestHeaders
+  headers: RequestHeaders,
+  form?: URLSearchParams
 ): Effect.Effect<unknown, ValidationError | PayloadTooLarge> => {
   const contentEncoding = headerText(headers, "content-encoding")
-  const decoded = decodeSdkBody(bytes, { compression, contentEncoding, contentType: headerText(headers, "content-type") })
+  const decoded = decodeSdkBody(bytes, { compression, contentEncoding, contentType: headerText(headers, "content-type") }, form)
   return isFailure(decoded) ? Effect.fail(decoded) : Effect.succeed(decoded)
 }
 
-/** The body of a `/flags` request, read whole (at most 1 MiB, 413 past it) and decoded. */
+/** The body of an SDK request, read whole (at most 1 MiB, 413 past it) and decoded. */
 export const readSdkBody = (
   request: HttpServerRequest.HttpServerRequest,
   compression: string | undefined

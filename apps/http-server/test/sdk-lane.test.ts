@@ -4,6 +4,7 @@ import { Context, Effect, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { createServer, type IncomingMessage, request as httpRequest } from "node:http"
 import { connect } from "node:net"
+import { compressToBase64 } from "lz-string"
 import { gzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as App from "../src/app.ts"
@@ -155,6 +156,13 @@ describe("the SDK lane", () => {
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: `data=${encodeURIComponent(Buffer.from(evaluation(person())).toString("base64"))}`
     }, true],
+    ["flags as posthog-js sends it: base64 said and in a form", {
+      method: "POST",
+      path: "/flags/?v=2&compression=base64",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://app.example.com" },
+      body: `data=${encodeURIComponent(Buffer.from(evaluation(person())).toString("base64"))}`
+    }, true],
+    ["flags lz64", { method: "POST", path: "/flags/?v=2&compression=lz64", body: compressToBase64(evaluation(person())) }, true],
     ["flags only some keys", { method: "POST", path: "/flags/?v=2", body: evaluation({ ...person(), flag_keys_to_evaluate: ["colours"] }) }, true],
     ["flags disabled", { method: "POST", path: "/flags/?v=2", body: evaluation({ ...person(), disable_flags: true }) }, true],
     ["flags, body not JSON", { method: "POST", path: "/flags/?v=2", body: "{nope" }, true],

@@ -53,6 +53,8 @@ export interface World {
     readonly flagReadA: string
     /** Owner of A, scope `activity_log:read` only. */
     readonly activityReadA: string
+    /** Owner of A, scope `cohort:read` only. */
+    readonly cohortReadA: string
     /** Owner of A, scope `access_control:read` only. */
     readonly accessControlReadA: string
     /** Member of both A and B, key restricted to organization B. */
@@ -159,6 +161,7 @@ export const createWorld = Effect.gen(function*() {
       projectWriteA: yield* key("owner@a.example", ["project:write"]),
       flagReadA: yield* key("owner@a.example", ["feature_flag:read"]),
       activityReadA: yield* key("owner@a.example", ["activity_log:read"]),
+      cohortReadA: yield* key("owner@a.example", ["cohort:read"]),
       accessControlReadA: yield* key("owner@a.example", ["access_control:read"]),
       bothScopedToB: yield* key("both@example.com", ["*"], { scoped_organizations: [orgB.id] }),
       bothScopedToProjectB: yield* key("both@example.com", ["*"], { scoped_teams: [projectB.id] })

@@ -5,6 +5,7 @@ import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { existsSync } from "node:fs"
 import { assert, describe, it } from "vitest"
+import { eventScenarios } from "../src/bench/event-scenarios.ts"
 import { flagScenarios } from "../src/bench/flag-scenarios.ts"
 import { serverErrors } from "../src/bench/fuzzed-writes.ts"
 import { failures } from "../src/bench/load.ts"
@@ -12,12 +13,13 @@ import { parseInvocation } from "../src/bench/options.ts"
 import { type BenchFigures, failedRequests, loadsOf, runBench } from "../src/bench/run-bench.ts"
 import type { Scenario } from "../src/bench/scenario.ts"
 import { getProject } from "../src/bench/scenarios.ts"
+import { targetingScenarios } from "../src/bench/targeting-scenarios.ts"
 import { formatBench } from "../src/bench/table.ts"
 
 // A fraction of a second per target proves the whole path (seeding, server,
 // probe, worker, baseline) for every scenario without being a benchmark; the flag search runs over a small seed
 // instead of 10,000.
-const scenarios = [getProject, ...flagScenarios({ listFlags: 100, searchFlags: 400 })]
+const scenarios = [getProject, ...flagScenarios({ listFlags: 100, searchFlags: 400 }), ...eventScenarios, ...targetingScenarios]
 // On PostgreSQL every scenario runs twice, each run with its own server processes to start: seeding with
 // ANALYZE, the search, and the writes spread over two processes are what differ from the in-process run.
 const postgresScenarios = scenarios.filter((scenario) => scenario.name !== "GET project" && scenario.name !== "GET flag")

@@ -28,15 +28,19 @@ describe("posthog-node 5.70.0 against an application embedding Hedgerow, and the
     )
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     host = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE}`
-    const create = async (body: object) => {
-      const reply = await fetch(`${host}/api/projects/${hedgerow.project.id}/feature_flags/`, {
+    const post = (path: string, body: object) =>
+      fetch(`${host}/api/projects/${hedgerow.project.id}/${path}/`, {
         method: "POST",
         headers: { authorization: `Bearer ${hedgerow.bootstrapped!.personal_api_key}`, "content-type": "application/json" },
         body: JSON.stringify(body)
       })
+    const create = async (body: object) => {
+      const reply = await post("feature_flags", body)
       expect(reply.status).toBe(201)
       keys.push((await reply.json()).key)
     }
+    // Group type 0 is `company`, as an SDK names the group.
+    expect((await post("groups_types", { group_type: "company" })).status).toBe(201)
     await create({ key: "sdk-on", filters: { ...everyone, payloads: { true: "{\"color\": \"blue\"}" } } })
     await create({
       key: "sdk-variant",
@@ -69,11 +73,11 @@ describe("posthog-node 5.70.0 against an application embedding Hedgerow, and the
   })
 
   const people: ReadonlyArray<[string, FlagOptions]> = [
-    ["ann", { personProperties: { plan: "pro" }, groups: { "0": "acme" }, groupProperties: { "0": { size: "big" } } }],
-    ["bob", { personProperties: { plan: "free" }, groups: { "0": "tiny" }, groupProperties: { "0": { size: "small" } } }],
+    ["ann", { personProperties: { plan: "pro" }, groups: { company: "acme" }, groupProperties: { company: { size: "big" } } }],
+    ["bob", { personProperties: { plan: "free" }, groups: { company: "tiny" }, groupProperties: { company: { size: "small" } } }],
     ["cy", {}],
     ["dee", { personProperties: { plan: "pro" } }],
-    ["eve", { groups: { "0": "acme" }, groupProperties: { "0": { size: "big" } } }]
+    ["eve", { groups: { company: "acme" }, groupProperties: { company: { size: "big" } } }]
   ]
 
   /** What a client answers for a person, every read the application makes. */

@@ -1,7 +1,7 @@
-import { Bootstrap, evaluateFlags, FlagEvaluationService, type FlagResult, type ProjectId, resultsByKey } from "@hedgerow/core"
+import { Bootstrap, conditionsOf, evaluateFlags, FlagEvaluationService, type FlagResult, GroupTypeService, type ProjectId, resultsByKey } from "@hedgerow/core"
 import { FeatureFlagRepository, newFlagColumns } from "@hedgerow/core/ports"
 import { HedgerowServer } from "@hedgerow/http-server"
-import { Effect, ManagedRuntime, Schedule } from "effect"
+import { Effect, ManagedRuntime, Option, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { PostHog } from "posthog-node"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
@@ -9,6 +9,7 @@ import {
   COHORTS,
   generateFlags,
   generatePerson,
+  GROUP_TYPES,
   type Person,
   random,
   sdkPayloadOf
@@ -46,8 +47,8 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
       key = boot.personal_api_key
       const sql = yield* SqlClient.SqlClient
       token = (yield* sql<{ token: string }>`SELECT api_token AS token FROM projects WHERE id = ${project}`)[0]!.token
-      // The cohorts the generated flags name, under the ids they name them by; 4 is static.
-      for (const id of [1, 2, 3, 4, 5]) {
+      // The cohorts the generated flags name, under the ids they name them by; 4 and 9 are static.
+      for (const id of [1, 2, 3, 4, 5, 6, 7, 8, 9]) {
         const definition = COHORTS.get(String(id))
         yield* sql`
           INSERT INTO cohorts (id, project_id, name, description, groups, filters, is_static, is_calculating, count, deleted)
@@ -74,10 +75,18 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
         }).pipe(Effect.orDie)
         expect(stored.id).toBe(flag.id)
       }
+      // The project's group types, by name, at the indexes the flags aggregate by, as events register them.
+      for (const [index, name] of Object.entries(GROUP_TYPES)) {
+        expect(yield* GroupTypeService.use((s) => s.register(project, name))).toEqual(Option.some(Number(index)))
+      }
       // Written outside the server's requests, the flags reach its memory through the change feed.
       const live = flags.filter((flag) => !flag.deleted).length
       yield* FlagEvaluationService.use((s) => s.snapshot(project)).pipe(
-        Effect.flatMap((snapshot) => (snapshot.prepared.flags.length === live ? Effect.void : Effect.fail("not yet"))),
+        Effect.flatMap((snapshot) =>
+          snapshot.prepared.flags.length === live && JSON.stringify(snapshot.prepared.groupTypes) === JSON.stringify(GROUP_TYPES)
+            ? Effect.void
+            : Effect.fail("not yet")
+        ),
         Effect.retry(Schedule.spaced("20 millis")),
         Effect.timeout("10 seconds"),
         Effect.orDie
@@ -89,6 +98,30 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
     await runtime.dispose()
   })
 
+  /** posthog-node with the personal key, evaluating locally, polling only when told; each response's URL and status to `seen`. */
+  const localClient = (seen: (url: string, status: number) => void) =>
+    new PostHog(token, {
+      host: url,
+      personalApiKey: key,
+      featureFlagsPollingInterval: null,
+      disableGeoip: true,
+      flushAt: 1_000_000,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init as RequestInit)
+        seen(String(input), response.status)
+        return response as never
+      }
+    })
+
+  /** Puts the person's distinct id on the lists of the static cohorts that hold it, as the API would. */
+  const listed = (person: Person) =>
+    runtime.runPromise(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      for (const cohort of person.cohort_members) {
+        yield* sql`INSERT INTO cohort_members (cohort_id, distinct_id) VALUES (${cohort}, ${person.distinct_id}) ON CONFLICT DO NOTHING`
+      }
+    }).pipe(Effect.orDie))
+
   /** Hedgerow's evaluation of every flag for a person, through the service the server answers from. */
   const hedgerow = (person: Person) => {
     const device = person.person_properties["$device_id"]
@@ -98,7 +131,8 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
         device_id: typeof device === "string" ? device : undefined,
         person_properties: person.person_properties,
         groups: person.groups,
-        group_properties: person.group_properties
+        group_properties: person.group_properties,
+        cohort_members: new Set(person.cohort_members)
       })
     )
   }
@@ -106,18 +140,7 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
   it(`evaluating locally from Hedgerow's definitions, agrees with Hedgerow on every pair it decides (${PAIRS} pairs), and polls again with a 304`, { timeout: 300_000 }, async () => {
     const statuses: Array<{ readonly url: string; readonly status: number }> = []
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined)
-    const client = new PostHog(token, {
-      host: url,
-      personalApiKey: key,
-      featureFlagsPollingInterval: null,
-      disableGeoip: true,
-      flushAt: 1_000_000,
-      fetch: async (input, init) => {
-        const response = await fetch(input, init as RequestInit)
-        statuses.push({ url: String(input), status: response.status })
-        return response as never
-      }
-    })
+    const client = localClient((seen, status) => statuses.push({ url: seen, status }))
     try {
       // The first reload joins the load the client starts on its own; the second polls again.
       await client.reloadFeatureFlags()
@@ -135,6 +158,7 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
       const examples: Array<string> = []
       for (let i = 0; i < people; i++) {
         const person = generatePerson(next, i, Date.now())
+        await listed(person)
         const local = await client.getAllFlagsAndPayloads(person.distinct_id, {
           personProperties: person.person_properties as never,
           groups: person.groups,
@@ -192,6 +216,7 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
       }
       for (let i = 0; i < people; i++) {
         const person = generatePerson(next, 10_000 + i, Date.now())
+        await listed(person)
         const options = {
           personProperties: person.person_properties as never,
           groups: person.groups,
@@ -230,22 +255,119 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
     }
   })
 
-  it("reads a remote configuration flag's payload with getRemoteConfigPayload, parsed from the stored JSON text", { timeout: 60_000 }, async () => {
+  it("turns a group flag on for `groups: { company: 'acme' }`, locally and remotely, and not for the index or another type's name", { timeout: 60_000 }, async () => {
+    const flagKey = "for-companies-by-name"
+    // Index 3 has no group type.
+    const orphanKey = "for-index-without-type"
+    await runtime.runPromise(Effect.gen(function*() {
+      for (const [key, index] of [[flagKey, 0], [orphanKey, 3]] as const) {
+        yield* FeatureFlagRepository.use((repository) =>
+          repository.insert({
+            ...newFlagColumns({ key, filters: { aggregation_group_type_index: index, groups: [{ properties: [], rollout_percentage: 100 }] } }, null),
+            project_id: project,
+            creation_context: "feature_flags",
+            created_by_id: null
+          })).pipe(Effect.orDie)
+      }
+      yield* FlagEvaluationService.use((s) => s.snapshot(project)).pipe(
+        Effect.flatMap((snapshot) => (snapshot.prepared.byKey.has(orphanKey) ? Effect.void : Effect.fail("not yet"))),
+        Effect.retry(Schedule.spaced("20 millis")),
+        Effect.timeout("10 seconds"),
+        Effect.orDie
+      )
+    }))
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined)
+    const error = vi.spyOn(console, "error").mockImplementation(() => undefined)
+    const local = new PostHog(token, { host: url, personalApiKey: key, featureFlagsPollingInterval: null, disableGeoip: true, flushAt: 1_000_000 })
+    const remote = new PostHog(token, { host: url, disableGeoip: true, flushAt: 1_000_000 })
+    try {
+      await local.reloadFeatureFlags()
+      const ask = (client: PostHog, groups: Record<string, string>, onlyEvaluateLocally = false, key = flagKey) =>
+        client.getFeatureFlag(key, "someone", { groups, sendFeatureFlagEvents: false, onlyEvaluateLocally })
+      expect(await ask(local, { company: "acme" }, true)).toBe(true)
+      expect(await ask(remote, { company: "acme" })).toBe(true)
+      for (const groups of [{}, { "0": "acme" }, { team: "acme" }]) {
+        expect(await ask(local, groups, true)).toBe(false)
+        expect(await ask(remote, groups)).toBe(false)
+      }
+      // A flag on an index no group type holds: the SDK cannot decide it and asks /flags, which answers off.
+      const anyGroups = { company: "acme", team: "red", "3": "x" }
+      expect(await ask(local, anyGroups, true, orphanKey)).toBeUndefined()
+      expect(await ask(local, anyGroups, false, orphanKey)).toBe(false)
+      expect(await ask(remote, anyGroups, false, orphanKey)).toBe(false)
+    } finally {
+      warn.mockRestore()
+      error.mockRestore()
+      await local.shutdown()
+      await remote.shutdown()
+    }
+  })
+
+  it("evaluating locally, asks /flags about a flag on a static cohort's list (directly or through dynamic cohorts) and reads Hedgerow's answer", { timeout: 300_000 }, async () => {
+    // The cohorts whose answer needs a list: the static ones, and the dynamic ones naming them.
+    const needsList = new Set(["4", "5", "7", "8", "9"])
+    const onLists = flags.filter((flag) =>
+      flag.active && !flag.deleted &&
+      conditionsOf(flag.filters).groups.some((group) =>
+        group.properties.some((property) => property.type === "cohort" && needsList.has(String(property.json["value"])))))
+    expect(onLists.length).toBeGreaterThan(0)
+    const asked: Array<string> = []
+    const client = localClient((seen) => {
+      if (seen.includes("/flags/?")) asked.push(seen)
+    })
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined)
+    const error = vi.spyOn(console, "error").mockImplementation(() => undefined)
+    try {
+      await client.reloadFeatureFlags()
+      let pairs = 0
+      let on = 0
+      const examples: Array<string> = []
+      for (let i = 0; i < 30; i++) {
+        const person = generatePerson(next, 20_000 + i, Date.now())
+        await listed(person)
+        const ours = resultsByKey(await hedgerow(person))
+        for (const flag of onLists) {
+          pairs++
+          const theirs = await client.getFeatureFlag(flag.key, person.distinct_id, {
+            personProperties: person.person_properties as never,
+            groups: person.groups,
+            groupProperties: person.group_properties as never,
+            sendFeatureFlagEvents: false
+          })
+          const expected = valueOf(ours.get(flag.key))
+          if (theirs === true) on++
+          if (theirs !== expected && examples.length < 5) examples.push(JSON.stringify({ flag: flag.key, filters: flag.filters, person, sdk: theirs, hedgerow: expected }))
+        }
+      }
+      console.log(`posthog-node on static cohorts: ${pairs} pairs, ${asked.length} asked of /flags, ${on} on`)
+      expect(examples).toEqual([])
+      expect(asked.length).toBeGreaterThan(0)
+      expect(on).toBeGreaterThan(0)
+    } finally {
+      warn.mockRestore()
+      error.mockRestore()
+      await client.shutdown()
+    }
+  })
+
+  it("reads a remote configuration flag's payload with getRemoteConfigPayload, parsed from the stored JSON text, and nothing for another flag", { timeout: 60_000 }, async () => {
     const flagKey = "remote-config-for-sdk"
-    await runtime.runPromise(FeatureFlagRepository.use((repository) =>
-      repository.insert({
-        ...newFlagColumns({
-          key: flagKey,
-          is_remote_configuration: true,
-          filters: { groups: [{ properties: [], rollout_percentage: 100 }], payloads: { true: "{\"theme\": \"dark\", \"size\": 3}" } }
-        }, null),
-        project_id: project,
-        creation_context: "feature_flags",
-        created_by_id: null
-      })).pipe(Effect.orDie))
+    const payloads = { true: "{\"theme\": \"dark\", \"size\": 3}" }
+    const insert = (key: string, is_remote_configuration: boolean) =>
+      runtime.runPromise(FeatureFlagRepository.use((repository) =>
+        repository.insert({
+          ...newFlagColumns({ key, is_remote_configuration, filters: { groups: [{ properties: [], rollout_percentage: 100 }], payloads } }, null),
+          project_id: project,
+          creation_context: "feature_flags",
+          created_by_id: null
+        })).pipe(Effect.orDie))
+    await insert(flagKey, true)
+    await insert("not-remote-config-for-sdk", false)
     const client = new PostHog(token, { host: url, personalApiKey: key, featureFlagsPollingInterval: null, disableGeoip: true, flushAt: 1_000_000 })
     try {
       expect(await client.getRemoteConfigPayload(flagKey)).toEqual({ theme: "dark", size: 3 })
+      expect(await client.getRemoteConfigPayload("not-remote-config-for-sdk")).toBeNull()
+      expect(await client.getRemoteConfigPayload("no-such-flag")).toBeNull()
     } finally {
       await client.shutdown()
     }

@@ -7,9 +7,10 @@ import { type Browser, chromium } from "playwright-core"
  */
 export const CHROMIUM = process.env["HEDGEROW_CHROMIUM"] ?? "/usr/bin/chromium"
 
-export const launchChromium = (): Promise<Browser> => {
+/** `args`: more command-line switches for the browser. */
+export const launchChromium = (args: ReadonlyArray<string> = []): Promise<Browser> => {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`no Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium, as .ci/run does) or set HEDGEROW_CHROMIUM`)
   }
-  return chromium.launch({ executablePath: CHROMIUM, headless: true })
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...args] })
 }

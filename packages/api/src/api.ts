@@ -1,10 +1,14 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { BatchExportsGroup } from "./groups/batch-exports.ts"
+import { CaptureGroup } from "./groups/capture.ts"
+import { CohortsGroup } from "./groups/cohorts.ts"
 import { DomainsGroup } from "./groups/domains.ts"
 import { FeatureFlagsGroup } from "./groups/feature-flags.ts"
 import { FlagDefinitionsGroup } from "./groups/flag-definitions.ts"
 import { FlagEvaluationGroup } from "./groups/flag-evaluation.ts"
 import { FlagRoleAccessGroup } from "./groups/flag-role-access.ts"
+import { GroupTypesGroup } from "./groups/group-types.ts"
+import { FlagUsageGroup } from "./groups/flag-usage.ts"
 import { IdentityGroup } from "./groups/identity.ts"
 import { InvitesGroup } from "./groups/invites.ts"
 import { MembersGroup } from "./groups/members.ts"
@@ -13,6 +17,7 @@ import { OrganizationsGroup } from "./groups/organizations.ts"
 import { PersonalApiKeysGroup } from "./groups/personal-api-keys.ts"
 import { ProjectsGroup } from "./groups/projects.ts"
 import { RolesGroup } from "./groups/roles.ts"
+import { SdkConfigGroup } from "./groups/sdk-config.ts"
 import { SessionsGroup } from "./groups/sessions.ts"
 import { SignupGroup } from "./groups/signup.ts"
 import { SystemGroup } from "./groups/system.ts"
@@ -33,6 +38,11 @@ export class HedgerowApi extends HttpApi.make("hedgerow")
   .add(FlagRoleAccessGroup)
   .add(FlagDefinitionsGroup)
   .add(FlagEvaluationGroup)
+  .add(GroupTypesGroup)
+  .add(FlagUsageGroup)
+  .add(SdkConfigGroup)
+  .add(CaptureGroup)
+  .add(CohortsGroup)
   // Before identity: `/api/personal_api_keys/:id/` serves every method on `@current` but GET.
   .add(PersonalApiKeysGroup)
   .add(IdentityGroup)

@@ -55,12 +55,26 @@ export * from "./feature-flags/conditions.ts"
 export { FlagListQueryFields } from "./feature-flags/list-query.ts"
 export { LiveFlags, LiveFlagsBudget } from "./feature-flags/live-flags.ts"
 export { FlagUsageInterval } from "./feature-flags/usage.ts"
+export { FlagCallsService } from "./feature-flags/calls-service.ts"
+export { type FlagUsageQuery, FlagUsageQueryFields, FlagUsageReport, FlagUsageSeries, MAX_USAGE_DAYS } from "./feature-flags/calls-report.ts"
+export { type CaptureOptions, EventCaptureService, FLAG_CALLED, GROUP_IDENTIFY } from "./events/service.ts"
+export { CAPTURED_JSON, CaptureRequestBody, CaptureResponse } from "./events/model.ts"
 export * from "./feature-flags/service.ts"
 export * from "./feature-flags/role-access.ts"
 export * from "./feature-flags/actions.ts"
 export * from "./feature-flags/access-controls.ts"
 export * from "./dashboards/model.ts"
 export * from "./cohorts/model.ts"
+export * from "./group-types/model.ts"
+export * from "./group-types/input.ts"
+export * from "./group-types/service.ts"
+export { CohortWrite, CohortWriteForm } from "./cohorts/input.ts"
+export { type CohortListQuery, CohortListQueryFields, MAX_SEARCH_LENGTH as MAX_COHORT_SEARCH_LENGTH } from "./cohorts/list-query.ts"
+export { MAX_DISTINCT_ID_LENGTH, MAX_MEMBERS_PER_REQUEST } from "./cohorts/csv.ts"
+export { type MembersPage, toPersonsEnvelope } from "./cohorts/persons.ts"
+export { AddPersonsBody, MAX_ADDED_AT_ONCE, RemovePersonBody } from "./cohorts/members.ts"
+export * from "./cohorts/service.ts"
+export { FormBody, type UploadedFile } from "./shared/form.ts"
 export * from "./activity/model.ts"
 export { cohortDefinitions } from "./evaluation/cohorts.ts"
 export type { EvaluationContext } from "./evaluation/context.ts"
@@ -69,7 +83,6 @@ export { evaluateFlags, type FlagResult, type FlagsEvaluation, type FlagValue, r
 export {
   type CohortDefinitions,
   type EvaluatedFlag,
-  GROUP_TYPES_BY_INDEX,
   type GroupTypeMapping,
   type PreparedFlags,
   prepareFlags,
@@ -86,3 +99,4 @@ export { type FlagsRequest, malformedData, missingDistinctId, readFlagsRequest }
 export * as FlagsRequestBounds from "./flag-evaluation/request-bounds.ts"
 export { requestRuntime, type RuntimeHints, runsIn } from "./flag-evaluation/runtime.ts"
 export { sdkPayload, type ServerFlag, serverFlags } from "./flag-evaluation/server-flags.ts"
+export { SdkRemoteConfig, SUPPORTED_COMPRESSION } from "./flag-evaluation/sdk-config.ts"

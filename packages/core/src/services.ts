@@ -3,8 +3,12 @@ import { Access } from "./auth/access.ts"
 import { Authentication } from "./auth/authenticate.ts"
 import { LoginThrottle, RateLimiter } from "./auth/throttle.ts"
 import { BatchExportService } from "./batch-exports/service.ts"
+import { CohortService } from "./cohorts/service.ts"
+import { CohortWriter } from "./cohorts/writer.ts"
 import { DomainService } from "./domains/service.ts"
 import * as FeatureFlagServices from "./feature-flags/layer.ts"
+import { GroupTypeService } from "./group-types/service.ts"
+import { ProjectGroupTypes } from "./group-types/project-group-types.ts"
 import { InviteService } from "./invites/service.ts"
 import { MailDelivery } from "./mail/delivery.ts"
 import { MemberService } from "./members/service.ts"
@@ -35,6 +39,12 @@ export const layerNoDeps = Layer.mergeAll(
   RoleService.layerNoDeps,
   BatchExportService.layerNoDeps,
   DomainService.layerNoDeps,
-  FeatureFlagServices.layerNoDeps,
+  // The events register the group types their `$groupidentify` names.
+  FeatureFlagServices.layerNoDeps.pipe(Layer.provideMerge(GroupTypeService.layerNoDeps)),
+  CohortService.layerNoDeps.pipe(Layer.provide(CohortWriter.layerNoDeps)),
   Layer.provideMerge(Bootstrap.layerNoDeps, PersonalApiKeyService.layerNoDeps)
-).pipe(Layer.provide(Access.layerNoDeps))
+).pipe(
+  Layer.provide(Access.layerNoDeps),
+  // Evaluation, the project's answer and registration read the same group types, held in memory once.
+  Layer.provide(ProjectGroupTypes.layerNoDeps)
+)

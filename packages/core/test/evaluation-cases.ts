@@ -112,7 +112,12 @@ const keysFor = (operator: string) =>
     ? KEYS_BY_OPERATOR["text"]!
     : KEYS_BY_OPERATOR["any"]!
 
-/** Dynamic cohorts posthog-node receives; cohort 4 is static (no members, no definition). */
+/**
+ * Dynamic cohorts posthog-node receives, as PostHog's API writes them and as cohorts stored before it
+ * (`property` groups, no `negation`); cohorts 4 and 9 are static (lists of distinct ids, no definition).
+ * They nest, negate cohorts in AND and in OR groups (which the service reads differently), and name the
+ * static ones, directly and through each other.
+ */
 export const COHORTS: ReadonlyMap<string, JsonRecord> = new Map<string, JsonRecord>([
   ["1", {
     type: "OR",
@@ -132,8 +137,26 @@ export const COHORTS: ReadonlyMap<string, JsonRecord> = new Map<string, JsonReco
     }]
   }],
   ["3", { type: "property", values: [{ key: "age", type: "person", operator: "gt", value: "18" }] }],
-  ["5", { type: "OR", values: [{ key: "id", type: "cohort", value: 4 }, { key: "plan", type: "person", value: "free" }] }]
+  ["5", { type: "OR", values: [{ key: "id", type: "cohort", value: 4 }, { key: "plan", type: "person", value: "free" }] }],
+  ["6", {
+    type: "OR",
+    values: [
+      { type: "AND", values: [{ key: "id", type: "cohort", value: 1, negation: true }, { key: "country", type: "person", operator: "exact", value: "US", negation: false }] },
+      { type: "OR", values: [{ key: "id", type: "cohort", value: 3, negation: true }, { key: "plan", type: "person", operator: "is_not", value: "free", negation: false }] }
+    ]
+  }],
+  ["7", {
+    type: "AND",
+    values: [
+      { type: "OR", values: [{ key: "email", type: "person", operator: "icontains", value: "@", negation: false }, { key: "id", type: "cohort", value: 9, negation: true }] },
+      { type: "AND", values: [{ key: "id", type: "cohort", value: 6, negation: false }, { key: "age", type: "person", operator: "is_set", negation: false }] }
+    ]
+  }],
+  ["8", { type: "AND", values: [{ type: "OR", values: [{ key: "id", type: "cohort", value: 4, negation: true }, { key: "id", type: "cohort", value: 7, negation: false }] }] }]
 ])
+
+/** The static cohorts the flags name, directly or through the dynamic ones. */
+export const STATIC_COHORTS: ReadonlyArray<number> = [4, 9]
 
 
 const flagOf = (id: number, key: string, filters: JsonRecord, extra: Partial<EvaluatedFlag> = {}): EvaluatedFlag =>
@@ -149,7 +172,7 @@ interface Pools {
 const propertyOf = (next: Random, type: string, groupTypeIndex: number | null, pools: Pools): JsonRecord => {
   const roll = next()
   if (roll < 0.08) {
-    return { key: "id", type: "cohort", value: pick(next, [1, 2, 3, 4, 5, "1"]), ...(chance(next, 0.3) ? { operator: pick(next, ["in", "not_in"]) } : {}) }
+    return { key: "id", type: "cohort", value: pick(next, [1, 2, 3, 4, 5, 6, 7, 8, 9, "1"]), ...(chance(next, 0.3) ? { operator: pick(next, ["in", "not_in"]) } : {}) }
   }
   if (roll < 0.2) {
     const id = chance(next, 0.08) ? 99_999 : chance(next, 0.75) ? pick(next, pools.targets) : pick(next, pools.all)
@@ -301,11 +324,19 @@ export const generateFlags = (next: Random): ReadonlyArray<EvaluatedFlag> => {
   return flags
 }
 
+/**
+ * The project's group types, as the definitions' `group_type_mapping` names them: flags aggregate by
+ * indexes 0, 1 and 3, and index 3 has no group type, so flags on it have none to read.
+ */
+export const GROUP_TYPES: Readonly<Record<string, string>> = { "0": "company", "1": "team" }
+
 export interface Person {
   readonly distinct_id: string
   readonly person_properties: Record<string, unknown>
   readonly groups: Record<string, string>
   readonly group_properties: Record<string, Record<string, unknown>>
+  /** The static cohorts whose list holds the person's distinct id. */
+  readonly cohort_members: ReadonlyArray<number>
 }
 
 export const generatePerson = (next: Random, index: number, now: number): Person => {
@@ -317,7 +348,7 @@ export const generatePerson = (next: Random, index: number, now: number): Person
   if (chance(next, 0.5)) person_properties["$device_id"] = `device-${Math.floor(next() * 1000)}`
   const groups: Record<string, string> = {}
   const group_properties: Record<string, Record<string, unknown>> = {}
-  for (const type of ["0", "1"]) {
+  for (const type of Object.values(GROUP_TYPES)) {
     if (!chance(next, 0.6)) continue
     groups[type] = pick(next, ["acme", "globex", "initech", ""])
     const properties: Record<string, unknown> = { $group_key: groups[type] }
@@ -326,7 +357,8 @@ export const generatePerson = (next: Random, index: number, now: number): Person
     }
     group_properties[type] = properties
   }
-  return { distinct_id: `person_${index}_${Math.floor(next() * 1e6)}`, person_properties, groups, group_properties }
+  const cohort_members = STATIC_COHORTS.filter(() => chance(next, 0.5))
+  return { distinct_id: `person_${index}_${Math.floor(next() * 1e6)}`, person_properties, groups, group_properties, cohort_members }
 }
 
 /** The payload as the SDK lists it among a person's payloads: absent when off or none. */

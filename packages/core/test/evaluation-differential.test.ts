@@ -4,7 +4,7 @@ import { definitionFilters } from "../src/evaluation/definitions.ts"
 import { evaluateFlags, resultsByKey } from "../src/evaluation/evaluate.ts"
 import { prepareFlags } from "../src/evaluation/prepare.ts"
 import { localClient } from "./posthog-local.ts"
-import { COHORTS, generateFlags, generatePerson, INSTANTS, pick, random, sdkPayloadOf } from "./evaluation-cases.ts"
+import { COHORTS, generateFlags, generatePerson, GROUP_TYPES, INSTANTS, pick, random, sdkPayloadOf } from "./evaluation-cases.ts"
 
 /**
  * Hedgerow's evaluator against posthog-node's own local evaluation, the SDK being the judge: generated
@@ -23,7 +23,7 @@ describe("evaluation against posthog-node", () => {
     // The SDK warns, once per load, about flags it leaves to the service; those are part of the design here.
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined)
     const flags = generateFlags(next)
-    const prepared = prepareFlags(flags, { cohorts: COHORTS })
+    const prepared = prepareFlags(flags, { cohorts: COHORTS, groupTypes: GROUP_TYPES })
     const client = localClient(prepared, Object.fromEntries(COHORTS))
     const people = Math.ceil(PAIRS / prepared.flags.length)
     let pairs = 0
@@ -51,6 +51,7 @@ describe("evaluation against posthog-node", () => {
           person_properties: person.person_properties,
           groups: person.groups,
           group_properties: person.group_properties,
+          cohort_members: new Set(person.cohort_members),
           now: new Date()
         }))
         for (const flag of prepared.flags) {

@@ -20,8 +20,11 @@ const flagOf = (key: string, filters: JsonRecord, extra: Partial<EvaluatedFlag> 
 
 const NOW = new Date("2026-03-31T12:00:00Z")
 
+/** The project's group types: index 0 is `company`, 1 is `team`, and the others have none. */
+const GROUP_TYPES = { "0": "company", "1": "team" }
+
 const evaluate = (flags: ReadonlyArray<EvaluatedFlag>, context: Partial<EvaluationContext> = {}, cohorts?: CohortDefinitions) =>
-  evaluateFlags(prepareFlags(flags, { cohorts }), { distinct_id: "user-1", now: NOW, ...context })
+  evaluateFlags(prepareFlags(flags, { cohorts, groupTypes: GROUP_TYPES }), { distinct_id: "user-1", now: NOW, ...context })
 
 const one = (flag: EvaluatedFlag, context: Partial<EvaluationContext> = {}, cohorts?: CohortDefinitions): FlagResult => {
   const result = resultsByKey(evaluate([flag], context, cohorts)).get(flag.key)
@@ -276,20 +279,25 @@ describe("evaluation of groups, devices and experience continuity", () => {
     groups: [{ properties: [{ key: "size", type: "group", group_type_index: 0, operator: "gt", value: "10" }], rollout_percentage: 100 }]
   })
 
-  it("a group flag reads the group its index names (index 0 is group type \"0\") and hashes its key", () => {
-    assert.isTrue(one(groupFlag, { groups: { "0": "acme" }, group_properties: { "0": { size: 50 } } }).enabled)
-    assert.isFalse(one(groupFlag, { groups: { "0": "acme" }, group_properties: { "0": { size: 5 } } }).enabled)
+  it("a group flag reads the group named by the group type at its index, and hashes its key", () => {
+    assert.isTrue(one(groupFlag, { groups: { company: "acme" }, group_properties: { company: { size: 50 } } }).enabled)
+    assert.isFalse(one(groupFlag, { groups: { company: "acme" }, group_properties: { company: { size: 5 } } }).enabled)
     assert.deepStrictEqual(one(groupFlag).reason, { code: "no_group_type", condition_index: 0, description: "No group type" })
-    const half = flagOf("company-half", { aggregation_group_type_index: 1, groups: [{ properties: [], rollout_percentage: 50 }] })
+    // The index is not a name: a group sent as "0" is no group of type company.
+    assert.strictEqual(one(groupFlag, { groups: { "0": "acme" }, group_properties: { "0": { size: 50 } } }).reason.code, "no_group_type")
+    const half = flagOf("team-half", { aggregation_group_type_index: 1, groups: [{ properties: [], rollout_percentage: 50 }] })
     for (const key of ["acme", "globex", "initech", "umbrella"]) {
-      assert.strictEqual(one(half, { groups: { "1": key } }).enabled, bucketHash(flagPrefix("company-half"), key, "") <= 0.5)
+      assert.strictEqual(one(half, { groups: { team: key } }).enabled, bucketHash(flagPrefix("team-half"), key, "") <= 0.5)
     }
   })
 
-  it("takes the project's group types when it has them", () => {
-    const prepared = prepareFlags([groupFlag], { groupTypes: { "0": "company" } })
-    const result = evaluateFlags(prepared, { distinct_id: "u", groups: { company: "acme" }, group_properties: { company: { size: 11 } } })
-    assert.isTrue(resultsByKey(result).get("company-flag")!.enabled)
+  it("a flag on an index no group type holds has no group to read: off, no_group_type, whatever the request sends", () => {
+    const orphan = flagOf("orphan", { aggregation_group_type_index: 3, groups: [{ properties: [], rollout_percentage: 100 }] })
+    const result = one(orphan, { groups: { company: "acme", team: "red", "3": "x" } })
+    assert.deepStrictEqual([result.enabled, result.reason.code], [false, "no_group_type"])
+    // With no group types at all, every group flag is so.
+    const none = evaluateFlags(prepareFlags([groupFlag]), { distinct_id: "u", groups: { company: "acme" }, group_properties: { company: { size: 50 } } })
+    assert.strictEqual(resultsByKey(none).get("company-flag")!.reason.code, "no_group_type")
   })
 
   it("mixed targeting: a group condition of a person flag is skipped without its group, and says so when nothing matched", () => {
@@ -299,7 +307,7 @@ describe("evaluation of groups, devices and experience continuity", () => {
         { aggregation_group_type_index: 0, properties: [], rollout_percentage: 100 }
       ]
     })
-    assert.strictEqual(one(flag, { groups: { "0": "acme" }, group_properties: { "0": {} } }).reason.condition_index, 1)
+    assert.strictEqual(one(flag, { groups: { company: "acme" }, group_properties: { company: {} } }).reason.condition_index, 1)
     assert.deepStrictEqual(one(flag).reason, {
       code: "no_condition_match",
       condition_index: 0,
@@ -565,7 +573,7 @@ describe("values JavaScript cannot render as text", () => {
 
   it("as a group key leave a group flag to the service, which finds no group by such a key", () => {
     const flag = flagOf("group", { aggregation_group_type_index: 0, groups: [{ properties: [], rollout_percentage: 100 }] })
-    const result = one(flag, { groups: { "0": unrenderable } })
+    const result = one(flag, { groups: { company: unrenderable } })
     assert.deepStrictEqual([result.enabled, result.reason.code], [false, "no_group_type"])
   })
 

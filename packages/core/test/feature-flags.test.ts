@@ -263,31 +263,43 @@ describe("flag status, computed as PostHog computes it", () => {
   const flag = (filters: Filters, overrides: object = {}) => ({ deleted: false, active: true, filters, created_at: old, ...overrides })
 
   it("deleted, then disabled, come first", () => {
-    assert.deepStrictEqual(statusOf(flag({}, { deleted: true, active: false }), now), { status: "deleted", reason: "Flag has been deleted" })
-    assert.deepStrictEqual(statusOf(flag({}, { active: false }), now), { status: "inactive", reason: "Flag is disabled" })
+    assert.deepStrictEqual(statusOf(flag({}, { deleted: true, active: false }), now, null), { status: "deleted", reason: "Flag has been deleted" })
+    assert.deepStrictEqual(statusOf(flag({}, { active: false }), now, null), { status: "inactive", reason: "Flag is disabled" })
   })
   it("stale: fully rolled out for more than 30 days, with PostHog's reasons", () => {
-    assert.deepStrictEqual(statusOf(flag({ groups: [group([], 100)] }), now), {
+    assert.deepStrictEqual(statusOf(flag({ groups: [group([], 100)] }), now, null), {
       status: "stale",
       reason: "This boolean flag will always evaluate to \"true\""
     })
-    assert.deepStrictEqual(statusOf(flag({}), now).status, "stale")
-    assert.deepStrictEqual(statusOf(flag({ groups: [group([], 100)], multivariate: variants(["a", 0], ["b", 100]) }), now), {
+    assert.deepStrictEqual(statusOf(flag({}), now, null).status, "stale")
+    assert.deepStrictEqual(statusOf(flag({ groups: [group([], 100)], multivariate: variants(["a", 0], ["b", 100]) }), now, null), {
       status: "stale",
       reason: "This flag will always use the variant \"b\""
     })
     assert.deepStrictEqual(
-      statusOf(flag({ groups: [group([], 100, "a")], multivariate: variants(["a", 50], ["b", 50]) }), now).reason,
+      statusOf(flag({ groups: [group([], 100, "a")], multivariate: variants(["a", 50], ["b", 50]) }), now, null).reason,
       "This flag will always use the variant \"a\""
     )
   })
   it("active otherwise: not old enough, partly rolled out, or rolled out only under conditions", () => {
     const active = { status: "active", reason: "Flag is not fully rolled out and may still be active" }
-    assert.deepStrictEqual(statusOf(flag({ groups: [group([], 100)] }, { created_at: recent }), now), active)
-    assert.deepStrictEqual(statusOf(flag({ groups: [group([], 99)] }), now), active)
-    assert.deepStrictEqual(statusOf(flag({ groups: [group([person("email", "x")], 100)] }), now), active)
-    assert.deepStrictEqual(statusOf(flag({ groups: [group([], 100)], multivariate: variants(["a", 50], ["b", 50]) }), now), active)
+    assert.deepStrictEqual(statusOf(flag({ groups: [group([], 100)] }, { created_at: recent }), now, null), active)
+    assert.deepStrictEqual(statusOf(flag({ groups: [group([], 99)] }), now, null), active)
+    assert.deepStrictEqual(statusOf(flag({ groups: [group([person("email", "x")], 100)] }), now, null), active)
+    assert.deepStrictEqual(statusOf(flag({ groups: [group([], 100)], multivariate: variants(["a", 50], ["b", 50]) }), now, null), active)
     assert.strictEqual(fullRolloutOf(conditionsOf({ groups: [group([], null)] })), null)
+  })
+  it("by its calls once it has been called: stale after 30 days without one, whatever its rollout; in use, and since when, before", () => {
+    const day = 24 * 60 * 60 * 1000
+    const rolledOut = flag({ groups: [group([], 100)] })
+    const partial = flag({ groups: [group([], 40)] })
+    assert.deepStrictEqual(statusOf(rolledOut, now, now - 2 * 60 * 60 * 1000), { status: "active", reason: "Flag was called today" })
+    assert.deepStrictEqual(statusOf(rolledOut, now, now - day), { status: "active", reason: "Flag was last called 1 day ago" })
+    assert.deepStrictEqual(statusOf(partial, now, now - 30 * day), { status: "active", reason: "Flag was last called 30 days ago" })
+    assert.deepStrictEqual(statusOf(partial, now, now - 30 * day - 1), { status: "stale", reason: "Flag has not been called in 30 days" })
+    assert.deepStrictEqual(statusOf(rolledOut, now, now - 45 * day), { status: "stale", reason: "Flag has not been called in 45 days" })
+    // A disabled or deleted flag says so, called or not.
+    assert.deepStrictEqual(statusOf(flag({}, { active: false }), now, now - 45 * day).status, "inactive")
   })
 })
 
@@ -356,6 +368,6 @@ describe("list query", () => {
     )
     const fallback = listPlan({ order: "filters", tags: "not json", active: "STALE" }, now)
     assert.isTrue(fallback._tag === "Query" && fallback.filter.order.field === "created_at" && fallback.filter.tags === null)
-    assert.isTrue(fallback._tag === "Query" && fallback.filter.staleBefore === "2026-05-02T00:00:00.000000Z" && fallback.filter.active === null)
+    assert.isTrue(fallback._tag === "Query" && fallback.filter.staleAt === now && fallback.filter.active === null)
   })
 })

@@ -1,6 +1,6 @@
 import { PostHog } from "posthog-node"
 import { definitionFilters } from "../src/evaluation/definitions.ts"
-import { GROUP_TYPES_BY_INDEX, type PreparedFlags } from "../src/evaluation/prepare.ts"
+import type { PreparedFlags } from "../src/evaluation/prepare.ts"
 
 /**
  * posthog-node evaluating the prepared flags locally, as it does with the definitions Hedgerow serves:
@@ -21,7 +21,7 @@ export const localClient = (prepared: PreparedFlags, cohorts: Readonly<Record<st
       evaluation_runtime: flag.flag.evaluation_runtime,
       bucketing_identifier: flag.flag.bucketing_identifier ?? null
     })),
-    group_type_mapping: GROUP_TYPES_BY_INDEX,
+    group_type_mapping: prepared.groupTypes,
     cohorts
   }
   return new PostHog("phc_test", {

@@ -12,7 +12,8 @@ const everyone = (payloads?: Record<string, unknown>) => ({
 
 const snapshotOf = (...flags: Array<Parameters<typeof storedFlag>[0]>): FlagSnapshot => ({
   project: 1 as ProjectId,
-  prepared: prepareFlags(flags.map((fields, i) => storedFlag({ id: (i + 1) as FeatureFlagId, ...fields })), { cohorts: new Map() })
+  prepared: prepareFlags(flags.map((fields, i) => storedFlag({ id: (i + 1) as FeatureFlagId, ...fields })), { cohorts: new Map() }),
+  staticCohorts: []
 })
 
 describe("flags as a server reads them in-process", () => {

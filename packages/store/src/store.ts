@@ -9,6 +9,8 @@ import * as DomainRepositorySql from "./repositories/domains.ts"
 import * as FeatureFlagRepositorySql from "./repositories/feature-flags.ts"
 import * as FlagRoleAccessRepositorySql from "./repositories/flag-role-access.ts"
 import * as FlagUsageRepositorySql from "./repositories/flag-usage.ts"
+import * as GroupTypeRepositorySql from "./repositories/group-types.ts"
+import * as FlagCallRepositorySql from "./repositories/flag-calls.ts"
 import * as InviteRepositorySql from "./repositories/invites.ts"
 import * as MembershipRepositorySql from "./repositories/memberships.ts"
 import * as OutboxRepositorySql from "./repositories/outbox.ts"
@@ -53,9 +55,11 @@ export const repositoriesNoDeps = Layer.mergeAll(
   FeatureFlagRepositorySql.layerNoDeps,
   FlagRoleAccessRepositorySql.layerNoDeps,
   FlagUsageRepositorySql.layerNoDeps,
+  FlagCallRepositorySql.layerNoDeps,
   ActivityRepositorySql.layerNoDeps,
   DashboardRepositorySql.layerNoDeps,
   CohortRepositorySql.layerNoDeps,
+  GroupTypeRepositorySql.layerNoDeps,
   TransactionsSql.layerNoDeps
 )
 

@@ -14,9 +14,10 @@ import { Store } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
 import { eventually, untilLive } from "./support.ts"
 
-/** How many times evaluation asked the store for a project by token, and for a project's cohorts. */
+/** How many times evaluation asked the store for a project by token, for a project's cohorts, and for static cohorts' lists. */
 let tokenLookups = 0
 let cohortReads = 0
+let membershipReads = 0
 const counted = Layer.merge(
   Layer.effect(
     ProjectRepository,
@@ -35,6 +36,10 @@ const counted = Layer.merge(
       live: (project: ProjectId) => Effect.suspend(() => {
         cohortReads++
         return cohorts.live(project)
+      }),
+      memberships: (distinctId: string, ids: ReadonlyArray<number>) => Effect.suspend(() => {
+        membershipReads++
+        return cohorts.memberships(distinctId, ids)
       })
     }))
   )
@@ -115,10 +120,44 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       assert.strictEqual(yield* evaluation.snapshot(project), after)
       assert.strictEqual(cohortReads, settled)
 
-      // A static cohort holds no persons here: the cohorts are read again, and it defines nothing.
+      // A static cohort is a list of distinct ids: the cohorts are read again, and it defines nothing.
       yield* insert("Static", {}, true)
       yield* eventually(Effect.map(evaluation.snapshot(project), (s) => s !== after))
       assert.strictEqual((yield* evaluation.snapshot(project)).prepared.cohorts.size, 1)
+    }))
+
+  it.effect("/flags asks the store for static cohorts' lists only when an active flag reaches one, once per request", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const sql = yield* SqlClient.SqlClient
+      const evaluation = yield* FlagEvaluationService
+      const actor = yield* Authentication.use((auth) => auth.authenticate(ownerKey))
+      const ask = (distinct_id: string) => evaluation.flags({ token, distinct_id }, {})
+      const reads = membershipReads
+      yield* ask("nobody")
+      assert.strictEqual(membershipReads, reads)
+      const [listed] = yield* sql<{ id: number }>`
+        INSERT INTO cohorts (project_id, name, description, groups, filters, is_static, is_calculating, count, deleted)
+        VALUES (${project}, 'Listed', '', '[]'::jsonb, NULL, true, false, 1, false) RETURNING id`.pipe(Effect.orDie)
+      yield* sql`INSERT INTO cohort_members (cohort_id, distinct_id) VALUES (${listed!.id}, 'insider')`.pipe(Effect.orDie)
+      const flag = yield* FeatureFlagService.use((s) =>
+        s.create(actor, String(project), Effect.succeed({
+          key: "on-listed",
+          active: false,
+          filters: { groups: [{ properties: [{ type: "cohort", key: "id", value: listed!.id }], rollout_percentage: 100 }] }
+        })))
+      // An inactive flag reaches nothing: its conditions are not read.
+      yield* eventually(Effect.map(evaluation.snapshot(project), (s) => s.prepared.byKey.has("on-listed")))
+      yield* ask("insider")
+      assert.strictEqual(membershipReads, reads)
+      yield* FeatureFlagService.use((s) => s.update(actor, String(project), String(flag.id), Effect.succeed({ active: true })))
+      yield* eventually(Effect.map(evaluation.snapshot(project), (s) => s.staticCohorts.length === 1))
+      const answer = (yield* ask("insider")).flags.find((result) => result.key === "on-listed")
+      assert.isTrue(answer?.enabled)
+      assert.strictEqual(membershipReads, reads + 1)
+      assert.isFalse((yield* ask("outsider")).flags.find((result) => result.key === "on-listed")?.enabled)
+      assert.strictEqual(membershipReads, reads + 2)
+      yield* FeatureFlagService.use((s) => s.update(actor, String(project), String(flag.id), Effect.succeed({ deleted: true })))
     }))
 
   it.effect("a project is found by its public token, from memory after the first read; an unknown token is asked every time", () =>

@@ -2,7 +2,6 @@ import { assert, layer } from "@effect/vitest"
 import {
   Authentication,
   Bootstrap,
-  CoreServices,
   type FeatureFlag,
   FeatureFlagService,
   FlagEvaluationService,
@@ -15,10 +14,10 @@ import { SqlClient } from "effect/sql"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
-import { Hedgerow, Store, type StoreOptions } from "../src/index.ts"
+import { Hedgerow, type StoreOptions } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
 import { create, freshKey, retrieve, setUp } from "./flag-owner.ts"
-import { eventually, untilLive } from "./support.ts"
+import { eventually, hedgerowWrapping, untilLive } from "./support.ts"
 
 /** Each usage write (one statement) with the flags it named, once it has ended, and the flag reads the read model made. */
 const writes: Array<ReadonlyArray<number>> = []
@@ -46,14 +45,7 @@ const counted = Layer.merge(
 /** The usage interval of the suites: short, so a test waits a few of them. */
 const INTERVAL_MS = 300
 
-const hedgerowCounted = (options: StoreOptions) => {
-  const store = Store.layer(options)
-  return CoreServices.layerNoDeps.pipe(
-    Layer.provide(counted.pipe(Layer.provide(store))),
-    Layer.provideMerge(store),
-    Layer.provide(Layer.succeed(FlagUsageInterval, `${INTERVAL_MS} millis`))
-  )
-}
+const hedgerowCounted = hedgerowWrapping(counted, INTERVAL_MS)
 
 const everyone = { groups: [{ properties: [], rollout_percentage: 100 }] }
 
@@ -135,6 +127,34 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       assert.strictEqual(flagReads, reads)
       assert.strictEqual(yield* evaluation.snapshot(projectId), snapshot)
       assert.strictEqual((yield* definitions()).etag, etag)
+    }))
+
+  it.effect("a flag's status follows its calls: in use when called today, stale once not called for 30 days, in the list's STALE filter too", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const { actor, project, projectId } = yield* setUp
+      const token = yield* tokenOf(projectId)
+      const partial = { groups: [{ properties: [], rollout_percentage: 40 }] }
+      const called = yield* create({ key: freshKey("called-today"), filters: partial })
+      const forgotten = yield* create({ key: freshKey("called-long-ago"), filters: partial })
+      const status = (id: number) => FeatureFlagService.use((flags) => flags.status(actor, project, String(id)))
+      assert.deepStrictEqual(yield* status(called.id), { status: "active", reason: "Flag is not fully rolled out and may still be active" })
+      yield* eventually(Effect.map(remoteFlags(token, [called.key]), (answer) => answer.flags.length === 1))
+      assert.deepStrictEqual(yield* status(called.id), { status: "active", reason: "Flag was called today" })
+      // A call 40 days ago, as the store would hold it from an SDK that has not called since.
+      const long_ago = new Date(Date.now() - 40 * 24 * 60 * 60 * 1000).toISOString()
+      yield* FlagUsageRepository.use((usage) => usage.write([forgotten.id], [long_ago as never]))
+      yield* eventually(Effect.map(status(forgotten.id), (found) => found.status === "stale"))
+      assert.deepStrictEqual(yield* status(forgotten.id), { status: "stale", reason: "Flag has not been called in 40 days" })
+      const list = (active: string) =>
+        FeatureFlagService.use((flags) => flags.list(actor, project, { active, search: "called-" }))
+      const stale = yield* list("STALE")
+      assert.deepStrictEqual(stale.results.map((flag) => [flag.key, flag.status]), [[forgotten.key, "STALE"]])
+      const active = yield* list("true")
+      assert.deepStrictEqual(
+        new Map(active.results.map((flag) => [flag.key, flag.status])),
+        new Map([[called.key, "ACTIVE"], [forgotten.key, "STALE"]])
+      )
     }))
 
   it.effect("the definitions for local evaluation mark nothing; in-process evaluation and remote configuration fetches do", () =>

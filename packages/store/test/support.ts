@@ -1,6 +1,8 @@
+import { CoreServices, FlagUsageInterval } from "@hedgerow/core"
 import { Freshness } from "@hedgerow/core/ports"
-import { Effect, Schedule } from "effect"
+import { Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
+import { Store, type StoreOptions } from "../src/index.ts"
 
 /** Waits until the change feed listens, as a server does a moment after it starts. */
 export const untilLive = Effect.flatMap(Effect.service(Freshness), (freshness) =>
@@ -25,3 +27,16 @@ export const eventually = <E, R>(check: Effect.Effect<boolean, E, R>) =>
     Effect.retry({ schedule: Schedule.spaced("20 millis"), times: 250 }),
     Effect.orDie
   )
+
+/**
+ * Hedgerow over a store some of whose repositories `wrapped` replaces (to count their statements), with
+ * usage written every `intervalMs`: short, so a test waits a few intervals.
+ */
+export const hedgerowWrapping = <W, R>(wrapped: Layer.Layer<W, never, R>, intervalMs: number) => (options: StoreOptions) => {
+  const store = Store.layer(options)
+  return CoreServices.layerNoDeps.pipe(
+    Layer.provide(wrapped.pipe(Layer.provide(store))),
+    Layer.provideMerge(store),
+    Layer.provide(Layer.succeed(FlagUsageInterval, `${intervalMs} millis`))
+  )
+}

@@ -1,67 +1,8 @@
-import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import { Argument, Command, Flag } from "effect/cli"
-import { emit, jsonFlag, table } from "../output.ts"
-import { followNext, queryOf } from "../paging.ts"
-import { remoteFlags, withApi } from "../remote.ts"
-import { projectFlag } from "./flags-shared.ts"
+import { activityCommand } from "./activity.ts"
 
-/** Activity endpoints page by number, as PostHog's do: `{results, next, previous, total_count}`. */
-interface ActivityPage<A> {
-  readonly results: ReadonlyArray<A>
-  readonly next: string | null
-  readonly previous: string | null
-  readonly total_count: number
-}
-
-interface Entry {
-  readonly activity: string
-  readonly created_at: string
-  readonly user: { readonly email?: string | null; readonly first_name?: string } | null
-  readonly detail: { readonly name: string | null; readonly changes: ReadonlyArray<{ readonly field: string | null }> | null }
-}
-
-/** Activity pages by number: only `page` and `limit` are read from a `next` link. */
-const ACTIVITY_PAGING = ["page", "limit"] as const
-type PageQuery = Partial<Record<(typeof ACTIVITY_PAGING)[number], string>>
-
-const everyPage = <A, E, R>(fetch: (query: PageQuery) => Effect.Effect<ActivityPage<A>, E, R>, first: PageQuery) =>
-  Effect.map(followNext(fetch, first, ACTIVITY_PAGING), ({ last, results }) => ({ total_count: last.total_count, results }))
-
-const row = (entry: Entry) => ({
-  created_at: entry.created_at,
-  activity: entry.activity,
-  flag: entry.detail.name,
-  user: entry.user?.email ?? entry.user?.first_name ?? null,
-  changed: (entry.detail.changes ?? []).map((change) => change.field).filter((field) => field !== null).join(", ")
+export const activity = activityCommand({
+  item: "flag",
+  description: "Activity log of one flag or of every flag of the project, newest first",
+  ofProject: (client, project, query) => client.featureFlags.projectActivity({ params: { project_id: project }, query }),
+  ofItem: (client, project, id, query) => client.featureFlags.activity({ params: { project_id: project, id }, query })
 })
-
-const COLUMNS = ["created_at", "activity", "flag", "user", "changed"]
-
-export const activity = Command.make(
-  "activity",
-  {
-    ...remoteFlags,
-    id: Argument.String("id").pipe(Argument.withDescription("A flag id; without it, every flag of the project"), Argument.optional),
-    project: projectFlag,
-    page: Flag.Int("page").pipe(Flag.withDescription("Page number (default 1)"), Flag.optional),
-    limit: Flag.Int("limit").pipe(Flag.withDescription("Entries per page (default 10)"), Flag.optional),
-    all: Flag.Boolean("all").pipe(Flag.withDescription("Follow `next` to the last page"), Flag.withDefault(false)),
-    json: jsonFlag
-  },
-  (options) =>
-    withApi(options, (client) => {
-      const fetch = (query: PageQuery) =>
-        Option.match(options.id, {
-          onNone: () => client.featureFlags.projectActivity({ params: { project_id: options.project }, query }),
-          onSome: (id) => client.featureFlags.activity({ params: { project_id: options.project, id }, query })
-        })
-      const first: PageQuery = queryOf({ page: options.page, limit: options.limit })
-      return options.all
-        ? everyPage(fetch, first).pipe(Effect.flatMap(emit(options.json, (all) =>
-          `${table(all.results.map(row), COLUMNS)}\n${all.results.length} of ${all.total_count}`)))
-        : fetch(first).pipe(Effect.flatMap(emit(options.json, (page) =>
-          `${table(page.results.map(row), COLUMNS)}\n${page.results.length} of ${page.total_count}` +
-          (page.next === null ? "" : " (--page or --all for more)"))))
-    })
-).pipe(Command.withDescription("Activity log of one flag or of every flag of the project, newest first"))

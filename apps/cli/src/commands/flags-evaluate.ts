@@ -42,7 +42,7 @@ export const evaluate = Command.make(
       Flag.atLeast(0)
     ),
     group: Flag.String("group").pipe(
-      Flag.withDescription("A group the person is in, type=key (repeatable); Hedgerow's group types are the indexes 0-4"),
+      Flag.withDescription("A group the person is in, type=key by its group type's name, e.g. company=acme (repeatable; see hedgerow group-types list)"),
       Flag.atLeast(0)
     ),
     runtime: Flag.Literals("runtime", ["all", "server", "client"]).pipe(

@@ -9,6 +9,7 @@ import { activity } from "./flags-activity.ts"
 import { definitions } from "./flags-definitions.ts"
 import { evaluate } from "./flags-evaluate.ts"
 import { roleAccess } from "./flags-role-access.ts"
+import { usage } from "./flags-usage.ts"
 import { flagIdArgument, flagRow, flagSummary, projectFlag } from "./flags-shared.ts"
 
 const list = Command.make(
@@ -161,5 +162,5 @@ const status = Command.make(
 
 export const flags = Command.make("flags").pipe(
   Command.withDescription("Feature flags of a project, through the API (--url, --key): manage them, evaluate one, read the definitions"),
-  Command.withSubcommands([list, get, create, update, remove, restore, status, activity, roleAccess, evaluate, definitions])
+  Command.withSubcommands([list, get, create, update, remove, restore, status, activity, roleAccess, evaluate, definitions, usage])
 )

@@ -6,8 +6,11 @@ import type { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effe
 type ApiGroups = typeof HedgerowApi extends HttpApi.HttpApi<string, infer Groups> ? Groups : never
 type GroupOf<G extends string> = HttpApiGroup.WithIdentifier<ApiGroups, G>
 
-/** Groups answered without a personal API key: the SDKs' flag evaluation, authorized by the body's project token. */
-export type PublicGroupName = "flagEvaluation"
+/**
+ * Groups answered without a personal API key: the SDKs' flag evaluation and events, authorized by the
+ * body's project token, and posthog-js's remote configuration, by the path's.
+ */
+export type PublicGroupName = "flagEvaluation" | "sdkConfig" | "capture"
 /**
  * Groups answered whoever calls, logged in or not: log-in, log-out and invite sign-up, which read the
  * request's session cookie themselves and may set cookies.

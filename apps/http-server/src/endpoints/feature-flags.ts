@@ -8,9 +8,16 @@ import {
   toEnvelope,
   toNumberedEnvelope
 } from "@hedgerow/core"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { answer, bindGroup } from "./endpoint.ts"
 import { flagJson, flagPageJson } from "./flag-text.ts"
+
+/**
+ * No remote configuration by that name: PostHog's 404 carries no envelope, and its body is JSON's
+ * nothing (`null`), which posthog-node's getRemoteConfigPayload reads as no payload, as it reads
+ * every answer as JSON whatever its status.
+ */
+const NO_REMOTE_CONFIG = answer<unknown>(404, {}, "null")
 
 export const featureFlags = bindGroup("featureFlags", {
   list: ({ actor, params, query, url }) =>
@@ -30,7 +37,9 @@ export const featureFlags = bindGroup("featureFlags", {
       s.evaluationReasons(actor, { project: params.project_id, token: query.token }, { distinct_id: query.distinct_id, groups: query.groups })
     ),
   remoteConfig: ({ actor, params, query }) =>
-    FlagEvaluationService.use((s) => s.remoteConfig(actor, { project: params.project_id, token: query.token }, params.id)),
+    FlagEvaluationService.use((s) => s.remoteConfig(actor, { project: params.project_id, token: query.token }, params.id)).pipe(
+      Effect.map(Option.getOrElse(() => NO_REMOTE_CONFIG))
+    ),
   retrieve: ({ actor, params }) =>
     FeatureFlagService.use((s) => s.retrieve(actor, params.project_id, params.id)).pipe(
       Effect.map((flag) => answer<FeatureFlag>(200, {}, flagJson(flag)))

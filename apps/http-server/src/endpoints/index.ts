@@ -1,4 +1,6 @@
 import { batchExports } from "./batch-exports.ts"
+import { capture } from "./capture.ts"
+import { cohorts } from "./cohorts.ts"
 import { domains } from "./domains.ts"
 import type {
   Binding,
@@ -15,6 +17,8 @@ import { featureFlags } from "./feature-flags.ts"
 import { flagDefinitions } from "./flag-definitions.ts"
 import { flagEvaluation } from "./flag-evaluation.ts"
 import { flagRoleAccess } from "./flag-role-access.ts"
+import { groupTypes } from "./group-types.ts"
+import { flagUsage } from "./flag-usage.ts"
 import { identity } from "./identity.ts"
 import { invites } from "./invites.ts"
 import { members } from "./members.ts"
@@ -23,6 +27,7 @@ import { organizations } from "./organizations.ts"
 import { personalApiKeys } from "./personal-api-keys.ts"
 import { projects } from "./projects.ts"
 import { roles } from "./roles.ts"
+import { sdkConfig } from "./sdk-config.ts"
 import { sessions } from "./sessions.ts"
 import { signup } from "./signup.ts"
 
@@ -45,13 +50,18 @@ export const endpoints: { readonly [G in GroupName]: GroupBindings<G> } = {
   featureFlags,
   flagRoleAccess,
   flagDefinitions,
+  groupTypes,
+  flagUsage,
+  cohorts,
   personalApiKeys,
   identity
 }
 
 /** The endpoints answered without a caller, bound to core the same way. */
 export const publicEndpoints: { readonly [G in PublicGroupName]: PublicGroupBindings<G> } = {
-  flagEvaluation
+  flagEvaluation,
+  sdkConfig,
+  capture
 }
 
 /** The endpoints answered whoever calls, which read the request's session themselves. */

@@ -109,7 +109,7 @@ const createThroughApi = (key: string) =>
 const count = (n: number) => n.toLocaleString("en-US")
 
 /** The project's public token, which PostHog's SDKs send to evaluate flags, read through the API. */
-const projectToken = Effect.gen(function*() {
+export const projectToken = Effect.gen(function*() {
   const fixture = yield* HedgerowFixture
   const response = yield* Effect.promise(() =>
     fetch(`${fixture.baseUrl}/api/organizations/${fixture.organizationId}/projects/${fixture.projectId}/`, { headers: fixture.authorization }))

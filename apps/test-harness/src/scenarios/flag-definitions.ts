@@ -1,6 +1,7 @@
 import assert from "node:assert/strict"
 import type { Reply, Target } from "../targets/target.ts"
 import { conditionGroup, createFlag, flagProperty, patchFlag, projectOf, rolledOut, uniqueKey } from "./feature-flags-support.ts"
+import { mappingOf } from "./group-types-support.ts"
 import {
   BAD_KEY,
   denied,
@@ -19,9 +20,6 @@ export const DEFINITIONS = {
   definitions: { group: "flagDefinitions", endpoint: "definitions" },
   projectLocalEvaluation: { group: "flagDefinitions", endpoint: "projectLocalEvaluation" }
 } as const
-
-/** PostHog's five group type indexes, each named by itself: Hedgerow keeps no group types. */
-export const GROUP_TYPES = { "0": "0", "1": "1", "2": "2", "3": "3", "4": "4" }
 
 /** DRF's AuthenticationFailed: a `?token=` that names no project. */
 export const INCORRECT_CREDENTIALS = envelope("authentication_error", "authentication_failed", "Incorrect authentication credentials.")
@@ -103,10 +101,12 @@ export const flagDefinitionScenarios: ReadonlyArray<Scenario> = [
       const remote = await createFlag(target, at, { key: uniqueKey("defs-remote"), is_remote_configuration: true })
 
       const replies = await askEach(target, { key: primary.key, token, project })
+      // Each index of the project's group types, as text, to its name (other scenarios may add some).
+      const groupTypes = await mappingOf(target, primary.key, project)
       for (const reply of replies) {
         expectReply(reply, 200)
         assert.deepEqual(Object.keys(reply.body), ["flags", "group_type_mapping", "cohorts"])
-        assert.deepEqual(reply.body.group_type_mapping, GROUP_TYPES)
+        assert.deepEqual(reply.body.group_type_mapping, groupTypes)
         assert.deepEqual(reply.body.cohorts, {})
         assert.deepEqual(definitionOf(reply, base.key), expectedDefinition(base, project))
         assert.deepEqual(definitionOf(reply, off.key), expectedDefinition(off, project))

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict"
 import { conditionGroup, createFlag, FLAGS, personProperty, projectOf, rolledOut, uniqueKey, variants } from "./feature-flags-support.ts"
 import { NO_PROJECT_ACCESS, tokenOf } from "./flag-definitions.ts"
+import { groupTypeIndex } from "./group-types-support.ts"
 import { expectReply, invalid, missingScope, needWorld, NOT_AUTHENTICATED, NOT_FOUND, type Scenario } from "./scenario.ts"
 
 /** `evaluation_reasons`: why each flag evaluates as it does for a distinct id. */
@@ -17,7 +18,8 @@ export const flagEvaluationReasonScenarios: ReadonlyArray<Scenario> = [
       const variant = await createFlag(target, at, { key: uniqueKey("why-variant"), filters: { ...rolledOut(100), multivariate: variants(0, 100) } })
       // No persons are kept: the person has their distinct id only.
       const pro = await createFlag(target, at, { key: uniqueKey("why-pro"), filters: { groups: [conditionGroup([personProperty("plan", "pro")])] } })
-      const company = await createFlag(target, at, { key: uniqueKey("why-company"), filters: { ...rolledOut(100), aggregation_group_type_index: 0 } })
+      const companies = await groupTypeIndex(target, primary.key, project, "company")
+      const company = await createFlag(target, at, { key: uniqueKey("why-company"), filters: { ...rolledOut(100), aggregation_group_type_index: companies } })
       const ask = (query: Record<string, string>) => target.call(FLAGS.evaluationReasons, { key: primary.key, params: { project_id: project }, query })
       const reply = await ask({ distinct_id: "person-1" })
       expectReply(reply, 200)
@@ -31,7 +33,8 @@ export const flagEvaluationReasonScenarios: ReadonlyArray<Scenario> = [
       // Inactive flags come after the evaluated ones.
       const keys = Object.keys(reply.body)
       assert.ok(keys.indexOf(off.key) > keys.indexOf(company.key))
-      const grouped = await ask({ distinct_id: "person-1", groups: JSON.stringify({ "0": "acme" }) })
+      // Groups are named by their type's name.
+      const grouped = await ask({ distinct_id: "person-1", groups: JSON.stringify({ company: "acme" }) })
       assert.deepEqual(grouped.body[company.key], { value: true, evaluation: { reason: "condition_match", condition_index: 0 } })
     }
   },

@@ -35,7 +35,7 @@ export const flagRemoteConfigScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
-    name: "remote config: 404 for a flag that is not a remote configuration flag, an unknown one and another tenant's; 401 and 403 as the other flag endpoints",
+    name: "remote config: 404 with a null body for a flag that is not a remote configuration flag, an unknown one and another tenant's; the envelope's 404 for a project not the caller's; 401 and 403 as the other flag endpoints",
     needs: ["world"],
     run: async (context) => {
       const { target } = context
@@ -46,10 +46,13 @@ export const flagRemoteConfigScenarios: ReadonlyArray<Scenario> = [
       const theirs = await createFlag(target, { key: world.keys.ownerB, project: world.projectB }, remoteConfigFlag("\"theirs\""))
       const ask = (key: string | undefined, project: number | string, id: string | number, token?: string) =>
         target.call(FLAGS.remoteConfig, { key, params: { project_id: project, id }, ...(token === undefined ? {} : { query: { token } }) })
+      // No such remote configuration in the project: PostHog's bare 404, JSON's nothing.
       for (const id of [plain.id, plain.key, 999_999, "no-such-flag", theirs.id, theirs.key, "0"]) {
-        expectReply(await ask(world.keys.ownerA, world.projectA, id), 404, NOT_FOUND)
+        expectReply(await ask(world.keys.ownerA, world.projectA, id), 404, null)
       }
+      // A project the caller cannot see is the envelope's 404, as on every project path.
       expectReply(await ask(world.keys.ownerA, world.projectB, theirs.id), 404, NOT_FOUND)
+      expectReply(await ask(world.keys.ownerA, 999_999, remote.id), 404, NOT_FOUND)
       expectReply(await ask(undefined, world.projectA, remote.id), 401, NOT_AUTHENTICATED)
       expectReply(await ask("phx_not_a_key", world.projectA, remote.id), 401, BAD_KEY)
       expectReply(await ask(world.keys.ownerA, world.projectA, remote.id, "phc_unknown"), 401, INCORRECT_CREDENTIALS)

@@ -1,10 +1,16 @@
 import { authScenarios } from "./auth.ts"
 import { batchExportListScenarios } from "./batch-export-list.ts"
 import { batchExportScenarios } from "./batch-exports.ts"
+import { cohortAuthScenarios } from "./cohort-auth.ts"
+import { cohortFlagScenarios } from "./cohort-flags.ts"
+import { cohortMemberScenarios } from "./cohort-members.ts"
+import { cohortScenarios } from "./cohorts.ts"
+import { cohortValidationScenarios } from "./cohort-validation.ts"
 import { discoveryScenarios } from "./discovery.ts"
 import { domainAccessScenarios } from "./domain-access.ts"
 import { domainVerificationScenarios } from "./domain-verification.ts"
 import { domainScenarios } from "./domains.ts"
+import { eventScenarios } from "./events.ts"
 import { featureFlagActionScenarios } from "./feature-flag-actions.ts"
 import { featureFlagActivityScenarios } from "./feature-flag-activity.ts"
 import { featureFlagAuthScenarios } from "./feature-flag-auth.ts"
@@ -21,6 +27,7 @@ import { flagDefinitionScenarios } from "./flag-definitions.ts"
 import { flagEvaluationScenarios } from "./flag-evaluation.ts"
 import { flagEvaluationReasonScenarios } from "./flag-evaluation-reasons.ts"
 import { flagRemoteConfigScenarios } from "./flag-remote-config.ts"
+import { groupTypeScenarios } from "./group-types.ts"
 import { inviteMailScenarios } from "./invite-mail.ts"
 import { inviteScenarios } from "./invites.ts"
 import { memberScenarios } from "./members.ts"
@@ -58,6 +65,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...featureFlagListScenarios,
   ...featureFlagLifecycleScenarios,
   ...featureFlagActivityScenarios,
+  ...eventScenarios,
   ...featureFlagRoleAccessScenarios,
   ...featureFlagActionScenarios,
   ...featureFlagAuthScenarios,
@@ -67,6 +75,12 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...flagEvaluationScenarios,
   ...flagRemoteConfigScenarios,
   ...flagEvaluationReasonScenarios,
+  ...groupTypeScenarios,
+  ...cohortScenarios,
+  ...cohortValidationScenarios,
+  ...cohortMemberScenarios,
+  ...cohortAuthScenarios,
+  ...cohortFlagScenarios,
   ...transportScenarios
 ]
 

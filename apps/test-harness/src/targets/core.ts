@@ -1,4 +1,4 @@
-import { type ApiFailure, Authentication, bodyOf, CSRF_COOKIE, CSRF_HEADER, envelopeOf, SESSION_COOKIE, type SessionRequest } from "@hedgerow/core"
+import { type ApiFailure, Authentication, bodyOf, CSRF_COOKIE, CSRF_HEADER, envelopeOf, FormBody, SESSION_COOKIE, type SessionRequest } from "@hedgerow/core"
 import {
   bindingOf,
   isAnswer,
@@ -10,7 +10,7 @@ import {
   undecodedPart
 } from "@hedgerow/http-server"
 import { Effect, type ManagedRuntime, Schema } from "effect"
-import { type Call, endpointOf, type EndpointRef, type Reply, renderPath, type Target } from "./target.ts"
+import { type Call, endpointOf, type EndpointRef, type FormCall, type Reply, renderPath, type Target } from "./target.ts"
 
 const isApiFailure = (error: unknown): error is ApiFailure =>
   typeof error === "object" && error !== null && "_tag" in error && "detail" in error
@@ -22,6 +22,15 @@ const decodePart = (part: "Params" | "Query" | "Headers", schema: Schema.Top | u
     : Schema.decodeUnknownEffect(schema as Schema.Codec<unknown>)(text).pipe(
       Effect.mapError((error) => undecodedPart(part, error.issue))
     )
+
+const formBodyOf = (form: FormCall) =>
+  new FormBody(
+    form.fields ?? [],
+    new Map(Object.entries(form.files ?? {}).map(([name, file]) => [
+      name,
+      { name: file.name, content: typeof file.content === "string" ? new TextEncoder().encode(file.content) : file.content }
+    ]))
+  )
 
 const asText = (values: Readonly<Record<string, string | number>> | undefined) =>
   Object.fromEntries(Object.entries(values ?? {}).map(([k, v]) => [k, String(v)]))
@@ -53,6 +62,8 @@ export const coreTarget = (runtime: ManagedRuntime.ManagedRuntime<any, any>): Ta
     const isWrite = endpoint.method !== "GET" && endpoint.method !== "DELETE"
     // What a JSON body can carry, exactly: a round trip drops undefined and functions.
     const json = isWrite ? (call.body === undefined ? {} : JSON.parse(JSON.stringify(call.body))) : undefined
+    // A form reaches core as the server's reader hands it over.
+    const requestBody = call.form === undefined ? bodyOf(json) : bodyOf(formBodyOf(call.form))
     const url = `${CORE_ORIGIN}${renderPath(endpoint.path, call)}`
     const publicGroup = isPublicGroup(ref.group) || isSessionGroup(ref.group)
     const request = () => sessionRequestOf(endpoint.method, call)
@@ -76,7 +87,7 @@ export const coreTarget = (runtime: ManagedRuntime.ManagedRuntime<any, any>): Ta
       } else {
         const binding = bindingOf(ref.group as Parameters<typeof bindingOf>[0], ref.endpoint)
         if (binding === undefined) throw new Error(`No binding for ${ref.group}.${ref.endpoint}`)
-        value = yield* binding({ actor, params, query, headers, body: bodyOf(json), url })
+        value = yield* binding({ actor, params, query, headers, body: requestBody, url })
       }
       // An answer is read as the server sends it: its status, its headers, its JSON text or no body.
       if (isAnswer(value)) {

@@ -1,4 +1,11 @@
-import { type Call, endpointOf, type EndpointRef, type RawRequest, type Reply, renderPath, type Target } from "./target.ts"
+import { type Call, endpointOf, type EndpointRef, type FormCall, type RawRequest, type Reply, renderPath, type Target } from "./target.ts"
+
+const formDataOf = (form: FormCall): FormData => {
+  const data = new FormData()
+  for (const [name, value] of form.fields ?? []) data.append(name, value)
+  for (const [name, file] of Object.entries(form.files ?? {})) data.append(name, new Blob([file.content as BlobPart], { type: "text/csv" }), file.name)
+  return data
+}
 
 const parse = (text: string): unknown => {
   if (text === "") return null
@@ -27,11 +34,13 @@ export const httpTarget = (name: string, baseUrl: string): Target => {
     if (cookies.length > 0) headers["cookie"] = cookies.map(([name, value]) => `${name}=${value}`).join("; ")
     const sendsBody = call.body !== undefined && endpoint.method !== "GET"
     if (sendsBody) headers["content-type"] = "application/json"
+    // A form is sent as a browser sends one: fetch writes its content type, boundary and all.
+    const form = call.form === undefined ? undefined : formDataOf(call.form)
     const { status, body, headers: answered } = await raw({
       method: endpoint.method,
       path: renderPath(endpoint.path, call),
       headers,
-      ...(sendsBody ? { body: JSON.stringify(call.body) } : {})
+      ...(form !== undefined ? { body: form } : sendsBody ? { body: JSON.stringify(call.body) } : {})
     })
     return { status, body, headers: Object.fromEntries(answered), setCookies: answered.getSetCookie() }
   }

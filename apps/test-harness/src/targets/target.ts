@@ -18,6 +18,13 @@ export interface Call {
   /** Cookies the request carries (`sessionid`, `posthog_csrftoken`), as a browser sends them. */
   readonly cookies?: Readonly<Record<string, string>>
   readonly body?: unknown
+  /** A `multipart/form-data` body instead of `body`: text fields in order, and files by field name. */
+  readonly form?: FormCall
+}
+
+export interface FormCall {
+  readonly fields?: ReadonlyArray<readonly [string, string]>
+  readonly files?: Readonly<Record<string, { readonly name: string; readonly content: string | Uint8Array }>>
 }
 
 export interface Reply {
@@ -34,7 +41,7 @@ export interface RawRequest {
   /** Path and query, e.g. `/api/projects/?limit=1`. */
   readonly path: string
   readonly headers?: Readonly<Record<string, string>>
-  readonly body?: string | Uint8Array
+  readonly body?: string | Uint8Array | FormData
 }
 
 /** Where the scenarios run: the same calls, answered in-process by core or over HTTP. */

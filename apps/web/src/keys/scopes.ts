@@ -10,8 +10,11 @@ export const SCOPE_WORDS = {
   organization_member: "Organization member",
   project: "Project",
   feature_flag: "Feature flag",
+  cohort: "Cohort",
+  person: "Person",
   activity_log: "Activity log",
   access_control: "Access control",
+  group: "Group",
   user: "User"
 } as const satisfies Record<ScopeObject, string>
 

@@ -66,7 +66,7 @@ export class FeatureFlagsGroup extends HttpApiGroup.make("featureFlags")
       error: TokenReadErrors
     }).annotate(
       OpenApi.Description,
-      "A remote configuration flag's payload (named by id or key), as stored (JSON text), or null; other flags are 404 (scope feature_flag:read)"
+      "A remote configuration flag's payload (named by id or key), as stored (JSON text), or null; a flag that is not one, or none by that name, is 404 with a null body (scope feature_flag:read)"
     ),
     HttpApiEndpoint.get("retrieve", "/api/projects/:project_id/feature_flags/:id/", {
       params: FlagParams,

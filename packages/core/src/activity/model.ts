@@ -31,7 +31,8 @@ export const ActivityLogEntry = Schema.Struct({
   project_id: Schema.NullOr(ProjectId),
   user_id: Schema.NullOr(UserId),
   is_system: Schema.Boolean,
-  activity: Schema.Literals(["created", "updated", "deleted", "restored"]),
+  /** A static cohort's members changed one by one: `persons_added_manually`, `person_removed_manually`. */
+  activity: Schema.Literals(["created", "updated", "deleted", "restored", "persons_added_manually", "person_removed_manually"]),
   scope: Schema.String,
   item_id: Schema.String,
   detail: ActivityDetail,

@@ -11,8 +11,8 @@ export interface ActivityRecord {
   readonly activity: ActivityInsert["activity"]
   readonly scope: string
   readonly item_id: string
-  /** What the entry is called in the log (a flag's key). */
-  readonly name: string
+  /** What the entry is called in the log (a flag's key, a cohort's name, which may be none). */
+  readonly name: string | null
   readonly changes: ReadonlyArray<ActivityChange> | null
 }
 

@@ -53,7 +53,8 @@ export class Access extends Context.Service<Access, {
     ref: string,
     scope: Scope
   ) => Effect.Effect<OrganizationAccess, PermissionDenied | NotFound>
-  readonly project: (actor: Actor, ref: string, scope: Scope) => Effect.Effect<ProjectAccess, PermissionDenied | NotFound>
+  /** Several scopes are each required, in order (PostHog's `required_scopes`). */
+  readonly project: (actor: Actor, ref: string, scope: Scope | ReadonlyArray<Scope>) => Effect.Effect<ProjectAccess, PermissionDenied | NotFound>
   /** Project visible under a given organization (`/api/organizations/{org}/projects/{id}/`). */
   readonly projectIn: (actor: Actor, access: OrganizationAccess, ref: string) => Effect.Effect<Project, NotFound>
   /** Organization-level endpoints refuse keys restricted to projects, as PostHog does. */
@@ -133,7 +134,7 @@ export class Access extends Context.Service<Access, {
       const projectRef = (actor: Actor, ref: string) => (ref === CURRENT ? currentProject(actor) : Effect.succeed(ref))
 
       // Untraced: every project request asks.
-      const project = Effect.fnUntraced(function*(actor: Actor, ref: string, scope: Scope) {
+      const project = Effect.fnUntraced(function*(actor: Actor, ref: string, scope: Scope | ReadonlyArray<Scope>) {
         const id = yield* projectRef(actor, ref)
         if (actor._tag === "User") {
           const { scoped_teams } = actor.key
@@ -142,7 +143,8 @@ export class Access extends Context.Service<Access, {
             return yield* projectRestricted(id === "" ? ref : id)
           }
         }
-        yield* requireScope(actor, scope)
+        if (typeof scope === "string") yield* requireScope(actor, scope)
+        else for (const one of scope) yield* requireScope(actor, one)
         const found = yield* findProject(id)
         const level = levelIn(actor, found.organization_id)
         if (level === undefined) return yield* NotFound.default()

@@ -1,14 +1,18 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { CohortId, ProjectId, UserId } from "../shared/ids.ts"
 import { Json } from "../shared/fields.ts"
 import { Timestamp } from "../shared/time.ts"
 import { UserSummary } from "../users/model.ts"
 
-/** A stored cohort; static cohorts made here hold no persons, which live outside this service. */
+/**
+ * A stored cohort. A dynamic one is its `filters` (or its legacy `groups`); a static one holds distinct
+ * ids (this service keeps no persons), counted in `count`.
+ */
 export const Cohort = Schema.Struct({
   id: CohortId,
   project_id: ProjectId,
-  name: Schema.String,
+  /** PostHog's serializer allows a cohort without a name. */
+  name: Schema.NullOr(Schema.String),
   description: Schema.String,
   groups: Json,
   filters: Json,
@@ -30,8 +34,6 @@ export type StoredCohort = typeof StoredCohort.Type
 
 /** What the answer adds to a stored cohort: fields of PostHog's that this service computes no value for. */
 const answerOnlyFields = {
-  /** PostHog's serializer allows a cohort without a name. */
-  name: Schema.NullOr(Schema.String),
   query: Json,
   version: Schema.NullOr(Schema.Int),
   pending_version: Schema.NullOr(Schema.Int),
@@ -57,6 +59,31 @@ const fieldsInOrder = <F extends Schema.Struct.Fields, const K extends ReadonlyA
 export const CohortView = Schema.Struct(fieldsInOrder({ ...StoredCohort.fields, ...answerOnlyFields }, COHORT_VIEW_FIELDS))
 export type CohortView = typeof CohortView.Type
 
+/** A cohort in PostHog's `?basic=true` list: the heavy definition fields left out. */
+export const BasicCohortView = Schema.Struct(Struct.omit(CohortView.fields, ["filters", "query", "groups"]))
+export type BasicCohortView = typeof BasicCohortView.Type
+
 /** `POST {id}/create_static_cohort_for_flag/` answers `{"cohort": {...}}`. */
 export const StaticCohortCreated = Schema.Struct({ cohort: CohortView })
 export type StaticCohortCreated = typeof StaticCohortCreated.Type
+
+/**
+ * A member of a static cohort as `{id}/persons/` lists it: PostHog's person fields that a distinct id
+ * alone fills (this service keeps no persons, so no person id, properties or times).
+ */
+export const CohortPerson = Schema.Struct({
+  type: Schema.Literal("person"),
+  name: Schema.String,
+  distinct_ids: Schema.Array(Schema.String),
+  properties: Schema.Record(Schema.String, Schema.Unknown)
+})
+export type CohortPerson = typeof CohortPerson.Type
+
+/** `GET {id}/persons/`: PostHog's page of persons, with links but no count. */
+export const CohortPersons = Schema.Struct({
+  results: Schema.Array(CohortPerson),
+  next: Schema.NullOr(Schema.String),
+  previous: Schema.NullOr(Schema.String)
+})
+export type CohortPersons = typeof CohortPersons.Type
+

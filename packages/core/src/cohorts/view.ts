@@ -1,4 +1,6 @@
-import { CohortView, type StoredCohort } from "./model.ts"
+import { isTruthy } from "../shared/fields.ts"
+import { type BasicCohortView, CohortView, type StoredCohort } from "./model.ts"
+import { cohortProperties } from "./properties.ts"
 
 /** The answer's fields in the answer's order (the schema's), so the value prints as its encoding does. */
 const ANSWER_FIELDS = Object.keys(CohortView.fields) as ReadonlyArray<keyof CohortView>
@@ -6,12 +8,14 @@ const inAnswerOrder = (answer: CohortView): CohortView =>
   Object.fromEntries(ANSWER_FIELDS.map((field) => [field, answer[field]])) as CohortView
 
 /**
- * A cohort as PostHog's CohortSerializer renders it: the stored cohort's fields, and what this service
- * computes no value for (versions, persons, errors) empty.
+ * A cohort as PostHog's CohortSerializer renders it: the stored cohort's fields, `filters` made from the
+ * legacy groups when it has none, and what this service computes no value for (versions, calculation
+ * errors) empty. It calculates nothing, so no cohort is ever calculating.
  */
 export const toCohortView = (cohort: StoredCohort): CohortView =>
   inAnswerOrder({
     ...cohort,
+    filters: isTruthy(cohort.filters) ? cohort.filters : { properties: cohortProperties(cohort) ?? {} },
     query: null,
     version: null,
     pending_version: null,
@@ -21,3 +25,9 @@ export const toCohortView = (cohort: StoredCohort): CohortView =>
     cohort_type: cohort.is_static ? "static" : null,
     experiment_set: []
   })
+
+/** PostHog's `?basic=true` list: the heavy definition fields left out. */
+export const toBasicCohortView = (cohort: StoredCohort): BasicCohortView => {
+  const { filters: _filters, query: _query, groups: _groups, ...rest } = toCohortView(cohort)
+  return rest
+}

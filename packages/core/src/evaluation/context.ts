@@ -15,6 +15,11 @@ export interface EvaluationContext {
   readonly groups?: Readonly<Record<string, unknown>> | undefined
   /** Group type name to the group's properties. */
   readonly group_properties?: Readonly<Record<string, Properties>> | undefined
+  /**
+   * The static cohorts, by id, whose list holds `distinct_id`: asked of the store before evaluating, as
+   * evaluation itself reads nothing. None given, the person is in no static cohort.
+   */
+  readonly cohort_members?: ReadonlySet<number> | undefined
   /** Only these flags (their dependencies are still evaluated). */
   readonly only?: ReadonlyArray<string> | undefined
   /** The instant relative dates count back from. */

@@ -1,5 +1,5 @@
 import type { PropertyFilter } from "../feature-flags/conditions.ts"
-import { cohortVerdict } from "./cohorts.ts"
+import { type CohortScope, cohortVerdict } from "./cohorts.ts"
 import { deviceIdOf, type EvaluationContext, personSources } from "./context.ts"
 import { bucketHash, hashAhead, HOLDOUT_PREFIX, type HashPrefix, inRollout, variantAt } from "./hash.ts"
 import { compare, type Properties, type PropertySources } from "./operators.ts"
@@ -69,6 +69,8 @@ interface Subject {
   readonly results: Map<PreparedFlag, FlagResult | null>
   /** Flags being answered, so that a dependency loop the graph did not foresee ends. */
   readonly pending: Set<PreparedFlag>
+  /** How cohorts are read for each set of properties (their verdicts kept for the evaluation). */
+  readonly cohortScopes: Map<PropertySources, CohortScope>
   /** Whether a flag failed to evaluate (a value no reader can render); the service then reports errors. */
   failed: boolean
 }
@@ -89,6 +91,7 @@ export const evaluateFlags = (prepared: PreparedFlags, context: EvaluationContex
     sdkAnswers: new Map(),
     results: new Map(),
     pending: new Set(),
+    cohortScopes: new Map(),
     failed: false
   }
   const only = context.only === undefined ? undefined : new Set(context.only)
@@ -215,10 +218,27 @@ const dependencyVerdict = (subject: Subject, property: PropertyFilter): Verdict 
   return decided(evaluatesTo(property.value, value))
 }
 
+const NO_MEMBERSHIPS: ReadonlySet<number> = new Set()
+
+const cohortScopeOf = (subject: Subject, sources: PropertySources): CohortScope => {
+  let scope = subject.cohortScopes.get(sources)
+  if (scope === undefined) {
+    scope = {
+      cohorts: subject.prepared.cohorts,
+      members: subject.context.cohort_members ?? NO_MEMBERSHIPS,
+      sources,
+      now: subject.now,
+      known: new Map()
+    }
+    subject.cohortScopes.set(sources, scope)
+  }
+  return scope
+}
+
 const propertyVerdict = (subject: Subject, property: PropertyFilter, sources: PropertySources): Verdict => {
   switch (property.type) {
     case "cohort":
-      return cohortVerdict(property, { cohorts: subject.prepared.cohorts, sources, now: subject.now })
+      return cohortVerdict(property, cohortScopeOf(subject, sources))
     case "flag":
       return dependencyVerdict(subject, property)
     default:

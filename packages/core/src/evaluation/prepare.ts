@@ -15,15 +15,14 @@ import type { Reason } from "./reasons.ts"
 /** A flag as evaluation takes it: the stored flag, and PostHog's `bucketing_identifier` where known. */
 export type EvaluatedFlag = StoredFeatureFlag & { readonly bucketing_identifier?: string | null | undefined }
 
-/** PostHog's `group_type_mapping`: group type index, as text, to the group type's name. */
+/**
+ * PostHog's `group_type_mapping`: group type index, as text, to the name of the project's group type
+ * there. A flag on an index the mapping lacks has no group type to read. The definitions for local
+ * evaluation send the same mapping, so that the SDK and Hedgerow read a group flag alike.
+ */
 export type GroupTypeMapping = Readonly<Record<string, string>>
 
-/**
- * Hedgerow keeps no group types, so each of PostHog's five group type indexes is named by itself: a
- * flag on group type 0 reads the request's group "0". The definitions for local evaluation must send
- * the same mapping, so that the SDK and Hedgerow read a group flag alike.
- */
-export const GROUP_TYPES_BY_INDEX: GroupTypeMapping = { "0": "0", "1": "1", "2": "2", "3": "3", "4": "4" }
+const NO_GROUP_TYPES: GroupTypeMapping = {}
 
 /** A condition that names no aggregation of its own follows the flag's. */
 export const FLAG_AGGREGATION = Symbol("flag aggregation")
@@ -155,7 +154,7 @@ export const prepareFlags = (flags: ReadonlyArray<EvaluatedFlag>, project: Proje
     byKey,
     byId,
     cohorts: project.cohorts ?? new Map(),
-    groupTypes: project.groupTypes ?? GROUP_TYPES_BY_INDEX,
+    groupTypes: project.groupTypes ?? NO_GROUP_TYPES,
     graph: dependencyGraph(live, byKey, byId),
     ahead: {
       rollouts: onPersons

@@ -64,11 +64,14 @@ export class FeatureFlagActions extends Context.Service<FeatureFlagActions, {
       const createStaticCohort = Effect.fn("FeatureFlagActions.createStaticCohort")(function*(actor: Actor, project: string, id: string) {
         const { flag } = yield* editable(actor, project, id)
         const now = yield* Clock.currentTimeMillis
-        // Persons live outside this service, so the cohort is complete and empty from the start.
+        // PostHog fills it with the persons the flag is on for; this service keeps none, so it starts
+        // complete and empty, and its distinct ids are added to it like any static cohort's.
         const cohort = yield* cohorts.insert({
           project_id: flag.project_id,
           name: `Users with feature flag ${flag.key} enabled at ${secondsText(now)}`,
           description: "",
+          groups: [],
+          filters: null,
           is_static: true,
           is_calculating: false,
           count: 0,

@@ -51,22 +51,49 @@ export interface StatusInput {
   readonly created_at: string
 }
 
+/** Whole days from `millis` to `nowMillis`, as PostHog counts them (a time difference's days). */
+const daysSince = (millis: number, nowMillis: number) => Math.floor((nowMillis - millis) / DAY_MS)
+
 /**
- * `GET {id}/status/`: deleted, disabled, fully rolled out for 30 days, or still in use. `conditions`:
- * the flag's filters already read, when the caller has them.
+ * Whether an active flag is stale, by the best signal there is: its calls when it has been called (not
+ * for 30 days), else its configuration (fully rolled out, and created over 30 days ago, long enough to
+ * have been called). `lastCalledMillis` is null for a flag never called.
  */
-export const statusOf = (flag: StatusInput, nowMillis: number, conditions?: FlagConditions): FeatureFlagStatus => {
+export const isStale = (createdAt: string, fullyRolledOut: boolean, lastCalledMillis: number | null, nowMillis: number): boolean => {
+  const threshold = nowMillis - STALE_AFTER_DAYS * DAY_MS
+  return lastCalledMillis !== null ? lastCalledMillis < threshold : fullyRolledOut && Date.parse(createdAt) < threshold
+}
+
+/**
+ * `GET {id}/status/`: deleted, disabled, stale (see isStale), or in use, with PostHog's reasons: a flag
+ * called recently says when. `conditions`: the flag's filters already read, when the caller has them.
+ */
+export const statusOf = (
+  flag: StatusInput,
+  nowMillis: number,
+  lastCalledMillis: number | null,
+  conditions?: FlagConditions
+): FeatureFlagStatus => {
   if (flag.deleted) return { status: "deleted", reason: "Flag has been deleted" }
   if (!flag.active) return { status: "inactive", reason: "Flag is disabled" }
   const rollout = fullRolloutOf(conditions ?? conditionsOf(flag.filters))
-  if (rollout !== null && Date.parse(flag.created_at) < nowMillis - STALE_AFTER_DAYS * DAY_MS) {
-    return { status: "stale", reason: rollout }
+  if (isStale(flag.created_at, rollout !== null, lastCalledMillis, nowMillis)) {
+    return {
+      status: "stale",
+      reason: lastCalledMillis === null ? rollout! : `Flag has not been called in ${daysSince(lastCalledMillis, nowMillis)} days`
+    }
   }
-  return { status: "active", reason: "Flag is not fully rolled out and may still be active" }
+  if (lastCalledMillis === null) return { status: "active", reason: "Flag is not fully rolled out and may still be active" }
+  const days = daysSince(lastCalledMillis, nowMillis)
+  return { status: "active", reason: days <= 0 ? "Flag was called today" : `Flag was last called ${days} day${days === 1 ? "" : "s"} ago` }
 }
 
-export const statusNameOf = (flag: StatusInput, nowMillis: number, conditions?: FlagConditions): FlagStatusName =>
-  statusOf(flag, nowMillis, conditions).status.toUpperCase() as FlagStatusName
+export const statusNameOf = (
+  flag: StatusInput,
+  nowMillis: number,
+  lastCalledMillis: number | null,
+  conditions?: FlagConditions
+): FlagStatusName => statusOf(flag, nowMillis, lastCalledMillis, conditions).status.toUpperCase() as FlagStatusName
 
 /** Ids of the flags a flag's conditions depend on (`type: flag` properties whose key is a flag id). */
 export const dependenciesOf = (conditions: FlagConditions): ReadonlyArray<number> => [

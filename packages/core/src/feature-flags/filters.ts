@@ -40,7 +40,8 @@ export interface CohortFacts {
 }
 
 const RELATIVE_DATE = /^-?\d+[hdwmy]$/
-const parsableDate = (value: unknown) =>
+/** A relative date (`-7d`) or one JavaScript parses, as the date operators need. */
+export const parsableDate = (value: unknown) =>
   typeof value === "string" && (RELATIVE_DATE.test(value.trim()) || !Number.isNaN(Date.parse(value)))
 
 /** Variants, overrides, value lists, cohorts, dates and operators, in PostHog's order. */

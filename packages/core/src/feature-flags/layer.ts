@@ -1,7 +1,10 @@
 import { Layer } from "effect"
+import { EventCaptureService } from "../events/service.ts"
 import { FlagEvaluationService } from "../flag-evaluation/service.ts"
 import { FlagAccessControls } from "./access-controls.ts"
 import { FeatureFlagActions } from "./actions.ts"
+import { FlagCalls } from "./calls.ts"
+import { FlagCallsService } from "./calls-service.ts"
 import { LiveFlags } from "./live-flags.ts"
 import { FlagReader } from "./lookup.ts"
 import { FlagRoleAccessService } from "./role-access.ts"
@@ -20,11 +23,13 @@ export const layerNoDeps = Layer.mergeAll(
   FlagRoleAccessService.layerNoDeps,
   FeatureFlagActions.layerNoDeps,
   FlagAccessControls.layerNoDeps,
-  // Evaluation reads the same live flags as the list, so a project is held in memory once.
-  FlagEvaluationService.layerNoDeps
+  FlagCallsService.layerNoDeps,
+  // Evaluation reads the same live flags as the list, so a project is held in memory once; the events
+  // read the flags they name from it.
+  EventCaptureService.layerNoDeps.pipe(Layer.provideMerge(FlagEvaluationService.layerNoDeps))
 ).pipe(
   Layer.provide(FlagWriter.layerNoDeps),
   Layer.provide(Layer.mergeAll(FlagReader.layerNoDeps, FlagRules.layerNoDeps, LiveFlags.layerNoDeps)),
-  // One record of evaluations: evaluation marks flags, and every flag answer shows the marks.
-  Layer.provide(FlagUsage.layerNoDeps)
+  // One record of evaluations: evaluation and events mark flags, and every flag answer shows the marks.
+  Layer.provide(Layer.mergeAll(FlagUsage.layerNoDeps, FlagCalls.layerNoDeps))
 )

@@ -1,8 +1,6 @@
 import { type ListQuery, QueryText } from "../shared/page.ts"
 import { MAX_SERIAL } from "../shared/ids.ts"
-import { type Timestamp, timestampFromDate } from "../shared/time.ts"
 import { Schema } from "effect"
-import { STALE_AFTER_DAYS } from "./computed.ts"
 
 /** The flag list's query parameters as they arrive (PostHog's parameter names). */
 export interface FlagListQuery extends ListQuery {
@@ -41,8 +39,8 @@ export interface FlagListFilter {
   /** Keys left out (`excluded_properties`). */
   readonly excludedKeys: ReadonlyArray<string> | null
   readonly active: boolean | null
-  /** Active, fully rolled out and created before this moment. */
-  readonly staleBefore: Timestamp | null
+  /** Only stale flags (see isStale), as of this moment (epoch milliseconds). */
+  readonly staleAt: number | null
   readonly created_by_id: number | null
   /** Any of these tags. */
   readonly tags: ReadonlyArray<string> | null
@@ -52,8 +50,6 @@ export interface FlagListFilter {
 
 /** What the list selects, or that nothing can match (PostHog would match nothing, or fail). */
 export type ListPlan = { readonly _tag: "Query"; readonly filter: FlagListFilter } | { readonly _tag: "Empty" }
-
-const DAY_MS = 24 * 60 * 60 * 1000
 
 /** Stored text never holds NUL (writes refuse it, and PostgreSQL text cannot), so such a value matches nothing. */
 const holdsNul = (text: string) => text.includes("\u0000")
@@ -118,7 +114,7 @@ export const listPlan = (query: FlagListQuery, nowMillis: number): ListPlan => {
       excludedKeys: excludedKeysOf(query.excluded_properties),
       // PostHog: "true" lists active flags, any other value inactive ones.
       active: query.active === undefined || stale ? null : query.active === "true",
-      staleBefore: stale ? (timestampFromDate(new Date(nowMillis - STALE_AFTER_DAYS * DAY_MS)) as Timestamp) : null,
+      staleAt: stale ? nowMillis : null,
       created_by_id,
       tags,
       order: orderOf(query.order)

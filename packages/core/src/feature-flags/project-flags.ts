@@ -1,8 +1,10 @@
 import { Schema } from "effect"
-import type { UserId } from "../shared/ids.ts"
+import type { FeatureFlagId, UserId } from "../shared/ids.ts"
 import type { Page, PageRequest } from "../shared/page.ts"
+import { millisOf, type Timestamp } from "../shared/time.ts"
 import { UserSummary } from "../users/model.ts"
 import { derivedColumns } from "./columns.ts"
+import { isStale } from "./computed.ts"
 import type { FlagListFilter, FlagOrderField } from "./list-query.ts"
 import type { StoredFeatureFlag } from "./model.ts"
 
@@ -184,7 +186,10 @@ const inOrder = (project: ProjectFlags, order: FlagListFilter["order"]) => {
   return sorted
 }
 
-const matcher = (filter: FlagListFilter): ((entry: Entry) => boolean) | undefined => {
+/** When each flag was last called, as far as this process knows: what staleness reads. */
+type LastCalled = (id: FeatureFlagId) => Timestamp | null
+
+const matcher = (filter: FlagListFilter, lastCalled: LastCalled): ((entry: Entry) => boolean) | undefined => {
   const tests: Array<(entry: Entry) => boolean> = []
   if (filter.search !== null) {
     const text = searchFold(filter.search)
@@ -198,9 +203,13 @@ const matcher = (filter: FlagListFilter): ((entry: Entry) => boolean) | undefine
     tests.push((e) => !excluded.has(e.flag.key))
   }
   if (filter.active !== null) tests.push((e) => e.flag.active === filter.active)
-  if (filter.staleBefore !== null) {
-    const before = filter.staleBefore
-    tests.push((e) => e.flag.active && e.fullyRolledOut && e.flag.created_at < before)
+  if (filter.staleAt !== null) {
+    const now = filter.staleAt
+    tests.push((e) => {
+      if (!e.flag.active) return false
+      const called = lastCalled(e.flag.id)
+      return isStale(e.flag.created_at, e.fullyRolledOut, called === null ? null : millisOf(called), now)
+    })
   }
   if (filter.created_by_id !== null) tests.push((e) => e.flag.created_by_id === filter.created_by_id)
   if (filter.tags !== null) {
@@ -211,9 +220,14 @@ const matcher = (filter: FlagListFilter): ((entry: Entry) => boolean) | undefine
 }
 
 /** One page of the flags that pass `filter`, in its order, with how many pass in all. */
-export const selectFlags = (project: ProjectFlags, filter: FlagListFilter, page: PageRequest): Page<StoredFeatureFlag> => {
+export const selectFlags = (
+  project: ProjectFlags,
+  filter: FlagListFilter,
+  page: PageRequest,
+  lastCalled: LastCalled = () => null
+): Page<StoredFeatureFlag> => {
   const ordered = inOrder(project, filter.order)
-  const matches = matcher(filter)
+  const matches = matcher(filter, lastCalled)
   const passing = matches === undefined ? ordered : ordered.filter(matches)
   return {
     count: passing.length,

@@ -1,17 +1,19 @@
 import { Clock, Context, Effect, Layer } from "effect"
-import type { ActivityLogView } from "../activity/model.ts"
+import type { ItemActivity, ProjectActivity } from "../activity/endpoints.ts"
 import { ActivityRepository } from "../activity/repository.ts"
 import type { Actor } from "../auth/actor.ts"
 import { Access } from "../auth/access.ts"
 import { type Body, type BodyError } from "../shared/body.ts"
 import { type Conflict, MethodNotAllowed, type NotFound, type PermissionDenied, type ValidationError } from "../shared/errors.ts"
-import { type NumberedPage, type Page, type PageNumberQuery, pageNumberRequest, pageRequest } from "../shared/page.ts"
+import { millisOf } from "../shared/time.ts"
+import { type Page, type PageNumberQuery, pageNumberRequest, pageRequest } from "../shared/page.ts"
 import { statusOf } from "./computed.ts"
 import { FlagReader } from "./lookup.ts"
 import { type FlagListQuery, listPlan } from "./list-query.ts"
 import type { FeatureFlag, FeatureFlagStatus } from "./model.ts"
 import { LiveFlags } from "./live-flags.ts"
 import { selectFlags } from "./project-flags.ts"
+import { FlagUsage } from "./usage.ts"
 import { FlagWriter } from "./writer.ts"
 
 /** PostHog answers an empty 405; this service explains what to do instead. */
@@ -36,18 +38,9 @@ export class FeatureFlagService extends Context.Service<FeatureFlagService, {
   /** Hard delete is refused for any id, once the caller may write flags in the project. */
   readonly destroy: (actor: Actor, project: string, id: string) => Effect.Effect<never, PermissionDenied | NotFound | MethodNotAllowed>
   readonly status: (actor: Actor, project: string, id: string) => Effect.Effect<FeatureFlagStatus, PermissionDenied | NotFound>
-  readonly activity: (
-    actor: Actor,
-    project: string,
-    id: string,
-    query: PageNumberQuery
-  ) => Effect.Effect<NumberedPage<ActivityLogView>, PermissionDenied | NotFound>
+  readonly activity: ItemActivity
   /** Every flag's activity in the project. */
-  readonly projectActivity: (
-    actor: Actor,
-    project: string,
-    query: PageNumberQuery
-  ) => Effect.Effect<NumberedPage<ActivityLogView>, PermissionDenied | NotFound>
+  readonly projectActivity: ProjectActivity
 }>()("hedgerow/FeatureFlagService") {
   static readonly layerNoDeps = Layer.effect(
     FeatureFlagService,
@@ -57,6 +50,7 @@ export class FeatureFlagService extends Context.Service<FeatureFlagService, {
       const reader = yield* FlagReader
       const writer = yield* FlagWriter
       const activityLog = yield* ActivityRepository
+      const usage = yield* FlagUsage
 
       // The reads are untraced: served from memory, a span per call is a cost (see Authentication.authenticate).
       const list = Effect.fnUntraced(function*(actor: Actor, project: string, query: FlagListQuery) {
@@ -64,7 +58,9 @@ export class FeatureFlagService extends Context.Service<FeatureFlagService, {
         const request = pageRequest(query)
         const plan = listPlan(query, yield* Clock.currentTimeMillis)
         if (plan._tag === "Empty") return { count: 0, results: [], request }
-        const page = selectFlags(yield* liveFlags.of(projectAccess.project.id), plan.filter, request)
+        // Staleness reads the flags' calls.
+        const lastCalled = plan.filter.staleAt === null ? undefined : yield* usage.lastCalled(projectAccess.project.id)
+        const page = selectFlags(yield* liveFlags.of(projectAccess.project.id), plan.filter, request, lastCalled)
         return { ...page, results: yield* reader.render(actor, projectAccess, page.results) }
       })
 
@@ -91,8 +87,9 @@ export class FeatureFlagService extends Context.Service<FeatureFlagService, {
       })
 
       const status = Effect.fn("FeatureFlagService.status")(function*(actor: Actor, project: string, id: string) {
-        const { flag } = yield* reader.flag(actor, project, id, "feature_flag:read")
-        return statusOf(flag, yield* Clock.currentTimeMillis)
+        const { access: projectAccess, flag } = yield* reader.flag(actor, project, id, "feature_flag:read")
+        const lastCalled = (yield* usage.lastCalled(projectAccess.project.id))(flag.id)
+        return statusOf(flag, yield* Clock.currentTimeMillis, lastCalled === null ? null : millisOf(lastCalled))
       })
 
       const activity = Effect.fn("FeatureFlagService.activity")(function*(

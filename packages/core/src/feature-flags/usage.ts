@@ -1,8 +1,9 @@
-import { Cause, Clock, Context, type Duration, Effect, Layer, Option } from "effect"
+import { Cause, Context, type Duration, Effect, Layer, Option } from "effect"
 import { Freshness } from "../read-model/freshness.ts"
 import { memoized } from "../read-model/memoized.ts"
 import type { FeatureFlagId, ProjectId } from "../shared/ids.ts"
 import { millisOf, type Timestamp, timestampFromDate } from "../shared/time.ts"
+import { writeEvery } from "./periodic-write.ts"
 import { FLAG_USAGE_CHANGES, FlagUsageRepository } from "./usage-repository.ts"
 
 /** How often the marks made since the last write are written: one statement each time, none when there are none. */
@@ -122,15 +123,7 @@ export class FlagUsage extends Context.Service<FlagUsage, {
         )
       }))
 
-      // Registered before the fiber, so it runs after the fiber is stopped: the last marks are written.
-      yield* Effect.addFinalizer(() => flush)
-      yield* flush.pipe(
-        Effect.delay(interval),
-        Effect.forever,
-        // Marks are written on wall time: a test that moves a TestClock far ahead must not replay every write in between.
-        Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()),
-        Effect.forkScoped
-      )
+      yield* writeEvery(flush, interval)
 
       return FlagUsage.of({ record, lastCalled })
     })

@@ -1,7 +1,7 @@
 import type { FeatureFlag, StoredFeatureFlag } from "./model.ts"
 import type { JsonRecord } from "../shared/fields.ts"
 import type { FeatureFlagId } from "../shared/ids.ts"
-import type { Timestamp } from "../shared/time.ts"
+import { millisOf, type Timestamp } from "../shared/time.ts"
 import { isSimpleFlag, rolloutPercentageOf, statusNameOf } from "./computed.ts"
 import { type ConditionGroup, conditionsOf, type FlagConditions } from "./conditions.ts"
 import { accessLevelName } from "./edit-rights.ts"
@@ -9,7 +9,7 @@ import { accessLevelName } from "./edit-rights.ts"
 const hasCohort = (group: ConditionGroup) => group.properties.some((property) => property.type === "cohort")
 
 /** PostHog adds `cohort_name` to every cohort property it returns; everything else is rendered as stored. */
-const withCohortNames = (conditions: FlagConditions, names: ReadonlyMap<number, string>): JsonRecord => {
+const withCohortNames = (conditions: FlagConditions, names: ReadonlyMap<number, string | null>): JsonRecord => {
   if (!conditions.groups.some(hasCohort)) return conditions.json
   return {
     ...conditions.json,
@@ -25,7 +25,7 @@ const withCohortNames = (conditions: FlagConditions, names: ReadonlyMap<number, 
 
 export interface RenderContext {
   readonly canEdit: boolean
-  readonly cohortNames: ReadonlyMap<number, string>
+  readonly cohortNames: ReadonlyMap<number, string | null>
   readonly nowMillis: number
   /** When a flag was last called (FlagUsage), or null. */
   readonly lastCalled: (id: FeatureFlagId) => Timestamp | null
@@ -47,8 +47,8 @@ export const toFeatureFlag = (
   conditions: FlagConditions = conditionsOf(flag.filters)
 ): FeatureFlag => {
   const canEdit = context.canEdit
-  const status = statusNameOf(flag, context.nowMillis, conditions)
   const lastCalled = context.lastCalled(flag.id)
+  const status = statusNameOf(flag, context.nowMillis, lastCalled === null ? null : millisOf(lastCalled), conditions)
   // Cohort names are read per request: a flag that names a cohort is rendered afresh.
   const kept = conditions.groups.some(hasCohort) ? undefined : answers.get(flag)
   if (kept !== undefined && kept.can_edit === canEdit && kept.status === status && kept.last_called_at === lastCalled) return kept
@@ -62,7 +62,7 @@ const answers = new WeakMap<StoredFeatureFlag, FeatureFlag>()
 const render = (
   flag: StoredFeatureFlag,
   conditions: FlagConditions,
-  cohortNames: ReadonlyMap<number, string>,
+  cohortNames: ReadonlyMap<number, string | null>,
   canEdit: boolean,
   status: FeatureFlag["status"],
   lastCalled: Timestamp | null

@@ -19,15 +19,19 @@ const groupsOf = (text: string | undefined): JsonRecord | ValidationError => {
 /**
  * Why each flag of the project evaluates as it does for a distinct id (and groups), as PostHog's
  * `evaluation_reasons` answers: the active flags as evaluated, then the inactive ones, `disabled`. With
- * no persons kept, the person has only their distinct id; a flag the service cannot evaluate (in a
+ * no persons kept, the person has only their distinct id (and the static cohorts listing it); a flag the service cannot evaluate (in a
  * dependency cycle) has no reason to give and is left out.
  */
-export const evaluationReasons = (snapshot: FlagSnapshot, query: EvaluationReasonsQuery): EvaluationReasons | ValidationError => {
+export const evaluationReasons = (
+  snapshot: FlagSnapshot,
+  query: EvaluationReasonsQuery,
+  cohortMembers?: ReadonlySet<number>
+): EvaluationReasons | ValidationError => {
   if (query.distinct_id === undefined || query.distinct_id === "") return ValidationError.field(null, "distinct_id is required")
   const groups = groupsOf(query.groups)
   if (groups instanceof ValidationError) return groups
   const { prepared } = snapshot
-  const evaluation = evaluateFlags(prepared, { distinct_id: query.distinct_id, groups })
+  const evaluation = evaluateFlags(prepared, { distinct_id: query.distinct_id, groups, cohort_members: cohortMembers })
   const reasons: Record<string, EvaluationReasons[string]> = {}
   prepared.flags.forEach((flag, i) => {
     const result = evaluation.results[i]!

@@ -10,6 +10,7 @@ import { LiveFlags } from "../feature-flags/live-flags.ts"
 import type { StoredFeatureFlag } from "../feature-flags/model.ts"
 import { FeatureFlagRepository } from "../feature-flags/repository.ts"
 import { FlagUsage } from "../feature-flags/usage.ts"
+import { ProjectGroupTypes } from "../group-types/project-group-types.ts"
 import type { Project } from "../projects/model.ts"
 import { ProjectRepository } from "../projects/repository.ts"
 import { Freshness } from "../read-model/freshness.ts"
@@ -24,6 +25,7 @@ import { remoteConfigPayload } from "./remote-config.ts"
 import { missingDistinctId, readFlagsRequest } from "./request.ts"
 import { MAX_IDENTIFIER } from "./request-bounds.ts"
 import { requestRuntime, type RuntimeHints, runsIn } from "./runtime.ts"
+import { type SdkRemoteConfig, sdkRemoteConfig } from "./sdk-config.ts"
 import { type ServerFlag, serverFlags } from "./server-flags.ts"
 import type { Definitions, EvaluationReasons, EvaluationReasonsQuery } from "./model.ts"
 import { type FlagSnapshot, snapshotOf } from "./snapshot.ts"
@@ -51,11 +53,11 @@ export interface DefinitionsRequest extends ProjectChoice {
 export const NO_PROJECT_ACCESS = "You don't have access to the project."
 
 /**
- * Flag evaluation served from the in-memory read model: a project's live flags (kept fresh row by row)
- * and its cohorts, prepared once per change of either, and the project a public token names.
+ * Flag evaluation served from the in-memory read model: a project's live flags (kept fresh row by row),
+ * its cohorts and its group types, prepared once per change of any, and the project a public token names.
  */
 export class FlagEvaluationService extends Context.Service<FlagEvaluationService, {
-  /** The project's flags as evaluation reads them; the same object until a flag or a cohort of the project changes. */
+  /** The project's flags as evaluation reads them; the same object until a flag, a cohort or a group type of the project changes. */
   readonly snapshot: (project: ProjectId) => Effect.Effect<FlagSnapshot>
   /** The project whose public token (`api_token`) this is. */
   readonly projectByToken: (token: string) => Effect.Effect<Option.Option<Project>>
@@ -84,20 +86,25 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
   /**
    * `{id or key}/remote_config/`: the `"true"` payload of a remote configuration flag, as stored, or null
    * when it has none (scope feature_flag:read). A flag is named by id when all digits, else by key;
-   * another flag, or one that is not a remote configuration flag, is 404. The flag answered is marked as
-   * called.
+   * none when the project has no such flag or it is not a remote configuration flag (the project itself
+   * answers 404 as every project path does). The flag answered is marked as called.
    */
   readonly remoteConfig: (
     actor: Actor,
     choice: ProjectChoice,
     flag: string
-  ) => Effect.Effect<unknown, AuthenticationError | PermissionDenied | NotFound>
+  ) => Effect.Effect<Option.Option<unknown>, AuthenticationError | PermissionDenied | NotFound>
   /** `evaluation_reasons`: each flag's value and why, for a distinct id (scope feature_flag:read). */
   readonly evaluationReasons: (
     actor: Actor,
     choice: ProjectChoice,
     query: EvaluationReasonsQuery
   ) => Effect.Effect<EvaluationReasons, AuthenticationError | PermissionDenied | NotFound | ValidationError>
+  /**
+   * `/array/{token}/config`: posthog-js's remote configuration for the project whose public token this
+   * is; a token that names no project is 404, as PostHog answers it.
+   */
+  readonly sdkConfig: (token: string) => Effect.Effect<SdkRemoteConfig, NotFound>
   /** The definitions for local evaluation (scope feature_flag:read). */
   readonly definitions: (
     actor: Actor,
@@ -114,6 +121,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       const projects = yield* ProjectRepository
       const flagRepository = yield* FeatureFlagRepository
       const usage = yield* FlagUsage
+      const groupTypes = yield* ProjectGroupTypes
 
       // The same list while no cohort changed, which is what keeps a snapshot.
       const cohortsOf = memoized(
@@ -127,12 +135,21 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       const snapshot = Effect.fnUntraced(function*(project: ProjectId) {
         const flags = yield* liveFlags.of(project)
         const cohorts = yield* cohortsOf(project)
-        return snapshotOf(project, flags, Option.getOrElse(cohorts, () => []))
+        return snapshotOf(project, flags, Option.getOrElse(cohorts, () => []), yield* groupTypes.of(project))
       })
+
+      /**
+       * The static cohorts of the snapshot whose list holds the distinct id: one indexed read, made only
+       * when the project's active flags reach a static cohort, so evaluation itself stays synchronous.
+       */
+      const membershipsOf = (held: FlagSnapshot, distinctId: string): Effect.Effect<ReadonlySet<number> | undefined> =>
+        held.staticCohorts.length === 0
+          ? Effect.succeed(undefined)
+          : Effect.map(cohortRepository.memberships(distinctId, held.staticCohorts), (ids) => new Set(ids))
 
       const serverFlagsOf = Effect.fnUntraced(function*(project: ProjectId, context: EvaluationContext) {
         const held = yield* snapshot(project)
-        const flags = serverFlags(held, context)
+        const flags = serverFlags(held, { ...context, cohort_members: yield* membershipsOf(held, context.distinct_id) })
         const used: Array<FeatureFlagId> = []
         for (const key of flags.keys()) {
           const { flag } = held.prepared.byKey.get(key)!
@@ -170,9 +187,11 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         const evaluatedAt = yield* Clock.currentTimeMillis
         if (request.disable_flags) return { flags: [], errorsWhileComputingFlags: false, requestId, evaluatedAt }
         if (request.distinct_id === undefined) return yield* missingDistinctId()
-        const { prepared } = yield* snapshot(project.value.id)
+        const held = yield* snapshot(project.value.id)
+        const { prepared } = held
         const evaluation = evaluateFlags(prepared, {
           distinct_id: request.distinct_id,
+          cohort_members: yield* membershipsOf(held, request.distinct_id),
           device_id: request.device_id,
           anon_distinct_id: request.anon_distinct_id,
           person_properties: request.person_properties,
@@ -217,10 +236,10 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       const remoteConfig = Effect.fn("FlagEvaluationService.remoteConfig")(function*(actor: Actor, choice: ProjectChoice, ref: string) {
         const { project } = yield* projectAccess(actor, choice, "feature_flag:read")
         const found = yield* flagOf(project.id, ref)
-        if (Option.isNone(found) || !found.value.is_remote_configuration) return yield* NotFound.default()
+        if (Option.isNone(found) || !found.value.is_remote_configuration) return Option.none()
         // An SDK fetches a remote configuration's payload to use it: that is the flag's call.
         usage.record(yield* Clock.currentTimeMillis, [found.value.id])
-        return remoteConfigPayload(conditionsOf(found.value.filters).payloads)
+        return Option.some(remoteConfigPayload(conditionsOf(found.value.filters).payloads))
       })
 
       const reasons = Effect.fn("FlagEvaluationService.evaluationReasons")(function*(
@@ -229,13 +248,23 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         query: EvaluationReasonsQuery
       ) {
         const { project } = yield* projectAccess(actor, choice, "feature_flag:read")
-        const answered = evaluationReasons(yield* snapshot(project.id), query)
+        const held = yield* snapshot(project.id)
+        const members = query.distinct_id === undefined || query.distinct_id === "" ? undefined : yield* membershipsOf(held, query.distinct_id)
+        const answered = evaluationReasons(held, query, members)
         if (answered instanceof ValidationError) return yield* answered
         return answered
       })
 
+      const sdkConfig = Effect.fnUntraced(function*(token: string) {
+        const project = yield* projectByToken(token)
+        if (Option.isNone(project)) return yield* NotFound.default()
+        const { prepared } = yield* snapshot(project.value.id)
+        return sdkRemoteConfig(token, prepared.flags.some(({ flag }) => flag.active))
+      })
+
       return FlagEvaluationService.of({
         snapshot,
+        sdkConfig,
         projectByToken,
         serverFlags: serverFlagsOf,
         projectAccess,

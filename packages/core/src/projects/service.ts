@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import type { Actor } from "../auth/actor.ts"
 import { Access, requireAdmin } from "../auth/access.ts"
+import { ProjectGroupTypes } from "../group-types/project-group-types.ts"
 import { NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
 import type { ProjectId } from "../shared/ids.ts"
 import { type ListQuery, type Page, pageRequest } from "../shared/page.ts"
@@ -9,8 +10,16 @@ import { Transactions } from "../shared/transactions.ts"
 import { type Body, type BodyError, decodeBody } from "../shared/body.ts"
 import { requireSystem } from "../shared/system.ts"
 import { UserRepository } from "../users/repository.ts"
-import { Level } from "../organizations/model.ts"
-import { DEFAULT_PROJECT_NAME, DEFAULT_SETTINGS, ProjectCreate, type ProjectListItem, type ProjectSettings, type ProjectView } from "./model.ts"
+import { Level, type MembershipLevel } from "../organizations/model.ts"
+import {
+  DEFAULT_PROJECT_NAME,
+  DEFAULT_SETTINGS,
+  type Project,
+  ProjectCreate,
+  type ProjectListItem,
+  type ProjectSettings,
+  type ProjectView
+} from "./model.ts"
 import { ProjectRepository } from "./repository.ts"
 import { toProjectListItem, toProjectView } from "./views.ts"
 
@@ -44,6 +53,10 @@ export class ProjectService extends Context.Service<ProjectService, {
       const projects = yield* ProjectRepository
       const users = yield* UserRepository
       const transactions = yield* Transactions
+      const groupTypes = yield* ProjectGroupTypes
+
+      const viewOf = (project: Project, level: MembershipLevel | null) =>
+        Effect.map(groupTypes.of(project.id), (held) => toProjectView(project, level, held.length > 0))
 
       const list = Effect.fn("ProjectService.list")(function*(actor: Actor, organization: string, query: ListQuery) {
         const { organization_id } = yield* access.organization(actor, organization, "project:read")
@@ -84,13 +97,14 @@ export class ProjectService extends Context.Service<ProjectService, {
           }
           return created
         }))
-        return toProjectView(project, level)
+        // A new project has no group types yet.
+        return toProjectView(project, level, false)
       })
 
       const retrieve = Effect.fn("ProjectService.retrieve")(function*(actor: Actor, organization: string, id: string) {
         const orgAccess = yield* access.organization(actor, organization, "project:read")
         const project = yield* access.projectIn(actor, orgAccess, id)
-        return toProjectView(project, orgAccess.level)
+        return yield* viewOf(project, orgAccess.level)
       })
 
       const listVisible = Effect.fn("ProjectService.listVisible")(function*(actor: Actor, query: ListQuery) {
@@ -107,12 +121,13 @@ export class ProjectService extends Context.Service<ProjectService, {
 
       const retrieveVisible = Effect.fn("ProjectService.retrieveVisible")(function*(actor: Actor, id: string) {
         const { project, level } = yield* access.project(actor, id, "project:read")
-        return toProjectView(project, level)
+        return yield* viewOf(project, level)
       })
 
       const first = Effect.fn("ProjectService.first")(function*(actor: Actor) {
         yield* requireSystem(actor)
-        return Option.map(yield* projects.first, (project) => toProjectView(project, Level.owner))
+        const project = yield* projects.first
+        return Option.isNone(project) ? Option.none() : Option.some(yield* viewOf(project.value, Level.owner))
       })
 
       return ProjectService.of({ list, create, retrieve, listVisible, retrieveVisible, first })

@@ -21,7 +21,8 @@ export const toProjectListItem = (project: Project): ProjectListItem => ({
   access_control: project.settings.access_control
 })
 
-export const toProjectView = (project: Project, level: MembershipLevel | null): ProjectView => ({
+/** `hasGroupTypes`: whether the project has any group type, which PostHog's project answer tells. */
+export const toProjectView = (project: Project, level: MembershipLevel | null, hasGroupTypes: boolean): ProjectView => ({
   ...project.settings,
   id: project.id,
   uuid: project.uuid,
@@ -30,7 +31,7 @@ export const toProjectView = (project: Project, level: MembershipLevel | null): 
   created_at: project.created_at,
   updated_at: project.updated_at,
   effective_membership_level: level,
-  has_group_types: false,
+  has_group_types: hasGroupTypes,
   live_events_token: null,
   api_token: project.api_token,
   ingested_event: project.ingested_event,

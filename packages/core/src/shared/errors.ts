@@ -25,10 +25,10 @@ export class ParseError extends Schema.TaggedError<ParseError>()("ParseError", {
 /**
  * 401: no credentials (`not_authenticated`) or credentials that do not match (`authentication_failed`);
  * for a project's public token, as flag evaluation reads it, none (`no_api_key`) or an unknown one
- * (`invalid_api_key`).
+ * (`invalid_api_key`); for events, as PostHog's capture reads them, none (`ingest_key_required`).
  */
 export class AuthenticationError extends Schema.TaggedError<AuthenticationError>()("AuthenticationError", {
-  code: Schema.Literals(["not_authenticated", "authentication_failed", "no_api_key", "invalid_api_key"]),
+  code: Schema.Literals(["not_authenticated", "authentication_failed", "no_api_key", "invalid_api_key", "ingest_key_required"]),
   detail: Schema.String
 }) {
   static readonly missing = () =>
@@ -47,6 +47,9 @@ export class AuthenticationError extends Schema.TaggedError<AuthenticationError>
       code: "no_api_key",
       detail: "No project API key provided. You can find your project API key in PostHog project settings."
     })
+  /** Events without a project token, in PostHog's capture's words. */
+  static readonly noIngestKey = () =>
+    new AuthenticationError({ code: "ingest_key_required", detail: "event submitted without an api_key" })
   /** A flags request whose project token names no project. */
   static readonly invalidProjectToken = () =>
     new AuthenticationError({
@@ -67,6 +70,9 @@ export class PermissionDenied extends Schema.TaggedError<PermissionDenied>()("Pe
     new PermissionDenied({ detail: "You do not have permission to perform this action." })
   static readonly missingScope = (scope: string) =>
     new PermissionDenied({ detail: `API key missing required scope '${scope}'` })
+  /** Events whose project token names no project, as PostHog's capture refuses them when it checks. */
+  static readonly unknownIngestKey = () =>
+    new PermissionDenied({ code: "ingest_key_unknown", detail: "api_key does not resolve to a known project" })
 }
 
 /** 404 `not_found`: unknown ids and other tenants' ids alike, so ids cannot be probed. */

@@ -7,8 +7,11 @@ export const SCOPE_OBJECTS = [
   "organization_member",
   "project",
   "feature_flag",
+  "cohort",
+  "person",
   "activity_log",
   "access_control",
+  "group",
   "user"
 ] as const
 export type ScopeObject = (typeof SCOPE_OBJECTS)[number]

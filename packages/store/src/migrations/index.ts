@@ -7,13 +7,19 @@ import flagsInMemory from "./0004_flags_in_memory.ts"
 import flagUsage from "./0005_flag_usage.ts"
 import personalApiKeyRolls from "./0006_personal_api_key_rolls.ts"
 import sessions from "./0007_sessions.ts"
+import groupTypes from "./0008_group_types.ts"
+import cohorts from "./0009_cohorts.ts"
+import flagCalls from "./0010_flag_calls.ts"
 import { sqlErrorReason } from "../sql/postgres-client.ts"
 
 /** Forward-only, versioned migrations, recorded in `hedgerow_migrations` and applied at start. */
 export const migrations = {
   "0001_initial": initial, "0002_feature_flags": featureFlags, "0003_change_feed": changeFeed,
   "0004_flags_in_memory": flagsInMemory, "0005_flag_usage": flagUsage,
-  "0006_personal_api_key_rolls": personalApiKeyRolls, "0007_sessions": sessions
+  "0006_personal_api_key_rolls": personalApiKeyRolls, "0007_sessions": sessions,
+  "0008_group_types": groupTypes,
+  "0009_cohorts": cohorts,
+  "0010_flag_calls": flagCalls
 }
 
 const migrate = Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: "hedgerow_migrations" })

@@ -1,0 +1,84 @@
+import { PayloadTooLarge, ValidationError } from "@hedgerow/core"
+import { compressToBase64 } from "lz-string"
+import { gzipSync } from "node:zlib"
+import { describe, expect, it } from "vitest"
+import { decodeLz64 } from "../src/lz64.ts"
+import { decodeSdkBody, MAX_DECODED_BYTES } from "../src/sdk-body.ts"
+
+const body = { token: "phc_x", distinct_id: "d-1", person_properties: { name: "Zoë 🐝" } }
+const json = JSON.stringify(body)
+/** posthog-js's base64: of the UTF-8 bytes of the JSON text. */
+const base64 = Buffer.from(json).toString("base64")
+const FORM = "application/x-www-form-urlencoded"
+/** posthog-js's form: `data=` and the base64 text escaped as a URI component. */
+const form = (data: string) => Buffer.from(`data=${encodeURIComponent(data)}`)
+const bytes = (text: string) => Buffer.from(text)
+
+describe("SDK bodies are decoded exactly once", () => {
+  it("reads every encoding the SDKs send", () => {
+    const cases: ReadonlyArray<readonly [string, Uint8Array, Parameters<typeof decodeSdkBody>[1]]> = [
+      ["JSON (posthog-node, posthog-js with disable_compression)", bytes(json), { contentType: "application/json" }],
+      ["gzip by Content-Encoding (posthog-node, posthog-js-lite)", gzipSync(json), { contentType: "application/json", contentEncoding: "gzip" }],
+      ["gzip-js, the query parameter said", gzipSync(json), { compression: "gzip-js", contentType: "text/plain" }],
+      ["gzip-js as posthog-js sends it: nothing said, text/plain", gzipSync(json), { contentType: "text/plain" }],
+      ["posthog-js's /flags: ?compression=base64 and a form's data", form(base64), { compression: "base64", contentType: FORM }],
+      ["posthog-js's beacon: the same form", form(base64), { compression: "base64", contentType: `${FORM};charset=UTF-8` }],
+      ["a form's data, nothing said", form(base64), { contentType: FORM }],
+      ["a form's data whose + came as a space", Buffer.from(`data=${base64.replace(/\+/g, " ")}`), { contentType: FORM }],
+      ["a form whose data is JSON", form(json), { contentType: FORM }],
+      ["base64 raw, said", bytes(base64), { compression: "base64" }],
+      ["base64 raw, b64 said", bytes(base64), { compression: "b64" }],
+      ["base64 raw, nothing said", bytes(base64), {}],
+      ["lz64 in a form (older posthog-js)", form(compressToBase64(json)), { compression: "lz64", contentType: FORM }],
+      ["lz-string raw", bytes(compressToBase64(json)), { compression: "lz-string" }],
+      ["lz64 said in the form", Buffer.from(`compression=lz64&data=${encodeURIComponent(compressToBase64(json))}`), { contentType: FORM }]
+    ]
+    for (const [name, sent, encoding] of cases) expect([name, decodeSdkBody(sent, encoding)]).toEqual([name, body])
+  })
+
+  it("reads a GET's data parameter as a form's", () => {
+    const query = new URLSearchParams({ data: base64, ver: "1.0" })
+    expect(decodeSdkBody(new Uint8Array(), {}, query)).toEqual(body)
+  })
+
+  it("refuses what cannot be read, each with its reason", () => {
+    const reason = (decoded: unknown) => (decoded as ValidationError).detail
+    expect(reason(decodeSdkBody(bytes("{\"token\":"), {}))).toBe("Malformed request data: the body is not valid JSON")
+    expect(reason(decodeSdkBody(bytes("not gzip"), { compression: "gzip" }))).toBe("Malformed request data: the body is not valid gzip")
+    expect(reason(decodeSdkBody(bytes("not lz64!"), { compression: "lz64" }))).toBe("Malformed request data: the body is not valid lz64")
+    expect(reason(decodeSdkBody(bytes("ver=1"), { contentType: FORM }))).toBe("Malformed request data: the form has no data field")
+    expect(reason(decodeSdkBody(bytes("  "), {}))).toBe("Malformed request data: the body is empty")
+    // Base64 of base64 is decoded once, as PostHog does: the inner text is not JSON.
+    expect(reason(decodeSdkBody(form(Buffer.from(base64).toString("base64")), { contentType: FORM }))).toBe(
+      "Malformed request data: the body is not valid JSON"
+    )
+  })
+
+  it("stops opening a bomb at the limit, in a few milliseconds", () => {
+    // A distinct id of 9.5 MiB in a 10 KB gzip body: opened whole, it held the loop for a quarter second.
+    const bomb = gzipSync(JSON.stringify({ token: "phc_x", distinct_id: "a".repeat(9.5 * 1024 * 1024) }))
+    expect(bomb.byteLength).toBeLessThan(20_000)
+    const started = performance.now()
+    const decoded = decodeSdkBody(bomb, { contentEncoding: "gzip" })
+    const took = performance.now() - started
+    expect(decoded).toBeInstanceOf(PayloadTooLarge)
+    expect((decoded as PayloadTooLarge).detail).toBe("Decompressed request body is larger than the 1 MiB limit.")
+    expect(took).toBeLessThan(25)
+    const lzBomb = compressToBase64("a".repeat(2 * 1024 * 1024))
+    expect(lzBomb.length).toBeLessThan(10_000)
+    const lzStarted = performance.now()
+    expect(decodeSdkBody(bytes(lzBomb), { compression: "lz64" })).toBeInstanceOf(PayloadTooLarge)
+    expect(performance.now() - lzStarted).toBeLessThan(25)
+    // Just within the limit is read.
+    const within = JSON.stringify({ ...body, pad: "x".repeat(MAX_DECODED_BYTES - json.length - 20) })
+    expect(decodeSdkBody(gzipSync(within), {})).toEqual(JSON.parse(within))
+  })
+
+  it("decodes lz-string's base64 as lz-string writes it", () => {
+    for (const text of ["", "a", "aaaaaaaaaaaaaaaaaaaaaaaa", json, "ü€𝄞".repeat(50), JSON.stringify([...Array(300).keys()])]) {
+      expect(decodeLz64(compressToBase64(text), 1_000_000)).toEqual({ text })
+    }
+    expect(decodeLz64(compressToBase64("abcdef".repeat(100)), 100)).toBe("tooLarge")
+    expect(decodeLz64("AAAA*", 100)).toBe("invalid")
+  })
+})

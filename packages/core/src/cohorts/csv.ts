@@ -1,0 +1,222 @@
+import { Effect } from "effect"
+import { ValidationError } from "../shared/errors.ts"
+import { characters, pythonStrip } from "../shared/fields.ts"
+
+/**
+ * A static cohort's CSV, read as PostHog reads it: UTF-8, cut into lines as Python's `splitlines` cuts
+ * them, each parsed as Python's `csv` module parses a line (commas, double quotes, a quoted field going
+ * on to the next line); leading empty rows skipped. A first row with at most one filled column makes a
+ * one-column file whose first row is data; otherwise the first row is a header naming the id column.
+ * This service keeps no persons, so its members are distinct ids: a file of person ids or e-mail
+ * addresses is refused, and a distinct id column wins over the others. The reading yields between
+ * slices, so a large file never holds the event loop for long.
+ */
+
+/** Distinct ids one upload (or one list) may add: enough for real lists, few enough for one transaction. */
+export const MAX_MEMBERS_PER_REQUEST = 100_000
+/** A distinct id's length, as PostHog's distinct id column is. */
+export const MAX_DISTINCT_ID_LENGTH = 400
+
+const MESSAGES = {
+  empty: "CSV file is empty. Please upload a CSV file with at least one row of data.",
+  missingColumn: (columns: string) =>
+    `Multi-column CSV must contain at least one column with a supported ID header: 'person_id', 'Person .id' (PostHog export format), 'distinct_id', 'distinct-id', or 'email'. Found columns: ${columns}`,
+  noIds:
+    "CSV file contains no valid person IDs, distinct IDs, or email addresses. Please ensure your file has data rows with person IDs, distinct IDs, or email addresses.",
+  encoding: "CSV file encoding is not supported. Please save your file as UTF-8 and try again.",
+  format: "CSV file format is invalid. Please check your file format and try again."
+}
+
+const csvError = (detail: string) => ValidationError.field("csv", detail, "invalid")
+
+const PERSON_ID_HEADERS = new Set(["person_id", "person-id", "person .id"])
+const DISTINCT_ID_HEADERS = new Set(["distinct_id", "distinct-id"])
+const EMAIL_HEADERS = new Set(["email", "e-mail"])
+
+const headerKind = (header: string): "person_id" | "distinct_id" | "email" | undefined => {
+  const name = pythonStrip(header).toLowerCase()
+  return PERSON_ID_HEADERS.has(name) ? "person_id" : DISTINCT_ID_HEADERS.has(name) ? "distinct_id" : EMAIL_HEADERS.has(name) ? "email" : undefined
+}
+
+const personsRefused = (kind: "person_id" | "email") =>
+  csvError(
+    `This service keeps no persons, so a static cohort holds distinct IDs: a CSV of ${kind === "email" ? "email addresses" : "person IDs"} cannot be read. Upload a column headed distinct_id, or a single column of distinct IDs.`
+  )
+
+/** Python's `csv.field_size_limit()` default. */
+const FIELD_LIMIT = 131_072
+/** Python's `str.splitlines` boundaries. */
+const LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/g
+
+class CsvFormatError {
+  readonly _tag = "CsvFormatError"
+}
+
+/** Python's csv reader over the lines of `text`: one row at a time, an empty line an empty row. */
+function* csvRows(text: string): Generator<ReadonlyArray<string>> {
+  // A pattern of its own: readings of two uploads take turns on the event loop.
+  const lineBreak = new RegExp(LINE_BREAK.source, "g")
+  let start = 0
+  let row: Array<string> = []
+  let field = ""
+  let quoted = false
+  let inRecord = false
+  // After a closing quote: a second one is a quote, a comma ends the field.
+  let afterQuote = false
+  const save = () => {
+    row.push(field)
+    field = ""
+  }
+  while (start < text.length || (start === text.length && inRecord)) {
+    if (start === text.length) {
+      // The data ended inside a quoted field: Python keeps what it read.
+      save()
+      yield row
+      return
+    }
+    const found = lineBreak.exec(text)
+    const end = found === null ? text.length : found.index
+    const next = found === null ? text.length : found.index + found[0].length
+    const line = text.slice(start, end)
+    start = next
+    if (!inRecord && line === "") {
+      yield []
+      continue
+    }
+    inRecord = true
+    let fieldStarted = row.length > 0 || field !== "" || quoted
+    for (let i = 0; i < line.length; i++) {
+      const c = line[i]!
+      if (c === "\u0000") throw new CsvFormatError()
+      if (quoted) {
+        if (afterQuote) {
+          afterQuote = false
+          if (c === "\"") {
+            field += c
+            continue
+          }
+          quoted = false
+          if (c === ",") {
+            save()
+            fieldStarted = false
+            continue
+          }
+          field += c
+          continue
+        }
+        if (c === "\"") afterQuote = true
+        else field += c
+      } else if (c === ",") {
+        save()
+        fieldStarted = false
+      } else if (c === "\"" && !fieldStarted) {
+        quoted = true
+        fieldStarted = true
+      } else {
+        field += c
+        fieldStarted = true
+      }
+      if (field.length > FIELD_LIMIT) throw new CsvFormatError()
+    }
+    if (quoted && !afterQuote) continue
+    quoted = false
+    afterQuote = false
+    save()
+    yield row
+    row = []
+    inRecord = false
+  }
+}
+
+/** Characters read between two yields to the event loop: a slice costs well under a millisecond. */
+const CHARACTERS_PER_SLICE = 32_768
+
+/** Bytes decoded between two yields to the event loop. */
+const BYTES_PER_SLICE = 262_144
+
+/** The file as UTF-8 text, decoded a slice at a time; undefined when it is not UTF-8. */
+const decoded = (content: Uint8Array): Effect.Effect<string | undefined> =>
+  Effect.gen(function*() {
+    const decoder = new TextDecoder("utf-8", { fatal: true })
+    const parts: Array<string> = []
+    try {
+      for (let start = 0; start < content.length; start += BYTES_PER_SLICE) {
+        parts.push(decoder.decode(content.subarray(start, start + BYTES_PER_SLICE), { stream: true }))
+        yield* Effect.yieldNow
+      }
+      parts.push(decoder.decode())
+    } catch {
+      return undefined
+    }
+    return parts.join("")
+  })
+
+/** The distinct ids a static cohort's CSV names, in file order, or PostHog's refusal on `csv`. */
+export const distinctIdsOfCsv = (content: Uint8Array): Effect.Effect<ReadonlyArray<string>, ValidationError> =>
+  Effect.gen(function*() {
+    let text = yield* decoded(content)
+    if (text === undefined) return yield* csvError(MESSAGES.encoding)
+    // A byte-order mark (as spreadsheets write) is not part of the first header.
+    if (text.startsWith("\ufeff")) text = text.slice(1)
+    const rows = csvRows(text)
+    const ids: Array<string> = []
+    let first: ReadonlyArray<string> | undefined
+    let column = 0
+    let taken = 0
+    let sliced = 0
+    const take = (value: string | undefined) => {
+      const id = value === undefined ? "" : pythonStrip(value)
+      if (id === "") return undefined
+      if (characters(id) > MAX_DISTINCT_ID_LENGTH) {
+        return csvError(`A distinct ID may have at most ${MAX_DISTINCT_ID_LENGTH} characters; row ${taken} of the CSV has more.`)
+      }
+      ids.push(id)
+      if (ids.length > MAX_MEMBERS_PER_REQUEST) return csvError(`A CSV may hold at most ${MAX_MEMBERS_PER_REQUEST.toLocaleString("en-US")} distinct IDs; upload the rest in another file.`)
+      return undefined
+    }
+    try {
+      for (const row of rows) {
+        taken++
+        if (first === undefined) {
+          if (row.length === 0) continue
+          first = row
+          const filled = row.filter((cell) => pythonStrip(cell) !== "")
+          if (filled.length <= 1) {
+            const kind = headerKind(row[0]!)
+            if (kind === "person_id" || kind === "email") return yield* personsRefused(kind)
+            // A one-column file is data from its first row, but for its header: a `distinct_id` heading names no one.
+            if (kind !== "distinct_id") {
+              const refused = take(row[0])
+              if (refused !== undefined) return yield* refused
+            }
+          } else {
+            const kinds = row.map(headerKind)
+            const distinct = kinds.indexOf("distinct_id")
+            if (distinct === -1) {
+              const other = kinds.find((kind) => kind !== undefined)
+              if (other === "person_id" || other === "email") return yield* personsRefused(other)
+              const columns = row.filter((cell) => pythonStrip(cell) !== "")
+              return yield* csvError(MESSAGES.missingColumn(columns.length === 0 ? "none" : columns.join(", ")))
+            }
+            column = distinct
+          }
+          continue
+        }
+        if (row.length > column) {
+          const refused = take(row[column])
+          if (refused !== undefined) return yield* refused
+        }
+        for (const cell of row) sliced += cell.length + 1
+        if (sliced > CHARACTERS_PER_SLICE) {
+          sliced = 0
+          yield* Effect.yieldNow
+        }
+      }
+    } catch (error) {
+      if (error instanceof CsvFormatError) return yield* csvError(MESSAGES.format)
+      throw error
+    }
+    if (first === undefined) return yield* csvError(MESSAGES.empty)
+    if (ids.length === 0) return yield* csvError(MESSAGES.noIds)
+    return ids
+  })

@@ -1,0 +1,91 @@
+import { ValidationError } from "../shared/errors.ts"
+import { type CohortLookup, type CohortNode, cohortsNaming, cohortsOfFlag, dependenciesOf, type FlagNode, flagsReaching, referenceFault } from "./graph.ts"
+import { filtersIn } from "./filters.ts"
+import { isBehavioralCohort } from "./properties.ts"
+
+/**
+ * The cohort rules that read other cohorts and the flags: PostHog's messages, given what the store holds
+ * of the project (its cohorts, deleted ones too, and the flags that name some cohort).
+ */
+
+export interface ProjectCohorts {
+  readonly cohorts: ReadonlyArray<CohortNode>
+  readonly flags: ReadonlyArray<FlagNode>
+}
+
+export const lookupIn = (cohorts: ReadonlyArray<CohortNode>): CohortLookup => {
+  const byId = new Map(cohorts.map((cohort) => [cohort.id, cohort]))
+  return (id) => byId.get(id)
+}
+
+const invalid = (detail: string, attr: string | null = null) => ValidationError.field(attr, detail, "invalid")
+
+/** A cohort naming unknown cohorts, or itself through others, as PostHog's save refuses it. */
+export const referenceError = (
+  cohort: { readonly id: number | null; readonly filters: unknown; readonly groups: unknown },
+  project: ProjectCohorts
+): ValidationError | undefined => {
+  const fault = referenceFault(cohort, lookupIn(project.cohorts))
+  return fault === "loop"
+    ? invalid("Cohorts cannot reference other cohorts in a loop.")
+    : fault === "unknown"
+    ? invalid("Invalid Cohort ID in filter")
+    : undefined
+}
+
+/**
+ * A cohort that active flags reach may not take filters on events, itself or through the cohorts it
+ * names (static ones excepted, whose members are a list): flags cannot evaluate those. `attr` is where
+ * PostHog raises it: `filters` at that field's turn, none when a static cohort turns dynamic.
+ */
+export const flagUseError = (
+  cohort: number,
+  properties: unknown,
+  project: ProjectCohorts,
+  attr: string | null
+): ValidationError | undefined => {
+  const cohortOf = lookupIn(project.cohorts)
+  const used = project.flags.some((flag) => flag.active && cohortsOfFlag(flag, cohortOf).has(cohort))
+  if (!used) return undefined
+  for (const filter of filtersIn(properties)) {
+    if (filter["type"] === "behavioral") {
+      return ValidationError.field(attr, "Behavioral filters cannot be added to cohorts used in feature flags.", "behavioral_cohort_found")
+    }
+    if (filter["type"] !== "cohort" || typeof filter["value"] !== "number") continue
+    const named = cohortOf(filter["value"])
+    if (named === undefined) continue
+    for (const dependency of [named, ...dependenciesOf(named, cohortOf)]) {
+      if (dependency.is_static || !isBehavioralCohort(dependency)) continue
+      return ValidationError.field(
+        attr,
+        `A cohort dependency (${dependency.name ?? "None"}) has filters based on events. These cohorts can't be used in feature flags.`,
+        "behavioral_cohort_found"
+      )
+    }
+  }
+  return undefined
+}
+
+/** PostHog names at most five dependents, then how many more. */
+const someNames = (names: ReadonlyArray<string>) =>
+  names.length > 5 ? `${names.slice(0, 5).join(", ")}, and ${names.length - 5} more` : names.join(", ")
+
+/** What keeps a cohort from being deleted: active flags reaching it, then live cohorts naming it. */
+export const deletionError = (cohort: number, project: ProjectCohorts): ValidationError | undefined => {
+  const cohortOf = lookupIn(project.cohorts)
+  const flags = flagsReaching(cohort, project.flags.filter((flag) => flag.active && !flag.deleted), cohortOf)
+  if (flags.length > 0) {
+    return invalid(
+      `This cohort is used in ${flags.length} active feature flag(s): ${flags.map((flag) => flag.name || flag.key).join(", ")}. ` +
+        "Please remove the cohort from these feature flags before deleting it."
+    )
+  }
+  const naming = cohortsNaming(cohort, project.cohorts)
+  if (naming.length > 0) {
+    return invalid(
+      `This cohort is used as criteria in ${naming.length} other cohort(s): ${someNames(naming.map((other) => other.name || "Unnamed"))}. ` +
+        "Please remove this cohort from those cohort definitions before deleting it."
+    )
+  }
+  return undefined
+}

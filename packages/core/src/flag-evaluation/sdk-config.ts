@@ -1,0 +1,57 @@
+import { Schema } from "effect"
+
+/**
+ * What posthog-js loads first of all, `/array/{token}/config` (or as a script, `config.js`): PostHog's
+ * remote configuration of its web SDK, in PostHog's field names and order, saying what this server
+ * serves. Flags, and events sent to the capture endpoints; no session recording, surveys, heatmaps,
+ * exception or performance capture, dead clicks or site apps, so posthog-js loads none of their
+ * scripts. Autocapture is declined too: this server keeps no events but flag calls, so a page's clicks
+ * would only be sent to be dropped. `surveys` is left out rather than false: posthog-js reads false as
+ * "load the surveys script, which will find none", and this server has no such script to give.
+ */
+export const SdkRemoteConfig = Schema.Struct({
+  token: Schema.String,
+  /** Every compression the capture and flags endpoints read; posthog-js takes gzip-js from it. */
+  supportedCompression: Schema.Array(Schema.String),
+  /** Whether the project has an active flag, as PostHog counts them: posthog-js asks `/flags` only then. */
+  hasFeatureFlags: Schema.Boolean,
+  captureDeadClicks: Schema.Boolean,
+  capturePerformance: Schema.Boolean,
+  autocapture_opt_out: Schema.Boolean,
+  autocaptureExceptions: Schema.Boolean,
+  /** Where posthog-js sends its events. */
+  analytics: Schema.Struct({ endpoint: Schema.String }),
+  elementsChainAsString: Schema.Boolean,
+  errorTracking: Schema.Struct({ autocaptureExceptions: Schema.Boolean, suppressionRules: Schema.Array(Schema.Unknown) }),
+  sessionRecording: Schema.Boolean,
+  heatmaps: Schema.Boolean,
+  productTours: Schema.Boolean,
+  conversations: Schema.Boolean,
+  /** PostHog's default for every project: person profiles for identified users only. */
+  defaultIdentifiedOnly: Schema.Boolean,
+  siteApps: Schema.Array(Schema.Unknown)
+})
+export type SdkRemoteConfig = typeof SdkRemoteConfig.Type
+
+/** The compressions the SDK bodies may come in, as the capture endpoints and `/flags` read them. */
+export const SUPPORTED_COMPRESSION: ReadonlyArray<string> = ["gzip", "gzip-js", "base64", "lz64"]
+
+/** The remote configuration of the project whose public token is `token`. */
+export const sdkRemoteConfig = (token: string, hasFeatureFlags: boolean): SdkRemoteConfig => ({
+  token,
+  supportedCompression: SUPPORTED_COMPRESSION,
+  hasFeatureFlags,
+  captureDeadClicks: false,
+  capturePerformance: false,
+  autocapture_opt_out: true,
+  autocaptureExceptions: false,
+  analytics: { endpoint: "/i/v0/e/" },
+  elementsChainAsString: true,
+  errorTracking: { autocaptureExceptions: false, suppressionRules: [] },
+  sessionRecording: false,
+  heatmaps: false,
+  productTours: false,
+  conversations: false,
+  defaultIdentifiedOnly: true,
+  siteApps: []
+})
