@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { vi } from "vitest"
-import { PostHog } from "posthog-node"
 import { definitionFilters } from "../src/evaluation/definitions.ts"
 import { evaluateFlags, resultsByKey } from "../src/evaluation/evaluate.ts"
 import { prepareFlags } from "../src/evaluation/prepare.ts"
+import { localClient } from "./posthog-local.ts"
 import { COHORTS, generateFlags, generatePerson, GROUP_TYPES, INSTANTS, pick, random, sdkPayloadOf } from "./evaluation-cases.ts"
 
 /**
@@ -24,38 +24,7 @@ describe("evaluation against posthog-node", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined)
     const flags = generateFlags(next)
     const prepared = prepareFlags(flags, { cohorts: COHORTS, groupTypes: GROUP_TYPES })
-    const definitions = {
-      flags: prepared.flags.map((flag) => ({
-        id: flag.flag.id,
-        team_id: 1,
-        name: flag.flag.name,
-        key: flag.key,
-        filters: definitionFilters(prepared, flag),
-        deleted: false,
-        active: flag.flag.active,
-        ensure_experience_continuity: flag.flag.ensure_experience_continuity,
-        version: flag.flag.version,
-        evaluation_runtime: flag.flag.evaluation_runtime,
-        bucketing_identifier: flag.flag.bucketing_identifier ?? null
-      })),
-      group_type_mapping: GROUP_TYPES,
-      cohorts: Object.fromEntries(COHORTS)
-    }
-    const client = new PostHog("phc_test", {
-      host: "http://127.0.0.1:9",
-      personalApiKey: "phx_test",
-      featureFlagsPollingInterval: null,
-      disableGeoip: true,
-      fetch: async (url) => {
-        const body = url.includes("/flags/definitions") ? definitions : {}
-        return {
-          status: 200,
-          headers: new Headers(),
-          text: async () => JSON.stringify(body),
-          json: async () => JSON.parse(JSON.stringify(body))
-        } as never
-      }
-    })
+    const client = localClient(prepared, Object.fromEntries(COHORTS))
     const people = Math.ceil(PAIRS / prepared.flags.length)
     let pairs = 0
     let decided = 0

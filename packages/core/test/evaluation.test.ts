@@ -144,6 +144,16 @@ describe("evaluation operators", () => {
     assert.isFalse(matches({ key: "plan", operator: "made_up", value: "pro" }, { plan: "pro" }))
   })
 
+  it("read a number from text in one pass, however long the text that almost is one (neither side of between)", () => {
+    const started = performance.now()
+    for (const text of [`${"1".repeat(10_000)}x`, `${"1".repeat(10_000)}.${"1".repeat(10_000)}e`, `.${"1".repeat(10_000)}e+`]) {
+      assert.isFalse(matches({ key: "age", operator: "between", value: [1, 2] }, { age: text }))
+      assert.isFalse(matches({ key: "age", operator: "not_between", value: [1, 2] }, { age: text }))
+    }
+    assert.isBelow(performance.now() - started, 100)
+    assert.isTrue(matches({ key: "age", operator: "between", value: ["1.", ".5e1"] }, { age: "1.5E+0" }))
+  })
+
   it("reads names that objects inherit (constructor, toString, __proto__) as any other", () => {
     assert.isTrue(matches({ key: "constructor", value: "x" }, { constructor: "x" }))
     assert.isFalse(matches({ key: "toString", operator: "is_set" }, {}))

@@ -11,7 +11,7 @@ import {
 import { conditionsOf, parseConditions } from "../src/feature-flags/conditions.ts"
 import { type DependencyNode, dependencyError } from "../src/feature-flags/dependencies.ts"
 import { canManageRoles, editRights, needsRoles } from "../src/feature-flags/edit-rights.ts"
-import { conditionRulesError, payloadsError, propertyTypesError } from "../src/feature-flags/filters.ts"
+import { conditionRulesError, payloadsError, propertyTypesError, regexRulesError } from "../src/feature-flags/filters.ts"
 import { keyCharactersError, originalKeyOf, tombstoneKey } from "../src/feature-flags/key.ts"
 import { listPlan } from "../src/feature-flags/list-query.ts"
 import type { FeatureFlagId, UserId } from "../src/shared/ids.ts"
@@ -169,6 +169,24 @@ describe("filters validation, as PostHog validates filters", () => {
       filtersError("Payload keys must match a variant key for multivariate flags")
     )
     assert.strictEqual(rulesError({ groups: [], payloads: { true: { object: "kept" } } }), undefined)
+  })
+
+  it("checks last that each regex and not_regex pattern runs on RE2's engine", () => {
+    const regexError = (filters: Filters) => {
+      const result = parseConditions(filters)
+      return result instanceof ValidationError ? asPlain(result) : asPlain(regexRulesError(result))
+    }
+    assert.deepStrictEqual(
+      regexError({ groups: [group([person("email", "@x\\.com$", "regex")]), group([person("email", "(unclosed", "not_regex")])] }),
+      filtersError("Invalid regex pattern: missing closing ): `(unclosed`", "invalid_value")
+    )
+    assert.deepStrictEqual(
+      regexError({ groups: [group([person("email", "^(?!admin)", "regex")])] }),
+      filtersError("Invalid regex pattern: invalid or unsupported Perl syntax: `(?!`", "invalid_value")
+    )
+    // Other operators take any text, and a value that is not text is the type rule's to refuse.
+    assert.strictEqual(regexError({ groups: [group([person("email", "(unclosed", "icontains"), person("n", 5, "regex")])] }), undefined)
+    assert.strictEqual(regexError({ groups: [group([person("email", "^(a+)+$", "regex")])] }), undefined)
   })
 
   it("prints values as Python's str() does", () => {

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { flagsFormat } from "../src/flag-evaluation/answers.ts"
 import { type FlagsRequest, readFlagsRequest } from "../src/flag-evaluation/request.ts"
+import { MAX_FLAG_KEYS, MAX_GROUPS, MAX_IDENTIFIER, MAX_PROPERTIES, MAX_VALUE_SIZE } from "../src/flag-evaluation/request-bounds.ts"
 import { requestRuntime, runsIn } from "../src/flag-evaluation/runtime.ts"
 import { ValidationError } from "../src/shared/errors.ts"
 
@@ -66,6 +67,49 @@ describe("a /flags body", () => {
       "Malformed request data: the group_properties of company must be an object",
       null
     ])
+  })
+
+  it("is refused past the bounds on what evaluation reads, each named, and read up to them", () => {
+    const reason = (body: object) => {
+      const request = readFlagsRequest({ token: "t", distinct_id: "d", ...body })
+      return request instanceof ValidationError ? [request.code, request.detail, request.attr] : undefined
+    }
+    const malformed = (detail: string) => ["malformed_data", `Malformed request data: ${detail}`, null]
+    const properties = (count: number, value: unknown = 1) =>
+      Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, value]))
+    assert.strictEqual(reason({ person_properties: properties(MAX_PROPERTIES) }), undefined)
+    assert.deepStrictEqual(reason({ person_properties: properties(MAX_PROPERTIES + 1) }), malformed("the person and group properties number more than 1000"))
+    assert.deepStrictEqual(
+      reason({ person_properties: properties(600), group_properties: { company: properties(300), team: properties(101) } }),
+      malformed("the person and group properties number more than 1000")
+    )
+    assert.deepStrictEqual(reason({ $properties: properties(200_000) }), malformed("the person and group properties number more than 1000"))
+    assert.deepStrictEqual(reason({ groups: properties(MAX_GROUPS + 1, "g") }), malformed("groups holds more than 100 groups"))
+    assert.deepStrictEqual(reason({ group_properties: properties(MAX_GROUPS + 1, {}) }), malformed("group_properties holds more than 100 groups"))
+    assert.deepStrictEqual(
+      reason({ flag_keys_to_evaluate: Array.from({ length: MAX_FLAG_KEYS + 1 }, (_, i) => `f${i}`) }),
+      malformed("the flag keys number more than 10000")
+    )
+    assert.strictEqual(reason({ person_properties: { email: "e".repeat(MAX_VALUE_SIZE) } }), undefined)
+    assert.deepStrictEqual(
+      reason({ person_properties: { email: "e".repeat(MAX_VALUE_SIZE + 1) } }),
+      malformed("the value of email in person_properties holds more than 10000 characters")
+    )
+    assert.deepStrictEqual(
+      reason({ group_properties: { company: { tags: Array.from({ length: MAX_VALUE_SIZE }, () => "t") } } }),
+      malformed("the value of tags in group_properties company holds more than 10000 characters")
+    )
+    assert.deepStrictEqual(
+      reason({ person_properties: properties(11, "v".repeat(MAX_VALUE_SIZE)) }),
+      malformed("the person and group properties hold more than 100000 characters")
+    )
+    assert.strictEqual(reason({ person_properties: properties(10, "v".repeat(MAX_VALUE_SIZE)) }), undefined)
+    assert.deepStrictEqual(reason({ $device_id: "d".repeat(MAX_IDENTIFIER + 1) }), malformed("$device_id is longer than 400 characters"))
+    assert.deepStrictEqual(reason({ $anon_distinct_id: "a".repeat(MAX_IDENTIFIER + 1) }), malformed("$anon_distinct_id is longer than 400 characters"))
+    assert.deepStrictEqual(reason({ groups: { company: "c".repeat(MAX_IDENTIFIER + 1) } }), malformed("the key of group company is longer than 400 characters"))
+    assert.strictEqual(reason({ groups: { company: "c".repeat(MAX_IDENTIFIER) }, $device_id: "d".repeat(MAX_IDENTIFIER) }), undefined)
+    // A distinct id is cut, not refused, however long: only its first 200 code points are read.
+    assert.strictEqual(read({ distinct_id: `${"😀".repeat(200)}${"x".repeat(5_000_000)}` }).distinct_id, "😀".repeat(200))
   })
 })
 

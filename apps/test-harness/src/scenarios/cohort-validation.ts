@@ -69,6 +69,7 @@ const CREATE_CASES: ReadonlyArray<readonly [string, unknown, object]> = [
   ["a cohort filter naming no integer", { filters: wrapped({ type: "cohort", key: "id", value: "first" }) }, filtersRefusal(`${at(".cohort.value")}: Input should be a valid integer, unable to parse string as an integer`)],
   ["a cohort filter with an operator", { filters: wrapped({ ...cohortFilter(1), operator: "in" }) }, filtersRefusal(`${at(".cohort.operator")}: Extra inputs are not permitted`)],
   ["a date operator on no date", { filters: wrapped(person("signup", "soon", "is_date_after")) }, filtersRefusal(`${at(".person")}: Value error, Invalid date value 'soon' for operator 'is_date_after'. Expected a relative date (e.g., '-7d', '30d') or an ISO 8601 date (e.g., '2024-01-15').`)],
+  ["a pattern the regex engine cannot run", { filters: wrapped(person("email", "(?=@)", "regex")) }, filtersRefusal(`${at(".person")}: Value error, Invalid regex pattern: invalid or unsupported Perl syntax: \`(?=\``)],
   ["a filter on person metadata", { filters: wrapped({ type: "person_metadata", key: "created_at", value: "-7d", operator: "is_date_after" }) }, filtersRefusal(`${at(".person_metadata")}: Filters on person_metadata need stored persons, which this service does not keep`)],
   ["a filter naming no cohort", { filters: wrapped(cohortFilter(999_999_999)) }, refusal("Invalid Cohort ID in filter")],
   ["a query that is no object", { query: "select 1" }, invalid("query", "Query must be a dictionary.", "invalid")],

@@ -46,6 +46,11 @@ const fieldCases = (taken: string): ReadonlyArray<readonly [string, unknown, Inv
   ["a key with dots", { key: "a.b" }, invalid("key", "Only letters, numbers, hyphens (-) & underscores (_) are allowed.", "invalid_key")],
   ["a key with accents", { key: "été" }, invalid("key", "Only letters, numbers, hyphens (-) & underscores (_) are allowed.", "invalid_key")],
   ["a key with a NUL character", { key: "a\u0000b" }, invalid("key", "Null characters are not allowed.", "null_characters_not_allowed")],
+  [
+    "a regex that does not compile beside a dashboard that does not exist (whether it can be evaluated comes last)",
+    { key: uniqueKey("rx"), filters: { groups: [group([personProperty("email", "(", "regex")])] }, analytics_dashboards: [999999] },
+    invalid("analytics_dashboards", "Invalid pk \"999999\" - object does not exist.", "does_not_exist")
+  ],
   ["a name that is not text", { key: uniqueKey("n"), name: ["x"] }, invalid("name", "Not a valid string.")],
   ["an unknown creation_context", { key: uniqueKey("c"), creation_context: "nope" }, invalid("creation_context", "\"nope\" is not a valid choice.", "invalid_choice")],
   ["an unknown evaluation_runtime", { key: uniqueKey("r"), evaluation_runtime: "edge" }, invalid("evaluation_runtime", "\"edge\" is not a valid choice.", "invalid_choice")],
@@ -139,6 +144,22 @@ const filterCases: ReadonlyArray<readonly [string, unknown, Invalid]> = [
     { groups: [group([personProperty("age", 5, operator)])] },
     filtersError(`Invalid value for operator ${operator}: 5`, "invalid_value")
   ]),
+  // Hedgerow's own rule, last: a pattern its linear-time engine (RE2's) cannot run is refused.
+  [
+    "a regex that does not compile",
+    { groups: [group([personProperty("email", "(unclosed", "regex")])] },
+    filtersError("Invalid regex pattern: missing closing ): `(unclosed`", "invalid_value")
+  ],
+  [
+    "a not_regex with a lookahead",
+    { groups: [group([personProperty("email", "@example\\.com$", "regex")]), group([personProperty("email", "^(?!admin@)", "not_regex")])] },
+    filtersError("Invalid regex pattern: invalid or unsupported Perl syntax: `(?!`", "invalid_value")
+  ],
+  [
+    "a regex with a backreference",
+    { groups: [group([personProperty("name", "(a)\\1", "regex")])] },
+    filtersError("Invalid regex pattern: invalid escape sequence: `\\1`", "invalid_value")
+  ],
   ["payloads that are a list", { groups: [group([])], payloads: ["x"] }, filtersError("Payloads must be passed as a dictionary")],
   ["a payload that is not JSON", { groups: [group([])], payloads: { true: "{not json" } }, filtersError("Payload value is not valid JSON")],
   [
@@ -214,6 +235,10 @@ export const featureFlagValidationScenarios: ReadonlyArray<Scenario> = [
         [{ key: "" }, invalid("key", "This field may not be blank.", "blank")],
         [{ filters: { groups: [group([])], multivariate: variants(10, 10) } }, filtersError("Invalid variant definitions: Variant rollout percentages must sum to 100.")],
         [{ name: "renamed", filters: { groups: [group([], { variant: "ghost" })] } }, filtersError("Filters are not valid (variant override does not exist)")],
+        [
+          { name: "renamed", filters: { groups: [group([personProperty("email", "^([a-z]+)\\1@", "regex")])] } },
+          filtersError("Invalid regex pattern: invalid escape sequence: `\\1`", "invalid_value")
+        ],
         [{ version: "x" }, invalid("version", "A valid integer is required.")]
       ]
       for (const [body, error] of cases) {

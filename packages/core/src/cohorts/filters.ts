@@ -1,3 +1,4 @@
+import { regexPatternError } from "../evaluation/regex.ts"
 import { parsableDate } from "../feature-flags/filters.ts"
 import { ValidationError } from "../shared/errors.ts"
 import { isRecord, type JsonRecord } from "../shared/fields.ts"
@@ -134,7 +135,10 @@ const valueError = (faults: Faults, loc: Loc, message: string) => {
   return undefined
 }
 
-/** PostHog's checks of a person filter once its fields read: the keys it needs, then a date operator's date. */
+/**
+ * PostHog's checks of a person filter once its fields read: the keys it needs, then a date operator's
+ * date; and a pattern the regex engine cannot run, refused as a flag's is (see regexPatternError).
+ */
 const personRules = (dump: JsonRecord, loc: Loc, faults: Faults): JsonRecord | undefined => {
   const operator = dump["operator"]
   const value = dump["value"]
@@ -149,6 +153,10 @@ const personRules = (dump: JsonRecord, loc: Loc, faults: Faults): JsonRecord | u
       loc,
       `Invalid date value '${pythonStr(value)}' for operator '${operator}'. Expected a relative date (e.g., '-7d', '30d') or an ISO 8601 date (e.g., '2024-01-15').`
     )
+  }
+  if ((operator === "regex" || operator === "not_regex") && typeof value === "string") {
+    const error = regexPatternError(value)
+    if (error !== undefined) return valueError(faults, loc, error)
   }
   return dump
 }

@@ -143,13 +143,16 @@ const sdkCompare = ({ operator, value }: Comparison, actual: unknown, now: Date)
   }
 }
 
+/** Rust's decimal float syntax; each digit has one place in it, so a long text fails in one pass. */
+const RUST_FLOAT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i
+
 /** A number as the service reads text: Rust's float syntax, no surrounding space. */
 const serviceNumber = (value: unknown): number | undefined => {
   if (typeof value === "number") return value
   const text = serviceText(value)
   if (/^[+-]?(inf|infinity)$/i.test(text)) return text.startsWith("-") ? -Infinity : Infinity
   if (/^[+-]?nan$/i.test(text)) return Number.NaN
-  return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : undefined
+  return RUST_FLOAT.test(text) ? Number(text) : undefined
 }
 
 const serviceExact = (wanted: unknown, actual: unknown): boolean => {

@@ -1,24 +1,151 @@
+import { RE2JS } from "re2js"
+
 /**
  * `regex` and `not_regex`: a search anywhere in the value, as both the SDK and the service do; an
- * empty pattern matches and one that does not compile matches nothing (under either operator). The
- * SDK runs JavaScript's engine, and so does Hedgerow. For patterns and values outside the ASCII subset
- * the SDK trusts, it asks the service, whose engine is Rust's; JavaScript's answer stands in for it,
- * which no SDK answer can contradict: the SDK takes a later condition's answer over such a pattern
- * only when the pattern could not have changed it.
+ * empty pattern matches and one that does not compile matches nothing (under either operator).
+ *
+ * Patterns run on RE2's engine, whose time is linear in the value whatever the pattern: a backtracking
+ * engine (JavaScript's) can hold the event loop for seconds on one value. The service's engine, Rust's,
+ * has RE2's syntax and meaning, with Unicode classes: `\d` and `\s` (and their negations) are read here
+ * as it reads them, a decimal digit and white space of any script. `\w` and `\b` stay ASCII, as RE2 can
+ * only have them, so that a word character and a word boundary agree with each other. What the service
+ * also runs by backtracking (lookaround, backreferences) no linear engine can: it is refused at write.
+ *
+ * The SDK runs JavaScript's engine, but only on patterns and values where it means what RE2 means
+ * (ASCII, none of the syntax the engines read apart, no carriage return); it leaves the rest to the
+ * service. On the ones it decides, both engines answer alike; on the others RE2's answer stands in for
+ * the service's, which no SDK answer can contradict: the SDK takes a later condition's answer over such
+ * a pattern only when the pattern could not have changed it.
  */
 
-const compiled = new Map<string, RegExp | null>()
-const MAX_PATTERNS = 10_000
+/** Unicode's White_Space, which Rust's `\s` matches, as inclusive ranges of code points. */
+const WHITE_SPACE: ReadonlyArray<readonly [number, number]> = [
+  [0x09, 0x0d], [0x20, 0x20], [0x85, 0x85], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a], [0x2028, 0x2029],
+  [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000]
+]
 
-const compile = (pattern: string): RegExp | null => {
+const hex = (code: number) => `\\x{${code.toString(16)}}`
+const rangesText = (ranges: ReadonlyArray<readonly [number, number]>) =>
+  ranges.map(([low, high]) => (low === high ? hex(low) : `${hex(low)}-${hex(high)}`)).join("")
+
+/** Every code point outside the ranges (which are sorted and apart). */
+const complement = (ranges: ReadonlyArray<readonly [number, number]>) => {
+  const outside: Array<readonly [number, number]> = []
+  let next = 0
+  for (const [low, high] of ranges) {
+    if (low > next) outside.push([next, low - 1])
+    next = high + 1
+  }
+  if (next <= 0x10ffff) outside.push([next, 0x10ffff])
+  return outside
+}
+
+const SPACE = rangesText(WHITE_SPACE)
+const NOT_SPACE = rangesText(complement(WHITE_SPACE))
+
+/** What each Perl class becomes inside a bracketed class, and outside one. */
+const UNICODE_CLASSES: Readonly<Record<string, readonly [inside: string, outside: string]>> = {
+  d: ["\\p{Nd}", "\\p{Nd}"],
+  D: ["\\P{Nd}", "\\P{Nd}"],
+  s: [SPACE, `[${SPACE}]`],
+  S: [NOT_SPACE, `[^${SPACE}]`]
+}
+
+/**
+ * The pattern with `\d`, `\D`, `\s` and `\S` spelled as the service reads them. The pattern has
+ * compiled, so its syntax is sound: an escape is a backslash and the character after it, `\Q...\E`
+ * is literal, and a bracketed class runs to the first `]` that is not its first member (POSIX classes
+ * such as `[:alpha:]` inside it included).
+ */
+const withUnicodeClasses = (pattern: string): string => {
+  let out = ""
+  let inClass = false
+  let classStart = 0
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i]!
+    if (char === "\\") {
+      const next = pattern[i + 1] ?? ""
+      if (next === "Q" && !inClass) {
+        const end = pattern.indexOf("\\E", i + 2)
+        const stop = end === -1 ? pattern.length : end + 2
+        out += pattern.slice(i, stop)
+        i = stop - 1
+        continue
+      }
+      const unicode = UNICODE_CLASSES[next]
+      out += unicode === undefined ? char + next : unicode[inClass ? 0 : 1]
+      i++
+      continue
+    }
+    if (!inClass && char === "[") {
+      inClass = true
+      classStart = pattern[i + 1] === "^" ? i + 2 : i + 1
+    } else if (inClass && char === "[" && pattern[i + 1] === ":") {
+      const end = pattern.indexOf(":]", i + 2)
+      if (end !== -1) {
+        out += pattern.slice(i, end + 2)
+        i = end + 1
+        continue
+      }
+    } else if (inClass && char === "]" && i > classStart) {
+      inClass = false
+    }
+    out += char
+  }
+  return out
+}
+
+/**
+ * Bounds on a pattern: its text, so that compiling it stays quick, and its program, so that a match
+ * stays quick. RE2's time is linear in the value, times a factor that grows with the program.
+ */
+const MAX_PATTERN_LENGTH = 5_000
+const MAX_PROGRAM = 1_000
+
+/** The pattern compiled as RE2 reads it, or why it cannot be (RE2's words, or a bound). */
+const compiledOrReason = (pattern: string): RE2JS | string => {
+  if (pattern.length > MAX_PATTERN_LENGTH) return `too long: more than ${MAX_PATTERN_LENGTH} characters`
+  let regex: RE2JS
+  try {
+    regex = RE2JS.compile(pattern)
+  } catch (error) {
+    return (error instanceof Error ? error.message : String(error)).replace(/^error parsing regexp: /, "")
+  }
+  const size = regex.programSize()
+  return size > MAX_PROGRAM ? `too large: it compiles to ${size} instructions, more than ${MAX_PROGRAM}` : regex
+}
+
+/**
+ * The refusal of a `regex` or `not_regex` pattern that cannot be evaluated in linear time (lookaround,
+ * backreferences), or quickly (past the bounds above), or at all (invalid syntax); undefined when it
+ * can be. Flags and cohorts give it as the detail of their 400; a stored pattern it refuses matches
+ * nothing.
+ */
+export const regexPatternError = (pattern: string): string | undefined => {
+  const outcome = compiledOrReason(pattern)
+  return typeof outcome === "string" ? `Invalid regex pattern: ${outcome}` : undefined
+}
+
+/** Compiled patterns (null for one refused), oldest first. */
+const compiled = new Map<string, RE2JS | null>()
+const MAX_PATTERNS = 1_000
+
+const compile = (pattern: string): RE2JS | null => {
+  const plain = compiledOrReason(pattern)
+  if (typeof plain === "string") return null
+  // Spelled out, a pattern names only classes RE2 knows; should it not compile, RE2's reading stands.
+  try {
+    return RE2JS.compile(withUnicodeClasses(pattern))
+  } catch {
+    return plain
+  }
+}
+
+const cached = (pattern: string): RE2JS | null => {
   let regex = compiled.get(pattern)
   if (regex !== undefined) return regex
-  try {
-    regex = new RegExp(pattern)
-  } catch {
-    regex = null
-  }
-  if (compiled.size >= MAX_PATTERNS) compiled.clear()
+  regex = compile(pattern)
+  if (compiled.size >= MAX_PATTERNS) compiled.delete(compiled.keys().next().value!)
   compiled.set(pattern, regex)
   return regex
 }
@@ -26,6 +153,6 @@ const compile = (pattern: string): RegExp | null => {
 /** Whether the pattern is found in the text; null when it does not compile. */
 export const regexFinds = (pattern: string, text: string): boolean | null => {
   if (pattern === "") return true
-  const regex = compile(pattern)
+  const regex = cached(pattern)
   return regex === null ? null : regex.test(text)
 }

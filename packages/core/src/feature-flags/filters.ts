@@ -1,3 +1,4 @@
+import { regexPatternError } from "../evaluation/regex.ts"
 import type { ValidationError } from "../shared/errors.ts"
 import { pythonStr } from "../shared/validation.ts"
 import { isRecord } from "../shared/fields.ts"
@@ -81,6 +82,22 @@ export const conditionRulesError = (
       if (operator !== null && STRING_OPERATORS.has(operator) && typeof value !== "string") {
         return filtersError(`Invalid value for operator ${operator}: ${pythonStr(value)}`, "invalid_value")
       }
+    }
+  }
+  return undefined
+}
+
+/**
+ * The `regex` and `not_regex` patterns, which evaluation runs on RE2's engine: each must compile there
+ * (no lookaround or backreference, which no linear-time engine has) within its bounds. PostHog has no
+ * such rule; its check that a new flag can be evaluated refuses some of these patterns with a message
+ * that names no cause.
+ */
+export const regexRulesError = (conditions: FlagConditions): ValidationError | undefined => {
+  for (const property of propertiesIn(conditions)) {
+    if ((property.operator === "regex" || property.operator === "not_regex") && typeof property.value === "string") {
+      const error = regexPatternError(property.value)
+      if (error !== undefined) return filtersError(error, "invalid_value")
     }
   }
   return undefined

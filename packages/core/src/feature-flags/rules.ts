@@ -7,7 +7,7 @@ import { decodeInput } from "../shared/validation.ts"
 import type { JsonRecord } from "../shared/fields.ts"
 import { cohortIdsIn, type FlagConditions, parseConditions } from "./conditions.ts"
 import { dependencyError } from "./dependencies.ts"
-import { conditionRulesError, isBehavioralDefinition, payloadsError, propertyTypesError } from "./filters.ts"
+import { conditionRulesError, isBehavioralDefinition, payloadsError, propertyTypesError, regexRulesError } from "./filters.ts"
 import { CreateHead, type FeatureFlagUpdate, FiltersPart, MiddlePart, TailPart, UpdateHead } from "./input.ts"
 import { keyCharactersError, keyTaken } from "./key.ts"
 import type { StoredFeatureFlag } from "./model.ts"
@@ -74,7 +74,12 @@ export class FlagRules extends Context.Service<FlagRules, {
           ]))
           yield* failIfAny(conditionRulesError(conditions, facts))
           yield* failIfAny(payloadsError(conditions))
+          return conditions
         })
+
+      // Whether the flag can be evaluated comes after every field's rules, as PostHog checks it.
+      const evaluable = (conditions: FlagConditions | undefined) =>
+        conditions === undefined ? Effect.void : failIfAny(regexRulesError(conditions))
 
       // DRF's PrimaryKeyRelatedField: each id must name a dashboard of this project.
       const analyticsDashboards = (project: ProjectId, ids: ReadonlyArray<number> | undefined) =>
@@ -104,8 +109,10 @@ export class FlagRules extends Context.Service<FlagRules, {
           yield* failIfAny(keyCharactersError(head.key))
           const { filters: given } = yield* decodeFilters(body)
           // A PostHog client omits filters for an open flag; a filters object must say what its groups are.
-          if (given !== undefined) yield* filters(project, given, head.key)
-          return { ...head, ...(given === undefined ? {} : { filters: given }), ...(yield* rest(project, body)) } as CreateInput
+          const conditions = given === undefined ? undefined : yield* filters(project, given, head.key)
+          const others = yield* rest(project, body)
+          yield* evaluable(conditions)
+          return { ...head, ...(given === undefined ? {} : { filters: given }), ...others } as CreateInput
         })
 
       const create = Effect.fn("FlagRules.create")(function*(project: ProjectId, body: unknown) {
@@ -122,8 +129,10 @@ export class FlagRules extends Context.Service<FlagRules, {
         const { filters: given } = yield* decodeFilters(body)
         // PostHog ignores a PATCH whose filters lack `groups` and keeps the current ones.
         const kept = given !== undefined && "groups" in given ? given : undefined
-        if (kept !== undefined) yield* filters(project, kept, current.key)
-        return { ...head, ...(kept === undefined ? {} : { filters: kept }), ...(yield* rest(project, body)) } as FlagInput
+        const conditions = kept === undefined ? undefined : yield* filters(project, kept, current.key)
+        const others = yield* rest(project, body)
+        yield* evaluable(conditions)
+        return { ...head, ...(kept === undefined ? {} : { filters: kept }), ...others } as FlagInput
       })
 
       return FlagRules.of({ create, update, dependencies })

@@ -1,6 +1,7 @@
 import type { EvaluationRuntime } from "../feature-flags/model.ts"
 import { ValidationError } from "../shared/errors.ts"
 import { isRecord, type JsonRecord } from "../shared/fields.ts"
+import { boundsError, type EvaluatedFields, MAX_GROUPS } from "./request-bounds.ts"
 
 /**
  * A `/flags` request's body as PostHog's flags service reads it: each field under its name or its alias
@@ -8,17 +9,10 @@ import { isRecord, type JsonRecord } from "../shared/fields.ts"
  * `$anon_distinct_id`, `$device_id`, `flag_keys_to_evaluate`), absent or null alike. A field of
  * another type than the service takes makes the whole body unreadable, as there.
  */
-export interface FlagsRequest {
+export interface FlagsRequest extends EvaluatedFields {
   readonly token: string | undefined
   /** Text, a number as its text, cut to 200 characters; undefined when not given. */
   readonly distinct_id: string | undefined
-  readonly groups: JsonRecord
-  readonly person_properties: JsonRecord
-  readonly group_properties: Readonly<Record<string, JsonRecord>>
-  /** Only these flags, when given. */
-  readonly flag_keys: ReadonlyArray<string> | undefined
-  readonly anon_distinct_id: string | undefined
-  readonly device_id: string | undefined
   /** The runtime the caller says it evaluates in; any other text is `all`. */
   readonly evaluation_runtime: EvaluationRuntime | undefined
   /** The caller wants its configuration only: no flag is evaluated. */
@@ -74,14 +68,28 @@ const distinctIdOf = (body: JsonRecord): string | undefined => {
   const [name, value] = field
   if (typeof value !== "string" && typeof value !== "number") throw new Unreadable(`${name} must be a string or a number`)
   const id = String(value)
-  // Counted in code points, as the service counts characters.
-  return id.length <= MAX_DISTINCT_ID ? id : [...id].slice(0, MAX_DISTINCT_ID).join("")
+  return id.length <= MAX_DISTINCT_ID ? id : codePointsOf(id, MAX_DISTINCT_ID)
+}
+
+/** The text's first `count` code points, as the service counts characters; only those are read. */
+const codePointsOf = (text: string, count: number): string => {
+  let end = 0
+  for (let taken = 0; taken < count && end < text.length; taken++) {
+    const unit = text.charCodeAt(end)
+    const pair = unit >= 0xd800 && unit <= 0xdbff && end + 1 < text.length &&
+      text.charCodeAt(end + 1) >= 0xdc00 && text.charCodeAt(end + 1) <= 0xdfff
+    end += pair ? 2 : 1
+  }
+  return text.slice(0, end)
 }
 
 const groupPropertiesOf = (body: JsonRecord): Readonly<Record<string, JsonRecord>> => {
   const all = object(body, "group_properties", "$group_properties")
-  for (const [type, properties] of Object.entries(all)) {
-    if (!isRecord(properties)) throw new Unreadable(`the group_properties of ${type} must be an object`)
+  // Counted before it is walked: a map of a hundred thousand groups is looked at once.
+  const types = Object.keys(all)
+  if (types.length > MAX_GROUPS) throw new Unreadable(`group_properties holds more than ${MAX_GROUPS} groups`)
+  for (const type of types) {
+    if (!isRecord(all[type])) throw new Unreadable(`the group_properties of ${type} must be an object`)
   }
   return all as Readonly<Record<string, JsonRecord>>
 }
@@ -108,30 +116,12 @@ const disableFlagsOf = (body: JsonRecord): boolean => {
   return field[1]
 }
 
-/**
- * Nesting PostHog's flags service reads at most (serde_json's limit); deeper is refused before anything
- * reads the values, since rendering a deeply nested value as text would exhaust the stack.
- */
-const MAX_DEPTH = 128
-
-/** Whether a parsed body nests lists and objects deeper than MAX_DEPTH: walked without recursion. */
-const tooDeep = (body: unknown): boolean => {
-  const pending: Array<readonly [unknown, number]> = [[body, 1]]
-  while (pending.length > 0) {
-    const [value, depth] = pending.pop()!
-    if (typeof value !== "object" || value === null) continue
-    if (depth > MAX_DEPTH) return true
-    for (const child of Array.isArray(value) ? value : Object.values(value)) pending.push([child, depth + 1])
-  }
-  return false
-}
-
 /** The request a body makes, or the 400 PostHog answers when it cannot read it. */
 export const readFlagsRequest = (body: unknown): FlagsRequest | ValidationError => {
   if (!isRecord(body)) return malformedData("the body must be a JSON object")
-  if (tooDeep(body)) return malformedData(`the body nests deeper than ${MAX_DEPTH} levels`)
+  let request: FlagsRequest
   try {
-    return {
+    request = {
       token: text(body, "token", "$token", "api_key"),
       distinct_id: distinctIdOf(body),
       groups: object(body, "groups", "$groups"),
@@ -147,4 +137,6 @@ export const readFlagsRequest = (body: unknown): FlagsRequest | ValidationError 
     if (error instanceof Unreadable) return malformedData(error.reason)
     throw error
   }
+  const beyond = boundsError(body, request)
+  return beyond === undefined ? request : malformedData(beyond)
 }

@@ -23,6 +23,7 @@ import { definitionsOf } from "./definitions.ts"
 import { evaluationReasons } from "./evaluation-reasons.ts"
 import { remoteConfigPayload } from "./remote-config.ts"
 import { missingDistinctId, readFlagsRequest } from "./request.ts"
+import { MAX_IDENTIFIER } from "./request-bounds.ts"
 import { requestRuntime, type RuntimeHints, runsIn } from "./runtime.ts"
 import { type SdkRemoteConfig, sdkRemoteConfig } from "./sdk-config.ts"
 import { type ServerFlag, serverFlags } from "./server-flags.ts"
@@ -178,6 +179,8 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         const request = readFlagsRequest(body)
         if (request instanceof ValidationError) return yield* request
         if (request.token === undefined || request.token === "") return yield* AuthenticationError.noProjectToken()
+        // A text longer than any identifier names no project: it is neither looked up nor kept.
+        if (request.token.length > MAX_IDENTIFIER) return yield* AuthenticationError.invalidProjectToken()
         const project = yield* projectByToken(request.token)
         if (Option.isNone(project)) return yield* AuthenticationError.invalidProjectToken()
         const requestId = randomUUID()

@@ -1,0 +1,124 @@
+import { assert, describe, it } from "@effect/vitest"
+import { vi } from "vitest"
+import { evaluateFlags, resultsByKey } from "../src/evaluation/evaluate.ts"
+import { prepareFlags } from "../src/evaluation/prepare.ts"
+import { regexPatternError } from "../src/evaluation/regex.ts"
+import type { FeatureFlagId } from "../src/shared/ids.ts"
+import { pick, random, type Random } from "./evaluation-cases.ts"
+import { localClient } from "./posthog-local.ts"
+import { storedFlag } from "./stored-flag.ts"
+
+/**
+ * Hedgerow's `regex` and `not_regex` (RE2's engine) against posthog-node's local evaluation (JavaScript's
+ * RegExp, on the patterns and values it decides itself): one flag per pattern and operator, one person
+ * per value. Wherever the SDK decides, the answers must agree. Patterns are written and generated
+ * short, and values are at most a dozen characters, so that no backtracking on the JavaScript side can
+ * run long. HEDGEROW_REGEX_PATTERNS sets the number of generated patterns; HEDGEROW_EVAL_SEED the seed.
+ */
+
+const GENERATED = Number(process.env["HEDGEROW_REGEX_PATTERNS"] ?? 400)
+const SEED = Number(process.env["HEDGEROW_EVAL_SEED"] ?? 20_260_101)
+
+/** Patterns as people write them for flags. */
+const WRITTEN = [
+  "@example\\.com$", "^ann", "^[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}$", "^([a-zA-Z0-9_\\.\\-])+\\@(([a-zA-Z0-9\\-])+\\.)+([a-zA-Z0-9]{2,4})+$",
+  "^https?://(www\\.)?example\\.(com|org)/", "/(settings|billing)(/|$)", "^1\\.(2|3)\\.\\d+$", "\\d{3}-\\d{4}", "^\\s*$", "\\S+\\s\\S+",
+  "^[A-Z]{2}$", "pro|enterprise", "^(?:free|trial)$", "[^a-z]", "\\w+@\\w+", "^\\w{3,8}$", "a.c", "^$", "^.*$", "x*", "(ab)+", "a{2,3}b?",
+  "[\\s\\d]{2}", "[^\\s]", "\\.", "[.]", "[\\-_]", "\\Bb", "^-?\\d+(\\.\\d+)?$", "[\\x41-\\x5a]+", "\\x20", "\\t|\\n", "\\v", "\\f", "a+?b",
+  "(a|)b", "a|b|", "[a-c]{2}|[x-z]", "(?:a(?:b|c))+", "^[^@]+@[^@]+$", "\\/", "\\:", "\\$", "\\^", "\\*", "\\(\\)", "\\{", "}", "]"
+]
+
+const LETTERS = ["a", "b", "A", "1", "9", "_", "-", ".", "@", "/", " ", ":"]
+const ESCAPES = ["\\d", "\\D", "\\s", "\\S", "\\w", "\\W", "\\.", "\\-", "\\/", "\\t", "\\n", "\\v", "\\f", "\\x41", "\\x20", "\\@", "\\_", "\\ "]
+const CLASSES = [
+  "[ab]", "[^a1]", "[a-c]", "[\\d.]", "[\\s\\w]", "[^\\S]", "[^\\s]", "[-a]", "[a\\-z]", "[.@]", "[\\x20-\\x2f]", "[^\\w\\s]", "[\\D]", "[ \\t]",
+  "[\\v\\f]", "[A-Za-z]", "[^ab]"
+]
+const QUANTIFIERS = ["", "", "", "*", "+", "?", "{2}", "{1,3}", "{2,}", "*?", "+?", "??", "{0,2}"]
+
+const atom = (next: Random, depth: number): string => {
+  const roll = next()
+  if (roll < 0.3) return LETTERS[Math.floor(next() * LETTERS.length)]!.replace(/[.]/, "\\.")
+  if (roll < 0.5) return pick(next, ESCAPES)
+  if (roll < 0.7) return pick(next, CLASSES)
+  if (roll < 0.75) return "."
+  if (roll < 0.8) return pick(next, ["\\b", "\\B"])
+  if (depth >= 2) return pick(next, LETTERS)
+  const inner = Array.from({ length: 1 + Math.floor(next() * 2) }, () => sequence(next, depth + 1)).join("|")
+  return next() < 0.5 ? `(${inner})` : `(?:${inner})`
+}
+
+const sequence = (next: Random, depth: number): string =>
+  Array.from({ length: 1 + Math.floor(next() * 3) }, () => {
+    const item = atom(next, depth)
+    return item.startsWith("\\b") || item.startsWith("\\B") ? item : item + pick(next, QUANTIFIERS)
+  }).join("")
+
+const generatePattern = (next: Random): string =>
+  `${next() < 0.3 ? "^" : ""}${sequence(next, 0)}${next() < 0.3 ? "$" : ""}`
+
+/** Values of a dozen characters at most, of the alphabet the patterns use, and some the SDK leaves to the service. */
+const VALUE_CHARACTERS = ["a", "b", "c", "A", "B", "1", "9", "0", "_", "-", ".", "@", "/", ":", " ", "\t", "\n", "\u000b", "\f", "x", "z"]
+const WRITTEN_VALUES = [
+  "", "ann@example.com", "bob@example.org", "https://example.com/settings", "1.2.3", "555-1234", "   ", "a b", "FR", "pro", "ab",
+  "aab", "a\u000bb", "a\nb", "a\r\nb", "café", "٣", "a\u00a0b", "x\u3000y", "$", "{}", "()"
+]
+
+const generateValue = (next: Random): string =>
+  Array.from({ length: Math.floor(next() * 12) }, () => pick(next, VALUE_CHARACTERS)).join("")
+
+const compilesInJavaScript = (pattern: string) => {
+  try {
+    new RegExp(pattern)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe("regex conditions against posthog-node", () => {
+  it(`agree wherever the SDK decides, on written and ${GENERATED} generated patterns`, { timeout: 600_000 }, async () => {
+    const next = random(SEED)
+    const candidates = [...WRITTEN, ...Array.from({ length: GENERATED }, () => generatePattern(next))]
+    // Patterns Hedgerow refuses at write cannot be stored; those JavaScript cannot compile match nothing in both.
+    const patterns = [...new Set(candidates)].filter((pattern) => regexPatternError(pattern) === undefined && compilesInJavaScript(pattern))
+    const flags = patterns.flatMap((pattern, i) =>
+      ["regex", "not_regex"].map((operator, j) =>
+        storedFlag({
+          id: (2 * i + j + 1) as FeatureFlagId,
+          key: `${operator}-${i}`,
+          filters: { groups: [{ properties: [{ key: "v", operator, value: pattern, type: "person" }], rollout_percentage: 100 }] }
+        })
+      )
+    )
+    const prepared = prepareFlags(flags)
+    const values = [...WRITTEN_VALUES, ...Array.from({ length: 150 }, () => generateValue(next))]
+    // The SDK warns, once per load, about the patterns it leaves to the service.
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined)
+    const client = localClient(prepared)
+    let decided = 0
+    const mismatches: Array<string> = []
+    try {
+      for (const [i, value] of values.entries()) {
+        const local = await client.getAllFlags(`person-${i}`, { personProperties: { v: value }, onlyEvaluateLocally: true })
+        const ours = resultsByKey(evaluateFlags(prepared, { distinct_id: `person-${i}`, person_properties: { v: value } }))
+        for (const flag of prepared.flags) {
+          if (!(flag.key in local)) continue
+          decided++
+          const result = ours.get(flag.key)
+          if (result?.enabled !== local[flag.key]) {
+            const { operator, value: pattern } = flag.conditions.groups[0]!.properties[0]!
+            mismatches.push(JSON.stringify({ operator, pattern, value, sdk: local[flag.key], hedgerow: result?.enabled }))
+          }
+        }
+      }
+    } finally {
+      warn.mockRestore()
+      await client.shutdown()
+    }
+    console.log(`regex differential: ${patterns.length} patterns, ${values.length} values, ${decided} answers decided by posthog-node, ${mismatches.length} mismatches`)
+    assert.deepStrictEqual(mismatches.slice(0, 10), [])
+    assert.isAbove(patterns.length, GENERATED / 2)
+    assert.isAbove(decided, (patterns.length * values.length) / 2)
+  })
+})

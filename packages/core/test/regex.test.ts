@@ -1,0 +1,106 @@
+import { assert, describe, it } from "@effect/vitest"
+import { regexFinds, regexPatternError } from "../src/evaluation/regex.ts"
+
+const EMAIL = "^([a-zA-Z0-9_\\.\\-])+\\@(([a-zA-Z0-9\\-])+\\.)+([a-zA-Z0-9]{2,4})+$"
+
+/** Milliseconds one search takes. */
+const timed = (pattern: string, text: string): readonly [boolean | null, number] => {
+  const started = performance.now()
+  const found = regexFinds(pattern, text)
+  return [found, performance.now() - started]
+}
+
+describe("regex conditions on RE2's engine", () => {
+  it("take time linear in the value on the patterns that make a backtracking engine stall", () => {
+    // Warm the engine up, so that the times below are the searches' own.
+    regexFinds("^(b+)+$", "bbbc")
+    const cases: ReadonlyArray<readonly [string, string]> = [
+      ["^(a+)+$", `${"a".repeat(30)}b`],
+      ["^(a+)+$", `${"a".repeat(10_000)}b`],
+      [EMAIL, `${"a".repeat(34)}@`],
+      [EMAIL, `${"a".repeat(5_000)}@${"b.".repeat(2_500)}`],
+      ["(x+x+)+y", "x".repeat(10_000)],
+      ["^(\\w+\\s?)*$", `${"word ".repeat(2_000)}!`]
+    ]
+    for (const [pattern, text] of cases) {
+      const [found, ms] = timed(pattern, text)
+      assert.isFalse(found, pattern)
+      assert.isBelow(ms, 50, `${pattern} on ${text.length} characters`)
+    }
+  })
+
+  it("search anywhere, as both readers do; an empty pattern matches", () => {
+    assert.isTrue(regexFinds("@example\\.com$", "ann@example.com"))
+    assert.isFalse(regexFinds("^bob", "ann@example.com"))
+    assert.isTrue(regexFinds("", "anything"))
+    assert.isTrue(regexFinds("(?i)ANN", "ann"))
+    assert.isFalse(regexFinds("a$", "a\n"))
+    assert.isTrue(regexFinds("(?m)a$", "a\nb"))
+  })
+
+  it("read \\d and \\s as the flags service does: digits and white space of any script", () => {
+    assert.isTrue(regexFinds("^\\d$", "٣"))
+    assert.isFalse(regexFinds("^\\D$", "٣"))
+    assert.isTrue(regexFinds("^[\\d]$", "٣"))
+    assert.isFalse(regexFinds("^[\\D]$", "٣"))
+    for (const space of ["\t", "\n", "\u000b", "\f", "\r", " ", "\u0085", "\u00a0", "\u2028", "\u3000"]) {
+      assert.isTrue(regexFinds("^\\s$", space), JSON.stringify(space))
+      assert.isTrue(regexFinds("^[x\\s]$", space), JSON.stringify(space))
+      assert.isFalse(regexFinds("^\\S$", space), JSON.stringify(space))
+      assert.isFalse(regexFinds("^[x\\S]$", space), JSON.stringify(space))
+      assert.isTrue(regexFinds("^[^\\S]$", space), JSON.stringify(space))
+    }
+    // U+FEFF is white space to JavaScript, not to Unicode.
+    assert.isFalse(regexFinds("\\s", "\ufeff"))
+    assert.isTrue(regexFinds("^\\S$", "\ufeff"))
+  })
+
+  it("keep \\w and \\b ASCII, as RE2 has them, and every other escape as written", () => {
+    assert.isFalse(regexFinds("^\\w$", "é"))
+    assert.isTrue(regexFinds("\\bcafé", "a café"))
+    assert.isTrue(regexFinds("^\\\\s$", "\\s"))
+    assert.isTrue(regexFinds("^\\Q\\s.\\E$", "\\s."))
+    assert.isTrue(regexFinds("^[]\\s]+$", "] "))
+    assert.isTrue(regexFinds("^[^]\\s]$", "x"))
+    assert.isTrue(regexFinds("^[[:alpha:]\\s]+$", "ab c"))
+    assert.isTrue(regexFinds("^\\p{Greek}\\s$", "λ\u3000"))
+  })
+
+  it("match nothing with a pattern they cannot compile, and never throw on any text", () => {
+    for (const pattern of ["(unclosed", "(?=a)", "(a)\\1", "[\\b]", "a{1001}"]) {
+      assert.isNull(regexFinds(pattern, "a"), pattern)
+    }
+    assert.isFalse(regexFinds("a\\sb", "a\ud800b"))
+    assert.isTrue(regexFinds("^.$", "\udc00"))
+    assert.isTrue(regexFinds("^.$", "😀"))
+  })
+
+  it("keep a bounded number of patterns compiled, and answer the same once one is dropped", () => {
+    for (let i = 0; i < 1_500; i++) assert.isTrue(regexFinds(`^p${i}$`, `p${i}`))
+    assert.isTrue(regexFinds("^p0$", "p0"))
+    assert.isNull(regexFinds("(unclosed", "x"))
+  })
+})
+
+describe("a regex pattern refused at write", () => {
+  it("says why RE2 cannot run it", () => {
+    assert.strictEqual(regexPatternError("(unclosed"), "Invalid regex pattern: missing closing ): `(unclosed`")
+    assert.strictEqual(regexPatternError("^(?=.*\\d)"), "Invalid regex pattern: invalid or unsupported Perl syntax: `(?=`")
+    assert.strictEqual(regexPatternError("(?<!a)b"), "Invalid regex pattern: invalid named capture: `(?<!a)b`")
+    assert.strictEqual(regexPatternError("(a)\\1"), "Invalid regex pattern: invalid escape sequence: `\\1`")
+    assert.strictEqual(regexPatternError("x{1001}"), "Invalid regex pattern: invalid repeat count: `{1001}`")
+  })
+
+  it("bounds its text and its program", () => {
+    assert.strictEqual(regexPatternError("a".repeat(5_001)), "Invalid regex pattern: too long: more than 5000 characters")
+    assert.strictEqual(regexPatternError("a".repeat(1_001)), "Invalid regex pattern: too large: it compiles to 1003 instructions, more than 1000")
+    assert.strictEqual(regexPatternError("a".repeat(997)), undefined)
+    assert.strictEqual(regexPatternError("[a-zA-Z0-9]".repeat(400)), undefined)
+  })
+
+  it("takes what RE2 runs", () => {
+    for (const pattern of ["", "^ann", EMAIL, "(?i)chrome|firefox", "\\p{Greek}", "[[:digit:]]", "(?P<name>a)", "(?<name>a)", "\\x{263a}"]) {
+      assert.strictEqual(regexPatternError(pattern), undefined, pattern)
+    }
+  })
+})
