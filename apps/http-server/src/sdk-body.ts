@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { gunzipSync } from "node:zlib"
 import { readBoundedBody } from "./body.ts"
+import { exceedsWidth } from "./json-width.ts"
 import { decodeLz64 } from "./lz64.ts"
 import { headerText, type RequestHeaders } from "./request-headers.ts"
 
@@ -75,7 +76,17 @@ const isJsonOnly = (code: number) => code === 0x7b || code === 0x5b || code === 
 /** A number, `true`, `false` or `null` may begin so; so may base64. */
 const mayBeJson = (code: number) => code === 0x2d || (code >= 0x30 && code <= 0x39) || code === 0x74 || code === 0x66 || code === 0x6e
 
+/**
+ * The most members an object or list of a body may hold: more than any SDK sends in one request (a batch
+ * holds hundreds of events, evaluation reads at most a thousand properties), and few enough that parsing
+ * the widest body allowed costs a millisecond or two.
+ */
+export const MAX_CONTAINER_MEMBERS = 10_000
+
 const parseJson = (text: string): unknown => {
+  if (exceedsWidth(text, MAX_CONTAINER_MEMBERS)) {
+    return malformedData(`an object or a list in the body holds more than ${MAX_CONTAINER_MEMBERS} members`)
+  }
   try {
     return JSON.parse(text)
   } catch {

@@ -3,7 +3,7 @@ import { compressToBase64 } from "lz-string"
 import { gzipSync } from "node:zlib"
 import { describe, expect, it } from "vitest"
 import { decodeLz64 } from "../src/lz64.ts"
-import { decodeSdkBody, MAX_DECODED_BYTES } from "../src/sdk-body.ts"
+import { decodeSdkBody, MAX_CONTAINER_MEMBERS, MAX_DECODED_BYTES } from "../src/sdk-body.ts"
 
 const body = { token: "phc_x", distinct_id: "d-1", person_properties: { name: "Zoë 🐝" } }
 const json = JSON.stringify(body)
@@ -72,6 +72,21 @@ describe("SDK bodies are decoded exactly once", () => {
     // Just within the limit is read.
     const within = JSON.stringify({ ...body, pad: "x".repeat(MAX_DECODED_BYTES - json.length - 20) })
     expect(decodeSdkBody(gzipSync(within), {})).toEqual(JSON.parse(within))
+  })
+
+  it("refuses an object or a list wider than the bound before parsing it, and counts no comma inside a string", () => {
+    const wide = (members: number) => JSON.stringify({ ...body, person_properties: Object.fromEntries(Array.from({ length: members }, (_, i) => [`p${i}`, i])) })
+    const refused = "Malformed request data: an object or a list in the body holds more than 10000 members"
+    // About the widest object the 1 MiB a body may open to holds: parsed, it held the loop some 20 ms.
+    const widest = wide(70_000)
+    expect(widest.length).toBeLessThan(MAX_DECODED_BYTES)
+    const started = performance.now()
+    expect((decodeSdkBody(gzipSync(widest), { compression: "gzip-js" }) as ValidationError).detail).toBe(refused)
+    expect(performance.now() - started).toBeLessThan(25)
+    expect((decodeSdkBody(bytes(JSON.stringify({ batch: Array.from({ length: MAX_CONTAINER_MEMBERS + 1 }, () => 1) })), {}) as ValidationError).detail).toBe(refused)
+    expect(decodeSdkBody(bytes(wide(MAX_CONTAINER_MEMBERS - 3)), {})).toEqual(JSON.parse(wide(MAX_CONTAINER_MEMBERS - 3)))
+    const commas = JSON.stringify({ ...body, note: ",".repeat(50_000), quoted: "\",{[".repeat(10_000) })
+    expect(decodeSdkBody(bytes(commas), {})).toEqual(JSON.parse(commas))
   })
 
   it("decodes lz-string's base64 as lz-string writes it", () => {
