@@ -1,9 +1,9 @@
-import { malformedData, PayloadTooLarge, ValidationError } from "@hedgerow/core"
+import { FlagsRequestBounds, malformedData, PayloadTooLarge, ValidationError } from "@hedgerow/core"
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { gunzipSync } from "node:zlib"
 import { readBoundedBody } from "./body.ts"
-import { exceedsWidth } from "./json-width.ts"
+import { type JsonShapeBounds, shapeExcess } from "./json-shape.ts"
 import { decodeLz64 } from "./lz64.ts"
 import { headerText, type RequestHeaders } from "./request-headers.ts"
 
@@ -35,7 +35,8 @@ const gunzip = (bytes: Uint8Array): Decoded => {
 }
 
 const lz64 = (bytes: Uint8Array): Decoded => {
-  const opened = decodeLz64(UTF8.decode(bytes).trim(), MAX_DECODED_BYTES)
+  // lz-string's base64 holds `+`, which a form's encoding may have turned into a space.
+  const opened = decodeLz64(UTF8.decode(bytes).trim().replace(/ /g, "+"), MAX_DECODED_BYTES)
   if (opened === "tooLarge") return openedTooLarge()
   return opened === "invalid" ? malformedData("the body is not valid lz64") : opened.text
 }
@@ -77,16 +78,22 @@ const isJsonOnly = (code: number) => code === 0x7b || code === 0x5b || code === 
 const mayBeJson = (code: number) => code === 0x2d || (code >= 0x30 && code <= 0x39) || code === 0x74 || code === 0x66 || code === 0x6e
 
 /**
- * The most members an object or list of a body may hold: more than any SDK sends in one request (a batch
- * holds hundreds of events, evaluation reads at most a thousand properties), and few enough that parsing
- * the widest body allowed costs a millisecond or two.
+ * What a body may make the parser build: nesting as deep as evaluation reads (PostHog's services'
+ * limit); more members in one object or list, and more objects and lists in all, than any SDK sends in
+ * one request (a batch holds hundreds of events of a few objects each; evaluation reads at most a
+ * thousand properties); few enough that parsing the largest body allowed costs a few milliseconds.
  */
-export const MAX_CONTAINER_MEMBERS = 10_000
+export const SDK_BODY_SHAPE: JsonShapeBounds = { depth: FlagsRequestBounds.MAX_DEPTH, members: 10_000, containers: 20_000 }
+
+const SHAPE_REFUSALS: Readonly<Record<keyof JsonShapeBounds, string>> = {
+  depth: FlagsRequestBounds.TOO_DEEP,
+  members: `an object or a list in the body holds more than ${SDK_BODY_SHAPE.members} members`,
+  containers: `the body holds more than ${SDK_BODY_SHAPE.containers} objects and lists`
+}
 
 const parseJson = (text: string): unknown => {
-  if (exceedsWidth(text, MAX_CONTAINER_MEMBERS)) {
-    return malformedData(`an object or a list in the body holds more than ${MAX_CONTAINER_MEMBERS} members`)
-  }
+  const excess = shapeExcess(text, SDK_BODY_SHAPE)
+  if (excess !== undefined) return malformedData(SHAPE_REFUSALS[excess])
   try {
     return JSON.parse(text)
   } catch {
@@ -107,10 +114,11 @@ export const decodeSdkBody = (raw: Uint8Array, encoding: SdkEncoding, form?: URL
   const mediaType = (encoding.contentType ?? "").split(";")[0]!.trim().toLowerCase()
   const fields = form ?? (mediaType === "application/x-www-form-urlencoded" ? new URLSearchParams(UTF8.decode(raw)) : undefined)
   if (fields !== undefined) {
-    const data = fields.get("data")
-    if (data === null) return malformedData("the form has no data field")
+    // A field given twice is its last value, as Django reads a form.
+    const data = fields.getAll("data").at(-1)
+    if (data === undefined) return malformedData("the form has no data field")
     payload = Buffer.from(data)
-    said ??= fields.get("compression") ?? undefined
+    said ??= fields.getAll("compression").at(-1)
   }
   if (payload.byteLength > MAX_DECODED_BYTES) return openedTooLarge()
   const compression = compressionOf(said ?? encoding.contentEncoding ?? "")

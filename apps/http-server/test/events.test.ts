@@ -112,11 +112,14 @@ describe("events and the SDKs' configuration", () => {
     })
 
     it("answer preflights and echo any Origin, errors included", async () => {
-      for (const path of ["/e/", "/i/v0/e/?compression=gzip-js", "/batch/", "/s/", "/engage/"]) {
+      // In any case, as the router serves the paths.
+      for (const path of ["/e/", "/i/v0/e/?compression=gzip-js", "/batch/", "/s/", "/engage/", "/E/", "/I/v0/E/", "/FLAGS/?v=2"]) {
         const preflight = await request("OPTIONS", path, { headers: { origin: "https://shop.example", "access-control-request-method": "POST" } })
         expect([path, preflight.status, preflight.headers.get("access-control-allow-origin")]).toEqual([path, 204, "https://shop.example"])
         expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, POST, OPTIONS")
       }
+      const upper = await request("POST", "/BATCH/", { headers: { origin: "https://shop.example" }, body: "{}" })
+      expect([upper.status, upper.headers.get("access-control-allow-origin")]).toEqual([401, "https://shop.example"])
       const refused = await request("POST", "/e/", { headers: { origin: "https://shop.example" }, body: "{}" })
       expect(refused.status).toBe(401)
       expect(refused.headers.get("access-control-allow-origin")).toBe("https://shop.example")

@@ -3,7 +3,7 @@ import { compressToBase64 } from "lz-string"
 import { gzipSync } from "node:zlib"
 import { describe, expect, it } from "vitest"
 import { decodeLz64 } from "../src/lz64.ts"
-import { decodeSdkBody, MAX_CONTAINER_MEMBERS, MAX_DECODED_BYTES } from "../src/sdk-body.ts"
+import { decodeSdkBody, MAX_DECODED_BYTES, SDK_BODY_SHAPE } from "../src/sdk-body.ts"
 
 const body = { token: "phc_x", distinct_id: "d-1", person_properties: { name: "Zoë 🐝" } }
 const json = JSON.stringify(body)
@@ -31,7 +31,9 @@ describe("SDK bodies are decoded exactly once", () => {
       ["base64 raw, nothing said", bytes(base64), {}],
       ["lz64 in a form (older posthog-js)", form(compressToBase64(json)), { compression: "lz64", contentType: FORM }],
       ["lz-string raw", bytes(compressToBase64(json)), { compression: "lz-string" }],
-      ["lz64 said in the form", Buffer.from(`compression=lz64&data=${encodeURIComponent(compressToBase64(json))}`), { contentType: FORM }]
+      ["lz64 said in the form", Buffer.from(`compression=lz64&data=${encodeURIComponent(compressToBase64(json))}`), { contentType: FORM }],
+      ["lz64 in a form whose + came as a space", Buffer.from(`compression=lz64&data=${compressToBase64(json).replace(/\+/g, " ")}`), { contentType: FORM }],
+      ["a form's data given twice: the last, as Django reads it", Buffer.from(`data=e30%3D&data=${encodeURIComponent(base64)}`), { contentType: FORM }]
     ]
     for (const [name, sent, encoding] of cases) expect([name, decodeSdkBody(sent, encoding)]).toEqual([name, body])
   })
@@ -83,10 +85,32 @@ describe("SDK bodies are decoded exactly once", () => {
     const started = performance.now()
     expect((decodeSdkBody(gzipSync(widest), { compression: "gzip-js" }) as ValidationError).detail).toBe(refused)
     expect(performance.now() - started).toBeLessThan(25)
-    expect((decodeSdkBody(bytes(JSON.stringify({ batch: Array.from({ length: MAX_CONTAINER_MEMBERS + 1 }, () => 1) })), {}) as ValidationError).detail).toBe(refused)
-    expect(decodeSdkBody(bytes(wide(MAX_CONTAINER_MEMBERS - 3)), {})).toEqual(JSON.parse(wide(MAX_CONTAINER_MEMBERS - 3)))
+    expect((decodeSdkBody(bytes(JSON.stringify({ batch: Array.from({ length: SDK_BODY_SHAPE.members + 1 }, () => 1) })), {}) as ValidationError).detail).toBe(refused)
+    expect(decodeSdkBody(bytes(wide(SDK_BODY_SHAPE.members - 3)), {})).toEqual(JSON.parse(wide(SDK_BODY_SHAPE.members - 3)))
     const commas = JSON.stringify({ ...body, note: ",".repeat(50_000), quoted: "\",{[".repeat(10_000) })
     expect(decodeSdkBody(bytes(commas), {})).toEqual(JSON.parse(commas))
+  })
+
+  it("refuses a body of too many objects and lists, or nested too deep, before parsing it, within a few milliseconds", () => {
+    const detail = (text: string) => {
+      const started = performance.now()
+      const decoded = decodeSdkBody(gzipSync(text), { compression: "gzip-js" })
+      expect(performance.now() - started).toBeLessThan(25)
+      return (decoded as ValidationError).detail
+    }
+    // Each a mebibyte opened from a few kilobytes; parsed, each held the loop tens to hundreds of milliseconds.
+    const emptyObjects = `[${Array.from({ length: 5_000 }, () => `[${Array(60).fill("{}").join(",")}]`).join(",")}]`
+    const nestedLists = `[${Array(47_000).fill("[[[[[[[[[[0]]]]]]]]]]").join(",")}]`
+    const deep = "[".repeat(500_000) + "]".repeat(500_000)
+    for (const text of [emptyObjects, nestedLists, deep]) expect(text.length).toBeLessThan(MAX_DECODED_BYTES)
+    expect(detail(emptyObjects)).toBe("Malformed request data: the body holds more than 20000 objects and lists")
+    expect(detail(nestedLists)).toBe("Malformed request data: the body holds more than 20000 objects and lists")
+    expect(detail(deep)).toBe("Malformed request data: the body nests deeper than 128 levels")
+    // At the bounds, read: 128 levels, and 20,000 objects in all.
+    const deepest = `${"[".repeat(127)}{"token":"phc_x"}${"]".repeat(127)}`
+    expect(decodeSdkBody(bytes(deepest), {})).toEqual(JSON.parse(deepest))
+    const most = JSON.stringify({ batch: Array.from({ length: 9_999 }, () => ({ event: "e", properties: {} })) })
+    expect(decodeSdkBody(bytes(most), {})).toEqual(JSON.parse(most))
   })
 
   it("decodes lz-string's base64 as lz-string writes it", () => {

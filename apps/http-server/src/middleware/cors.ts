@@ -10,11 +10,14 @@ import { withRequest } from "./with-request.ts"
  * which a page on another site has no business sending from a user's browser.
  */
 
-/** The SDKs' public paths, with or without a trailing slash or a query, and the methods each serves. */
+/**
+ * The SDKs' public paths, with or without a trailing slash or a query, in any case (as the router matches
+ * them), and the methods each serves.
+ */
 const SDK_PATHS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^\/(?:flags|decide)\/?(?:\?|$)/, "POST, OPTIONS"],
-  [/^\/array\/[^/?]+\/config(?:\.js)?(?:\?|$)/, "GET, OPTIONS"],
-  [/^\/(?:e|i\/v0\/e|batch|capture|track|engage|s)\/?(?:\?|$)/, "GET, POST, OPTIONS"]
+  [/^\/(?:flags|decide)\/?(?:\?|$)/i, "POST, OPTIONS"],
+  [/^\/array\/[^/?]+\/config(?:\.js)?(?:\?|$)/i, "GET, OPTIONS"],
+  [/^\/(?:e|i\/v0\/e|batch|capture|track|engage|s)\/?(?:\?|$)/i, "GET, POST, OPTIONS"]
 ]
 
 /** The methods an SDK path serves, as a preflight's `Allow` names them; undefined for any other path. */

@@ -75,6 +75,11 @@ export const eventScenarios: ReadonlyArray<Scenario> = [
       const dates = "Enter a date as YYYY-MM-DD or a relative one such as -30d, -4w or -1m."
       expectReply(await ask(world.keys.ownerA, world.projectA, mine.id, { date_from: "soon" }), 400, envelope("validation_error", "invalid_input", dates, "date_from"))
       expectReply(await ask(world.keys.ownerA, world.projectA, mine.id, { date_to: "2026-13-01" }), 400, envelope("validation_error", "invalid_input", dates, "date_to"))
+      expectReply(await ask(world.keys.ownerA, world.projectA, mine.id, { date_from: "-1d", date_to: "2020-01-01" }), 400, envelope("validation_error", "invalid_input", "date_from must not be after date_to.", "date_from"))
+      const tooLong = "The range may cover at most 366 days."
+      expectReply(await ask(world.keys.ownerA, world.projectA, mine.id, { date_from: "-400d" }), 400, envelope("validation_error", "invalid_input", tooLong, "date_from"))
+      // Only date_to given: it is what stretched the range.
+      expectReply(await ask(world.keys.ownerA, world.projectA, mine.id, { date_to: "9999-12-31" }), 400, envelope("validation_error", "invalid_input", tooLong, "date_to"))
       expectReply(await ask(world.keys.flagReadA, world.projectA, mine.id, { date_from: "-7d" }), 200)
     }
   }

@@ -74,7 +74,9 @@ export const usageRange = (query: FlagUsageQuery, nowMillis: number): { readonly
   if (to === undefined) return invalidDate("date_to")
   if (from > to) return ValidationError.field("date_from", "date_from must not be after date_to.")
   if ((to - from) / DAY_MS + 1 > MAX_USAGE_DAYS) {
-    return ValidationError.field("date_from", `The range may cover at most ${MAX_USAGE_DAYS} days.`)
+    // The parameter the caller gave: a `date_to` far off stretches the default range as much as a `date_from`.
+    const attr = query.date_from === undefined ? "date_to" : "date_from"
+    return ValidationError.field(attr, `The range may cover at most ${MAX_USAGE_DAYS} days.`)
   }
   return { from: dayText(from), to: dayText(to) }
 }

@@ -23,6 +23,7 @@ export const MAX_IDENTIFIER = 400
  * value is rendered, since rendering a deeply nested value as text would exhaust the stack.
  */
 export const MAX_DEPTH = 128
+export const TOO_DEEP = `the body nests deeper than ${MAX_DEPTH} levels`
 
 /** The fields of a body whose size evaluation's cost follows, as read from it. */
 export interface EvaluatedFields {
@@ -48,7 +49,7 @@ export const boundsError = (body: JsonRecord, read: EvaluatedFields): string | u
   for (const type of groupTypes) properties += Object.keys(read.group_properties[type]!).length
   if (properties > MAX_PROPERTIES) return `the person and group properties number more than ${MAX_PROPERTIES}`
   if (read.flag_keys !== undefined && read.flag_keys.length > MAX_FLAG_KEYS) return `the flag keys number more than ${MAX_FLAG_KEYS}`
-  if (tooDeep(body)) return `the body nests deeper than ${MAX_DEPTH} levels`
+  if (tooDeep(body)) return TOO_DEEP
   for (const [name, value] of [["$anon_distinct_id", read.anon_distinct_id], ["$device_id", read.device_id]] as const) {
     if (value !== undefined && value.length > MAX_IDENTIFIER) return `${name} is longer than ${MAX_IDENTIFIER} characters`
   }
