@@ -116,10 +116,33 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
   /** Puts the person's distinct id on the lists of the static cohorts that hold it, as the API would. */
   const listed = (person: Person) =>
     runtime.runPromise(Effect.gen(function*() {
+      if (person.cohort_members.length === 0) return
       const sql = yield* SqlClient.SqlClient
       for (const cohort of person.cohort_members) {
         yield* sql`INSERT INTO cohort_members (cohort_id, distinct_id) VALUES (${cohort}, ${person.distinct_id}) ON CONFLICT DO NOTHING`
       }
+      // Written outside the server's requests, the members reach the lists it holds through the change
+      // feed, as flags do: the server answers the person as the lists say once it has heard.
+      const evaluation = yield* FlagEvaluationService
+      const snapshot = yield* evaluation.snapshot(project)
+      const truth = resultsByKey(evaluateFlags(snapshot.prepared, {
+        distinct_id: person.distinct_id,
+        person_properties: person.person_properties,
+        groups: person.groups,
+        group_properties: person.group_properties,
+        cohort_members: new Set(person.cohort_members)
+      }))
+      yield* evaluation.flags({
+        token,
+        distinct_id: person.distinct_id,
+        person_properties: person.person_properties,
+        groups: person.groups,
+        group_properties: person.group_properties
+      }, {}).pipe(
+        Effect.flatMap((answer) => (answer.flags.every((result) => valueOf(result) === valueOf(truth.get(result.key))) ? Effect.void : Effect.fail("not yet"))),
+        Effect.retry(Schedule.spaced("10 millis")),
+        Effect.timeout("10 seconds")
+      )
     }).pipe(Effect.orDie))
 
   /** Hedgerow's evaluation of every flag for a person, through the service the server answers from. */

@@ -14,10 +14,14 @@ import { Store } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
 import { eventually, untilLive } from "./support.ts"
 
-/** How many times evaluation asked the store for a project by token, for a project's cohorts, and for static cohorts' lists. */
+/**
+ * How many times evaluation asked the store for a project by token, for a project's cohorts, for a
+ * distinct id in static cohorts' lists, and for a page of a list.
+ */
 let tokenLookups = 0
 let cohortReads = 0
 let membershipReads = 0
+let listReads = 0
 const counted = Layer.merge(
   Layer.effect(
     ProjectRepository,
@@ -40,6 +44,10 @@ const counted = Layer.merge(
       memberships: (distinctId: string, ids: ReadonlyArray<number>) => Effect.suspend(() => {
         membershipReads++
         return cohorts.memberships(distinctId, ids)
+      }),
+      members: (...args: Parameters<typeof cohorts.members>) => Effect.suspend(() => {
+        listReads++
+        return cohorts.members(...args)
       })
     }))
   )
@@ -126,16 +134,18 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       assert.strictEqual((yield* evaluation.snapshot(project)).prepared.cohorts.size, 1)
     }))
 
-  it.effect("/flags asks the store for static cohorts' lists only when an active flag reaches one, once per request", () =>
+  it.effect("/flags reads static cohorts' lists only when an active flag reaches one: held in memory until a cohort changes, asked per request past the bound", () =>
     Effect.gen(function*() {
       yield* untilLive
       const sql = yield* SqlClient.SqlClient
       const evaluation = yield* FlagEvaluationService
       const actor = yield* Authentication.use((auth) => auth.authenticate(ownerKey))
       const ask = (distinct_id: string) => evaluation.flags({ token, distinct_id }, {})
-      const reads = membershipReads
+      const onListed = (distinct_id: string) => Effect.map(ask(distinct_id), (answer) => answer.flags.find((result) => result.key === "on-listed")?.enabled)
+      const reads = { memberships: membershipReads, lists: listReads }
+      const readsSince = () => ({ memberships: membershipReads - reads.memberships, lists: listReads - reads.lists })
       yield* ask("nobody")
-      assert.strictEqual(membershipReads, reads)
+      assert.deepStrictEqual(readsSince(), { memberships: 0, lists: 0 })
       const [listed] = yield* sql<{ id: number }>`
         INSERT INTO cohorts (project_id, name, description, groups, filters, is_static, is_calculating, count, deleted)
         VALUES (${project}, 'Listed', '', '[]'::jsonb, NULL, true, false, 1, false) RETURNING id`.pipe(Effect.orDie)
@@ -149,14 +159,26 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       // An inactive flag reaches nothing: its conditions are not read.
       yield* eventually(Effect.map(evaluation.snapshot(project), (s) => s.prepared.byKey.has("on-listed")))
       yield* ask("insider")
-      assert.strictEqual(membershipReads, reads)
+      assert.deepStrictEqual(readsSince(), { memberships: 0, lists: 0 })
       yield* FeatureFlagService.use((s) => s.update(actor, String(project), String(flag.id), Effect.succeed({ active: true })))
       yield* eventually(Effect.map(evaluation.snapshot(project), (s) => s.staticCohorts.length === 1))
-      const answer = (yield* ask("insider")).flags.find((result) => result.key === "on-listed")
-      assert.isTrue(answer?.enabled)
-      assert.strictEqual(membershipReads, reads + 1)
-      assert.isFalse((yield* ask("outsider")).flags.find((result) => result.key === "on-listed")?.enabled)
-      assert.strictEqual(membershipReads, reads + 2)
+      // The list is read once, then every person is looked up in memory.
+      assert.isTrue(yield* onListed("insider"))
+      assert.isFalse(yield* onListed("outsider"))
+      assert.isFalse(yield* onListed("someone else"))
+      assert.deepStrictEqual(readsSince(), { memberships: 0, lists: 1 })
+      // A member added changes the cohort's count: the list is read again.
+      yield* CohortRepository.use((cohorts) => cohorts.addMembers(listed!.id as never, ["outsider"]))
+      yield* eventually(Effect.map(onListed("outsider"), (enabled) => enabled === true))
+      assert.strictEqual(readsSince().lists, 2)
+      assert.strictEqual(readsSince().memberships, 0)
+      // Past the bound the lists stay in the store: one read per request, none of the list.
+      yield* sql`UPDATE cohorts SET count = 20001 WHERE id = ${listed!.id}`.pipe(Effect.orDie)
+      yield* eventually(Effect.map(onListed("insider"), () => readsSince().memberships > 0))
+      const held = readsSince()
+      assert.isFalse(yield* onListed("nobody at all"))
+      assert.isTrue(yield* onListed("outsider"))
+      assert.deepStrictEqual(readsSince(), { memberships: held.memberships + 2, lists: held.lists })
       yield* FeatureFlagService.use((s) => s.update(actor, String(project), String(flag.id), Effect.succeed({ deleted: true })))
     }))
 

@@ -29,6 +29,7 @@ import { type SdkRemoteConfig, sdkRemoteConfig } from "./sdk-config.ts"
 import { type ServerFlag, serverFlags } from "./server-flags.ts"
 import type { Definitions, EvaluationReasons, EvaluationReasonsQuery } from "./model.ts"
 import { type FlagSnapshot, snapshotOf } from "./snapshot.ts"
+import { listsHolding, loadStaticLists, type StaticListsKey, staticListsKey } from "./static-lists.ts"
 
 /** Projects whose cohorts are kept in memory at once, as for their flags. */
 const MAX_PROJECTS = 64
@@ -138,14 +139,24 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         return snapshotOf(project, flags, Option.getOrElse(cohorts, () => []), yield* groupTypes.of(project))
       })
 
+      const staticListsOf = memoized(freshness, (key: StaticListsKey) => loadStaticLists(cohortRepository, key), {
+        reads: ["cohorts", "cohort_members"],
+        keyOf: staticListsKey,
+        maxEntries: MAX_PROJECTS
+      })
+
       /**
-       * The static cohorts of the snapshot whose list holds the distinct id: one indexed read, made only
-       * when the project's active flags reach a static cohort, so evaluation itself stays synchronous.
+       * The static cohorts of the snapshot whose list holds the distinct id, asked only when the project's
+       * active flags reach a static cohort, so evaluation itself stays synchronous: from the lists held in
+       * memory, or one indexed read when they are too long to hold.
        */
-      const membershipsOf = (held: FlagSnapshot, distinctId: string): Effect.Effect<ReadonlySet<number> | undefined> =>
-        held.staticCohorts.length === 0
-          ? Effect.succeed(undefined)
-          : Effect.map(cohortRepository.memberships(distinctId, held.staticCohorts), (ids) => new Set(ids))
+      const membershipsOf = Effect.fnUntraced(function*(held: FlagSnapshot, distinctId: string) {
+        if (held.staticCohorts.length === 0) return undefined
+        const live = Option.getOrElse(yield* cohortsOf(held.project), () => [])
+        const lists = Option.flatten(Option.map(yield* staticListsOf({ project: held.project, cohorts: held.staticCohorts, live }), Option.fromNullishOr))
+        if (Option.isSome(lists)) return listsHolding(lists.value, distinctId)
+        return new Set(yield* cohortRepository.memberships(distinctId, held.staticCohorts))
+      })
 
       const serverFlagsOf = Effect.fnUntraced(function*(project: ProjectId, context: EvaluationContext) {
         const held = yield* snapshot(project)

@@ -13,6 +13,7 @@ export type WatchedTable =
   /** Flags' `last_called_at` alone, by project: written apart from the flags (see FLAG_USAGE_CHANGES). */
   | "feature_flag_usage"
   | "cohorts"
+  | "cohort_members"
   | "group_types"
   | "feature_flag_role_access"
   | "sessions"

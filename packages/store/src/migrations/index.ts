@@ -10,6 +10,7 @@ import sessions from "./0007_sessions.ts"
 import groupTypes from "./0008_group_types.ts"
 import cohorts from "./0009_cohorts.ts"
 import flagCalls from "./0010_flag_calls.ts"
+import cohortMembersFeed from "./0011_cohort_members_feed.ts"
 import { sqlErrorReason } from "../sql/postgres-client.ts"
 
 /** Forward-only, versioned migrations, recorded in `hedgerow_migrations` and applied at start. */
@@ -19,7 +20,8 @@ export const migrations = {
   "0006_personal_api_key_rolls": personalApiKeyRolls, "0007_sessions": sessions,
   "0008_group_types": groupTypes,
   "0009_cohorts": cohorts,
-  "0010_flag_calls": flagCalls
+  "0010_flag_calls": flagCalls,
+  "0011_cohort_members_feed": cohortMembersFeed
 }
 
 const migrate = Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: "hedgerow_migrations" })
