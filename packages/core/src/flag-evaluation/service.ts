@@ -28,6 +28,7 @@ import { requestRuntime, type RuntimeHints, runsIn } from "./runtime.ts"
 import { type SdkRemoteConfig, sdkRemoteConfig } from "./sdk-config.ts"
 import { type ServerFlag, serverFlags } from "./server-flags.ts"
 import type { Definitions, EvaluationReasons, EvaluationReasonsQuery } from "./model.ts"
+import { holdsNul } from "../shared/stored-text.ts"
 import { type FlagSnapshot, snapshotOf } from "./snapshot.ts"
 import { listsHolding, loadStaticLists, type StaticListsKey, staticListsKey } from "./static-lists.ts"
 
@@ -130,7 +131,8 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         (project: ProjectId) => Effect.map(cohortRepository.live(project), Option.some),
         { reads: ["cohorts"], maxEntries: MAX_PROJECTS }
       )
-      const projectByToken = memoized(freshness, projects.findByToken, { reads: ["projects"] })
+      const tokenLookup = memoized(freshness, projects.findByToken, { reads: ["projects"] })
+      const projectByToken = (token: string) => (holdsNul(token) ? Effect.succeed(Option.none()) : tokenLookup(token))
 
       // Untraced: every evaluation asks (see Authentication.authenticate).
       const snapshot = Effect.fnUntraced(function*(project: ProjectId) {
@@ -155,6 +157,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         const live = Option.getOrElse(yield* cohortsOf(held.project), () => [])
         const lists = Option.flatten(Option.map(yield* staticListsOf({ project: held.project, cohorts: held.staticCohorts, live }), Option.fromNullishOr))
         if (Option.isSome(lists)) return listsHolding(lists.value, distinctId)
+        if (holdsNul(distinctId)) return new Set<number>()
         return new Set(yield* cohortRepository.memberships(distinctId, held.staticCohorts))
       })
 
@@ -238,6 +241,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
           }
           const live = prepared.byKey.get(ref)
           if (live !== undefined) return Effect.succeed(Option.some(live.flag))
+          if (holdsNul(ref)) return Effect.succeed(Option.none())
           return Effect.flatMap(flagRepository.holderOfKey(project, ref), Option.match({
             onNone: () => Effect.succeed(Option.none()),
             onSome: (holder) => flagRepository.find(project, holder.id)
