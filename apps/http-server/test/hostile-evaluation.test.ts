@@ -8,9 +8,9 @@ import { HedgerowServer } from "../src/index.ts"
 
 /**
  * Requests anyone with a project's public token can send, made to cost as much as they can: a pattern
- * that makes a backtracking engine run for ever against a long value, and a bomb of properties. While
- * each is answered, a separate process asks `/_health` again and again: the event loop must never keep
- * it waiting 100 ms.
+ * that makes a backtracking engine run for ever against a long value, patterns whose linear-time search
+ * is expensive on a value made for them, and a bomb of properties. While each is answered, a separate
+ * process asks `/_health` again and again: the event loop must never keep it waiting 100 ms.
  */
 
 const EMAIL = "^([a-zA-Z0-9_\\.\\-])+\\@(([a-zA-Z0-9\\-])+\\.)+([a-zA-Z0-9]{2,4})+$"
@@ -68,19 +68,24 @@ describe("hostile requests to /flags and /decide", () => {
   let runtime: ManagedRuntime.ManagedRuntime<any, any>
   let port = 0
   let token = ""
+  let personalKey = ""
+  let flagsPath = ""
+
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${personalKey}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    return { status: response.status, body: await response.json() }
+  }
 
   beforeAll(async () => {
     runtime = ManagedRuntime.make(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }))
     port = Number(new URL(await runtime.runPromise(HedgerowServer.baseUrl)).port)
     const boot = await runtime.runPromise(Bootstrap.use((b) => b.run({})))
-    const api = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`http://127.0.0.1:${port}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${boot.personal_api_key}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) })
-      })
-      return { status: response.status, body: await response.json() }
-    }
+    personalKey = boot.personal_api_key
+    flagsPath = `/api/projects/${boot.project_id}/feature_flags/`
     token = (await api("GET", `/api/projects/${boot.project_id}/`)).body.api_token
     const regexFlag = (key: string, property: string, pattern: string) => ({
       key,
@@ -88,7 +93,7 @@ describe("hostile requests to /flags and /decide", () => {
     })
     // Both compile on RE2's engine, so the API takes them as any client would write them.
     for (const body of [regexFlag("nested-plus", "name", "^(a+)+$"), regexFlag("email-shape", "email", EMAIL)]) {
-      expect((await api("POST", `/api/projects/${boot.project_id}/feature_flags/`, body)).status).toBe(201)
+      expect((await api("POST", flagsPath, body)).status).toBe(201)
     }
     // Stored before patterns were checked: past the API, straight into the store.
     await runtime.runPromise(Effect.gen(function*() {
@@ -184,6 +189,35 @@ describe("hostile requests to /flags and /decide", () => {
         expect(longest, path).toBeLessThan(100)
       }
     }
+  })
+
+  it("fails a flag whose linear-time regex work is past an evaluation's budget, /_health answering meanwhile", async () => {
+    // Ten conditions whose automaton needs a state for each of the last 200-odd characters: accepted at
+    // write, and expensive on a value of random `a`s and `b`s (the line feed keeps `$` from matching).
+    const conditions = Array.from({ length: 10 }, (_, i) => ({ key: "email", type: "person", operator: "not_regex", value: `a.{${200 + i}}$` }))
+    const created = await api("POST", flagsPath, { key: "far-from-the-end", filters: { groups: [{ properties: conditions, rollout_percentage: 100 }] } })
+    expect(created.status).toBe(201)
+    let seed = 27
+    const letters = Array.from({ length: FlagsRequestBounds.MAX_VALUE_SIZE - 1 }, () => {
+      seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff
+      return (seed >> 16) & 1 ? "a" : "b"
+    })
+    const email = `${letters.join("")}\n`
+    for (const path of ["/flags/?v=2", "/decide/?v=3"]) {
+      const { answer, longest } = await leastHeld(path, { token, distinct_id: "attacker", person_properties: { email } })
+      expect(answer.status, path).toBe(200)
+      const keys = Object.keys(path.startsWith("/flags") ? answer.body.flags : answer.body.featureFlags)
+      expect(keys, path).not.toContain("far-from-the-end")
+      expect(answer.body.errorsWhileComputingFlags, path).toBe(true)
+      expect(longest, path).toBeLessThan(100)
+    }
+    // On an ordinary address the flag is answered.
+    const response = await fetch(`http://127.0.0.1:${port}/flags/?v=2`, {
+      method: "POST",
+      body: JSON.stringify({ token, distinct_id: "ann", person_properties: { email: "ann.lee@mail.example.com" } })
+    })
+    const { flags, errorsWhileComputingFlags } = await response.json()
+    expect([flags["far-from-the-end"].enabled, errorsWhileComputingFlags]).toEqual([true, false])
   })
 
   it("refuses a value past its bound, and a token longer than any names no project", async () => {

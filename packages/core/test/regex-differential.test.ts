@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { vi } from "vitest"
 import { evaluateFlags, resultsByKey } from "../src/evaluation/evaluate.ts"
-import { prepareFlags } from "../src/evaluation/prepare.ts"
+import { type PreparedFlags, prepareFlags } from "../src/evaluation/prepare.ts"
 import { regexPatternError } from "../src/evaluation/regex.ts"
 import type { FeatureFlagId } from "../src/shared/ids.ts"
 import { pick, random, type Random } from "./evaluation-cases.ts"
@@ -11,9 +11,11 @@ import { storedFlag } from "./stored-flag.ts"
 /**
  * Hedgerow's `regex` and `not_regex` (RE2's engine) against posthog-node's local evaluation (JavaScript's
  * RegExp, on the patterns and values it decides itself): one flag per pattern and operator, one person
- * per value. Wherever the SDK decides, the answers must agree. Patterns are written and generated
- * short, and values are at most a dozen characters, so that no backtracking on the JavaScript side can
- * run long. HEDGEROW_REGEX_PATTERNS sets the number of generated patterns; HEDGEROW_EVAL_SEED the seed.
+ * per value, every flag in one evaluation. Wherever the SDK decides, the answers must agree, and no
+ * evaluation may go past its regex budget. Patterns are written and generated short, and generated
+ * values are at most a dozen characters, so that no backtracking on the JavaScript side can run long; the
+ * written patterns also meet values as long as SDKs send, on which none of them backtracks far.
+ * HEDGEROW_REGEX_PATTERNS sets the number of generated patterns; HEDGEROW_EVAL_SEED the seed.
  */
 
 const GENERATED = Number(process.env["HEDGEROW_REGEX_PATTERNS"] ?? 400)
@@ -76,49 +78,85 @@ const compilesInJavaScript = (pattern: string) => {
   }
 }
 
+/** One flag for each pattern and operator, on the person property `v`. */
+const flagsOf = (patterns: ReadonlyArray<string>) =>
+  prepareFlags(patterns.flatMap((pattern, i) =>
+    ["regex", "not_regex"].map((operator, j) =>
+      storedFlag({
+        id: (2 * i + j + 1) as FeatureFlagId,
+        key: `${operator}-${i}`,
+        filters: { groups: [{ properties: [{ key: "v", operator, value: pattern, type: "person" }], rollout_percentage: 100 }] }
+      })
+    )
+  ))
+
+/**
+ * Each value evaluated by posthog-node locally and by Hedgerow, every flag in one evaluation: the answers
+ * the SDK decides, the mismatches, and how many evaluations went past their regex budget.
+ */
+const differential = async (prepared: PreparedFlags, values: ReadonlyArray<string>) => {
+  // The SDK warns, once per load, about the patterns it leaves to the service.
+  const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined)
+  const client = localClient(prepared)
+  let decided = 0
+  let pastBudget = 0
+  const mismatches: Array<string> = []
+  try {
+    for (const [i, value] of values.entries()) {
+      const local = await client.getAllFlags(`person-${i}`, { personProperties: { v: value }, onlyEvaluateLocally: true })
+      const evaluation = evaluateFlags(prepared, { distinct_id: `person-${i}`, person_properties: { v: value } })
+      if (evaluation.errorsWhileComputingFlags) pastBudget++
+      const ours = resultsByKey(evaluation)
+      for (const flag of prepared.flags) {
+        if (!(flag.key in local)) continue
+        decided++
+        const result = ours.get(flag.key)
+        if (result?.enabled !== local[flag.key]) {
+          const { operator, value: pattern } = flag.conditions.groups[0]!.properties[0]!
+          mismatches.push(JSON.stringify({ operator, pattern, value: value.slice(0, 100), sdk: local[flag.key], hedgerow: result?.enabled }))
+        }
+      }
+    }
+  } finally {
+    warn.mockRestore()
+    await client.shutdown()
+  }
+  return { decided, mismatches, pastBudget }
+}
+
+/** Values of the lengths SDKs send: page addresses with their query strings, user agents, text, e-mail addresses. */
+const LONG_VALUES = [
+  "https://www.example.com/settings/billing?utm_source=newsletter&utm_medium=email&utm_campaign=spring",
+  `https://app.example.org/projects/42/dashboards?${"filter=country%3DFR&sort=-created_at&".repeat(52)}`.slice(0, 2_000),
+  "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+  "the quick brown fox jumps over the lazy dog ".repeat(23).slice(0, 1_000),
+  "ann.smith+flags@example.com", "1.2.30", "enterprise"
+]
+
+/** Patterns Hedgerow refuses at write cannot be stored; those JavaScript cannot compile match nothing in both. */
+const storable = (pattern: string) => regexPatternError(pattern) === undefined && compilesInJavaScript(pattern)
+
 describe("regex conditions against posthog-node", () => {
   it(`agree wherever the SDK decides, on written and ${GENERATED} generated patterns`, { timeout: 600_000 }, async () => {
     const next = random(SEED)
     const candidates = [...WRITTEN, ...Array.from({ length: GENERATED }, () => generatePattern(next))]
-    // Patterns Hedgerow refuses at write cannot be stored; those JavaScript cannot compile match nothing in both.
-    const patterns = [...new Set(candidates)].filter((pattern) => regexPatternError(pattern) === undefined && compilesInJavaScript(pattern))
-    const flags = patterns.flatMap((pattern, i) =>
-      ["regex", "not_regex"].map((operator, j) =>
-        storedFlag({
-          id: (2 * i + j + 1) as FeatureFlagId,
-          key: `${operator}-${i}`,
-          filters: { groups: [{ properties: [{ key: "v", operator, value: pattern, type: "person" }], rollout_percentage: 100 }] }
-        })
-      )
-    )
-    const prepared = prepareFlags(flags)
+    const patterns = [...new Set(candidates)].filter(storable)
     const values = [...WRITTEN_VALUES, ...Array.from({ length: 150 }, () => generateValue(next))]
-    // The SDK warns, once per load, about the patterns it leaves to the service.
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined)
-    const client = localClient(prepared)
-    let decided = 0
-    const mismatches: Array<string> = []
-    try {
-      for (const [i, value] of values.entries()) {
-        const local = await client.getAllFlags(`person-${i}`, { personProperties: { v: value }, onlyEvaluateLocally: true })
-        const ours = resultsByKey(evaluateFlags(prepared, { distinct_id: `person-${i}`, person_properties: { v: value } }))
-        for (const flag of prepared.flags) {
-          if (!(flag.key in local)) continue
-          decided++
-          const result = ours.get(flag.key)
-          if (result?.enabled !== local[flag.key]) {
-            const { operator, value: pattern } = flag.conditions.groups[0]!.properties[0]!
-            mismatches.push(JSON.stringify({ operator, pattern, value, sdk: local[flag.key], hedgerow: result?.enabled }))
-          }
-        }
-      }
-    } finally {
-      warn.mockRestore()
-      await client.shutdown()
-    }
+    const { decided, mismatches, pastBudget } = await differential(flagsOf(patterns), values)
     console.log(`regex differential: ${patterns.length} patterns, ${values.length} values, ${decided} answers decided by posthog-node, ${mismatches.length} mismatches`)
     assert.deepStrictEqual(mismatches.slice(0, 10), [])
+    assert.strictEqual(pastBudget, 0)
     assert.isAbove(patterns.length, GENERATED / 2)
     assert.isAbove(decided, (patterns.length * values.length) / 2)
+  })
+
+  it("agree on the patterns people write against values as long as SDKs send, all within the regex budget", { timeout: 120_000 }, async () => {
+    const patterns = WRITTEN.filter(storable)
+    const { decided, mismatches, pastBudget } = await differential(flagsOf(patterns), LONG_VALUES)
+    console.log(`regex differential on long values: ${patterns.length} patterns, ${LONG_VALUES.length} values, ${decided} answers decided by posthog-node, ${mismatches.length} mismatches`)
+    assert.deepStrictEqual(mismatches.slice(0, 10), [])
+    assert.strictEqual(pastBudget, 0)
+    assert.isAbove(decided, (patterns.length * LONG_VALUES.length) / 2)
   })
 })

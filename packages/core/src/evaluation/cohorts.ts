@@ -1,7 +1,7 @@
 import type { Cohort } from "../cohorts/model.ts"
 import { cohortIdOf, cohortProperties } from "../cohorts/properties.ts"
 import { isRecord, type JsonRecord } from "../shared/fields.ts"
-import { type Comparison, compare, type PropertySources } from "./operators.ts"
+import { type Comparison, compare, type ComparisonScope, type PropertySources } from "./operators.ts"
 import type { CohortDefinitions } from "./prepare.ts"
 import { decided, deferred, not, type Verdict } from "./verdict.ts"
 
@@ -34,7 +34,7 @@ export interface CohortScope {
   /** The static cohorts, by id, whose list holds the person's distinct id. */
   readonly members: ReadonlySet<number>
   readonly sources: PropertySources
-  readonly now: Date
+  readonly comparing: ComparisonScope
   /**
    * Verdicts of definitions already read for these sources in this evaluation: cohorts naming one
    * cohort many times over, through others, read it once (PostHog's service reads each cohort once).
@@ -119,7 +119,7 @@ const leafVerdict = (leaf: JsonRecord, scope: CohortScope, depth: number, all: b
       operator: typeof operator === "string" && operator !== "" ? operator : "exact",
       value: leaf["value"]
     }
-    verdict = compare(comparison, scope.sources, scope.now)
+    verdict = compare(comparison, scope.sources, scope.comparing)
   }
   if (leaf["negation"] !== true) return verdict
   const negated = not(verdict)

@@ -2,9 +2,10 @@ import type { PropertyFilter } from "../feature-flags/conditions.ts"
 import { type CohortScope, cohortVerdict } from "./cohorts.ts"
 import { deviceIdOf, type EvaluationContext, personSources } from "./context.ts"
 import { bucketHash, hashAhead, HOLDOUT_PREFIX, type HashPrefix, inRollout, variantAt } from "./hash.ts"
-import { compare, type Properties, type PropertySources } from "./operators.ts"
+import { compare, type ComparisonScope, type Properties, type PropertySources } from "./operators.ts"
 import { FLAG_AGGREGATION, type PreparedCondition, type PreparedFlag, type PreparedFlags } from "./prepare.ts"
 import { noMatchReason, type Outcome, type Reason, reasonOf } from "./reasons.ts"
+import { RegexBudget, RegexBudgetExceeded } from "./regex-budget.ts"
 import { allOf, decided, type Deferral, deferred, type Verdict } from "./verdict.ts"
 
 /**
@@ -59,7 +60,8 @@ interface Decision {
 interface Subject {
   readonly prepared: PreparedFlags
   readonly context: EvaluationContext
-  readonly now: Date
+  /** The instant relative dates count back from, and the regex work the evaluation may still do. */
+  readonly comparing: ComparisonScope
   readonly person: PropertySources
   readonly deviceId: string | undefined
   readonly groups: Readonly<Record<string, unknown>>
@@ -83,7 +85,7 @@ export const evaluateFlags = (prepared: PreparedFlags, context: EvaluationContex
   const subject: Subject = {
     prepared,
     context,
-    now: context.now ?? new Date(),
+    comparing: { now: context.now ?? new Date(), regex: new RegexBudget() },
     person: personSources(context),
     deviceId: deviceIdOf(context),
     groups: context.groups ?? {},
@@ -128,8 +130,9 @@ const resultNow = (subject: Subject, flag: PreparedFlag): FlagResult | null => {
     decision = decide(subject, flag)
   } catch {
     // A value JavaScript cannot render as text (JSON allows an object whose `toString` is not a
-    // function): the flag fails alone, left out and reported, as the service reports a flag it could not
-    // compute, rather than failing every flag of the request.
+    // function), or a regex condition past the evaluation's budget: the flag fails alone, left out and
+    // reported, as the service reports a flag it could not compute, rather than failing every flag of
+    // the request.
     decision = null
     subject.failed = true
   }
@@ -227,7 +230,7 @@ const cohortScopeOf = (subject: Subject, sources: PropertySources): CohortScope 
       cohorts: subject.prepared.cohorts,
       members: subject.context.cohort_members ?? NO_MEMBERSHIPS,
       sources,
-      now: subject.now,
+      comparing: subject.comparing,
       known: new Map()
     }
     subject.cohortScopes.set(sources, scope)
@@ -245,7 +248,7 @@ const propertyVerdict = (subject: Subject, property: PropertyFilter, sources: Pr
       return compare(
         { key: String(property.key), operator: property.operator || "exact", value: property.json["value"] },
         sources,
-        subject.now
+        subject.comparing
       )
   }
 }
@@ -287,7 +290,14 @@ const sdkAnswer = (subject: Subject, flag: PreparedFlag): Decision | Deferral =>
   let answer = subject.sdkAnswers.get(flag)
   if (answer === undefined) {
     subject.sdkAnswers.set(flag, "inconclusive")
-    answer = sdkAnswerNow(subject, flag)
+    try {
+      answer = sdkAnswerNow(subject, flag)
+    } catch (error) {
+      // Past the regex budget the flag has no answer: whatever reads it later fails too, as the budget
+      // refuses every later match.
+      subject.sdkAnswers.delete(flag)
+      throw error
+    }
     subject.sdkAnswers.set(flag, answer)
   }
   return answer
@@ -296,7 +306,8 @@ const sdkAnswer = (subject: Subject, flag: PreparedFlag): Decision | Deferral =>
 const sdkAnswerNow = (subject: Subject, flag: PreparedFlag): Decision | Deferral => {
   try {
     return sdkEvaluate(subject, flag)
-  } catch {
+  } catch (error) {
+    if (error instanceof RegexBudgetExceeded) throw error
     // posthog-node throws on what it cannot render, and leaves such a flag to the service.
     return "inconclusive"
   }

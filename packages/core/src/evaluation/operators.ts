@@ -1,5 +1,6 @@
 import { sdkActualDate, sdkFilterDate, serviceActualDate, serviceFilterDate } from "./dates.ts"
 import { regexFinds } from "./regex.ts"
+import { type RegexBudget, RegexBudgetExceeded } from "./regex-budget.ts"
 import { type SemverOperator, sdkSemver, serviceSemver } from "./semver.ts"
 import { asciiLower, isRenderable, isTruthLike, sdkExactText, serviceText, truthOf } from "./values.ts"
 import { decided, deferred, type Verdict } from "./verdict.ts"
@@ -18,6 +19,12 @@ export interface Comparison {
   readonly key: string
   readonly operator: string
   readonly value: unknown
+}
+
+/** What every comparison of one evaluation shares: the instant relative dates count back from, and the regex budget. */
+export interface ComparisonScope {
+  readonly now: Date
+  readonly regex: RegexBudget
 }
 
 const hasOwn = (properties: Properties, key: string) => Object.prototype.hasOwnProperty.call(properties, key)
@@ -50,17 +57,19 @@ const SEMVER = new Set(["semver_eq", "semver_neq", "semver_gt", "semver_gte", "s
  * cannot compare exactly as the service would) is left to the service; Hedgerow keeps no persons, so
  * the service sees only what the request carries.
  */
-export const compare = (comparison: Comparison, sources: PropertySources, now: Date): Verdict => {
-  if (!hasOwn(sources.sdk, comparison.key)) return deferred(serviceCompare(comparison, sources.service, now))
+export const compare = (comparison: Comparison, sources: PropertySources, scope: ComparisonScope): Verdict => {
+  if (!hasOwn(sources.sdk, comparison.key)) return deferred(serviceCompare(comparison, sources.service, scope))
   let sdk: boolean | undefined
   try {
-    sdk = sdkCompare(comparison, sources.sdk[comparison.key], now)
-  } catch {
+    sdk = sdkCompare(comparison, sources.sdk[comparison.key], scope)
+  } catch (error) {
+    // A regex the budget cannot pay for fails the flag, whoever decides it.
+    if (error instanceof RegexBudgetExceeded) throw error
     // posthog-node throws on a value JavaScript cannot render as text (JSON allows an object whose
     // `toString` is not a function) and leaves the flag to the service, which reads it as JSON.
-    return deferred(serviceCompare(comparison, sources.service, now), "server")
+    return deferred(serviceCompare(comparison, sources.service, scope), "server")
   }
-  return sdk === undefined ? deferred(serviceCompare(comparison, sources.service, now)) : decided(sdk)
+  return sdk === undefined ? deferred(serviceCompare(comparison, sources.service, scope)) : decided(sdk)
 }
 
 const substring = (operator: string, actual: string, wanted: string): boolean | undefined => {
@@ -104,7 +113,7 @@ const sdkExact = (wanted: unknown, actual: unknown): boolean | undefined => {
 }
 
 /** The SDK's answer for a property it has, or undefined when it leaves it to the service. */
-const sdkCompare = ({ operator, value }: Comparison, actual: unknown, now: Date): boolean | undefined => {
+const sdkCompare = ({ operator, value }: Comparison, actual: unknown, { now, regex }: ComparisonScope): boolean | undefined => {
   if (operator === "is_set") return true
   if (operator === "is_not_set") return false
   if (actual === null && !NULL_COMPARED.has(operator)) return false
@@ -116,7 +125,7 @@ const sdkCompare = ({ operator, value }: Comparison, actual: unknown, now: Date)
     }
     case "regex":
     case "not_regex": {
-      const found = regexFinds(String(value), String(actual))
+      const found = regexFinds(String(value), String(actual), regex)
       return found === null ? false : found === (operator === "regex")
     }
     case "gt":
@@ -169,7 +178,11 @@ const serviceExact = (wanted: unknown, actual: unknown): boolean => {
  * without a value matches nothing. Its own operators (`icontains_multi`, `between`, `is_date_exact`)
  * live only here, since the SDK leaves them to it.
  */
-export const serviceCompare = ({ key, operator, value }: Comparison, properties: Properties, now: Date): boolean => {
+export const serviceCompare = (
+  { key, operator, value }: Comparison,
+  properties: Properties,
+  { now, regex }: ComparisonScope
+): boolean => {
   const present = hasOwn(properties, key)
   if (operator === "is_set") return present
   if (operator === "is_not_set") return !present
@@ -183,7 +196,7 @@ export const serviceCompare = ({ key, operator, value }: Comparison, properties:
     case "regex":
     case "not_regex": {
       if (!present) return operator === "not_regex"
-      const found = regexFinds(serviceText(value), serviceText(actual))
+      const found = regexFinds(serviceText(value), serviceText(actual), regex)
       return found !== null && found === (operator === "regex")
     }
     case "icontains_multi":

@@ -1,4 +1,5 @@
 import { RE2JS } from "re2js"
+import { MeteredRegex, type RegexBudget } from "./regex-budget.ts"
 
 /**
  * `regex` and `not_regex`: a search anywhere in the value, as both the SDK and the service do; an
@@ -96,8 +97,9 @@ const withUnicodeClasses = (pattern: string): string => {
 }
 
 /**
- * Bounds on a pattern: its text, so that compiling it stays quick, and its program, so that a match
- * stays quick. RE2's time is linear in the value, times a factor that grows with the program.
+ * Bounds on a pattern: its text, so that compiling it stays quick, and its program, by which the work of
+ * a match grows (RE2's time is linear in the value, times a factor that grows with the program; what
+ * bounds that work is the evaluation's budget, in regex-budget.ts).
  */
 const MAX_PATTERN_LENGTH = 5_000
 const MAX_PROGRAM = 1_000
@@ -127,21 +129,21 @@ export const regexPatternError = (pattern: string): string | undefined => {
 }
 
 /** Compiled patterns (null for one refused), oldest first. */
-const compiled = new Map<string, RE2JS | null>()
+const compiled = new Map<string, MeteredRegex | null>()
 const MAX_PATTERNS = 1_000
 
-const compile = (pattern: string): RE2JS | null => {
+const compile = (pattern: string): MeteredRegex | null => {
   const plain = compiledOrReason(pattern)
   if (typeof plain === "string") return null
   // Spelled out, a pattern names only classes RE2 knows; should it not compile, RE2's reading stands.
   try {
-    return RE2JS.compile(withUnicodeClasses(pattern))
+    return new MeteredRegex(RE2JS.compile(withUnicodeClasses(pattern)))
   } catch {
-    return plain
+    return new MeteredRegex(plain)
   }
 }
 
-const cached = (pattern: string): RE2JS | null => {
+const cached = (pattern: string): MeteredRegex | null => {
   let regex = compiled.get(pattern)
   if (regex !== undefined) return regex
   regex = compile(pattern)
@@ -150,9 +152,12 @@ const cached = (pattern: string): RE2JS | null => {
   return regex
 }
 
-/** Whether the pattern is found in the text; null when it does not compile. */
-export const regexFinds = (pattern: string, text: string): boolean | null => {
+/**
+ * Whether the pattern is found in the text; null when it does not compile. The match draws on the
+ * evaluation's budget, and throws RegexBudgetExceeded when the budget cannot pay for it.
+ */
+export const regexFinds = (pattern: string, text: string, budget: RegexBudget): boolean | null => {
   if (pattern === "") return true
   const regex = cached(pattern)
-  return regex === null ? null : regex.test(text)
+  return regex === null ? null : regex.test(text, budget)
 }
