@@ -2,6 +2,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Result } from "effect"
 import { distinctIdsOfCsv } from "../src/cohorts/csv.ts"
 import { readCohortFilters } from "../src/cohorts/filters.ts"
+import { cohortReading, MAX_COHORT_DEPTH } from "../src/evaluation/cohort-reading.ts"
+import { type CohortScope, cohortVerdict } from "../src/evaluation/cohorts.ts"
 import type { EvaluationContext } from "../src/evaluation/context.ts"
 import { evaluateFlags, resultsByKey } from "../src/evaluation/evaluate.ts"
 import { type CohortDefinitions, prepareFlags } from "../src/evaluation/prepare.ts"
@@ -53,6 +55,88 @@ describe("cohorts in evaluation", () => {
     assert.isTrue(valueFor(onCohort(1), cohorts, { person_properties: { plan: "pro" } }))
     assert.isFalse(valueFor(onCohort(1), cohorts, { person_properties: { plan: "free" } }))
     assert.isBelow(performance.now() - started, 200)
+  })
+
+  /** Cohort `first`..`first + count - 1`, each naming the next; the last names `bottom`. */
+  const chain = (cohorts: Map<string, JsonRecord>, first: number, count: number, bottom: number) => {
+    for (let id = first; id < first + count; id++) {
+      cohorts.set(String(id), group("AND", group("AND", cohortLeaf(id + 1 < first + count ? id + 1 : bottom))))
+    }
+  }
+
+  /** `levels` cohorts from `first` up, each naming the one below twice (the lowest names `bottom` twice); answers the top's id. */
+  const diamond = (cohorts: Map<string, JsonRecord>, first: number, levels: number, bottom: number) => {
+    for (let level = 0; level < levels; level++) {
+      const below = level === 0 ? bottom : first + level - 1
+      cohorts.set(String(first + level), group("AND", group("AND", cohortLeaf(below), cohortLeaf(below))))
+    }
+    return first + levels - 1
+  }
+
+  const plan = (value: string) => ({ type: "person", key: "plan", value, operator: "exact", negation: false })
+
+  const scopeOf = (cohorts: CohortDefinitions, properties: Record<string, unknown>): CohortScope => ({
+    cohorts,
+    members: new Set(),
+    sources: { sdk: properties, service: properties },
+    now: new Date(),
+    known: new Map()
+  })
+
+  const verdictOf = (id: number, scope: CohortScope) => cohortVerdict({ value: id, operator: null, cohort_id: id }, scope)
+
+  it("a diamond of 24 levels over a chain past the depth bound is read in milliseconds: each cohort once", () => {
+    const cohorts = new Map<string, JsonRecord>()
+    cohorts.set("1", group("AND", group("AND", plan("pro"))))
+    // 55 cohorts of two levels each: 110 levels, past the bound.
+    chain(cohorts, 2, 55, 1)
+    const top = diamond(cohorts, 100, 24, 2)
+    const started = performance.now()
+    for (const plan of ["pro", "free"]) {
+      // Past the bound neither decider reads on: the SDK leaves the flag to the service, which counts no match.
+      assert.deepStrictEqual(verdictOf(top, scopeOf(cohorts, { plan })), { sdk: "server", service: false })
+      assert.isFalse(valueFor(onCohort(top), cohorts, { person_properties: { plan } }))
+    }
+    assert.isBelow(performance.now() - started, 50)
+  })
+
+  it("a diamond of 24 levels over cohorts naming each other in a loop is read in milliseconds", () => {
+    const cohorts = new Map<string, JsonRecord>()
+    cohorts.set("1", group("AND", group("AND", cohortLeaf(2))))
+    cohorts.set("2", group("AND", group("AND", cohortLeaf(1))))
+    const top = diamond(cohorts, 10, 24, 1)
+    const started = performance.now()
+    assert.deepStrictEqual(verdictOf(top, scopeOf(cohorts, {})), { sdk: "server", service: false })
+    assert.isFalse(valueFor(onCohort(top), cohorts, {}))
+    assert.isBelow(performance.now() - started, 50)
+  })
+
+  it("a cohort reads the same wherever it is named: within the bound, through a loop, past the bound", () => {
+    const cohorts = new Map<string, JsonRecord>()
+    cohorts.set("1", group("AND", group("AND", plan("pro"))))
+    // 49 cohorts of two levels over cohort 1: 99 levels from the top, within the bound; one more is past it.
+    chain(cohorts, 2, 49, 1)
+    cohorts.set("60", group("AND", group("AND", cohortLeaf(2))))
+    const reading = cohortReading(cohorts)
+    assert.strictEqual(reading.depth(cohorts.get("2")!), MAX_COHORT_DEPTH - 1)
+    assert.isFalse(reading.unreadable(cohorts.get("2")!))
+    assert.isTrue(reading.unreadable(cohorts.get("60")!))
+    // Named from the top or from one further up, cohort 2 is read to its end and gives the same verdict.
+    const scope = scopeOf(cohorts, { plan: "pro" })
+    assert.deepStrictEqual(verdictOf(2, scope), { sdk: true, service: true })
+    assert.deepStrictEqual(verdictOf(60, scope), { sdk: "server", service: false })
+    assert.deepStrictEqual(verdictOf(2, scopeOf(cohorts, { plan: "pro" })), { sdk: true, service: true })
+    // A group that decides before it comes to a cohort in a loop is decided, as posthog-node decides it;
+    // one that comes to it first is left to the service, which counts the loop as no match.
+    const looping = new Map<string, JsonRecord>([
+      ["1", group("AND", group("AND", cohortLeaf(2)))],
+      ["2", group("OR", group("OR", cohortLeaf(1)))],
+      ["3", group("OR", group("OR", plan("pro"), cohortLeaf(1)))],
+      ["4", group("OR", group("OR", cohortLeaf(1), plan("pro")))]
+    ])
+    assert.deepStrictEqual(verdictOf(3, scopeOf(looping, { plan: "pro" })), { sdk: true, service: true })
+    assert.deepStrictEqual(verdictOf(4, scopeOf(looping, { plan: "pro" })), { sdk: "server", service: true })
+    assert.deepStrictEqual(verdictOf(4, scopeOf(looping, { plan: "free" })), { sdk: "server", service: false })
   })
 
   it("reading a large upload yields to the event loop: no slice of it holds the loop long", async () => {

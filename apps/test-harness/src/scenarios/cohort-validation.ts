@@ -141,6 +141,31 @@ export const cohortValidationScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
+    name: "cohorts cannot nest past 100 levels: a create, a PATCH or a PUT that would take a cohort or one naming it deeper is refused and changes nothing",
+    run: async (context) => {
+      const { target } = context
+      const where = { key: context.primary.key, project: projectOf(context) }
+      const deep = refusal("Cohorts cannot be nested more than 100 levels deep, counting groups within groups and cohorts naming cohorts.")
+      // A person filter in an AND in the OR: one level below the top group; each cohort naming the one
+      // below adds two (its AND group, then the cohort named). 49 of them reach 99 levels.
+      const base = await createCohort(target, where, { filters: wrapped(person("plan", "pro")) })
+      let top = base
+      for (let i = 0; i < 49; i++) top = await createCohort(target, where, { filters: wrapped(cohortFilter(top.id)) })
+      expectReply(await postCohort(target, where, { name: cohortName("too deep"), filters: wrapped(cohortFilter(top.id)) }), 400, deep)
+      // Made deeper from below: the cohort at the bottom naming another keeps itself shallow, but not the top.
+      const side = await createCohort(target, where, { filters: wrapped(person("plan", "pro")) })
+      const sideways = { filters: properties([person("plan", "pro"), cohortFilter(side.id)]) }
+      expectReply(await patchCohort(target, where, base.id, sideways), 400, deep)
+      expectReply(await target.call(COHORTS.replace, cohortCall(where, base.id, { body: sideways })), 400, deep)
+      expectReply(await target.call(COHORTS.retrieve, cohortCall(where, base.id)), 200, base)
+      // A static cohort is a list whatever its filters: naming it reads no further.
+      const listed = await createStatic(target, where, ["anna"])
+      expectReply(await patchCohort(target, where, base.id, { filters: properties([person("plan", "pro"), cohortFilter(listed.id)]) }), 200)
+      const reply = await target.call(COHORTS.list, { key: where.key, params: { project_id: where.project }, query: { search: "too deep" } })
+      assert.deepEqual(reply.body.results, [])
+    }
+  },
+  {
     name: "a form's JSON fields are JSON text: text that is not JSON is PostHog's 400 on the field",
     run: async (context) => {
       const { target } = context

@@ -14,7 +14,7 @@ import { hasCriteria } from "./filters.ts"
 import type { CohortBody } from "./input.ts"
 import type { StoredCohort } from "./model.ts"
 import { type CohortUpdate, CohortRepository } from "./repository.ts"
-import { deletionError, referenceError } from "./rules.ts"
+import { deletionError, depthError, referenceError } from "./rules.ts"
 
 /** The refusals of what PostHog computes from its analytics data, which this service does not hold. */
 export const NO_QUERY_ENGINE =
@@ -76,7 +76,9 @@ export class CohortWriter extends Context.Service<CohortWriter, {
           if (fields.query !== null && hasCriteria(fields.filters)) return yield* invalid("Cannot set both query and filters at the same time.")
           if (fields.query !== null && !isStatic) return yield* invalid("Cannot create a dynamic cohort with a query. Set is_static to true.")
           if (fields.query !== null) return yield* invalid(NO_QUERY_ENGINE, "query")
-          yield* failIfAny(referenceError({ id: null, filters: fields.filters ?? null, groups: fields.groups ?? [] }, yield* known))
+          const written = { id: null, filters: fields.filters ?? null, groups: fields.groups ?? [] }
+          yield* failIfAny(referenceError(written, yield* known))
+          yield* failIfAny(depthError({ ...written, is_static: isStatic, deleted: false }, yield* known))
           const members = isStatic ? yield* startingMembers(fields, csv) : []
           const created = yield* cohorts.insert({
             project_id: project,
@@ -127,6 +129,7 @@ export class CohortWriter extends Context.Service<CohortWriter, {
           if (fields.query !== null) return yield* invalid(NO_QUERY_ENGINE, "query")
           if (next.deleted && !current.deleted) yield* failIfAny(deletionError(current.id, yield* known))
           yield* failIfAny(referenceError({ id: current.id, filters: next.filters, groups: next.groups }, yield* known))
+          yield* failIfAny(depthError({ id: current.id, ...next }, yield* known))
           // A CSV fills a static cohort that is not being deleted; a dynamic cohort has no list to fill.
           const members = next.is_static && fields.deleted !== true ? yield* csvIds(csv) : []
           const changes = changesBetween(SCOPE, LOGGED_FIELDS, current, { ...current, ...next })
