@@ -34,6 +34,10 @@ export const maxLength = (max: number) =>
   rule<string>("max_length", (s) =>
     s.length > max && characters(s) > max ? `Ensure this field has no more than ${max} characters.` : undefined)
 
+/** DRF ListField's `max_length`. */
+export const maxItems = (max: number) =>
+  rule<ReadonlyArray<unknown>>("max_length", (list) => (list.length > max ? `Ensure this field has no more than ${max} elements.` : undefined))
+
 export const minLength = (min: number, detail = `Ensure this field has at least ${min} characters.`) =>
   rule<string>("min_length", (s) => (characters(s) < min ? detail : undefined))
 
