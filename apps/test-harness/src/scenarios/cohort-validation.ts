@@ -82,7 +82,7 @@ const CREATE_CASES: ReadonlyArray<readonly [string, unknown, object]> = [
   ["a folder that is no text", { _create_in_folder: 3 }, invalid("_create_in_folder", "Not a valid string.")],
   ["starting ids that are no list", { is_static: true, _create_static_person_ids: "anna" }, invalid("_create_static_person_ids", "Expected a list of items but got type \"str\".", "not_a_list")],
   ["a blank starting id", { is_static: true, _create_static_person_ids: ["anna", " "] }, invalid("_create_static_person_ids__1", "This field may not be blank.", "blank")],
-  ["a starting id of 401 characters", { is_static: true, _create_static_person_ids: ["i".repeat(401)] }, invalid("_create_static_person_ids__0", "Ensure this field has no more than 400 characters.", "max_length")],
+  ["a starting id of 201 characters", { is_static: true, _create_static_person_ids: ["i".repeat(201)] }, invalid("_create_static_person_ids__0", "Ensure this field has no more than 200 characters.", "max_length")],
   ["a NUL character in the name", { name: "a\u0000b" }, invalid("name", "Null characters are not allowed.", "null_characters_not_allowed")],
   // The first field in PostHog's order wins.
   ["a bad description before bad filters", { description: null, filters: {} }, invalid("description", "This field may not be null.", "null")]

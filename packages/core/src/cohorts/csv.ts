@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { ValidationError } from "../shared/errors.ts"
+import { MAX_DISTINCT_ID_LENGTH } from "../shared/distinct-id.ts"
 import { characters, pythonStrip } from "../shared/fields.ts"
 
 /**
@@ -14,8 +15,6 @@ import { characters, pythonStrip } from "../shared/fields.ts"
 
 /** Distinct ids one upload (or one list) may add: enough for real lists, few enough for one transaction. */
 export const MAX_MEMBERS_PER_REQUEST = 100_000
-/** A distinct id's length, as PostHog's distinct id column is. */
-export const MAX_DISTINCT_ID_LENGTH = 400
 
 const MESSAGES = {
   empty: "CSV file is empty. Please upload a CSV file with at least one row of data.",

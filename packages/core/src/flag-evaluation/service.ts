@@ -18,6 +18,7 @@ import { memoized } from "../read-model/memoized.ts"
 import { AuthenticationError, NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
 import { type FeatureFlagId, MAX_SERIAL, type ProjectId } from "../shared/ids.ts"
 import type { Scope } from "../shared/scope.ts"
+import { holdsLoneSurrogate, holdsNul } from "../shared/text.ts"
 import type { FlagsAnswer } from "./answers.ts"
 import { definitionsOf } from "./definitions.ts"
 import { evaluationReasons } from "./evaluation-reasons.ts"
@@ -140,11 +141,14 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
 
       /**
        * The static cohorts of the snapshot whose list holds the distinct id: one indexed read, made only
-       * when the project's active flags reach a static cohort, so evaluation itself stays synchronous.
+       * when the project's active flags reach a static cohort, so evaluation itself stays synchronous. No
+       * list holds an id that text cannot store: such an id is in none, unread.
        */
       const membershipsOf = (held: FlagSnapshot, distinctId: string): Effect.Effect<ReadonlySet<number> | undefined> =>
         held.staticCohorts.length === 0
           ? Effect.succeed(undefined)
+          : holdsNul(distinctId) || holdsLoneSurrogate(distinctId)
+          ? Effect.succeed(new Set())
           : Effect.map(cohortRepository.memberships(distinctId, held.staticCohorts), (ids) => new Set(ids))
 
       const serverFlagsOf = Effect.fnUntraced(function*(project: ProjectId, context: EvaluationContext) {
