@@ -1,6 +1,8 @@
 import { Bootstrap, type ProjectId } from "@hedgerow/core"
 import { CohortRepository } from "@hedgerow/core/ports"
 import { Effect, ManagedRuntime } from "effect"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HedgerowServer } from "../src/index.ts"
 
@@ -107,4 +109,73 @@ describe("cohorts shaped to cost", () => {
     expect(performance.now() - started).toBeLessThan(50)
     expect([reasons.body[overChain].value, reasons.body[overLoop].value]).toEqual([false, false])
   }, 60_000)
+
+  /** A static cohort's form carrying `csv`, POSTed; the answer, and the longest the event loop went without a turn meanwhile. */
+  const upload = async (csv: Uint8Array | string) => {
+    const boundary = "hostile-boundary"
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="is_static"\r\n\r\ntrue\r\n`),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="csv"; filename="members.csv"\r\n\r\n`),
+      typeof csv === "string" ? Buffer.from(csv) : csv,
+      Buffer.from(`\r\n--${boundary}--\r\n`)
+    ])
+    let longest = 0
+    let last = performance.now()
+    const timer = setInterval(() => {
+      const now = performance.now()
+      longest = Math.max(longest, now - last)
+      last = now
+    }, 1)
+    try {
+      const response = await fetch(`${base}/api/projects/${project}/cohorts/`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${boundary}` },
+        body
+      })
+      return { status: response.status, body: await response.json(), longest }
+    } finally {
+      clearInterval(timer)
+    }
+  }
+
+  const EIGHT_MIB = 8 * 1024 * 1024
+  const csvRefusal = (detail: string) => ({ type: "validation_error", code: "invalid", detail, attr: "csv" })
+
+  it("CSVs of 8 MiB of blank lines, of one 8 MiB line, of 1,000 long headings: answered without holding the loop, refusals short", async () => {
+    const blank = await upload(`distinct_id,name\n${"\n".repeat(EIGHT_MIB - 1000)}anna,Anna\n`)
+    expect([blank.status, blank.body.count]).toEqual([201, 1])
+    const line = await upload("a,".repeat(EIGHT_MIB / 2 - 1000))
+    expect([line.status, line.body]).toEqual([400, csvRefusal("A CSV row may have at most 1,048,576 characters; row 1 has more.")])
+    const headings = Array.from({ length: 1000 }, (_, i) => `${i}`.padEnd(1000, "h"))
+    const unnamed = await upload(`${headings.join(",")}\nanna\n`)
+    expect(unnamed.status).toBe(400)
+    expect(JSON.stringify(unnamed.body).length).toBeLessThan(1500)
+    expect(unnamed.body.detail).toMatch(/, and 980 more$/)
+    console.log(`loop held at most: blank lines ${blank.longest.toFixed(1)} ms, one line ${line.longest.toFixed(1)} ms, headings ${unnamed.longest.toFixed(1)} ms`)
+    for (const each of [blank, line, unnamed]) expect(each.longest).toBeLessThan(150)
+  }, 60_000)
+
+  it("uploads sent at once are read two at a time: what waits holds only its file, and what is done is let go", async () => {
+    const ids = Array.from({ length: 99_990 }, (_, i) => `user-${i}-${"x".repeat(60)}`).join("\n")
+    const csv = Buffer.from(`distinct_id\n${ids}\n${"z".repeat(201)}\n`)
+    // What the uploads hold, not what they have let go of: the heap in use right after a collection.
+    setFlagsFromString("--expose-gc")
+    const gc = runInNewContext("gc") as () => void
+    const live = () => {
+      gc()
+      return process.memoryUsage().heapUsed
+    }
+    const before = live()
+    let peak = before
+    const sampler = setInterval(() => (peak = Math.max(peak, live())), 100)
+    const answers = await Promise.all(Array.from({ length: 12 }, () => upload(csv)))
+    clearInterval(sampler)
+    const after = live()
+    expect(answers.map((answer) => answer.status)).toEqual(Array(12).fill(400))
+    expect(answers[0]!.body).toEqual(csvRefusal("A distinct ID may have at most 200 characters; row 99992 of the CSV has more."))
+    const mib = (bytes: number) => bytes / 1024 / 1024
+    console.log(`12 uploads of ${mib(csv.length).toFixed(1)} MiB at once: live heap grew by at most ${mib(peak - before).toFixed(0)} MiB, ${mib(after - before).toFixed(0)} MiB after`)
+    expect(mib(peak - before)).toBeLessThan(60)
+    expect(mib(after - before)).toBeLessThan(10)
+  }, 120_000)
 })

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Result } from "effect"
+import { Context, Effect, Layer, Result, Semaphore } from "effect"
 import { changesBetween } from "../activity/changes.ts"
 import type { ActivityInsert } from "../activity/repository.ts"
 import { ActivityRepository } from "../activity/repository.ts"
@@ -30,6 +30,13 @@ const LOGGED_FIELDS = ["name", "description", "deleted", "filters", "groups", "i
 const SCOPE = "Cohort"
 
 /**
+ * Writes carrying a CSV that one process reads and writes at once. Each holds its file's text and ids
+ * until its members are written; reading is the event loop's work in slices, so more at once would not
+ * finish sooner, only hold more. Two let one's members be written while another's file is read.
+ */
+const UPLOADS_AT_ONCE = 2
+
+/**
  * Cohort creation, change and membership, each one transaction with its activity entry: a refusal or a
  * failure anywhere leaves no trace. Writes that read other cohorts (names, loops, deletion) take turns per
  * project, so that two writes cannot draw the two halves of a loop.
@@ -51,6 +58,10 @@ export class CohortWriter extends Context.Service<CohortWriter, {
 
       const takeTurn = (project: ProjectId) => transactions.serialize(`hedgerow:cohorts:${project}`)
 
+      const uploads = yield* Semaphore.make(UPLOADS_AT_ONCE)
+      /** A write with a CSV waits its turn among uploads, holding nothing read from its file meanwhile. */
+      const inTurn = <A, E>(body: CohortBody, write: Effect.Effect<A, E>) => (body.csv === undefined ? write : uploads.withPermit(write))
+
       /** The project's cohorts and cohort-naming flags, read once when a rule first needs them. */
       const projectCohorts = (project: ProjectId) =>
         Effect.cached(Effect.all({ cohorts: cohorts.everyBrief(project), flags: cohorts.flagsNamingCohorts(project) }))
@@ -65,7 +76,9 @@ export class CohortWriter extends Context.Service<CohortWriter, {
       const csvIds = (csv: Result.Result<ReadonlyArray<string>, ValidationError> | undefined) =>
         csv === undefined ? Effect.succeed([]) : Result.isFailure(csv) ? Effect.fail(csv.failure) : Effect.succeed(csv.success)
 
-      const create = Effect.fn("CohortWriter.create")(function*(actor: Actor, access: ProjectAccess, body: CohortBody) {
+      const create = (actor: Actor, access: ProjectAccess, body: CohortBody) => inTurn(body, created(actor, access, body))
+
+      const created = Effect.fn("CohortWriter.create")(function*(actor: Actor, access: ProjectAccess, body: CohortBody) {
         const project = access.project.id
         const csv = yield* readCsv(body)
         return yield* transactions.run(Effect.gen(function*() {
@@ -106,7 +119,9 @@ export class CohortWriter extends Context.Service<CohortWriter, {
 
       const found = (project: ProjectId, id: CohortId) => cohorts.find(project, id).pipe(Effect.flatMap(orNotFound), Effect.orDie)
 
-      const update = Effect.fn("CohortWriter.update")(function*(actor: Actor, access: ProjectAccess, id: CohortId, body: CohortBody) {
+      const update = (actor: Actor, access: ProjectAccess, id: CohortId, body: CohortBody) => inTurn(body, updated(actor, access, id, body))
+
+      const updated = Effect.fn("CohortWriter.update")(function*(actor: Actor, access: ProjectAccess, id: CohortId, body: CohortBody) {
         const project = access.project.id
         const csv = yield* readCsv(body)
         return yield* transactions.run(Effect.gen(function*() {
