@@ -82,6 +82,25 @@ export const cohortFlagScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
+    name: "a static cohort's member has at most 200 characters, as /flags reads a distinct id: a longer one is read cut and matches; NUL matches no list, never a 500",
+    needs: ["world"],
+    run: async (context) => {
+      const { target } = context
+      const where = await freshProject(context)
+      // 200 code points in 350 UTF-16 units: characters are counted alike on both sides.
+      const long = `${"🙂".repeat(150)}${"x".repeat(50)}`
+      const listed = await createStatic(target, where, [long, "a"])
+      const flags = [await flagOn(target, where, onCohort(listed.id))]
+      assert.deepEqual(await valuesFor(target, where.token, long, {}, flags), [true])
+      assert.deepEqual(await valuesFor(target, where.token, `${long} and more`, {}, flags), [true])
+      assert.deepEqual(await valuesFor(target, where.token, long.slice(0, -1), {}, flags), [false])
+      assert.deepEqual(await valuesFor(target, where.token, "a\u0000", {}, flags), [false])
+      const reasons = await target.call(FLAGS.evaluationReasons, { key: where.key, params: { project_id: where.project }, query: { distinct_id: "a\u0000" } })
+      expectReply(reasons, 200)
+      assert.deepEqual(reasons.body[flags[0]!.key], { value: false, evaluation: { reason: "no_condition_match", condition_index: 0 } })
+    }
+  },
+  {
     name: "the definitions send the dynamic cohorts the flags reach, not static ones, and any cohort change moves their ETag",
     needs: ["world"],
     run: async (context) => {

@@ -82,7 +82,7 @@ const CREATE_CASES: ReadonlyArray<readonly [string, unknown, object]> = [
   ["a folder that is no text", { _create_in_folder: 3 }, invalid("_create_in_folder", "Not a valid string.")],
   ["starting ids that are no list", { is_static: true, _create_static_person_ids: "anna" }, invalid("_create_static_person_ids", "Expected a list of items but got type \"str\".", "not_a_list")],
   ["a blank starting id", { is_static: true, _create_static_person_ids: ["anna", " "] }, invalid("_create_static_person_ids__1", "This field may not be blank.", "blank")],
-  ["a starting id of 401 characters", { is_static: true, _create_static_person_ids: ["i".repeat(401)] }, invalid("_create_static_person_ids__0", "Ensure this field has no more than 400 characters.", "max_length")],
+  ["a starting id of 201 characters", { is_static: true, _create_static_person_ids: ["i".repeat(201)] }, invalid("_create_static_person_ids__0", "Ensure this field has no more than 200 characters.", "max_length")],
   ["a NUL character in the name", { name: "a\u0000b" }, invalid("name", "Null characters are not allowed.", "null_characters_not_allowed")],
   // The first field in PostHog's order wins.
   ["a bad description before bad filters", { description: null, filters: {} }, invalid("description", "This field may not be null.", "null")]
@@ -138,6 +138,31 @@ export const cohortValidationScenarios: ReadonlyArray<Scenario> = [
       for (const cohort of [inner, outer, listed]) expectReply(await target.call(COHORTS.retrieve, cohortCall(where, cohort.id)), 200, cohort)
       const activity = await target.call(COHORTS.activity, cohortCall(where, inner.id))
       assert.deepEqual(activity.body.results.map((entry: { activity: string }) => entry.activity), ["created"])
+    }
+  },
+  {
+    name: "cohorts cannot nest past 100 levels: a create, a PATCH or a PUT that would take a cohort or one naming it deeper is refused and changes nothing",
+    run: async (context) => {
+      const { target } = context
+      const where = { key: context.primary.key, project: projectOf(context) }
+      const deep = refusal("Cohorts cannot be nested more than 100 levels deep, counting groups within groups and cohorts naming cohorts.")
+      // A person filter in an AND in the OR: one level below the top group; each cohort naming the one
+      // below adds two (its AND group, then the cohort named). 49 of them reach 99 levels.
+      const base = await createCohort(target, where, { filters: wrapped(person("plan", "pro")) })
+      let top = base
+      for (let i = 0; i < 49; i++) top = await createCohort(target, where, { filters: wrapped(cohortFilter(top.id)) })
+      expectReply(await postCohort(target, where, { name: cohortName("too deep"), filters: wrapped(cohortFilter(top.id)) }), 400, deep)
+      // Made deeper from below: the cohort at the bottom naming another keeps itself shallow, but not the top.
+      const side = await createCohort(target, where, { filters: wrapped(person("plan", "pro")) })
+      const sideways = { filters: properties([person("plan", "pro"), cohortFilter(side.id)]) }
+      expectReply(await patchCohort(target, where, base.id, sideways), 400, deep)
+      expectReply(await target.call(COHORTS.replace, cohortCall(where, base.id, { body: sideways })), 400, deep)
+      expectReply(await target.call(COHORTS.retrieve, cohortCall(where, base.id)), 200, base)
+      // A static cohort is a list whatever its filters: naming it reads no further.
+      const listed = await createStatic(target, where, ["anna"])
+      expectReply(await patchCohort(target, where, base.id, { filters: properties([person("plan", "pro"), cohortFilter(listed.id)]) }), 200)
+      const reply = await target.call(COHORTS.list, { key: where.key, params: { project_id: where.project }, query: { search: "too deep" } })
+      assert.deepEqual(reply.body.results, [])
     }
   },
   {

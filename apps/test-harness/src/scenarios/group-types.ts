@@ -30,6 +30,9 @@ const inFreshProject = (name: string, run: (target: Target, world: World, projec
   }
 })
 
+/** `count` column names of `length` characters each, all different. */
+const columnsOf = (count: number, length: number) => Array.from({ length: count }, (_, i) => String(i).padEnd(length, "c"))
+
 /** PostHog's `groups_types` endpoints, and the group type names evaluation reads. */
 export const groupTypeScenarios: ReadonlyArray<Scenario> = [
   inFreshProject("group types: a name takes the lowest free index, the list is by index, display names and columns are set, a deleted index is taken again", async (target, world, project) => {
@@ -111,6 +114,9 @@ export const groupTypeScenarios: ReadonlyArray<Scenario> = [
       [[{ group_type_index: 0, name_singular: "x".repeat(401) }], 400, invalid("name_singular", "Ensure this field has no more than 400 characters.", "max_length")],
       [[{ group_type_index: 0, name_plural: ["A"] }], 400, invalid("name_plural", "Not a valid string.")],
       [[{ group_type_index: 0, default_columns: "name" }], 400, invalid("default_columns", "Expected a list of items but got type \"str\".", "not_a_list")],
+      [[{ group_type_index: 0, default_columns: columnsOf(101, 5) }], 400, invalid("default_columns", "Ensure this field has no more than 100 elements.", "max_length")],
+      // At most 100 rows, refused before any is read.
+      [Array.from({ length: 101 }, () => ({ group_type_index: 9 })), 400, invalid(null, "Ensure this field has no more than 100 elements.", "max_length")],
       [[{ group_type_index: 0, name_singular: "First" }, { group_type_index: 9 }], 404, GROUP_TYPE_NOT_FOUND],
       // The first row is good; the second is refused, so neither is written.
       [[{ group_type_index: 0, name_singular: "First" }, { group_type_index: 1, name_plural: 5 }], 400, invalid("name_plural", "Not a valid string.")]
@@ -125,10 +131,16 @@ export const groupTypeScenarios: ReadonlyArray<Scenario> = [
       [{ group_type_index: 7, default_columns: ["name"] }, 404, GROUP_TYPE_NOT_FOUND],
       [{ group_type_index: 0 }, 400, invalid("default_columns", "This field is required.", "required")],
       [{ group_type_index: 0, default_columns: "name" }, 400, invalid("default_columns", "Expected a list of items but got type \"str\".", "not_a_list")],
-      [{ group_type_index: 0, default_columns: ["name", 3] }, 400, invalid("default_columns__1", "Not a valid string.")]
+      [{ group_type_index: 0, default_columns: ["name", 3] }, 400, invalid("default_columns__1", "Not a valid string.")],
+      [{ group_type_index: 0, default_columns: columnsOf(101, 5) }, 400, invalid("default_columns", "Ensure this field has no more than 100 elements.", "max_length")],
+      [{ group_type_index: 0, default_columns: ["name", "c".repeat(401)] }, 400, invalid("default_columns__1", "Ensure this field has no more than 400 characters.", "max_length")]
     ]
     for (const [body, status, error] of columnCases) expectReply(await columns(body), status, error)
     assert.deepEqual((await listGroupTypes(target, key, project)).map((type: any) => type.default_columns), [null, null, null, null, null])
+    // The bounds themselves are taken: 100 rows, 100 columns of 400 characters.
+    expectReply(await update(Array.from({ length: 100 }, (_, i) => ({ group_type_index: i % 5, name_singular: `Type ${i}` }))), 200)
+    expectReply(await columns({ group_type_index: 0, default_columns: columnsOf(100, 400) }), 200)
+    assert.deepEqual((await listGroupTypes(target, key, project)).map((type: any) => type.default_columns)[0], columnsOf(100, 400))
     for (const index of [5, 9, -1, "x", "01x"]) {
       expectReply(await target.call(GROUP_TYPES.destroy, { key, params: at(project, { group_type_index: index }) }), 404, GROUP_TYPE_NOT_FOUND)
     }

@@ -1,6 +1,9 @@
 import { Effect } from "effect"
 import { ValidationError } from "../shared/errors.ts"
+import { MAX_DISTINCT_ID_LENGTH } from "../shared/distinct-id.ts"
 import { characters, pythonStrip } from "../shared/fields.ts"
+import { pythonStr } from "../shared/validation.ts"
+import { CsvFault, csvRows, MAX_COLUMNS, MAX_ROW_LENGTH, PAUSE } from "./csv-rows.ts"
 
 /**
  * A static cohort's CSV, read as PostHog reads it: UTF-8, cut into lines as Python's `splitlines` cuts
@@ -14,8 +17,6 @@ import { characters, pythonStrip } from "../shared/fields.ts"
 
 /** Distinct ids one upload (or one list) may add: enough for real lists, few enough for one transaction. */
 export const MAX_MEMBERS_PER_REQUEST = 100_000
-/** A distinct id's length, as PostHog's distinct id column is. */
-export const MAX_DISTINCT_ID_LENGTH = 400
 
 const MESSAGES = {
   empty: "CSV file is empty. Please upload a CSV file with at least one row of data.",
@@ -43,93 +44,20 @@ const personsRefused = (kind: "person_id" | "email") =>
     `This service keeps no persons, so a static cohort holds distinct IDs: a CSV of ${kind === "email" ? "email addresses" : "person IDs"} cannot be read. Upload a column headed distinct_id, or a single column of distinct IDs.`
   )
 
-/** Python's `csv.field_size_limit()` default. */
-const FIELD_LIMIT = 131_072
-/** Python's `str.splitlines` boundaries. */
-const LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/g
+const faultMessage = (fault: CsvFault, row: number) =>
+  fault.kind === "length"
+    ? `A CSV row may have at most ${MAX_ROW_LENGTH.toLocaleString("en-US")} characters; row ${row} has more.`
+    : fault.kind === "columns"
+    ? `A CSV row may have at most ${MAX_COLUMNS.toLocaleString("en-US")} columns; row ${row} has more.`
+    : MESSAGES.format
 
-class CsvFormatError {
-  readonly _tag = "CsvFormatError"
+/** Columns a refusal names: the first few, cut short, and how many more. An error never echoes the file. */
+const MAX_NAMED_COLUMNS = 20
+
+const namedColumns = (columns: ReadonlyArray<string>) => {
+  const named = pythonStr(columns.slice(0, MAX_NAMED_COLUMNS).join(", "))
+  return columns.length > MAX_NAMED_COLUMNS ? `${named}, and ${columns.length - MAX_NAMED_COLUMNS} more` : named
 }
-
-/** Python's csv reader over the lines of `text`: one row at a time, an empty line an empty row. */
-function* csvRows(text: string): Generator<ReadonlyArray<string>> {
-  // A pattern of its own: readings of two uploads take turns on the event loop.
-  const lineBreak = new RegExp(LINE_BREAK.source, "g")
-  let start = 0
-  let row: Array<string> = []
-  let field = ""
-  let quoted = false
-  let inRecord = false
-  // After a closing quote: a second one is a quote, a comma ends the field.
-  let afterQuote = false
-  const save = () => {
-    row.push(field)
-    field = ""
-  }
-  while (start < text.length || (start === text.length && inRecord)) {
-    if (start === text.length) {
-      // The data ended inside a quoted field: Python keeps what it read.
-      save()
-      yield row
-      return
-    }
-    const found = lineBreak.exec(text)
-    const end = found === null ? text.length : found.index
-    const next = found === null ? text.length : found.index + found[0].length
-    const line = text.slice(start, end)
-    start = next
-    if (!inRecord && line === "") {
-      yield []
-      continue
-    }
-    inRecord = true
-    let fieldStarted = row.length > 0 || field !== "" || quoted
-    for (let i = 0; i < line.length; i++) {
-      const c = line[i]!
-      if (c === "\u0000") throw new CsvFormatError()
-      if (quoted) {
-        if (afterQuote) {
-          afterQuote = false
-          if (c === "\"") {
-            field += c
-            continue
-          }
-          quoted = false
-          if (c === ",") {
-            save()
-            fieldStarted = false
-            continue
-          }
-          field += c
-          continue
-        }
-        if (c === "\"") afterQuote = true
-        else field += c
-      } else if (c === ",") {
-        save()
-        fieldStarted = false
-      } else if (c === "\"" && !fieldStarted) {
-        quoted = true
-        fieldStarted = true
-      } else {
-        field += c
-        fieldStarted = true
-      }
-      if (field.length > FIELD_LIMIT) throw new CsvFormatError()
-    }
-    if (quoted && !afterQuote) continue
-    quoted = false
-    afterQuote = false
-    save()
-    yield row
-    row = []
-    inRecord = false
-  }
-}
-
-/** Characters read between two yields to the event loop: a slice costs well under a millisecond. */
-const CHARACTERS_PER_SLICE = 32_768
 
 /** Bytes decoded between two yields to the event loop. */
 const BYTES_PER_SLICE = 262_144
@@ -158,12 +86,10 @@ export const distinctIdsOfCsv = (content: Uint8Array): Effect.Effect<ReadonlyArr
     if (text === undefined) return yield* csvError(MESSAGES.encoding)
     // A byte-order mark (as spreadsheets write) is not part of the first header.
     if (text.startsWith("\ufeff")) text = text.slice(1)
-    const rows = csvRows(text)
     const ids: Array<string> = []
     let first: ReadonlyArray<string> | undefined
     let column = 0
     let taken = 0
-    let sliced = 0
     const take = (value: string | undefined) => {
       const id = value === undefined ? "" : pythonStrip(value)
       if (id === "") return undefined
@@ -175,7 +101,11 @@ export const distinctIdsOfCsv = (content: Uint8Array): Effect.Effect<ReadonlyArr
       return undefined
     }
     try {
-      for (const row of rows) {
+      for (const row of csvRows(text)) {
+        if (row === PAUSE) {
+          yield* Effect.yieldNow
+          continue
+        }
         taken++
         if (first === undefined) {
           if (row.length === 0) continue
@@ -196,7 +126,7 @@ export const distinctIdsOfCsv = (content: Uint8Array): Effect.Effect<ReadonlyArr
               const other = kinds.find((kind) => kind !== undefined)
               if (other === "person_id" || other === "email") return yield* personsRefused(other)
               const columns = row.filter((cell) => pythonStrip(cell) !== "")
-              return yield* csvError(MESSAGES.missingColumn(columns.length === 0 ? "none" : columns.join(", ")))
+              return yield* csvError(MESSAGES.missingColumn(columns.length === 0 ? "none" : namedColumns(columns)))
             }
             column = distinct
           }
@@ -206,14 +136,9 @@ export const distinctIdsOfCsv = (content: Uint8Array): Effect.Effect<ReadonlyArr
           const refused = take(row[column])
           if (refused !== undefined) return yield* refused
         }
-        for (const cell of row) sliced += cell.length + 1
-        if (sliced > CHARACTERS_PER_SLICE) {
-          sliced = 0
-          yield* Effect.yieldNow
-        }
       }
     } catch (error) {
-      if (error instanceof CsvFormatError) return yield* csvError(MESSAGES.format)
+      if (error instanceof CsvFault) return yield* csvError(faultMessage(error, taken + 1))
       throw error
     }
     if (first === undefined) return yield* csvError(MESSAGES.empty)

@@ -253,7 +253,8 @@ export const readCohortFilters = (raw: unknown): JsonRecord | ValidationError =>
     if (key !== "properties") note(faults, { loc: [key], type: "extra_forbidden", msg: "Extra inputs are not permitted" })
   }
   if (faults.missing !== undefined) return invalid(faults.missing)
-  if (faults.first !== undefined) return invalid(`Invalid cohort filters at ${faults.first.loc.join(".")}: ${faults.first.msg}`)
+  // A place may name a key the body chose: it is shown cut short, as any input a message echoes.
+  if (faults.first !== undefined) return invalid(`Invalid cohort filters at ${faults.first.loc.map(pythonStr).join(".")}: ${faults.first.msg}`)
   return { properties: properties! }
 }
 

@@ -3,7 +3,7 @@ import { ValidationError } from "../shared/errors.ts"
 import { Bool, isRecord, isTruthy, Json, Text } from "../shared/fields.ts"
 import { FormBody, formData, INVALID_JSON, UnreadableJson, type UploadedFile } from "../shared/form.ts"
 import { decodeInput, pythonStr, pythonType } from "../shared/validation.ts"
-import { MAX_DISTINCT_ID_LENGTH } from "./csv.ts"
+import { MAX_DISTINCT_ID_LENGTH } from "../shared/distinct-id.ts"
 
 /**
  * Request bodies of cohort create, PATCH and PUT, field by field in the order PostHog's serializer

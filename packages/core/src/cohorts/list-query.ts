@@ -3,6 +3,7 @@ import { ValidationError } from "../shared/errors.ts"
 import { characters, pythonStrip } from "../shared/fields.ts"
 import { MAX_SERIAL, type UserId } from "../shared/ids.ts"
 import { type ListQuery, QueryText } from "../shared/page.ts"
+import { holdsNul } from "../shared/text.ts"
 import type { CohortNode } from "./graph.ts"
 import { cohortIdsIn, cohortProperties, isBehavioralCohort } from "./properties.ts"
 import type { CohortListFilter } from "./repository.ts"
@@ -48,6 +49,8 @@ export const listFilterOf = (query: CohortListQuery): CohortListPlan | Validatio
     if (!/^\d{1,10}$/.test(text) || Number(text) > MAX_SERIAL) return undefined
     created_by_id = Number(text) as UserId
   }
+  // Stored names never hold NUL: such a search matches nothing.
+  if (query.search !== undefined && holdsNul(query.search)) return undefined
   const search = query.search === undefined ? "" : pythonStrip(query.search)
   return {
     list: {

@@ -1,3 +1,5 @@
+import { cohortReading, MAX_COHORT_DEPTH } from "../evaluation/cohort-reading.ts"
+import { cohortDefinitions } from "../evaluation/cohorts.ts"
 import { ValidationError } from "../shared/errors.ts"
 import { type CohortLookup, type CohortNode, cohortsNaming, cohortsOfFlag, dependenciesOf, type FlagNode, flagsReaching, referenceFault } from "./graph.ts"
 import { filtersIn } from "./filters.ts"
@@ -31,6 +33,38 @@ export const referenceError = (
     : fault === "unknown"
     ? invalid("Invalid Cohort ID in filter")
     : undefined
+}
+
+/** The ids of the live dynamic cohorts whose reading goes deeper than evaluation reads. */
+const tooDeep = (cohorts: ReadonlyArray<CohortNode>): ReadonlySet<number> => {
+  const definitions = cohortDefinitions(cohorts)
+  const reading = cohortReading(definitions)
+  const found = new Set<number>()
+  for (const [id, definition] of definitions) {
+    if ((reading.depth(definition) ?? 0) > MAX_COHORT_DEPTH) found.add(Number(id))
+  }
+  return found
+}
+
+/** The id a cohort being created stands under while the rules read it: no stored cohort has it. */
+const NEW_COHORT = -1
+
+/**
+ * A write that would take some cohort's reading, its own or that of a cohort naming it however
+ * indirectly, deeper than evaluation reads (counting groups within groups and cohorts named): such a
+ * cohort could only ever be no match. A cohort already that deep before (stored before the rule) does
+ * not hold up other writes.
+ */
+export const depthError = (
+  cohort: Omit<CohortNode, "id" | "name"> & { readonly id: number | null },
+  project: ProjectCohorts
+): ValidationError | undefined => {
+  const written: CohortNode = { ...cohort, id: cohort.id ?? NEW_COHORT, name: null }
+  const after = tooDeep([...project.cohorts.filter((other) => other.id !== written.id), written])
+  if (after.size === 0) return undefined
+  const before = tooDeep(project.cohorts)
+  if ([...after].every((id) => before.has(id))) return undefined
+  return invalid(`Cohorts cannot be nested more than ${MAX_COHORT_DEPTH} levels deep, counting groups within groups and cohorts naming cohorts.`)
 }
 
 /**

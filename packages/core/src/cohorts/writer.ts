@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Result } from "effect"
+import { Context, Effect, Layer, Result, Semaphore } from "effect"
 import { changesBetween } from "../activity/changes.ts"
 import type { ActivityInsert } from "../activity/repository.ts"
 import { ActivityRepository } from "../activity/repository.ts"
@@ -14,7 +14,7 @@ import { hasCriteria } from "./filters.ts"
 import type { CohortBody } from "./input.ts"
 import type { StoredCohort } from "./model.ts"
 import { type CohortUpdate, CohortRepository } from "./repository.ts"
-import { deletionError, referenceError } from "./rules.ts"
+import { deletionError, depthError, referenceError } from "./rules.ts"
 
 /** The refusals of what PostHog computes from its analytics data, which this service does not hold. */
 export const NO_QUERY_ENGINE =
@@ -28,6 +28,13 @@ const invalid = (detail: string, attr: string | null = null) => ValidationError.
 const LOGGED_FIELDS = ["name", "description", "deleted", "filters", "groups", "is_static"] as const
 
 const SCOPE = "Cohort"
+
+/**
+ * Writes carrying a CSV that one process reads and writes at once. Each holds its file's text and ids
+ * until its members are written; reading is the event loop's work in slices, so more at once would not
+ * finish sooner, only hold more. Two let one's members be written while another's file is read.
+ */
+const UPLOADS_AT_ONCE = 2
 
 /**
  * Cohort creation, change and membership, each one transaction with its activity entry: a refusal or a
@@ -51,6 +58,10 @@ export class CohortWriter extends Context.Service<CohortWriter, {
 
       const takeTurn = (project: ProjectId) => transactions.serialize(`hedgerow:cohorts:${project}`)
 
+      const uploads = yield* Semaphore.make(UPLOADS_AT_ONCE)
+      /** A write with a CSV waits its turn among uploads, holding nothing read from its file meanwhile. */
+      const inTurn = <A, E>(body: CohortBody, write: Effect.Effect<A, E>) => (body.csv === undefined ? write : uploads.withPermit(write))
+
       /** The project's cohorts and cohort-naming flags, read once when a rule first needs them. */
       const projectCohorts = (project: ProjectId) =>
         Effect.cached(Effect.all({ cohorts: cohorts.everyBrief(project), flags: cohorts.flagsNamingCohorts(project) }))
@@ -65,7 +76,9 @@ export class CohortWriter extends Context.Service<CohortWriter, {
       const csvIds = (csv: Result.Result<ReadonlyArray<string>, ValidationError> | undefined) =>
         csv === undefined ? Effect.succeed([]) : Result.isFailure(csv) ? Effect.fail(csv.failure) : Effect.succeed(csv.success)
 
-      const create = Effect.fn("CohortWriter.create")(function*(actor: Actor, access: ProjectAccess, body: CohortBody) {
+      const create = (actor: Actor, access: ProjectAccess, body: CohortBody) => inTurn(body, created(actor, access, body))
+
+      const created = Effect.fn("CohortWriter.create")(function*(actor: Actor, access: ProjectAccess, body: CohortBody) {
         const project = access.project.id
         const csv = yield* readCsv(body)
         return yield* transactions.run(Effect.gen(function*() {
@@ -76,7 +89,9 @@ export class CohortWriter extends Context.Service<CohortWriter, {
           if (fields.query !== null && hasCriteria(fields.filters)) return yield* invalid("Cannot set both query and filters at the same time.")
           if (fields.query !== null && !isStatic) return yield* invalid("Cannot create a dynamic cohort with a query. Set is_static to true.")
           if (fields.query !== null) return yield* invalid(NO_QUERY_ENGINE, "query")
-          yield* failIfAny(referenceError({ id: null, filters: fields.filters ?? null, groups: fields.groups ?? [] }, yield* known))
+          const written = { id: null, filters: fields.filters ?? null, groups: fields.groups ?? [] }
+          yield* failIfAny(referenceError(written, yield* known))
+          yield* failIfAny(depthError({ ...written, is_static: isStatic, deleted: false }, yield* known))
           const members = isStatic ? yield* startingMembers(fields, csv) : []
           const created = yield* cohorts.insert({
             project_id: project,
@@ -104,7 +119,9 @@ export class CohortWriter extends Context.Service<CohortWriter, {
 
       const found = (project: ProjectId, id: CohortId) => cohorts.find(project, id).pipe(Effect.flatMap(orNotFound), Effect.orDie)
 
-      const update = Effect.fn("CohortWriter.update")(function*(actor: Actor, access: ProjectAccess, id: CohortId, body: CohortBody) {
+      const update = (actor: Actor, access: ProjectAccess, id: CohortId, body: CohortBody) => inTurn(body, updated(actor, access, id, body))
+
+      const updated = Effect.fn("CohortWriter.update")(function*(actor: Actor, access: ProjectAccess, id: CohortId, body: CohortBody) {
         const project = access.project.id
         const csv = yield* readCsv(body)
         return yield* transactions.run(Effect.gen(function*() {
@@ -127,6 +144,7 @@ export class CohortWriter extends Context.Service<CohortWriter, {
           if (fields.query !== null) return yield* invalid(NO_QUERY_ENGINE, "query")
           if (next.deleted && !current.deleted) yield* failIfAny(deletionError(current.id, yield* known))
           yield* failIfAny(referenceError({ id: current.id, filters: next.filters, groups: next.groups }, yield* known))
+          yield* failIfAny(depthError({ id: current.id, ...next }, yield* known))
           // A CSV fills a static cohort that is not being deleted; a dynamic cohort has no list to fill.
           const members = next.is_static && fields.deleted !== true ? yield* csvIds(csv) : []
           const changes = changesBetween(SCOPE, LOGGED_FIELDS, current, { ...current, ...next })

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Bool, Choice, maxLength, notBlank, rule, Text, Trimmed } from "../shared/fields.ts"
+import { holdsNul } from "../shared/text.ts"
 
 /** PostHog's DOMAIN_REGEX: lower-case labels with inner hyphens, a top-level label of two letters or more. */
 const DOMAIN_PATTERN = /^([a-z0-9]+(-[a-z0-9]+)*\.)+[a-z]{2,}$/
@@ -14,7 +15,7 @@ export const SSO_PROVIDERS = ["", "google-oauth2", "github", "gitlab", "saml"] a
 const DomainName = Trimmed.check(
   notBlank,
   maxLength(128),
-  rule<string>("null_characters_not_allowed", (s) => (s.includes("\u0000") ? "Null characters are not allowed." : undefined)),
+  rule<string>("null_characters_not_allowed", (s) => (holdsNul(s) ? "Null characters are not allowed." : undefined)),
   rule<string>("invalid_input", (s) => (DOMAIN_PATTERN.test(s) ? undefined : "Please enter a valid domain or subdomain name."))
 )
 

@@ -1,6 +1,6 @@
-import type { Cohort } from "../cohorts/model.ts"
-import { cohortIdOf, cohortProperties } from "../cohorts/properties.ts"
-import { isRecord, type JsonRecord } from "../shared/fields.ts"
+import { cohortProperties } from "../cohorts/properties.ts"
+import type { JsonRecord } from "../shared/fields.ts"
+import { cohortReading, groupShape, type NamedIds, namedIds } from "./cohort-reading.ts"
 import { type Comparison, compare, type ComparisonScope, type PropertySources } from "./operators.ts"
 import type { CohortDefinitions } from "./prepare.ts"
 import { decided, deferred, not, type Verdict } from "./verdict.ts"
@@ -14,8 +14,17 @@ import { decided, deferred, not, type Verdict } from "./verdict.ts"
  * cohort it cannot read as no match.
  */
 
+/** A cohort as its definition is read. */
+export interface DefinedCohort {
+  readonly id: number
+  readonly deleted: boolean
+  readonly is_static: boolean
+  readonly filters: unknown
+  readonly groups: unknown
+}
+
 /** The definitions posthog-node is given: every dynamic, live cohort, from its filters or legacy groups. */
-export const cohortDefinitions = (cohorts: ReadonlyArray<Cohort>): CohortDefinitions => {
+export const cohortDefinitions = (cohorts: ReadonlyArray<DefinedCohort>): CohortDefinitions => {
   const definitions = new Map<string, JsonRecord>()
   for (const cohort of cohorts) {
     if (cohort.deleted || cohort.is_static) continue
@@ -26,8 +35,8 @@ export const cohortDefinitions = (cohorts: ReadonlyArray<Cohort>): CohortDefinit
 }
 
 /** The live static cohorts' ids: whose membership evaluation must be told of. */
-export const staticCohortIds = (cohorts: ReadonlyArray<Cohort>): ReadonlySet<number> =>
-  new Set(cohorts.filter((cohort) => cohort.is_static && !cohort.deleted).map((cohort) => cohort.id as number))
+export const staticCohortIds = (cohorts: ReadonlyArray<DefinedCohort>): ReadonlySet<number> =>
+  new Set(cohorts.filter((cohort) => cohort.is_static && !cohort.deleted).map((cohort) => cohort.id))
 
 export interface CohortScope {
   readonly cohorts: CohortDefinitions
@@ -36,8 +45,9 @@ export interface CohortScope {
   readonly sources: PropertySources
   readonly comparing: ComparisonScope
   /**
-   * Verdicts of definitions already read for these sources in this evaluation: cohorts naming one
-   * cohort many times over, through others, read it once (PostHog's service reads each cohort once).
+   * Verdicts of definitions already read for these sources in this evaluation: a cohort named many times
+   * over, through others, is read once (PostHog's service reads each cohort once), so reading costs as
+   * much as the distinct cohorts reached.
    */
   readonly known: Map<JsonRecord, Verdict>
 }
@@ -47,7 +57,8 @@ export const cohortVerdict = (
   property: { readonly value: unknown; readonly operator: string | null; readonly cohort_id: number | null },
   scope: CohortScope
 ): Verdict => {
-  const member = membership(String(property.value), property.cohort_id === null ? undefined : String(property.cohort_id), scope, 0)
+  const ids = { sdk: String(property.value), service: property.cohort_id === null ? undefined : String(property.cohort_id) }
+  const member = membership(ids, scope)
   // The SDK reads any operator but `not_in` as membership; the service matches only `in` (or none) and `not_in`.
   const sdk = member.sdk
   const operator = property.operator
@@ -56,59 +67,39 @@ export const cohortVerdict = (
   return decided(operator === "not_in" ? !sdk : sdk)
 }
 
-/**
- * Cohorts being read, so that cohorts containing each other end, as no match (an evaluation runs
- * synchronously, so one set serves all), and how many times a reading was cut short so (or by depth):
- * a verdict reached through a cut depends on its path, and is not kept.
- */
-const reading = new Set<JsonRecord>()
-let cuts = 0
+/** What a cohort neither decider can read gives: the SDK leaves the flag to the service, which counts no match. */
+const UNREADABLE: Verdict = deferred(false, "server")
 
-const definitionVerdict = (definition: JsonRecord, scope: CohortScope, depth: number): Verdict => {
+/** A definition's verdict, read once per evaluation: it is the same wherever the definition is named. */
+const definitionVerdict = (definition: JsonRecord, scope: CohortScope): Verdict => {
   const known = scope.known.get(definition)
   if (known !== undefined) return known
-  if (reading.has(definition)) {
-    cuts++
-    return deferred(false, "server")
-  }
-  reading.add(definition)
-  const before = cuts
-  try {
-    const verdict = groupVerdict(definition, scope, depth)
-    if (cuts === before) scope.known.set(definition, verdict)
-    return verdict
-  } finally {
-    reading.delete(definition)
-  }
+  const verdict = cohortReading(scope.cohorts).unreadable(definition) ? UNREADABLE : groupVerdict(definition, scope)
+  scope.known.set(definition, verdict)
+  return verdict
 }
 
-/** `sdkId` is the id as the SDK looks it up (the value as text), `serviceId` as the service reads it (an integer). */
-const membership = (sdkId: string, serviceId: string | undefined, scope: CohortScope, depth: number): Verdict => {
-  const definition = scope.cohorts.get(sdkId)
-  const serviceDefinition = serviceId === undefined ? undefined : scope.cohorts.get(serviceId)
-  const verdict = definition === undefined ? undefined : definitionVerdict(definition, scope, depth)
-  // Both read the same definition unless the id is written oddly (" 5").
+/** Membership of a cohort, by the id each decider looks it up by. */
+const membership = (ids: NamedIds, scope: CohortScope): Verdict => {
+  const definition = scope.cohorts.get(ids.sdk)
+  const serviceDefinition = ids.service === undefined ? undefined : scope.cohorts.get(ids.service)
+  const verdict = definition === undefined ? undefined : definitionVerdict(definition, scope)
   // A cohort without a definition is a static one (its list holds the person or not), or unknown.
   const service = serviceDefinition === undefined
-    ? serviceId !== undefined && scope.members.has(Number(serviceId))
-    : serviceDefinition === definition ? verdict!.service : definitionVerdict(serviceDefinition, scope, depth).service
+    ? ids.service !== undefined && scope.members.has(Number(ids.service))
+    : serviceDefinition === definition ? verdict!.service : definitionVerdict(serviceDefinition, scope).service
   if (verdict === undefined) return deferred(service, "server")
   return typeof verdict.sdk === "boolean" ? decided(verdict.sdk) : deferred(service, verdict.sdk)
-}
-
-const integerText = (value: unknown): string | undefined => {
-  const id = cohortIdOf(value)
-  return id === undefined ? undefined : String(id)
 }
 
 /**
  * A leaf of a group: a property filter, a nested cohort, or a flag (which cohort definitions carry no
  * chain for). `all` is whether its group is an AND.
  */
-const leafVerdict = (leaf: JsonRecord, scope: CohortScope, depth: number, all: boolean): Verdict => {
+const leafVerdict = (leaf: JsonRecord, scope: CohortScope, all: boolean): Verdict => {
   let verdict: Verdict
   if (leaf["type"] === "cohort") {
-    verdict = membership(String(leaf["value"]), integerText(leaf["value"]), scope, depth + 1)
+    verdict = membership(namedIds(leaf["value"]), scope)
     if (leaf["operator"] === "not_in") verdict = not(verdict)
   } else if (leaf["type"] === "flag") {
     verdict = deferred(false)
@@ -127,30 +118,21 @@ const leafVerdict = (leaf: JsonRecord, scope: CohortScope, depth: number, all: b
   return leaf["type"] === "cohort" && !all ? { sdk: negated.sdk, service: verdict.service } : negated
 }
 
-/** Deeper than any definition PostHog makes: the stack stays safe. */
-const MAX_DEPTH = 100
-
 /**
  * A group of the definition. The SDK stops at the first verdict that decides the group, stops at once
  * when it must ask the service, and otherwise leaves an undecided group undecided; the service reads
- * every leaf it reaches.
+ * every leaf it reaches. The definition's depth was checked before: the recursion is bounded.
  */
-const groupVerdict = (group: JsonRecord, scope: CohortScope, depth: number): Verdict => {
-  if (depth > MAX_DEPTH) {
-    cuts++
-    return deferred(false, "server")
-  }
-  if (Object.keys(group).length === 0) return decided(true)
-  const type = group["type"] === "property" ? "AND" : group["type"]
-  const values = Array.isArray(group["values"]) ? group["values"].filter(isRecord) : []
-  if (type !== "AND" && type !== "OR") return deferred(false, "server")
-  const all = type === "AND"
-  const nested = values.length > 0 && "values" in values[0]!
+const groupVerdict = (group: JsonRecord, scope: CohortScope): Verdict => {
+  const shape = groupShape(group)
+  if (shape.kind === "empty") return decided(true)
+  if (shape.kind === "unread") return deferred(false, "server")
+  const { all, nested, values } = shape
   let inconclusive = false
   let sdk: boolean | "server" | undefined
   let service = all
   for (const value of values) {
-    const verdict = nested ? groupVerdict(value, scope, depth + 1) : leafVerdict(value, scope, depth, all)
+    const verdict = nested ? groupVerdict(value, scope) : leafVerdict(value, scope, all)
     service = all ? service && verdict.service : service || verdict.service
     if (sdk !== undefined) continue
     if (verdict.sdk === "server") sdk = "server"

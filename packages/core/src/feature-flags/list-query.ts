@@ -1,6 +1,6 @@
 import { type ListQuery, QueryText } from "../shared/page.ts"
 import { MAX_SERIAL } from "../shared/ids.ts"
-import { holdsNul } from "../shared/stored-text.ts"
+import { holdsNul } from "../shared/text.ts"
 import { Schema } from "effect"
 
 /** The flag list's query parameters as they arrive (PostHog's parameter names). */
@@ -51,7 +51,6 @@ export interface FlagListFilter {
 
 /** What the list selects, or that nothing can match (PostHog would match nothing, or fail). */
 export type ListPlan = { readonly _tag: "Query"; readonly filter: FlagListFilter } | { readonly _tag: "Empty" }
-
 
 /** A JSON list of names; null for anything else, which PostHog ignores as it cannot parse it. */
 const namesOf = (text: string | undefined): ReadonlyArray<string> | null => {

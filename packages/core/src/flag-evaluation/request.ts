@@ -1,4 +1,5 @@
 import type { EvaluationRuntime } from "../feature-flags/model.ts"
+import { readDistinctId } from "../shared/distinct-id.ts"
 import { ValidationError } from "../shared/errors.ts"
 import { isRecord, type JsonRecord } from "../shared/fields.ts"
 import { boundsError, type EvaluatedFields, MAX_GROUPS } from "./request-bounds.ts"
@@ -26,9 +27,6 @@ export const malformedData = (reason: string) =>
 /** PostHog's answer to a request without a distinct id. */
 export const missingDistinctId = () =>
   new ValidationError({ code: "missing_distinct_id", detail: "Decide requires a distinct_id.", attr: null })
-
-/** What PostHog keeps of a distinct id: batch exports write at most 200 characters. */
-const MAX_DISTINCT_ID = 200
 
 /** Thrown while reading a body: why it cannot be read. */
 class Unreadable {
@@ -67,20 +65,7 @@ const distinctIdOf = (body: JsonRecord): string | undefined => {
   if (field === undefined) return undefined
   const [name, value] = field
   if (typeof value !== "string" && typeof value !== "number") throw new Unreadable(`${name} must be a string or a number`)
-  const id = String(value)
-  return id.length <= MAX_DISTINCT_ID ? id : codePointsOf(id, MAX_DISTINCT_ID)
-}
-
-/** The text's first `count` code points, as the service counts characters; only those are read. */
-const codePointsOf = (text: string, count: number): string => {
-  let end = 0
-  for (let taken = 0; taken < count && end < text.length; taken++) {
-    const unit = text.charCodeAt(end)
-    const pair = unit >= 0xd800 && unit <= 0xdbff && end + 1 < text.length &&
-      text.charCodeAt(end + 1) >= 0xdc00 && text.charCodeAt(end + 1) <= 0xdfff
-    end += pair ? 2 : 1
-  }
-  return text.slice(0, end)
+  return readDistinctId(String(value))
 }
 
 const groupPropertiesOf = (body: JsonRecord): Readonly<Record<string, JsonRecord>> => {

@@ -18,6 +18,7 @@ import { memoized } from "../read-model/memoized.ts"
 import { AuthenticationError, NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
 import { type FeatureFlagId, MAX_SERIAL, type ProjectId } from "../shared/ids.ts"
 import type { Scope } from "../shared/scope.ts"
+import { holdsLoneSurrogate, holdsNul } from "../shared/text.ts"
 import type { FlagsAnswer } from "./answers.ts"
 import { definitionsOf } from "./definitions.ts"
 import { evaluationReasons } from "./evaluation-reasons.ts"
@@ -28,7 +29,6 @@ import { requestRuntime, type RuntimeHints, runsIn } from "./runtime.ts"
 import { type SdkRemoteConfig, sdkRemoteConfig } from "./sdk-config.ts"
 import { type ServerFlag, serverFlags } from "./server-flags.ts"
 import type { Definitions, EvaluationReasons, EvaluationReasonsQuery } from "./model.ts"
-import { holdsNul } from "../shared/stored-text.ts"
 import { type FlagSnapshot, snapshotOf } from "./snapshot.ts"
 import { listsHolding, loadStaticLists, type StaticListsKey, staticListsKey } from "./static-lists.ts"
 
@@ -157,7 +157,8 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         const live = Option.getOrElse(yield* cohortsOf(held.project), () => [])
         const lists = Option.flatten(Option.map(yield* staticListsOf({ project: held.project, cohorts: held.staticCohorts, live }), Option.fromNullishOr))
         if (Option.isSome(lists)) return listsHolding(lists.value, distinctId)
-        if (holdsNul(distinctId)) return new Set<number>()
+        // No list holds an id that text cannot store: such an id is in none, unread.
+        if (holdsNul(distinctId) || holdsLoneSurrogate(distinctId)) return new Set<number>()
         return new Set(yield* cohortRepository.memberships(distinctId, held.staticCohorts))
       })
 

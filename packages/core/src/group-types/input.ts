@@ -1,12 +1,12 @@
 import { Schema } from "effect"
-import { Integer, Text } from "../shared/fields.ts"
-import { GROUP_TYPE_NAME_MAX } from "./model.ts"
+import { BoundedList, Integer, maxLength, Text } from "../shared/fields.ts"
+import { GROUP_TYPE_NAME_MAX, MAX_DEFAULT_COLUMNS, MAX_METADATA_ROWS } from "./model.ts"
 
 /** A display name: text of at most 400 characters, which may be blank or null (PostHog's nullable CharField). */
 const DisplayName = Schema.NullOr(Text({ max: GROUP_TYPE_NAME_MAX, allowBlank: true }))
 
-/** The columns a group type's list shows by default; null for none chosen. */
-const DefaultColumns = Schema.NullOr(Schema.Array(Schema.String))
+/** The columns a group type's list shows by default (each a property's name); null for none chosen. */
+const DefaultColumns = Schema.NullOr(BoundedList(Schema.String.check(maxLength(GROUP_TYPE_NAME_MAX)), MAX_DEFAULT_COLUMNS))
 
 /** Body of `POST …/groups_types/`: the name SDKs give the group type, which takes the lowest free index. */
 export const GroupTypeCreate = Schema.Struct({
@@ -37,6 +37,9 @@ export const GroupTypeColumns = Schema.Struct({
 /** A row of `PATCH …/groups_types/update_metadata/`, whose body is a list of them. */
 export const GroupTypeMetadataRow = Schema.Struct({ ...GroupTypeChoice.fields, ...GroupTypeNames.fields })
 export type GroupTypeMetadataRow = typeof GroupTypeMetadataRow.Type
+
+/** The body of `update_metadata`: its rows, each read on its turn. */
+export const GroupTypeMetadataRows = BoundedList(Schema.Unknown, MAX_METADATA_ROWS)
 
 /** Body of `PUT …/groups_types/set_default_columns/`. */
 export const GroupTypeDefaultColumns = Schema.Struct({ ...GroupTypeChoice.fields, ...GroupTypeColumns.fields })

@@ -8,6 +8,15 @@ export const MAX_GROUP_TYPES = 5
 /** The most characters a group type's name, and each of its display names, may have (PostHog's column). */
 export const GROUP_TYPE_NAME_MAX = 400
 
+/**
+ * A group type's default columns: a list shows a handful, and every list of the project's group types
+ * carries them all. Each column, a property's name, has at most `GROUP_TYPE_NAME_MAX` characters.
+ */
+export const MAX_DEFAULT_COLUMNS = 100
+
+/** Rows of one `update_metadata`: a console sends one per group type, and a project has at most five. */
+export const MAX_METADATA_ROWS = 100
+
 /** A group type as the store holds it: a name the SDKs give a kind of group, at the index flags aggregate by. */
 export const GroupType = Schema.Struct({
   project_id: ProjectId,

@@ -7,13 +7,13 @@ import { maxLength, minLength } from "../shared/fields.ts"
 import type { ProjectId } from "../shared/ids.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { decodeInput } from "../shared/validation.ts"
-import { GroupTypeChoice, GroupTypeColumns, GroupTypeCreate, GroupTypeNames } from "./input.ts"
+import { GroupTypeChoice, GroupTypeColumns, GroupTypeCreate, GroupTypeMetadataRows, GroupTypeNames } from "./input.ts"
 import { GROUP_TYPE_NAME_MAX, type GroupType, type GroupTypeView, MAX_GROUP_TYPES, toGroupTypeView } from "./model.ts"
 import { ProjectGroupTypes } from "./project-group-types.ts"
 import { type GroupTypeMetadata, GroupTypeRepository } from "./repository.ts"
 
 const decodeCreate = decodeBody(GroupTypeCreate)
-const decodeRows = decodeBody(Schema.Array(Schema.Unknown))
+const decodeRows = decodeBody(GroupTypeMetadataRows)
 const decodeChoice = decodeInput(GroupTypeChoice)
 const decodeNames = decodeInput(GroupTypeNames)
 const decodeColumns = decodeInput(GroupTypeColumns)

@@ -9,6 +9,7 @@ import { Email } from "../shared/fields.ts"
 import { canonicalUuid, type OrganizationId, type UserUuid } from "../shared/ids.ts"
 import { type ListQuery, type Page, pageRequest } from "../shared/page.ts"
 import { requireSystem } from "../shared/system.ts"
+import { holdsNul } from "../shared/text.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { decodeInput } from "../shared/validation.ts"
 import { userByEmail } from "../users/by-email.ts"
@@ -79,7 +80,7 @@ export class MemberService extends Context.Service<MemberService, {
         const request = pageRequest(query)
         const email = query.email ?? null
         // PostgreSQL text cannot hold NUL, so no stored address has one: such a filter matches nobody.
-        if (email?.includes("\u0000")) return { count: 0, results: [], request }
+        if (email !== null && holdsNul(email)) return { count: 0, results: [], request }
         const page = yield* memberships.list({ organization_id, email }, memberOrderOf(query.order), request)
         return { ...page, results: page.results.map(toMember) }
       })

@@ -34,6 +34,20 @@ export const maxLength = (max: number) =>
   rule<string>("max_length", (s) =>
     s.length > max && characters(s) > max ? `Ensure this field has no more than ${max} characters.` : undefined)
 
+/**
+ * DRF ListField(child=item, max_length=max). The count is checked before any item is decoded, so a list
+ * far past its bound is refused at little cost; then each item, its index in the attr.
+ */
+export const BoundedList = <S extends Schema.Top>(item: S, max: number) => {
+  // What the API's document shows of it: a list of such items, at most `max`.
+  const documented = { type: "array", items: Schema.toJsonSchemaDocument(item).schema, maxItems: max } as const
+  const counted = Schema.makeFilter<ReadonlyArray<unknown>>(
+    (list) => (list.length > max ? `Ensure this field has no more than ${max} elements.` : undefined),
+    { code: "max_length", toJsonSchema: () => documented }
+  )
+  return Schema.Array(Schema.Unknown).check(counted).pipe(Schema.decodeTo(Schema.Array(item), SchemaTransformation.passthroughSupertype()))
+}
+
 export const minLength = (min: number, detail = `Ensure this field has at least ${min} characters.`) =>
   rule<string>("min_length", (s) => (characters(s) < min ? detail : undefined))
 

@@ -1,5 +1,6 @@
 import { Effect, Schema, SchemaAST, SchemaIssue } from "effect"
 import { ValidationError } from "./errors.ts"
+import { holdsLoneSurrogate, holdsNul } from "./text.ts"
 
 /**
  * Decoding of request input into PostHog's validation errors. Django REST framework reports the first
@@ -146,14 +147,8 @@ export const MAX_JSON_DEPTH = 100
 
 type Hazard = { readonly path: ReadonlyArray<PropertyKey>; readonly kind: "nul" | "surrogate" | "depth" }
 
-/**
- * A UTF-16 surrogate standing alone (JSON's `"\ud800"` escape), which no UTF-8 text can encode: jsonb
- * refuses it (a 500 in PostHog too) and text columns would silently store U+FFFD instead.
- */
-const LONE_SURROGATE = /\p{Surrogate}/u
-
 const textHazard = (text: string): Hazard["kind"] | undefined =>
-  text.includes("\u0000") ? "nul" : LONE_SURROGATE.test(text) ? "surrogate" : undefined
+  holdsNul(text) ? "nul" : holdsLoneSurrogate(text) ? "surrogate" : undefined
 
 /**
  * The first NUL character or lone surrogate (keys included) or over-deep nesting in a JSON value. Walked

@@ -1,0 +1,23 @@
+/**
+ * A distinct id as this service keeps and reads it: at most 200 characters, counted as code points (a
+ * pair of surrogates is one). `/flags` reads a longer one cut to that length, as PostHog's flags service
+ * does (its batch exports write no more), so a static cohort's member may be no longer: a longer one could
+ * never be matched.
+ */
+export const MAX_DISTINCT_ID_LENGTH = 200
+
+/** The text's first `count` code points; only those are read, however long the text. */
+const firstCodePoints = (text: string, count: number): string => {
+  let end = 0
+  for (let taken = 0; taken < count && end < text.length; taken++) {
+    const unit = text.charCodeAt(end)
+    const pair = unit >= 0xd800 && unit <= 0xdbff && end + 1 < text.length &&
+      text.charCodeAt(end + 1) >= 0xdc00 && text.charCodeAt(end + 1) <= 0xdfff
+    end += pair ? 2 : 1
+  }
+  return text.slice(0, end)
+}
+
+/** A distinct id as `/flags` reads it: cut to its first 200 code points. */
+export const readDistinctId = (id: string): string =>
+  id.length <= MAX_DISTINCT_ID_LENGTH ? id : firstCodePoints(id, MAX_DISTINCT_ID_LENGTH)
