@@ -1,9 +1,8 @@
 /**
  * What a JSON text would make the parser build, counted without parsing it: parsing costs the event loop
- * by the containers it makes (a mebibyte of empty objects takes some 30 ms, one object of seventy
- * thousand members some 20 ms, where a mebibyte of ordinary events takes 4) and by their nesting (deep
- * enough, it exhausts the stack). One pass over the text, a fraction of what parsing costs, finds the
- * first bound a body passes before the parser is asked.
+ * by the objects and lists it makes, most of all by wide objects (built key by key), and by their
+ * nesting (deep enough, it exhausts the stack), far more than by the bytes. One pass over the text, a
+ * fraction of what parsing costs, finds the first bound a body passes before the parser is asked.
  *
  * Only containers are counted: a comma or a bracket in a string is skipped with the string. The text
  * need not be valid JSON; what it passes is what the parser would have built before failing.

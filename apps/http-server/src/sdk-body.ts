@@ -1,19 +1,20 @@
-import { FlagsRequestBounds, malformedData, PayloadTooLarge, ValidationError } from "@hedgerow/core"
+import { COMPRESSIONS, FlagsRequestBounds, malformedData, PayloadTooLarge, ValidationError } from "@hedgerow/core"
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { gunzipSync } from "node:zlib"
-import { readBoundedBody } from "./body.ts"
+import { MAX_BODY_BYTES, readBoundedBody } from "./body.ts"
 import { type JsonShapeBounds, shapeExcess } from "./json-shape.ts"
 import { decodeLz64 } from "./lz64.ts"
 import { headerText, type RequestHeaders } from "./request-headers.ts"
 
 /**
- * A body the SDKs send, decoded, may be at most this large, as a plain body may (413 past it): gzip and
- * lz64 stop opening there, so a small bomb costs the event loop about as much as a plain body can.
+ * A body the SDKs send, decoded, may be at most as large as a plain body may (413 past it): gzip and lz64
+ * stop opening there, so a small bomb costs the event loop about as much as a plain body can.
  */
-export const MAX_DECODED_BYTES = 1024 * 1024
+export const MAX_DECODED_BYTES = MAX_BODY_BYTES
 
-const openedTooLarge = () => new PayloadTooLarge({ detail: "Decompressed request body is larger than the 1 MiB limit." })
+const openedTooLarge = () =>
+  new PayloadTooLarge({ detail: `Decompressed request body is larger than the ${MAX_DECODED_BYTES / (1024 * 1024)} MiB limit.` })
 /** Bytes that are not UTF-8 are repaired, as PostHog's flags service reads them (mobile SDKs send such). */
 const UTF8 = new TextDecoder("utf-8")
 
@@ -43,22 +44,9 @@ const lz64 = (bytes: Uint8Array): Decoded => {
 
 const isGzip = (bytes: Uint8Array) => bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b
 
-/** What an SDK says its body is compressed with, as PostHog's capture names the choices. */
-const compressionOf = (said: string): "gzip" | "lz64" | "base64" | undefined => {
-  switch (said.trim().toLowerCase()) {
-    case "gzip":
-    case "gzip-js":
-      return "gzip"
-    case "lz64":
-    case "lz-string":
-      return "lz64"
-    case "base64":
-    case "b64":
-      return "base64"
-    default:
-      return undefined
-  }
-}
+/** What an SDK says its body is compressed with, in any of the names core knows. */
+const compressionOf = (said: string) =>
+  Object.prototype.hasOwnProperty.call(COMPRESSIONS, said.trim().toLowerCase()) ? COMPRESSIONS[said.trim().toLowerCase()] : undefined
 
 /** Base64 as PostHog reads it: a `+` sent as a space (a form's encoding) is put back. */
 const fromBase64 = (text: string): Uint8Array => Buffer.from(text.replace(/ /g, "+"), "base64")
@@ -77,18 +65,17 @@ const isJsonOnly = (code: number) => code === 0x7b || code === 0x5b || code === 
 /** A number, `true`, `false` or `null` may begin so; so may base64. */
 const mayBeJson = (code: number) => code === 0x2d || (code >= 0x30 && code <= 0x39) || code === 0x74 || code === 0x66 || code === 0x6e
 
-/**
- * What a body may make the parser build: nesting as deep as evaluation reads (PostHog's services'
- * limit); more members in one object or list, and more objects and lists in all, than any SDK sends in
- * one request (a batch holds hundreds of events of a few objects each; evaluation reads at most a
- * thousand properties); few enough that parsing the largest body allowed costs a few milliseconds.
- */
-export const SDK_BODY_SHAPE: JsonShapeBounds = { depth: FlagsRequestBounds.MAX_DEPTH, members: 10_000, containers: 20_000 }
+/** What a body may make the parser build, as core bounds it, and why each bound refuses a body. */
+export const SDK_BODY_SHAPE: JsonShapeBounds = {
+  depth: FlagsRequestBounds.MAX_DEPTH,
+  members: FlagsRequestBounds.MAX_MEMBERS,
+  containers: FlagsRequestBounds.MAX_CONTAINERS
+}
 
 const SHAPE_REFUSALS: Readonly<Record<keyof JsonShapeBounds, string>> = {
   depth: FlagsRequestBounds.TOO_DEEP,
-  members: `an object or a list in the body holds more than ${SDK_BODY_SHAPE.members} members`,
-  containers: `the body holds more than ${SDK_BODY_SHAPE.containers} objects and lists`
+  members: FlagsRequestBounds.TOO_WIDE,
+  containers: FlagsRequestBounds.TOO_MANY_CONTAINERS
 }
 
 const parseJson = (text: string): unknown => {

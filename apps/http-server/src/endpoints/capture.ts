@@ -3,10 +3,10 @@ import { Effect } from "effect"
 import { answer, bindPublicGroup } from "./endpoint.ts"
 
 /** PostHog's answer to events it accepted; `beacon=1` (a page's last beacon, whose answer nobody reads) an empty 204. */
-export const capturedAnswer = (beacon: string | undefined) => beacon === "1" ? answer<void>(204, {}, undefined) : answer<{ readonly status: 1 }>(200, {}, CAPTURED_JSON)
+const capturedAnswer = (beacon: string | undefined) => beacon === "1" ? answer<void>(204, {}, undefined) : answer<{ readonly status: 1 }>(200, {}, CAPTURED_JSON)
 
 /** The events of a capture request, once its body is read: core reads the two it keeps and drops the rest. */
-export const captureAnswer = (body: unknown, options: CaptureOptions, beacon: string | undefined) =>
+const captureAnswer = (body: unknown, options: CaptureOptions, beacon: string | undefined) =>
   EventCaptureService.use((s) => s.capture(body, options)).pipe(Effect.as(capturedAnswer(beacon)))
 
 interface CaptureCall {

@@ -7,7 +7,7 @@ import { bindPublicGroup } from "./endpoint.ts"
  * the project's entry to `window._POSTHOG_REMOTE_CONFIG`, whose `config` posthog-js reads; the site apps
  * stand beside the configuration, not in it.
  */
-export const sdkConfigScript = (config: SdkRemoteConfig): string => {
+const sdkConfigScript = (config: SdkRemoteConfig): string => {
   const { siteApps: _, ...rest } = config
   return `(function() {
   window._POSTHOG_REMOTE_CONFIG = window._POSTHOG_REMOTE_CONFIG || {};

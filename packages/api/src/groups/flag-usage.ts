@@ -1,4 +1,4 @@
-import { FlagUsageQueryFields, FlagUsageReport } from "@hedgerow/core"
+import { FlagUsageQueryFields, FlagUsageReport, MAX_USAGE_DAYS } from "@hedgerow/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ReadErrors } from "../errors.ts"
@@ -14,7 +14,7 @@ export class FlagUsageGroup extends HttpApiGroup.make("flagUsage")
       error: ReadErrors
     }).annotate(
       OpenApi.Description,
-      "The flag's calls as the SDKs report them (`$feature_flag_called`), per UTC day and value returned (`true`, `false` or a variant), from `date_from` (default `-30d`; `-Nd`, `-Nw`, `-Nm` or YYYY-MM-DD) to `date_to` (default today), at most 366 days (scope feature_flag:read)"
+      `The flag's calls as the SDKs report them (\`$feature_flag_called\`), per UTC day and value returned (\`true\`, \`false\` or a variant), from \`date_from\` (default \`-30d\`; \`-Nd\`, \`-Nw\`, \`-Nm\` or YYYY-MM-DD) to \`date_to\` (default today), at most ${MAX_USAGE_DAYS} days (scope feature_flag:read)`
     )
   )
   .middleware(Authorization)

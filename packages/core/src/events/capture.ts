@@ -20,7 +20,7 @@ export interface CapturedEvent {
 
 /** PostHog's capture refusals, with its codes and words. */
 const refused = (code: string, detail: string) => new ValidationError({ code, detail, attr: null })
-export const emptyBatch = () => refused("empty_batch", "request holds no event")
+const emptyBatch = () => refused("empty_batch", "request holds no event")
 const unreadable = (reason: string) => refused("request_parsing_error", `failed to parse request: ${reason}`)
 const missingEventName = () => refused("missing_event_name", "event submitted with an empty event name")
 const missingDistinctId = () => refused("missing_distinct_id", "event submitted without a distinct_id")

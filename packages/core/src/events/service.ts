@@ -1,17 +1,18 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { callDayOf, FlagCalls } from "../feature-flags/calls.ts"
+import { FlagCalls } from "../feature-flags/calls.ts"
 import { FlagUsage } from "../feature-flags/usage.ts"
 import { FlagEvaluationService } from "../flag-evaluation/service.ts"
 import type { FlagSnapshot } from "../flag-evaluation/snapshot.ts"
 import { GroupTypeService } from "../group-types/service.ts"
 import { type AuthenticationError, PermissionDenied, type ValidationError } from "../shared/errors.ts"
 import type { FeatureFlagId } from "../shared/ids.ts"
+import { utcDayOf } from "../shared/time.ts"
 import { readCaptureBatch } from "./capture.ts"
 import { flagCallOf, groupTypeOf } from "./flag-called.ts"
 
 /** The events this service reads; every other event is accepted and dropped. */
-export const FLAG_CALLED = "$feature_flag_called"
-export const GROUP_IDENTIFY = "$groupidentify"
+const FLAG_CALLED = "$feature_flag_called"
+const GROUP_IDENTIFY = "$groupidentify"
 
 export interface CaptureOptions {
   /** The body came to `/engage/`, whose older person updates carry no event name. */
@@ -51,7 +52,7 @@ export class EventCaptureService extends Context.Service<EventCaptureService, {
         const project = yield* evaluation.projectByToken(batch.token)
         if (Option.isNone(project)) return yield* PermissionDenied.unknownIngestKey()
         const now = yield* Clock.currentTimeMillis
-        const day = callDayOf(now)
+        const day = utcDayOf(now)
         let snapshot: FlagSnapshot | undefined
         const called: Array<FeatureFlagId> = []
         const named = new Set<string>()

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { ValidationError } from "../shared/errors.ts"
+import { DAY_MS, utcDayOf } from "../shared/time.ts"
 import type { FlagCallCount } from "./calls-repository.ts"
 
 /**
@@ -39,11 +40,9 @@ export interface FlagUsageQuery {
 /** The most days one report covers. */
 export const MAX_USAGE_DAYS = 366
 
-const DAY_MS = 24 * 60 * 60 * 1000
 const RELATIVE = /^-(\d{1,4})([dwm])$/
 const ABSOLUTE = /^(\d{4})-(\d{2})-(\d{2})$/
 
-const dayText = (millis: number) => new Date(millis).toISOString().slice(0, 10)
 
 /** A day as PostHog's date filters write one: `-7d`, `-2w`, `-1m` before today, or `YYYY-MM-DD`; undefined for other text. */
 const dayOf = (text: string, todayMillis: number): number | undefined => {
@@ -59,7 +58,7 @@ const dayOf = (text: string, todayMillis: number): number | undefined => {
   const absolute = ABSOLUTE.exec(text.trim())
   if (absolute === null) return undefined
   const millis = Date.UTC(Number(absolute[1]), Number(absolute[2]) - 1, Number(absolute[3]))
-  return dayText(millis) === text.trim() ? millis : undefined
+  return utcDayOf(millis) === text.trim() ? millis : undefined
 }
 
 const invalidDate = (attr: string) =>
@@ -67,7 +66,7 @@ const invalidDate = (attr: string) =>
 
 /** The range a query asks for, as UTC days; or the 400 naming the parameter that is not a date. */
 export const usageRange = (query: FlagUsageQuery, nowMillis: number): { readonly from: string; readonly to: string } | ValidationError => {
-  const today = Date.parse(dayText(nowMillis))
+  const today = Date.parse(utcDayOf(nowMillis))
   const from = dayOf(query.date_from ?? "-30d", today)
   if (from === undefined) return invalidDate("date_from")
   const to = query.date_to === undefined || query.date_to === "" ? today : dayOf(query.date_to, today)
@@ -78,7 +77,7 @@ export const usageRange = (query: FlagUsageQuery, nowMillis: number): { readonly
     const attr = query.date_from === undefined ? "date_to" : "date_from"
     return ValidationError.field(attr, `The range may cover at most ${MAX_USAGE_DAYS} days.`)
   }
-  return { from: dayText(from), to: dayText(to) }
+  return { from: utcDayOf(from), to: utcDayOf(to) }
 }
 
 /** The report of a flag's counts over a range. */
@@ -88,7 +87,7 @@ export const usageReport = (
   counts: ReadonlyArray<FlagCallCount>
 ): FlagUsageReport => {
   const days: Array<string> = []
-  for (let day = Date.parse(range.from); day <= Date.parse(range.to); day += DAY_MS) days.push(dayText(day))
+  for (let day = Date.parse(range.from); day <= Date.parse(range.to); day += DAY_MS) days.push(utcDayOf(day))
   const position = new Map(days.map((day, i) => [day, i]))
   const byValue = new Map<string, Array<number>>()
   for (const { day, value, count } of counts) {

@@ -20,8 +20,6 @@ interface Pending {
 
 const keyOf = (flag: FeatureFlagId, day: string, value: string) => `${flag}\u0000${day}\u0000${value}`
 
-/** The UTC day of an instant (epoch milliseconds), `YYYY-MM-DD`. */
-export const callDayOf = (at: number): string => new Date(at).toISOString().slice(0, 10)
 
 /**
  * The SDKs' reports of flag calls (`$feature_flag_called`), counted per flag, UTC day and value returned.
@@ -30,7 +28,7 @@ export const callDayOf = (at: number): string => new Date(at).toISOString().slic
  * its counts wait for the next one. A read adds what this process has not written yet to what is stored.
  */
 export class FlagCalls extends Context.Service<FlagCalls, {
-  /** One call of `flag` that returned `value`, on `day` (see `callDayOf`): nothing is written now. */
+  /** One call of `flag` that returned `value`, on `day` (see `utcDayOf`): nothing is written now. */
   readonly count: (flag: FeatureFlagId, day: string, value: string) => void
   /** The flag's counts on the days from `from` to `to`, both included. */
   readonly read: (flag: FeatureFlagId, from: string, to: string) => Effect.Effect<ReadonlyArray<FlagCallCount>>

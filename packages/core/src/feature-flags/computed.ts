@@ -1,4 +1,5 @@
 import { isTruthy, type JsonRecord } from "../shared/fields.ts"
+import { DAY_MS } from "../shared/time.ts"
 import { type ConditionGroup, conditionsOf, type FlagConditions, propertiesIn } from "./conditions.ts"
 import type { FeatureFlagStatus, FlagStatusName } from "./model.ts"
 
@@ -42,7 +43,6 @@ export const fullRolloutOf = (conditions: FlagConditions): string | null => {
 }
 
 export const STALE_AFTER_DAYS = 30
-const DAY_MS = 24 * 60 * 60 * 1000
 
 export interface StatusInput {
   readonly deleted: boolean

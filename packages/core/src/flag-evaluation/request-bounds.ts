@@ -25,6 +25,18 @@ export const MAX_IDENTIFIER = 400
 export const MAX_DEPTH = 128
 export const TOO_DEEP = `the body nests deeper than ${MAX_DEPTH} levels`
 
+/**
+ * What a body may make the parser build, counted before it is parsed (the nesting as above): more
+ * members in one object or list, and more objects and lists in all, than any SDK sends in one request
+ * (a batch holds hundreds of events of a few objects each; evaluation reads at most a thousand
+ * properties), and few enough that parsing the largest body allowed costs a few milliseconds. They hold
+ * for the capture endpoints' bodies too.
+ */
+export const MAX_MEMBERS = 10_000
+export const MAX_CONTAINERS = 20_000
+export const TOO_WIDE = `an object or a list in the body holds more than ${MAX_MEMBERS} members`
+export const TOO_MANY_CONTAINERS = `the body holds more than ${MAX_CONTAINERS} objects and lists`
+
 /** The fields of a body whose size evaluation's cost follows, as read from it. */
 export interface EvaluatedFields {
   readonly groups: JsonRecord

@@ -33,8 +33,18 @@ export const SdkRemoteConfig = Schema.Struct({
 })
 export type SdkRemoteConfig = typeof SdkRemoteConfig.Type
 
-/** The compressions the SDK bodies may come in, as the capture endpoints and `/flags` read them. */
-export const SUPPORTED_COMPRESSION: ReadonlyArray<string> = ["gzip", "gzip-js", "base64", "lz64"]
+/** How an SDK body may be encoded, by every name the SDKs and PostHog's capture give each: what `/flags` and the capture endpoints undo. */
+export const COMPRESSIONS: Readonly<Record<string, "gzip" | "lz64" | "base64">> = {
+  gzip: "gzip",
+  "gzip-js": "gzip",
+  lz64: "lz64",
+  "lz-string": "lz64",
+  base64: "base64",
+  b64: "base64"
+}
+
+/** What the remote configuration offers posthog-js, in the names it knows (it picks `gzip-js`). */
+const SUPPORTED_COMPRESSION: ReadonlyArray<keyof typeof COMPRESSIONS> = ["gzip", "gzip-js", "base64", "lz64"]
 
 /** The remote configuration of the project whose public token is `token`. */
 export const sdkRemoteConfig = (token: string, hasFeatureFlags: boolean): SdkRemoteConfig => ({

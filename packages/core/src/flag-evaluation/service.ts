@@ -132,7 +132,10 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         { reads: ["cohorts"], maxEntries: MAX_PROJECTS }
       )
       const tokenLookup = memoized(freshness, projects.findByToken, { reads: ["projects"] })
-      const projectByToken = (token: string) => (holdsNul(token) ? Effect.succeed(Option.none()) : tokenLookup(token))
+      // A text longer than any identifier, or holding what no stored text holds, names no project: it is
+      // neither looked up nor kept, whichever path (evaluation, events, configuration) brings it.
+      const projectByToken = (token: string) =>
+        token.length > MAX_IDENTIFIER || holdsNul(token) ? Effect.succeed(Option.none<Project>()) : tokenLookup(token)
 
       // Untraced: every evaluation asks (see Authentication.authenticate).
       const snapshot = Effect.fnUntraced(function*(project: ProjectId) {
@@ -194,8 +197,6 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         const request = readFlagsRequest(body)
         if (request instanceof ValidationError) return yield* request
         if (request.token === undefined || request.token === "") return yield* AuthenticationError.noProjectToken()
-        // A text longer than any identifier names no project: it is neither looked up nor kept.
-        if (request.token.length > MAX_IDENTIFIER) return yield* AuthenticationError.invalidProjectToken()
         const project = yield* projectByToken(request.token)
         if (Option.isNone(project)) return yield* AuthenticationError.invalidProjectToken()
         const requestId = randomUUID()

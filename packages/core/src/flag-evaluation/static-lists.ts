@@ -6,11 +6,11 @@ import type { CohortId, ProjectId } from "../shared/ids.ts"
 /**
  * The lists of the static cohorts a project's active flags reach, held in memory while they are small,
  * so that `/flags` finds a distinct id in them without asking the store: on the embedded store a query
- * runs on the event loop's own thread, and asking one per request cost more than evaluating a hundred
- * flags. Lists past the bound stay in the store, asked one indexed read per request.
+ * runs on the event loop's own thread, and one per request would be most of the request's work. Lists
+ * past the bound stay in the store, asked one indexed read per request.
  */
 
-/** Members held for one project's flags at most (some 2 MiB of text for ids of PostHog's usual length). */
+/** Members held for one project's flags at most. */
 export const MAX_HELD_MEMBERS = 20_000
 
 /** Members read from the store at a time while loading, the loop free between reads. */

@@ -42,3 +42,8 @@ export const Timestamp = Schema.String.pipe(Schema.decodeTo(
 ))
 
 export const millisOf = (timestamp: Timestamp): number => Date.parse(timestamp)
+
+export const DAY_MS = 24 * 60 * 60 * 1000
+
+/** The UTC day of an instant (epoch milliseconds), as `YYYY-MM-DD`. */
+export const utcDayOf = (millis: number): string => new Date(millis).toISOString().slice(0, 10)
