@@ -155,6 +155,34 @@ export const cohortFlagScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
+    name: "a cohort named through another's legacy groups, or by its id as text, cannot be deleted either (PostHog's 400)",
+    needs: ["world"],
+    run: async (context) => {
+      const { target } = context
+      const where = await freshProject(context)
+      const inner = await createCohort(target, where, { filters: properties([person("plan", "pro")]) })
+      // Legacy groups are kept as given: the reference is read as the reference rule reads it, text holding an id included.
+      const byText = await createCohort(target, where, { groups: [{ properties: [{ type: "cohort", key: "id", value: String(inner.id) }] }] })
+      const byNumber = await createCohort(target, where, { groups: [{ properties: [cohortFilter(inner.id)] }] })
+      const used = (id: number) => patchCohort(target, where, id, { deleted: true })
+      expectReply(
+        await used(inner.id),
+        400,
+        refusal(
+          `This cohort is used as criteria in 2 other cohort(s): ${byText.name}, ${byNumber.name}. Please remove this cohort from those cohort definitions before deleting it.`
+        )
+      )
+      expectReply(await used(byNumber.id), 200)
+      expectReply(
+        await used(inner.id),
+        400,
+        refusal(`This cohort is used as criteria in 1 other cohort(s): ${byText.name}. Please remove this cohort from those cohort definitions before deleting it.`)
+      )
+      expectReply(await used(byText.id), 200)
+      expectReply(await used(inner.id), 200)
+    }
+  },
+  {
     name: "a cohort active flags use cannot take filters on events, itself or through a cohort it names, nor when a static one turns dynamic",
     needs: ["world"],
     run: async (context) => {
