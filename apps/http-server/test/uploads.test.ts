@@ -5,6 +5,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { p95, threadSlices } from "../../../packages/core/test/thread-slices.ts"
 import { HedgerowServer } from "../src/index.ts"
 
 // A static cohort's CSV comes as a form: the one body that may exceed 1 MiB. The store does not matter here.
@@ -60,21 +61,10 @@ describe("cohort uploads", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hedgerow-upload-")), "members.csv")
     fs.writeFileSync(file, ids.join("\n"))
     expect(fs.statSync(file).size).toBeGreaterThan(7.5 * 1024 * 1024)
-    // The client is another process, as a real one is: what is measured here is the server's own work.
-    const upload = uploadFrom(file)
-    // The event loop's thread's CPU time between two of its turns: a busy machine may pause the process,
-    // which a clock would count against the server, while this counts only what the thread did.
-    const slices: Array<number> = []
-    let last = process.threadCpuUsage()
-    const timer = setInterval(() => {
-      const spent = process.threadCpuUsage(last)
-      slices.push((spent.user + spent.system) / 1000)
-      last = process.threadCpuUsage()
-    }, 1)
     // `/flags` of a project whose flags name no static cohort is answered from memory, the store busy or not.
     const answered: Array<number> = []
     let uploading = true
-    const probe = (async () => {
+    const probe = async () => {
       while (uploading) {
         const started = performance.now()
         const flags = await fetch(`${base}/flags/?v=2`, { method: "POST", body: JSON.stringify({ token, distinct_id: "probe" }) })
@@ -82,14 +72,20 @@ describe("cohort uploads", () => {
         answered.push(performance.now() - started)
         await new Promise((resolve) => setTimeout(resolve, 10))
       }
-    })()
-    const reply = await upload
-    uploading = false
-    clearInterval(timer)
-    await probe
+    }
+    // The client is another process, as a real one is: what is measured here is the server's own work,
+    // as the event loop's thread's CPU time between two of its turns (a clock would count a pause of the
+    // whole process on a busy machine against the server).
+    const upload = uploadFrom(file)
+    const { result: reply, slices } = await threadSlices(async () => {
+      const probing = probe()
+      const reply = await upload
+      uploading = false
+      await probing
+      return reply
+    })
     expect(reply.status).toBe(201)
     expect([reply.body.is_static, reply.body.count]).toEqual([true, 100_000])
-    const p95 = (values: Array<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.95)]!
     console.log(
       `upload: CPU between two turns of the event loop p95 ${p95(slices).toFixed(1)} ms, most ${Math.max(...slices).toFixed(1)} ms; ` +
         `/flags p95 ${p95(answered).toFixed(1)} ms over ${answered.length} probes`

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { Choice, Email, Integer, IntegerBetween, Text } from "../src/shared/fields.ts"
+import { Bool, Choice, Email, Integer, IntegerBetween, Text } from "../src/shared/fields.ts"
 import { decodeInput } from "../src/shared/validation.ts"
 
 const Input = Schema.Struct({
@@ -49,6 +49,23 @@ describe("decodeInput speaks Django REST framework", () => {
     [{ name: "a", nested: { inner: "v\u0000" } }, { code: "null_characters_not_allowed", detail: "Null characters are not allowed.", attr: "nested__inner" }]
   ])("%j → %j", (input, expected) => {
     assert.deepStrictEqual(failure(input), expected)
+  })
+})
+
+describe("Bool is DRF's BooleanField", () => {
+  const read = decodeInput(Schema.Struct({ flag: Bool }))
+  const decoded = (flag: unknown) => Effect.runSync(read({ flag }).pipe(Effect.map(({ flag }) => flag), Effect.orElseSucceed(() => "refused")))
+  it("takes Python's words for true and false lower-cased, capitalized or upper-cased, and 1, 0 and the booleans", () => {
+    for (const word of ["1", "on", "t", "true", "y", "yes"]) {
+      for (const spelled of [word, word[0]!.toUpperCase() + word.slice(1), word.toUpperCase()]) assert.strictEqual(decoded(spelled), true)
+    }
+    for (const word of ["0", "off", "f", "false", "n", "no"]) {
+      for (const spelled of [word, word[0]!.toUpperCase() + word.slice(1), word.toUpperCase()]) assert.strictEqual(decoded(spelled), false)
+    }
+    assert.deepStrictEqual([decoded(1), decoded(0), decoded(true), decoded(false)], [true, false, true, false])
+  })
+  it("refuses any other casing, number or word", () => {
+    for (const value of ["yEs", "tRUE", "2", 2, "", "maybe", null]) assert.strictEqual(decoded(value), "refused")
   })
 })
 

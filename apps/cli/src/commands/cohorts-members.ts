@@ -1,14 +1,12 @@
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import { Argument, Command } from "effect/cli"
+import { MAX_ADDED_AT_ONCE } from "../defaults.ts"
 import { emit, jsonFlag, table } from "../output.ts"
 import { followNext, pageFlags, queryOf } from "../paging.ts"
 import { checkPayload, remoteFlags, withApi } from "../remote.ts"
 import { cohortIdArgument } from "./cohorts-shared.ts"
 import { projectFlag } from "./flags-shared.ts"
-
-/** PostHog adds at most this many members per request. */
-const PER_REQUEST = 1000
 
 const distinctIds = Argument.String("distinct-id").pipe(Argument.withDescription("Distinct ids"), Argument.variadic({ min: 1 }))
 
@@ -38,16 +36,16 @@ const add = Command.make(
     withApi(options, (client) =>
       Effect.gen(function*() {
         const params = { project_id: options.project, id: options.id }
-        for (let start = 0; start < options.distinctIds.length; start += PER_REQUEST) {
-          const payload = yield* checkPayload((core) => core.AddPersonsBody, { person_ids: options.distinctIds.slice(start, start + PER_REQUEST) })
+        for (let start = 0; start < options.distinctIds.length; start += MAX_ADDED_AT_ONCE) {
+          const payload = yield* checkPayload((core) => core.AddPersonsBody, { person_ids: options.distinctIds.slice(start, start + MAX_ADDED_AT_ONCE) })
           yield* client.cohorts.addPersons({ params, payload })
-          if (!options.json && options.distinctIds.length > PER_REQUEST) {
-            yield* Console.log(`added ${Math.min(start + PER_REQUEST, options.distinctIds.length)}/${options.distinctIds.length}`)
+          if (!options.json && options.distinctIds.length > MAX_ADDED_AT_ONCE) {
+            yield* Console.log(`added ${Math.min(start + MAX_ADDED_AT_ONCE, options.distinctIds.length)}/${options.distinctIds.length}`)
           }
         }
         yield* emit(options.json, () => `Added ${options.distinctIds.length} distinct id(s) to cohort ${options.id}.`)({ success: true })
       }))
-).pipe(Command.withDescription("Add distinct ids to a static cohort (1,000 per request)"))
+).pipe(Command.withDescription(`Add distinct ids to a static cohort (${MAX_ADDED_AT_ONCE.toLocaleString("en-US")} per request)`))
 
 const remove = Command.make(
   "remove",

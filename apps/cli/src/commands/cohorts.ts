@@ -1,7 +1,9 @@
+import type { BasicCohortView, CohortView } from "@hedgerow/core"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import { Command, Flag } from "effect/cli"
+import { MAX_FORM_BYTES, MAX_MEMBERS_PER_REQUEST } from "../defaults.ts"
 import { details, emit, jsonFlag, UsageError } from "../output.ts"
 import { listCommand, pageFlags } from "../paging.ts"
 import { type ApiClient, checkPayload, remoteFlags, withApi } from "../remote.ts"
@@ -11,19 +13,8 @@ import { members } from "./cohorts-members.ts"
 import { cohortIdArgument } from "./cohorts-shared.ts"
 import { projectFlag } from "./flags-shared.ts"
 
-
-interface CohortLike {
-  readonly id: number
-  readonly name: string | null
-  readonly is_static: boolean
-  readonly count: number | null
-  readonly deleted: boolean
-  readonly created_at: string | null
-  readonly created_by: { readonly email?: string } | null
-}
-
-/** A cohort as one row of the list table. */
-const row = (cohort: CohortLike) => ({
+/** A cohort as one row of the list table (a `basic` list's cohort has all it needs). */
+const row = (cohort: BasicCohortView) => ({
   id: cohort.id,
   name: cohort.name,
   type: cohort.is_static ? "static" : "dynamic",
@@ -33,8 +24,8 @@ const row = (cohort: CohortLike) => ({
 })
 
 /** What a person reads of a cohort; `--json` prints all of it. */
-const summary = (cohort: CohortLike) =>
-  details({ ...row(cohort), description: (cohort as { description?: string }).description, deleted: cohort.deleted, filters: (cohort as { filters?: unknown }).filters }, [
+const summary = (cohort: CohortView) =>
+  details({ ...row(cohort), description: cohort.description, deleted: cohort.deleted, filters: cohort.filters }, [
     "id", "name", "description", "type", "count", "deleted", "filters", "created_by", "created_at"
   ])
 
@@ -64,7 +55,7 @@ const list = Command.make(
         options,
         ["id", "name", "type", "count", "created_by", "created_at"],
         (page) => client.cohorts.list({ params: { project_id: options.project }, query: { ...filters, ...page } }),
-        (cohort) => row(cohort as CohortLike)
+        row
       )
     })
 ).pipe(Command.withDescription("List a project's cohorts, newest first (soft-deleted ones are hidden)"))
@@ -181,7 +172,9 @@ const upload = Command.make(
         const cohort = yield* client.cohorts.update({ params: { project_id: options.project, id: options.id }, payload })
         yield* emit(options.json, summary)(cohort)
       }))
-).pipe(Command.withDescription("Add the distinct ids of a CSV to a static cohort (at most 8 MiB, 100,000 ids)"))
+).pipe(Command.withDescription(
+  `Add the distinct ids of a CSV to a static cohort (at most ${MAX_FORM_BYTES / 1024 / 1024} MiB, ${MAX_MEMBERS_PER_REQUEST.toLocaleString("en-US")} ids)`
+))
 
 const activity = activityCommand({
   item: "cohort",

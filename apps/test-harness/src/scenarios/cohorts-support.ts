@@ -17,7 +17,7 @@ export const COHORTS = {
   activity: { group: "cohorts", endpoint: "activity" }
 } as const
 
-/** PostHog's CohortSerializer fields, in its order. */
+/** The fields PostHog answers a cohort with, in its order. */
 export const COHORT_FIELDS = [
   "id", "name", "description", "groups", "deleted", "filters", "query", "version", "pending_version", "is_calculating",
   "created_by", "created_at", "last_calculation", "errors_calculating", "last_error_message", "count", "is_static",

@@ -8,6 +8,7 @@ import {
   CohortView,
   CohortWrite,
   CohortWriteForm,
+  MAX_ADDED_AT_ONCE,
   PageEnvelopeOf,
   QueryText,
   RemovePersonBody
@@ -93,7 +94,7 @@ export class CohortsGroup extends HttpApiGroup.make("cohorts")
       payload: AddPersonsBody,
       success: ActionSuccess,
       error: WriteErrors
-    }).annotate(OpenApi.Description, "Add `person_ids`, distinct ids here (1 to 1000), to a static cohort (scope cohort:write)"),
+    }).annotate(OpenApi.Description, `Add \`person_ids\`, distinct ids here (1 to ${MAX_ADDED_AT_ONCE}), to a static cohort (scope cohort:write)`),
     HttpApiEndpoint.patch("removePerson", "/api/projects/:project_id/cohorts/:id/remove_person_from_static_cohort/", {
       params: CohortParams,
       payload: RemovePersonBody,

@@ -1,3 +1,5 @@
+import { FALSE_WORDS, TRUE_WORDS } from "../shared/python.ts"
+
 /**
  * The scalar readings PostHog's cohort filter model makes of JSON (pydantic's lax mode): what each kind
  * of field takes, what it makes of it, and its words when it cannot. A reading is the value, or the
@@ -18,9 +20,6 @@ export const isRefusal = <A>(reading: Reading<A>): reading is Refusal => "type" 
 export const readString = (value: unknown): Reading<string> =>
   typeof value === "string" ? { ok: value } : refused("string_type", "Input should be a valid string")
 
-const TRUE_TEXT = new Set(["1", "on", "t", "true", "y", "yes"])
-const FALSE_TEXT = new Set(["0", "off", "f", "false", "n", "no"])
-
 export const readBoolean = (value: unknown): Reading<boolean> => {
   if (typeof value === "boolean") return { ok: value }
   if (typeof value === "number") {
@@ -29,8 +28,8 @@ export const readBoolean = (value: unknown): Reading<boolean> => {
   }
   if (typeof value === "string") {
     const text = value.toLowerCase()
-    if (TRUE_TEXT.has(text)) return { ok: true }
-    if (FALSE_TEXT.has(text)) return { ok: false }
+    if (TRUE_WORDS.has(text)) return { ok: true }
+    if (FALSE_WORDS.has(text)) return { ok: false }
     return refused("bool_parsing", "Input should be a valid boolean, unable to interpret input")
   }
   return refused("bool_type", "Input should be a valid boolean")

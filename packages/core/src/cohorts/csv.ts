@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { ValidationError } from "../shared/errors.ts"
-import { MAX_DISTINCT_ID_LENGTH } from "../shared/distinct-id.ts"
-import { characters, pythonStrip } from "../shared/fields.ts"
+import { distinctIdError } from "../shared/distinct-id.ts"
+import { pythonStrip } from "../shared/fields.ts"
 import { pythonStr } from "../shared/validation.ts"
 import { CsvFault, csvRows, MAX_COLUMNS, MAX_ROW_LENGTH, PAUSE } from "./csv-rows.ts"
 
@@ -93,9 +93,8 @@ export const distinctIdsOfCsv = (content: Uint8Array): Effect.Effect<ReadonlyArr
     const take = (value: string | undefined) => {
       const id = value === undefined ? "" : pythonStrip(value)
       if (id === "") return undefined
-      if (characters(id) > MAX_DISTINCT_ID_LENGTH) {
-        return csvError(`A distinct ID may have at most ${MAX_DISTINCT_ID_LENGTH} characters; row ${taken} of the CSV has more.`)
-      }
+      const tooLong = distinctIdError(id, `row ${taken} of the CSV`)
+      if (tooLong !== undefined) return csvError(tooLong)
       ids.push(id)
       if (ids.length > MAX_MEMBERS_PER_REQUEST) return csvError(`A CSV may hold at most ${MAX_MEMBERS_PER_REQUEST.toLocaleString("en-US")} distinct IDs; upload the rest in another file.`)
       return undefined

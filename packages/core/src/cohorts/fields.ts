@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { failIfAny, ValidationError } from "../shared/errors.ts"
-import { hasCriteria, readCohortFilters } from "./filters.ts"
+import { readCohortFilters } from "./filters.ts"
 import { fieldOf, groupsError, queryOf, saysStatic } from "./input.ts"
 import type { StoredCohort } from "./model.ts"
-import { cohortProperties } from "./properties.ts"
+import { cohortProperties, hasCriteria } from "./properties.ts"
 import { flagUseError, type ProjectCohorts } from "./rules.ts"
 
 /**
@@ -49,7 +49,7 @@ const filtersOf = (
     if (read instanceof ValidationError) return yield* read
     // A cohort that stays static lists its members; its filters reach no flag's evaluation.
     if (current !== undefined && !(current.is_static && willBeStatic)) {
-      yield* failIfAny(flagUseError(current.id, read["properties"], yield* project, "filters"))
+      yield* failIfAny(flagUseError(current.id, { filters: read, groups: [] }, yield* project, "filters"))
     }
     return read
   })
@@ -77,8 +77,8 @@ export const readCohortFields = (
     read.members = (yield* members(data)) ?? []
     // A static cohort turning dynamic: its kept filters (or groups) now reach the flags that use it.
     if (current !== undefined && current.is_static && read.is_static === false && read.filters === undefined) {
-      const kept = cohortProperties({ filters: current.filters, groups: read.groups ?? current.groups })
-      if (hasCriteria({ properties: kept })) yield* failIfAny(flagUseError(current.id, kept, yield* project, null))
+      const kept = { filters: current.filters, groups: read.groups ?? current.groups }
+      if (hasCriteria({ properties: cohortProperties(kept) })) yield* failIfAny(flagUseError(current.id, kept, yield* project, null))
     }
     return read
   })

@@ -257,24 +257,3 @@ export const readCohortFilters = (raw: unknown): JsonRecord | ValidationError =>
   if (faults.first !== undefined) return invalid(`Invalid cohort filters at ${faults.first.loc.map(pythonStr).join(".")}: ${faults.first.msg}`)
   return { properties: properties! }
 }
-
-/** The filters (leaves, not groups) of a property tree, in order. */
-export const filtersIn = (properties: unknown): ReadonlyArray<JsonRecord> => {
-  const found: Array<JsonRecord> = []
-  const walk = (node: unknown, depth: number) => {
-    if (!isRecord(node) || depth > 100) return
-    // A group: AND, OR, or the `property` groups of cohorts stored before PostHog's current model.
-    if (Array.isArray(node["values"]) && node["key"] === undefined) {
-      for (const value of node["values"]) walk(value, depth + 1)
-    } else {
-      found.push(node)
-    }
-  }
-  walk(properties, 0)
-  return found
-}
-
-/** Whether filters hold any filter at all: PostHog's test for criteria worth computing a cohort from. */
-export const hasCriteria = (filters: unknown): boolean =>
-  isRecord(filters) && isRecord(filters["properties"]) && filtersIn(filters["properties"]).length > 0
-

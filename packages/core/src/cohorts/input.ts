@@ -2,6 +2,7 @@ import { Effect, Schema } from "effect"
 import { ValidationError } from "../shared/errors.ts"
 import { Bool, isRecord, isTruthy, Json, Text } from "../shared/fields.ts"
 import { FormBody, formData, INVALID_JSON, UnreadableJson, type UploadedFile } from "../shared/form.ts"
+import { saysTrue } from "../shared/python.ts"
 import { decodeInput, pythonStr, pythonType } from "../shared/validation.ts"
 import { MAX_DISTINCT_ID_LENGTH } from "../shared/distinct-id.ts"
 
@@ -69,7 +70,7 @@ export const fieldOf = <K extends keyof Fields>(name: K) => {
 export const saysStatic = (data: unknown): boolean | undefined => {
   if (!isRecord(data) || !Object.prototype.hasOwnProperty.call(data, "is_static")) return undefined
   const value = data["is_static"]
-  return typeof value === "boolean" ? value : ["y", "yes", "t", "true", "on", "1"].includes(pythonStr(value).toLowerCase())
+  return typeof value === "boolean" ? value : saysTrue(pythonStr(value))
 }
 
 /**

@@ -3,9 +3,11 @@ import { ValidationError } from "../shared/errors.ts"
 import { characters, pythonStrip } from "../shared/fields.ts"
 import { MAX_SERIAL, type UserId } from "../shared/ids.ts"
 import { type ListQuery, QueryText } from "../shared/page.ts"
+import { saysTrue } from "../shared/python.ts"
 import { holdsNul } from "../shared/text.ts"
-import type { CohortNode } from "./graph.ts"
-import { cohortIdsIn, cohortProperties, isBehavioralCohort } from "./properties.ts"
+import { cohortsNamingAny } from "./graph.ts"
+import type { CohortBrief } from "./model.ts"
+import { isBehavioralCohort } from "./properties.ts"
 import type { CohortListFilter } from "./repository.ts"
 
 /** The cohort list's query parameters as they arrive (PostHog's names). */
@@ -36,8 +38,6 @@ export interface CohortListPlan {
   readonly basic: boolean
 }
 
-const truthy = (text: string | undefined) => text !== undefined && ["y", "yes", "t", "true", "on", "1"].includes(text.toLowerCase())
-
 export const listFilterOf = (query: CohortListQuery): CohortListPlan | ValidationError | undefined => {
   if (query.search !== undefined && characters(query.search) > MAX_SEARCH_LENGTH) {
     return ValidationError.field("search", `Search query must be ${MAX_SEARCH_LENGTH} characters or fewer.`, "invalid")
@@ -59,28 +59,17 @@ export const listFilterOf = (query: CohortListQuery): CohortListPlan | Validatio
       search: search === "" ? undefined : search
     },
     hideBehavioral: query.hide_behavioral_cohorts?.toLowerCase() === "true",
-    basic: truthy(query.basic)
+    basic: query.basic !== undefined && saysTrue(query.basic)
   }
 }
 
 /**
  * The cohorts a flag's cohort picker hides (`hide_behavioral_cohorts`): those filtering on events, and
- * every cohort naming one of them, however indirectly. A static cohort lists its members, so its filters
- * count for nothing.
+ * every live cohort naming one of them, however indirectly. A static cohort lists its members, so its
+ * own filters on events count for nothing.
  */
-export const hiddenForFlags = (cohorts: ReadonlyArray<CohortNode>): ReadonlyArray<number> => {
-  const live = cohorts.filter((cohort) => !cohort.deleted)
-  const hidden = new Set(live.filter((cohort) => !cohort.is_static && isBehavioralCohort(cohort)).map((cohort) => cohort.id))
-  const names = new Map(live.map((cohort) => [cohort.id, cohortIdsIn(cohortProperties(cohort))]))
-  let grew = true
-  while (grew) {
-    grew = false
-    for (const [id, named] of names) {
-      if (!hidden.has(id) && named.some((other) => hidden.has(other))) {
-        hidden.add(id)
-        grew = true
-      }
-    }
-  }
-  return [...hidden]
-}
+export const hiddenForFlags = (cohorts: ReadonlyArray<CohortBrief>): ReadonlyArray<number> =>
+  cohortsNamingAny(
+    cohorts.filter((cohort) => !cohort.deleted && !cohort.is_static && isBehavioralCohort(cohort)).map((cohort) => cohort.id),
+    cohorts
+  )

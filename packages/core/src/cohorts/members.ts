@@ -1,7 +1,7 @@
 import { Schema } from "effect"
-import { MAX_DISTINCT_ID_LENGTH } from "../shared/distinct-id.ts"
+import { distinctIdError } from "../shared/distinct-id.ts"
 import { ValidationError } from "../shared/errors.ts"
-import { characters, isRecord, isTruthy } from "../shared/fields.ts"
+import { isRecord, isTruthy } from "../shared/fields.ts"
 import { holdsLoneSurrogate, holdsNul } from "../shared/text.ts"
 
 /**
@@ -38,9 +38,8 @@ export const addedMembers = (body: unknown): ReadonlyArray<string> | ValidationE
     const what = `item ${index} of person_ids`
     const refused = unstorable(text, what)
     if (refused !== undefined) return refused
-    if (characters(text) > MAX_DISTINCT_ID_LENGTH) {
-      return refusal(`A distinct ID may have at most ${MAX_DISTINCT_ID_LENGTH} characters; ${what} has more.`)
-    }
+    const tooLong = distinctIdError(text, what)
+    if (tooLong !== undefined) return refusal(tooLong)
     ids.push(text)
   }
   return ids.length === 0 ? refusal("No valid users to add to cohort") : ids

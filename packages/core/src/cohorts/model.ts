@@ -2,6 +2,7 @@ import { Schema, Struct } from "effect"
 import { CohortId, ProjectId, UserId } from "../shared/ids.ts"
 import { Json } from "../shared/fields.ts"
 import { Timestamp } from "../shared/time.ts"
+import { FeatureFlagRecord } from "../feature-flags/model.ts"
 import { UserSummary } from "../users/model.ts"
 
 /**
@@ -11,7 +12,7 @@ import { UserSummary } from "../users/model.ts"
 export const Cohort = Schema.Struct({
   id: CohortId,
   project_id: ProjectId,
-  /** PostHog's serializer allows a cohort without a name. */
+  /** PostHog allows a cohort without a name. */
   name: Schema.NullOr(Schema.String),
   description: Schema.String,
   groups: Json,
@@ -25,12 +26,23 @@ export const Cohort = Schema.Struct({
 })
 export type Cohort = typeof Cohort.Type
 
-/** A stored cohort with its creator (PostHog's UserBasic), read in one statement. */
+/** A stored cohort with its creator (the few fields PostHog shows of a user), read in one statement. */
 export const StoredCohort = Schema.Struct({
   ...Cohort.fields,
   created_by: Schema.NullOr(UserSummary)
 })
 export type StoredCohort = typeof StoredCohort.Type
+
+/**
+ * A cohort as the rules about cohorts naming cohorts read it (references, loops, depth, deletion, flags)
+ * and as evaluation reads its definition.
+ */
+export const CohortBrief = Schema.Struct(Struct.pick(Cohort.fields, ["id", "name", "filters", "groups", "deleted", "is_static"]))
+export type CohortBrief = typeof CohortBrief.Type
+
+/** A flag as the cohort rules read it: which cohorts it names, and whether it holds them. */
+export const FlagNode = Schema.Struct(Struct.pick(FeatureFlagRecord.fields, ["id", "key", "name", "active", "deleted", "filters"]))
+export type FlagNode = typeof FlagNode.Type
 
 /** What the answer adds to a stored cohort: fields of PostHog's that this service computes no value for. */
 const answerOnlyFields = {
@@ -44,7 +56,7 @@ const answerOnlyFields = {
   experiment_set: Schema.Array(Schema.Int)
 }
 
-/** The answer's fields, in the order PostHog's CohortSerializer declares (and prints) them. */
+/** The answer's fields, in the order PostHog declares (and prints) them. */
 export const COHORT_VIEW_FIELDS = [
   "id", "name", "description", "groups", "deleted", "filters", "query", "version", "pending_version",
   "is_calculating", "created_by", "created_at", "last_calculation", "errors_calculating", "last_error_message",
@@ -55,7 +67,7 @@ export const COHORT_VIEW_FIELDS = [
 const fieldsInOrder = <F extends Schema.Struct.Fields, const K extends ReadonlyArray<keyof F>>(fields: F, keys: K) =>
   Object.fromEntries(keys.map((key) => [key, fields[key]])) as Pick<F, K[number]>
 
-/** A cohort as PostHog's CohortSerializer renders it: the stored cohort's fields plus the answer's own. */
+/** A cohort as PostHog answers it: the stored cohort's fields plus the answer's own. */
 export const CohortView = Schema.Struct(fieldsInOrder({ ...StoredCohort.fields, ...answerOnlyFields }, COHORT_VIEW_FIELDS))
 export type CohortView = typeof CohortView.Type
 

@@ -1,6 +1,5 @@
 import { Context, type Effect, type Option, Schema, Struct } from "effect"
-import { Cohort, type StoredCohort } from "./model.ts"
-import type { FlagNode } from "./graph.ts"
+import { Cohort, type CohortBrief, type FlagNode, type StoredCohort } from "./model.ts"
 import type { CohortId, ProjectId, UserId } from "../shared/ids.ts"
 import type { Page, PageRequest } from "../shared/page.ts"
 
@@ -11,10 +10,6 @@ export type CohortInsert = typeof CohortInsert.Type
 /** What a change of a cohort writes; its members and their count are written on their own. */
 export const CohortUpdate = Schema.Struct(Struct.pick(Cohort.fields, ["name", "description", "groups", "filters", "is_static", "deleted"]))
 export type CohortUpdate = typeof CohortUpdate.Type
-
-/** What flags and the reference rules need to know about a cohort. */
-export const CohortBrief = Schema.Struct(Struct.pick(Cohort.fields, ["id", "name", "filters", "groups", "deleted", "is_static"]))
-export type CohortBrief = typeof CohortBrief.Type
 
 /** The list's filters, as PostHog's cohort list reads its query. */
 export interface CohortListFilter {

@@ -1,9 +1,10 @@
 import { cohortReading, MAX_COHORT_DEPTH } from "../evaluation/cohort-reading.ts"
 import { cohortDefinitions } from "../evaluation/cohorts.ts"
 import { ValidationError } from "../shared/errors.ts"
-import { type CohortLookup, type CohortNode, cohortsNaming, cohortsOfFlag, dependenciesOf, type FlagNode, flagsReaching, referenceFault } from "./graph.ts"
-import { filtersIn } from "./filters.ts"
-import { isBehavioralCohort } from "./properties.ts"
+import type { CohortId } from "../shared/ids.ts"
+import { cohortsNaming, cohortsReached, flagReaches, flagsReaching, lookupIn, referenceFault } from "./graph.ts"
+import type { CohortBrief, FlagNode } from "./model.ts"
+import { cohortProperties, type Definable, filtersIn, isBehavioralCohort, namedCohortId } from "./properties.ts"
 
 /**
  * The cohort rules that read other cohorts and the flags: PostHog's messages, given what the store holds
@@ -11,20 +12,15 @@ import { isBehavioralCohort } from "./properties.ts"
  */
 
 export interface ProjectCohorts {
-  readonly cohorts: ReadonlyArray<CohortNode>
+  readonly cohorts: ReadonlyArray<CohortBrief>
   readonly flags: ReadonlyArray<FlagNode>
-}
-
-export const lookupIn = (cohorts: ReadonlyArray<CohortNode>): CohortLookup => {
-  const byId = new Map(cohorts.map((cohort) => [cohort.id, cohort]))
-  return (id) => byId.get(id)
 }
 
 const invalid = (detail: string, attr: string | null = null) => ValidationError.field(attr, detail, "invalid")
 
 /** A cohort naming unknown cohorts, or itself through others, as PostHog's save refuses it. */
 export const referenceError = (
-  cohort: { readonly id: number | null; readonly filters: unknown; readonly groups: unknown },
+  cohort: Definable & { readonly id: number | null },
   project: ProjectCohorts
 ): ValidationError | undefined => {
   const fault = referenceFault(cohort, lookupIn(project.cohorts))
@@ -36,7 +32,7 @@ export const referenceError = (
 }
 
 /** The ids of the live dynamic cohorts whose reading goes deeper than evaluation reads. */
-const tooDeep = (cohorts: ReadonlyArray<CohortNode>): ReadonlySet<number> => {
+const tooDeep = (cohorts: ReadonlyArray<CohortBrief>): ReadonlySet<number> => {
   const definitions = cohortDefinitions(cohorts)
   const reading = cohortReading(definitions)
   const found = new Set<number>()
@@ -47,7 +43,7 @@ const tooDeep = (cohorts: ReadonlyArray<CohortNode>): ReadonlySet<number> => {
 }
 
 /** The id a cohort being created stands under while the rules read it: no stored cohort has it. */
-const NEW_COHORT = -1
+const NEW_COHORT = -1 as CohortId
 
 /**
  * A write that would take some cohort's reading, its own or that of a cohort naming it however
@@ -56,10 +52,10 @@ const NEW_COHORT = -1
  * not hold up other writes.
  */
 export const depthError = (
-  cohort: Omit<CohortNode, "id" | "name"> & { readonly id: number | null },
+  cohort: Omit<CohortBrief, "id" | "name"> & { readonly id: CohortId | null },
   project: ProjectCohorts
 ): ValidationError | undefined => {
-  const written: CohortNode = { ...cohort, id: cohort.id ?? NEW_COHORT, name: null }
+  const written: CohortBrief = { ...cohort, id: cohort.id ?? NEW_COHORT, name: null }
   const after = tooDeep([...project.cohorts.filter((other) => other.id !== written.id), written])
   if (after.size === 0) return undefined
   const before = tooDeep(project.cohorts)
@@ -69,26 +65,25 @@ export const depthError = (
 
 /**
  * A cohort that active flags reach may not take filters on events, itself or through the cohorts it
- * names (static ones excepted, whose members are a list): flags cannot evaluate those. `attr` is where
- * PostHog raises it: `filters` at that field's turn, none when a static cohort turns dynamic.
+ * names (static ones excepted, whose members are a list): flags cannot evaluate those. `written` is the
+ * definition the cohort is to have; `attr` is where PostHog raises it: `filters` at that field's turn,
+ * none when a static cohort turns dynamic. The first fault in the order the filters are written.
  */
 export const flagUseError = (
   cohort: number,
-  properties: unknown,
+  written: Definable,
   project: ProjectCohorts,
   attr: string | null
 ): ValidationError | undefined => {
   const cohortOf = lookupIn(project.cohorts)
-  const used = project.flags.some((flag) => flag.active && cohortsOfFlag(flag, cohortOf).has(cohort))
-  if (!used) return undefined
-  for (const filter of filtersIn(properties)) {
+  if (!project.flags.some((flag) => flag.active && flagReaches(flag, cohort, cohortOf))) return undefined
+  for (const filter of filtersIn(cohortProperties(written))) {
     if (filter["type"] === "behavioral") {
       return ValidationError.field(attr, "Behavioral filters cannot be added to cohorts used in feature flags.", "behavioral_cohort_found")
     }
-    if (filter["type"] !== "cohort" || typeof filter["value"] !== "number") continue
-    const named = cohortOf(filter["value"])
-    if (named === undefined) continue
-    for (const dependency of [named, ...dependenciesOf(named, cohortOf)]) {
+    const named = namedCohortId(filter)
+    if (named === null) continue
+    for (const dependency of cohortsReached([named], cohortOf)) {
       if (dependency.is_static || !isBehavioralCohort(dependency)) continue
       return ValidationError.field(
         attr,

@@ -127,26 +127,27 @@ export class CohortService extends Context.Service<CohortService, {
         return { distinctIds: yield* cohorts.members(cohort.id, request), request }
       })
 
-      /** A member action: the cohort must be static before its body is read, as PostHog checks. */
-      const staticCohort = (actor: Actor, project: string, id: string, refusal: string) =>
-        Effect.flatMap(cohortOf(actor, project, id, "cohort:write"), (found) =>
-          found.cohort.is_static ? Effect.succeed(found) : Effect.fail(ValidationError.field(null, refusal, "invalid")))
+      /**
+       * A member action: the cohort must be static before its body is read, as PostHog checks; then the
+       * body is read by `read` and what it names written by `write`, with the action's activity entry.
+       */
+      const memberAction = <A>(
+        name: string,
+        notStatic: string,
+        read: (body: unknown) => A | ValidationError,
+        write: (actor: Actor, access: ProjectAccess, id: CohortId, value: A) => Effect.Effect<void, NotFound>
+      ) =>
+        Effect.fn(name)(function*(actor: Actor, project: string, id: string, body: Body) {
+          const found = yield* cohortOf(actor, project, id, "cohort:write")
+          if (!found.cohort.is_static) return yield* ValidationError.field(null, notStatic, "invalid")
+          const value = read(yield* body)
+          if (value instanceof ValidationError) return yield* value
+          yield* write(actor, found.access, found.cohort.id, value)
+          return { success: true } as const
+        })
 
-      const addPersons = Effect.fn("CohortService.addPersons")(function*(actor: Actor, project: string, id: string, body: Body) {
-        const found = yield* staticCohort(actor, project, id, ONLY_STATIC_ADD)
-        const distinctIds = addedMembers(yield* body)
-        if (distinctIds instanceof ValidationError) return yield* distinctIds
-        yield* writer.addMembers(actor, found.access, found.cohort.id, distinctIds)
-        return { success: true } as const
-      })
-
-      const removePerson = Effect.fn("CohortService.removePerson")(function*(actor: Actor, project: string, id: string, body: Body) {
-        const found = yield* staticCohort(actor, project, id, ONLY_STATIC_REMOVE)
-        const distinctId = removedMember(yield* body)
-        if (distinctId instanceof ValidationError) return yield* distinctId
-        yield* writer.removeMember(actor, found.access, found.cohort.id, distinctId)
-        return { success: true } as const
-      })
+      const addPersons = memberAction("CohortService.addPersons", ONLY_STATIC_ADD, addedMembers, writer.addMembers)
+      const removePerson = memberAction("CohortService.removePerson", ONLY_STATIC_REMOVE, removedMember, writer.removeMember)
 
       const activity = Effect.fn("CohortService.activity")(function*(actor: Actor, project: string, id: string, query: PageNumberQuery) {
         const { cohort } = yield* cohortOf(actor, project, id, "activity_log:read")

@@ -8,9 +8,9 @@ const inAnswerOrder = (answer: CohortView): CohortView =>
   Object.fromEntries(ANSWER_FIELDS.map((field) => [field, answer[field]])) as CohortView
 
 /**
- * A cohort as PostHog's CohortSerializer renders it: the stored cohort's fields, `filters` made from the
- * legacy groups when it has none, and what this service computes no value for (versions, calculation
- * errors) empty. It calculates nothing, so no cohort is ever calculating.
+ * A cohort as PostHog answers it: the stored cohort's fields, `filters` made from the legacy groups when
+ * it has none, and what this service computes no value for (versions, calculation errors) empty. It
+ * calculates nothing, so no cohort is ever calculating.
  */
 export const toCohortView = (cohort: StoredCohort): CohortView =>
   inAnswerOrder({

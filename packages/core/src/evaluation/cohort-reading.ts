@@ -1,5 +1,5 @@
-import { cohortIdOf } from "../cohorts/properties.ts"
 import { isRecord, type JsonRecord } from "../shared/fields.ts"
+import { integerOf } from "../shared/python.ts"
 import type { CohortDefinitions } from "./prepare.ts"
 
 /**
@@ -45,8 +45,8 @@ export interface NamedIds {
 }
 
 export const namedIds = (value: unknown): NamedIds => {
-  const id = cohortIdOf(value)
-  return { sdk: String(value), service: id === undefined ? undefined : String(id) }
+  const id = integerOf(value)
+  return { sdk: String(value), service: id === null ? undefined : String(id) }
 }
 
 export interface CohortReading {

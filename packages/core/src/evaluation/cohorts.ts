@@ -1,3 +1,4 @@
+import type { CohortBrief } from "../cohorts/model.ts"
 import { cohortProperties } from "../cohorts/properties.ts"
 import type { JsonRecord } from "../shared/fields.ts"
 import { cohortReading, groupShape, type NamedIds, namedIds } from "./cohort-reading.ts"
@@ -14,17 +15,8 @@ import { decided, deferred, not, type Verdict } from "./verdict.ts"
  * cohort it cannot read as no match.
  */
 
-/** A cohort as its definition is read. */
-export interface DefinedCohort {
-  readonly id: number
-  readonly deleted: boolean
-  readonly is_static: boolean
-  readonly filters: unknown
-  readonly groups: unknown
-}
-
 /** The definitions posthog-node is given: every dynamic, live cohort, from its filters or legacy groups. */
-export const cohortDefinitions = (cohorts: ReadonlyArray<DefinedCohort>): CohortDefinitions => {
+export const cohortDefinitions = (cohorts: ReadonlyArray<CohortBrief>): CohortDefinitions => {
   const definitions = new Map<string, JsonRecord>()
   for (const cohort of cohorts) {
     if (cohort.deleted || cohort.is_static) continue
@@ -35,7 +27,7 @@ export const cohortDefinitions = (cohorts: ReadonlyArray<DefinedCohort>): Cohort
 }
 
 /** The live static cohorts' ids: whose membership evaluation must be told of. */
-export const staticCohortIds = (cohorts: ReadonlyArray<DefinedCohort>): ReadonlySet<number> =>
+export const staticCohortIds = (cohorts: ReadonlyArray<CohortBrief>): ReadonlySet<number> =>
   new Set(cohorts.filter((cohort) => cohort.is_static && !cohort.deleted).map((cohort) => cohort.id))
 
 export interface CohortScope {

@@ -1,5 +1,6 @@
 import { ValidationError } from "../shared/errors.ts"
 import { isRecord, type JsonRecord } from "../shared/fields.ts"
+import { integerOf } from "../shared/python.ts"
 
 /**
  * A flag's filters read once into a typed value: what the computed fields, the validation rules, the
@@ -199,16 +200,6 @@ const variantOf = (variant: JsonRecord): ReadonlyArray<Variant> => {
 }
 
 const overrideOf = (value: unknown): JsonValue | null => (value === "" || value === 0 || value === false ? null : jsonValueOf(value))
-
-/** Python's `safe_int`: an int, or text that is one; anything else names no id. */
-const integerOf = (value: unknown): number | null => {
-  if (typeof value === "number") return Number.isSafeInteger(value) ? value : null
-  if (typeof value === "string" && /^\s*[+-]?\d+\s*$/.test(value)) {
-    const parsed = Number(value)
-    return Number.isSafeInteger(parsed) ? parsed : null
-  }
-  return null
-}
 
 const isPercentage = (value: unknown) =>
   value === undefined || value === null || (typeof value === "number" && value >= 0 && value <= 100)

@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto"
+import { definedCohortsReached } from "../cohorts/graph.ts"
 import { definitionFilters } from "../evaluation/definitions.ts"
 import type { PreparedFlags } from "../evaluation/prepare.ts"
-import { isRecord, type JsonRecord } from "../shared/fields.ts"
+import { cohortIdsIn } from "../feature-flags/conditions.ts"
+import type { JsonRecord } from "../shared/fields.ts"
 import type { DefinitionFlag, Definitions, LocalEvaluationDefinitions } from "./model.ts"
 import type { FlagSnapshot } from "./snapshot.ts"
 
@@ -45,34 +47,8 @@ const make = ({ project, prepared }: FlagSnapshot, sendCohorts: boolean): Defini
   return { body, json, etag: `W/"${createHash("sha256").update(json).digest("hex").slice(0, 32)}"` }
 }
 
-/** The cohort ids a definition tree names in its `cohort` leaves. */
-const cohortsNamedIn = (node: unknown, found: Array<string>, depth = 0): void => {
-  if (!isRecord(node) || depth > 100) return
-  if (node["type"] === "cohort" && node["value"] !== undefined) found.push(String(node["value"]))
-  const values = node["values"]
-  if (Array.isArray(values)) for (const value of values) cohortsNamedIn(value, found, depth + 1)
-}
-
 /** The dynamic cohorts the flags name, and those they name in turn, by id as text, in id order. */
 const namedCohorts = (prepared: PreparedFlags, flags: PreparedFlags["flags"]): Record<string, JsonRecord> => {
-  const pending: Array<string> = []
-  for (const flag of flags) {
-    for (const group of flag.conditions.groups) {
-      for (const property of group.properties) {
-        if (property.type !== "cohort") continue
-        pending.push(String(property.json["value"]))
-        if (property.cohort_id !== null) pending.push(String(property.cohort_id))
-      }
-    }
-  }
-  const named = new Set<string>()
-  while (pending.length > 0) {
-    const id = pending.pop()!
-    const definition = prepared.cohorts.get(id)
-    if (definition === undefined || named.has(id)) continue
-    named.add(id)
-    cohortsNamedIn(definition, pending)
-  }
-  const ids = [...named].sort((a, b) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0))
-  return Object.fromEntries(ids.map((id) => [id, prepared.cohorts.get(id)!]))
+  const named = definedCohortsReached(flags.flatMap((flag) => cohortIdsIn(flag.conditions)), prepared.cohorts)
+  return Object.fromEntries([...named].sort((a, b) => a - b).map((id) => [String(id), prepared.cohorts.get(String(id))!]))
 }

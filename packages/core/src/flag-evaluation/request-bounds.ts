@@ -3,7 +3,8 @@ import type { JsonRecord } from "../shared/fields.ts"
 /**
  * Bounds on what a `/flags` body makes evaluation read, so that one request costs at most a few
  * milliseconds of the event loop. Past them the body is refused. Each is far beyond what PostHog's SDKs
- * send; PostHog itself stores no longer group key or distinct id than MAX_IDENTIFIER.
+ * send; PostHog itself stores no longer group key than MAX_IDENTIFIER. The distinct id is not refused
+ * for its length: it is read cut to MAX_DISTINCT_ID_LENGTH (shared/distinct-id.ts).
  */
 
 /** Person and group properties together. */

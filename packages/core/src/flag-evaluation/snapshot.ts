@@ -1,7 +1,8 @@
 import type { Cohort } from "../cohorts/model.ts"
-import { cohortIdOf, cohortIdsIn } from "../cohorts/properties.ts"
+import { definedCohortsReached } from "../cohorts/graph.ts"
 import { cohortDefinitions, staticCohortIds } from "../evaluation/cohorts.ts"
-import { type CohortDefinitions, type PreparedFlags, prepareFlags } from "../evaluation/prepare.ts"
+import { type PreparedFlags, prepareFlags } from "../evaluation/prepare.ts"
+import { cohortIdsIn } from "../feature-flags/conditions.ts"
 import type { ProjectFlags } from "../feature-flags/project-flags.ts"
 import { type GroupType, groupTypeMapping } from "../group-types/model.ts"
 import type { ProjectId } from "../shared/ids.ts"
@@ -53,25 +54,9 @@ export const snapshotOf = (
   return snapshot
 }
 
+/** The static cohorts the active flags reach, directly or through dynamic cohorts, by id ascending. */
 const staticCohortsReached = (prepared: PreparedFlags, statics: ReadonlySet<number>): ReadonlyArray<number> => {
   if (statics.size === 0) return []
-  const reached = new Set<number>()
-  const read = new Set<number>()
-  const definitions: CohortDefinitions = prepared.cohorts
-  const visit = (id: number) => {
-    if (read.has(id)) return
-    read.add(id)
-    if (statics.has(id)) reached.add(id)
-    for (const named of cohortIdsIn(definitions.get(String(id)))) visit(named)
-  }
-  for (const flag of prepared.flags) {
-    if (!flag.flag.active) continue
-    for (const group of flag.conditions.groups) {
-      for (const property of group.properties) {
-        const id = property.type === "cohort" ? cohortIdOf(property.json["value"]) : undefined
-        if (id !== undefined) visit(id)
-      }
-    }
-  }
-  return [...reached].sort((a, b) => a - b)
+  const named = prepared.flags.flatMap((flag) => (flag.flag.active ? cohortIdsIn(flag.conditions) : []))
+  return definedCohortsReached(named, prepared.cohorts, statics).filter((id) => statics.has(id)).sort((a, b) => a - b)
 }

@@ -1,3 +1,5 @@
+import { characters } from "./fields.ts"
+
 /**
  * A distinct id as this service keeps and reads it: at most 200 characters, counted as code points (a
  * pair of surrogates is one). `/flags` reads a longer one cut to that length, as PostHog's flags service
@@ -5,6 +7,10 @@
  * never be matched.
  */
 export const MAX_DISTINCT_ID_LENGTH = 200
+
+/** Why text cannot be a stored distinct id for its length (`what` names it: "row 3 of the CSV"), or undefined. */
+export const distinctIdError = (id: string, what: string): string | undefined =>
+  characters(id) > MAX_DISTINCT_ID_LENGTH ? `A distinct ID may have at most ${MAX_DISTINCT_ID_LENGTH} characters; ${what} has more.` : undefined
 
 /** The text's first `count` code points; only those are read, however long the text. */
 const firstCodePoints = (text: string, count: number): string => {

@@ -1,4 +1,5 @@
 import { Schema, SchemaTransformation } from "effect"
+import { FALSE_WORDS, TRUE_WORDS } from "./python.ts"
 import { pythonStr } from "./validation.ts"
 
 /**
@@ -117,8 +118,15 @@ export const Choice = <const L extends ReadonlyArray<string | number>>(values: L
     ))
 }
 
-const TRUE_VALUES = new Set<unknown>(["t", "T", "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON", "1", 1, true])
-const FALSE_VALUES = new Set<unknown>(["f", "F", "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF", "0", 0, false])
+/** DRF takes each word lower-cased, capitalized or upper-cased, and the number and the boolean. */
+const drfValues = (words: ReadonlySet<string>, number: number, boolean: boolean) =>
+  new Set<unknown>([
+    ...[...words].flatMap((word) => [word, word.charAt(0).toUpperCase() + word.slice(1), word.toUpperCase()]),
+    number,
+    boolean
+  ])
+const TRUE_VALUES = drfValues(TRUE_WORDS, 1, true)
+const FALSE_VALUES = drfValues(FALSE_WORDS, 0, false)
 
 /** DRF BooleanField: the usual spellings of true and false, decoded to a boolean. */
 export const Bool = Schema.Union([Schema.Boolean, Schema.String, Schema.Number])

@@ -3,9 +3,9 @@ import { runScript } from "./script.ts"
 /**
  * Cohorts as PostHog has them: a cohort may be nameless, lists come newest first, and a static cohort's
  * members are distinct ids (this service keeps no persons), one row each. Flag evaluation asks whether a
- * request's distinct id is in the static cohorts its flags name, one probe of the primary key per cohort;
- * the members are never held in memory, so their table is on no change feed. A cohort's `count` is kept
- * in the transaction that changes its members.
+ * request's distinct id is in the static cohorts its flags reach, one probe of the primary key per cohort
+ * (or reads short lists into memory, which migration 0011 puts this table on the change feed for). A
+ * cohort's `count` is kept in the transaction that changes its members.
  */
 export default runScript(`
 ALTER TABLE cohorts ALTER COLUMN name DROP NOT NULL;

@@ -1,6 +1,6 @@
-import { Cohort, StoredCohort, UserSummary } from "@hedgerow/core"
-import { CohortBrief, CohortInsert, CohortRepository, CohortUpdate } from "@hedgerow/core/ports"
-import { Effect, Layer, Schema } from "effect"
+import { Cohort, CohortBrief, FlagNode, StoredCohort, UserSummary } from "@hedgerow/core"
+import { CohortInsert, CohortRepository, CohortUpdate } from "@hedgerow/core/ports"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { pageAndTotal } from "./paging.ts"
 import { serialIds } from "./rows.ts"
@@ -13,17 +13,7 @@ const decodeStoredRows = decodeRows(StoredCohort)
 const COHORT_SELECT = `${columnsOf(Cohort, "c")}, ${objectOf(UserSummary, "u")} AS created_by`
 const decodeBriefs = decodeRows(CohortBrief)
 const decodeCohorts = decodeRows(Cohort)
-
-/** A flag as the cohort rules read it. */
-const FlagNodeRow = Schema.Struct({
-  id: Schema.Int,
-  key: Schema.String,
-  name: Schema.String,
-  active: Schema.Boolean,
-  deleted: Schema.Boolean,
-  filters: Schema.Record(Schema.String, Schema.Unknown)
-})
-const decodeFlagNodes = decodeRows(FlagNodeRow)
+const decodeFlagNodes = decodeRows(FlagNode)
 
 /**
  * Members written per statement: each one a slice of the transaction, however long the list, and the
@@ -42,6 +32,7 @@ export const layerNoDeps = Layer.effect(
     const updateValues = valuesOf(sql, "cohorts", CohortUpdate)
     const briefColumns = sql.unsafe(columnsOf(CohortBrief))
     const cohortColumns = sql.unsafe(columnsOf(Cohort))
+    const flagNodeColumns = sql.unsafe(columnsOf(FlagNode))
     const withCreator = (from: string) => sql.unsafe(`${from} c LEFT JOIN users u ON u.id = c.created_by_id`)
 
     /** `count` as the cohort's kind has it. */
@@ -109,7 +100,7 @@ export const layerNoDeps = Layer.effect(
       flagsNamingCohorts: (project) =>
         // The text test only narrows: core reads each flag's conditions for the cohorts they name.
         sql`
-          SELECT id, key, name, active, deleted, filters FROM feature_flags
+          SELECT ${flagNodeColumns} FROM feature_flags
           WHERE project_id = ${project} AND strpos(filters::text, '"cohort"') > 0
           ORDER BY id`.pipe(Effect.orDie, Effect.flatMap(decodeFlagNodes)),
       addMembers: (cohort, distinctIds) =>
