@@ -14,6 +14,17 @@ const FORM = "application/x-www-form-urlencoded"
 const form = (data: string) => Buffer.from(`data=${encodeURIComponent(data)}`)
 const bytes = (text: string) => Buffer.from(text)
 
+/**
+ * The milliseconds of this thread's CPU a decoding took: what it holds the event loop for, which a
+ * machine busy with other work does not inflate as it would a clock's reading.
+ */
+const cpuMillisOf = <A>(decode: () => A): { readonly result: A; readonly millis: number } => {
+  const before = process.threadCpuUsage()
+  const result = decode()
+  const spent = process.threadCpuUsage(before)
+  return { result, millis: (spent.user + spent.system) / 1000 }
+}
+
 describe("SDK bodies are decoded exactly once", () => {
   it("reads every encoding the SDKs send", () => {
     const cases: ReadonlyArray<readonly [string, Uint8Array, Parameters<typeof decodeSdkBody>[1]]> = [
@@ -60,17 +71,15 @@ describe("SDK bodies are decoded exactly once", () => {
     // A distinct id of 9.5 MiB in a 10 KB gzip body: opened whole, it held the loop for a quarter second.
     const bomb = gzipSync(JSON.stringify({ token: "phc_x", distinct_id: "a".repeat(9.5 * 1024 * 1024) }))
     expect(bomb.byteLength).toBeLessThan(20_000)
-    const started = performance.now()
-    const decoded = decodeSdkBody(bomb, { contentEncoding: "gzip" })
-    const took = performance.now() - started
+    const { result: decoded, millis: took } = cpuMillisOf(() => decodeSdkBody(bomb, { contentEncoding: "gzip" }))
     expect(decoded).toBeInstanceOf(PayloadTooLarge)
     expect((decoded as PayloadTooLarge).detail).toBe("Decompressed request body is larger than the 1 MiB limit.")
     expect(took).toBeLessThan(25)
     const lzBomb = compressToBase64("a".repeat(2 * 1024 * 1024))
     expect(lzBomb.length).toBeLessThan(10_000)
-    const lzStarted = performance.now()
-    expect(decodeSdkBody(bytes(lzBomb), { compression: "lz64" })).toBeInstanceOf(PayloadTooLarge)
-    expect(performance.now() - lzStarted).toBeLessThan(25)
+    const lz = cpuMillisOf(() => decodeSdkBody(bytes(lzBomb), { compression: "lz64" }))
+    expect(lz.result).toBeInstanceOf(PayloadTooLarge)
+    expect(lz.millis).toBeLessThan(25)
     // Just within the limit is read.
     const within = JSON.stringify({ ...body, pad: "x".repeat(MAX_DECODED_BYTES - json.length - 20) })
     expect(decodeSdkBody(gzipSync(within), {})).toEqual(JSON.parse(within))
@@ -82,9 +91,10 @@ describe("SDK bodies are decoded exactly once", () => {
     // About the widest object the 1 MiB a body may open to holds: parsed, it held the loop some 20 ms.
     const widest = wide(70_000)
     expect(widest.length).toBeLessThan(MAX_DECODED_BYTES)
-    const started = performance.now()
-    expect((decodeSdkBody(gzipSync(widest), { compression: "gzip-js" }) as ValidationError).detail).toBe(refused)
-    expect(performance.now() - started).toBeLessThan(25)
+    const packed = gzipSync(widest)
+    const opened = cpuMillisOf(() => decodeSdkBody(packed, { compression: "gzip-js" }))
+    expect((opened.result as ValidationError).detail).toBe(refused)
+    expect(opened.millis).toBeLessThan(25)
     expect((decodeSdkBody(bytes(JSON.stringify({ batch: Array.from({ length: SDK_BODY_SHAPE.members + 1 }, () => 1) })), {}) as ValidationError).detail).toBe(refused)
     expect(decodeSdkBody(bytes(wide(SDK_BODY_SHAPE.members - 3)), {})).toEqual(JSON.parse(wide(SDK_BODY_SHAPE.members - 3)))
     const commas = JSON.stringify({ ...body, note: ",".repeat(50_000), quoted: "\",{[".repeat(10_000) })
@@ -93,10 +103,10 @@ describe("SDK bodies are decoded exactly once", () => {
 
   it("refuses a body of too many objects and lists, or nested too deep, before parsing it, within a few milliseconds", () => {
     const detail = (text: string) => {
-      const started = performance.now()
-      const decoded = decodeSdkBody(gzipSync(text), { compression: "gzip-js" })
-      expect(performance.now() - started).toBeLessThan(25)
-      return (decoded as ValidationError).detail
+      const sent = gzipSync(text)
+      const { result, millis } = cpuMillisOf(() => decodeSdkBody(sent, { compression: "gzip-js" }))
+      expect(millis).toBeLessThan(25)
+      return (result as ValidationError).detail
     }
     // Each a mebibyte opened from a few kilobytes; parsed, each held the loop tens to hundreds of milliseconds.
     const emptyObjects = `[${Array.from({ length: 5_000 }, () => `[${Array(60).fill("{}").join(",")}]`).join(",")}]`
