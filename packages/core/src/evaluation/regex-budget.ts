@@ -38,6 +38,17 @@ const SCAN_STEPS = 2
 /** What building a DFA state costs, in steps, for each instruction it starts from or holds. */
 const STEPS_PER_BUILT_INSTRUCTION = 8
 
+/**
+ * What compiling a pattern costs when an evaluation meets one not compiled beforehand (a project's
+ * patterns are compiled before its flags are evaluated, so this is the exception): a fixed part, and a
+ * part for each character of the pattern, a step being about as long as elsewhere here.
+ */
+const COMPILE_STEPS = 20_000
+const COMPILE_STEPS_PER_CHARACTER = 50
+
+/** What compiling the pattern is charged, in steps. */
+export const compileSteps = (pattern: string): number => COMPILE_STEPS + COMPILE_STEPS_PER_CHARACTER * pattern.length
+
 /** The memory each pattern's DFA keeps its states in (re2js's default is 8 MiB). */
 const DFA_MEMORY = 256 * 1024
 
@@ -47,6 +58,12 @@ export class RegexBudgetExceeded extends Error {
     super("The regex conditions of this evaluation need more work than one evaluation may do")
   }
 }
+
+/**
+ * The one refusal thrown: once a budget refuses, every later regex condition of the evaluation throws,
+ * and what was refused needs no trace of where, which making an error per condition would gather.
+ */
+export const budgetExceeded = new RegexBudgetExceeded()
 
 export class RegexBudget {
   #left = EVALUATION_STEPS
@@ -175,7 +192,7 @@ export class MeteredRegex {
 
   /** Whether the pattern is found anywhere in the text; throws RegexBudgetExceeded when the budget cannot pay. */
   test(text: string, budget: RegexBudget): boolean {
-    if (!budget.take(SCAN_STEPS * text.length)) throw new RegexBudgetExceeded()
+    if (!budget.take(SCAN_STEPS * text.length)) throw budgetExceeded
     const fallback = this.#size * text.length
     const allowance = Math.min(budget.left, Math.max(WARM_UP_STEPS, fallback))
     this.#dfa.metering = { budget, fallback, stopAt: budget.left - allowance }
@@ -185,7 +202,7 @@ export class MeteredRegex {
     } finally {
       this.#dfa.metering = undefined
     }
-    if (budget.refused) throw new RegexBudgetExceeded()
+    if (budget.refused) throw budgetExceeded
     return found
   }
 }

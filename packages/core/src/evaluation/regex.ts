@@ -1,5 +1,5 @@
 import { RE2JS } from "re2js"
-import { MeteredRegex, type RegexBudget } from "./regex-budget.ts"
+import { MeteredRegex } from "./regex-budget.ts"
 
 /**
  * `regex` and `not_regex`: a search anywhere in the value, as both the SDK and the service do; an
@@ -128,36 +128,20 @@ export const regexPatternError = (pattern: string): string | undefined => {
   return typeof outcome === "string" ? `Invalid regex pattern: ${outcome}` : undefined
 }
 
-/** Compiled patterns (null for one refused), oldest first. */
-const compiled = new Map<string, MeteredRegex | null>()
-const MAX_PATTERNS = 1_000
-
-const compile = (pattern: string): MeteredRegex | null => {
+/**
+ * The pattern as evaluation runs it, or null when it matches nothing (refused above). Only a pattern
+ * whose spelling changes is compiled twice: as written, which decides whether it is refused, then spelled
+ * out; should the spelled form not compile, RE2's reading stands. Spelling out cannot stand in for the
+ * first compile, since it can make a pattern RE2 refuses compile (`[\x00-\s]`, where `\s` ends a range).
+ */
+export const compilePattern = (pattern: string): MeteredRegex | null => {
   const plain = compiledOrReason(pattern)
   if (typeof plain === "string") return null
-  // Spelled out, a pattern names only classes RE2 knows; should it not compile, RE2's reading stands.
+  const spelled = withUnicodeClasses(pattern)
+  if (spelled === pattern) return new MeteredRegex(plain)
   try {
-    return new MeteredRegex(RE2JS.compile(withUnicodeClasses(pattern)))
+    return new MeteredRegex(RE2JS.compile(spelled))
   } catch {
     return new MeteredRegex(plain)
   }
-}
-
-const cached = (pattern: string): MeteredRegex | null => {
-  let regex = compiled.get(pattern)
-  if (regex !== undefined) return regex
-  regex = compile(pattern)
-  if (compiled.size >= MAX_PATTERNS) compiled.delete(compiled.keys().next().value!)
-  compiled.set(pattern, regex)
-  return regex
-}
-
-/**
- * Whether the pattern is found in the text; null when it does not compile. The match draws on the
- * evaluation's budget, and throws RegexBudgetExceeded when the budget cannot pay for it.
- */
-export const regexFinds = (pattern: string, text: string, budget: RegexBudget): boolean | null => {
-  if (pattern === "") return true
-  const regex = cached(pattern)
-  return regex === null ? null : regex.test(text, budget)
 }
