@@ -38,17 +38,6 @@ const SCAN_STEPS = 2
 /** What building a DFA state costs, in steps, for each instruction it starts from or holds. */
 const STEPS_PER_BUILT_INSTRUCTION = 8
 
-/**
- * What compiling a pattern costs when an evaluation meets one not compiled beforehand (a project's
- * patterns are compiled before its flags are evaluated, so this is the exception): a fixed part, and a
- * part for each character of the pattern, a step being about as long as elsewhere here.
- */
-const COMPILE_STEPS = 20_000
-const COMPILE_STEPS_PER_CHARACTER = 50
-
-/** What compiling the pattern is charged, in steps. */
-export const compileSteps = (pattern: string): number => COMPILE_STEPS + COMPILE_STEPS_PER_CHARACTER * pattern.length
-
 /** The memory each pattern's DFA keeps its states in (re2js's default is 8 MiB). */
 const DFA_MEMORY = 256 * 1024
 
@@ -107,9 +96,15 @@ interface LazyDfa {
   match(input: unknown, pos: number, anchor: number): boolean | null
 }
 
+/** What this file reads of a compiled pattern's program: its instructions, each with the ranges of characters it takes. */
+interface Program {
+  numInst(): number
+  getInst(pc: number): { readonly runes: ArrayLike<number> }
+}
+
 /** What this file sets of a compiled pattern. */
 interface Internals {
-  readonly prog: unknown
+  readonly prog: Program
   lazyDFA: unknown
   onepass: unknown
 }
@@ -121,9 +116,24 @@ const LazyDfa = sample.dfa.constructor as new (prog: unknown, maxMem: number) =>
 
 // Metering builds on these internals: should an upgrade of re2js move them, fail at load, not run unmetered.
 const methods: Record<string, unknown> = LazyDfa.prototype
-if (!("lazyDFA" in sample && "onepass" in sample && "prog" in sample) ||
+const program = (sample as unknown as Partial<Internals>).prog
+if (!("lazyDFA" in sample && "onepass" in sample) || program === undefined ||
+  typeof program.numInst !== "function" || typeof program.getInst !== "function" ||
+  typeof program.getInst(0)?.runes?.length !== "number" ||
   !["makeState", "allocTable", "match"].every((name) => typeof methods[name] === "function")) {
-  throw new Error("re2js no longer has the lazy DFA that regex conditions are metered on")
+  throw new Error("re2js no longer has the program and lazy DFA that regex conditions are bounded and metered by")
+}
+
+/**
+ * How many ranges of characters the pattern's classes hold, all its instructions together: making its DFA
+ * sorts the bounds of every one of them (a class such as `\p{L}` holds hundreds, and a repetition
+ * repeats its instruction).
+ */
+export const classRanges = (regex: RE2JS): number => {
+  const { prog } = internals(regex)
+  let ranges = 0
+  for (let pc = 0; pc < prog.numInst(); pc++) ranges += Math.ceil(prog.getInst(pc).runes.length / 2)
+  return ranges
 }
 
 /** A match being run: the budget it draws on, and the level of the budget the DFA stops building at. */

@@ -1,5 +1,5 @@
-import { compilePattern } from "./regex.ts"
-import { budgetExceeded, compileSteps, type MeteredRegex, type RegexBudget } from "./regex-budget.ts"
+import { compilePattern, compileSteps } from "./regex.ts"
+import { budgetExceeded, type MeteredRegex, type RegexBudget } from "./regex-budget.ts"
 
 /**
  * A project's `regex` and `not_regex` patterns, compiled: they belong to its prepared flags, so that one
