@@ -9,12 +9,11 @@ import { eventually, untilLive } from "./support.ts"
 
 /**
  * Each project's regex patterns are compiled with its flags in memory, before a request evaluates them:
- * two projects with more patterns together than any shared cache would hold answer every request from
- * patterns already compiled, whichever project asked last, and a project whose flags are read afresh
- * keeps the patterns it had compiled.
+ * two projects of many patterns answer every request from patterns already compiled, whichever project
+ * asked last, and a project whose flags are read afresh keeps the patterns it had compiled.
  */
 
-/** Patterns per project: two projects hold more than the thousand a process-wide cache would keep. */
+/** Patterns per project: more than a thousand in the two. */
 const PATTERNS = 700
 
 /** Distinct patterns as people write them, on the properties SDKs send. */
