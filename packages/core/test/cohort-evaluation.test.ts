@@ -6,6 +6,7 @@ import type { EvaluationContext } from "../src/evaluation/context.ts"
 import { evaluateFlags, resultsByKey } from "../src/evaluation/evaluate.ts"
 import { type CohortDefinitions, prepareFlags } from "../src/evaluation/prepare.ts"
 import { RegexBudget } from "../src/evaluation/regex-budget.ts"
+import { CompiledPatterns } from "../src/evaluation/regex-patterns.ts"
 import type { JsonRecord } from "../src/shared/fields.ts"
 import type { FeatureFlagId } from "../src/shared/ids.ts"
 import { storedFlag } from "./stored-flag.ts"
@@ -78,7 +79,7 @@ describe("cohorts in evaluation", () => {
     cohorts,
     members: new Set(),
     sources: { sdk: properties, service: properties },
-    comparing: { now: new Date(), regex: new RegexBudget() },
+    comparing: { now: new Date(), regex: new RegexBudget(), patterns: new CompiledPatterns([]) },
     known: new Map()
   })
 

@@ -2,9 +2,9 @@ import { assert, describe, it } from "@effect/vitest"
 import { RE2JS } from "re2js"
 import { evaluateFlags, resultsByKey } from "../src/evaluation/evaluate.ts"
 import { prepareFlags } from "../src/evaluation/prepare.ts"
-import { regexFinds } from "../src/evaluation/regex.ts"
 import { RegexBudget, RegexBudgetExceeded } from "../src/evaluation/regex-budget.ts"
 import type { FeatureFlagId } from "../src/shared/ids.ts"
+import { compiledPatterns, withPatternsCompiled } from "./compiled-patterns.ts"
 import { random } from "./evaluation-cases.ts"
 import { storedFlag } from "./stored-flag.ts"
 
@@ -40,6 +40,10 @@ const ORDINARY = [
 
 /** A URL at the bound on a property value, as a long page address with its query string would be. */
 const LONG_URL = `https://www.example.com/settings/billing?utm_source=news&q=${"search%20terms&page=2&".repeat(480)}`.slice(0, 10_000)
+
+/** Searches with the patterns compiled beforehand, as evaluation's are. */
+const compiled = compiledPatterns(["a.{200}$", "^ann", "a[ab]{20}$", "a.{30}b", "(a|b)*a(a|b){12}$", "b{3}a[ab]{40}", "^(a|b)*?a{4}", ...ORDINARY])
+const regexFinds = (pattern: string, text: string, budget: RegexBudget) => compiled.finds(pattern, text, budget)
 
 describe("the regex budget of an evaluation", () => {
   it("refuses a match it cannot pay for within milliseconds, and every later match of the evaluation", () => {
@@ -86,7 +90,7 @@ describe("an evaluation past its regex budget", () => {
   const plain = flag("plain", [{ key: "plan", operator: "exact", value: "pro", type: "person" }])
   const dependent = flag("dependent", [{ key: String(heavy.id), type: "flag", operator: "flag_evaluates_to", value: true }])
   const later = flag("later", [regexOn("plan", "regex", "^p")])
-  const prepared = prepareFlags([light, heavy, plain, dependent, later])
+  const prepared = withPatternsCompiled(prepareFlags([light, heavy, plain, dependent, later]))
 
   it("fails the flags whose regex work it cannot pay for, reports errors, and answers the rest", () => {
     const [evaluation, ms] = timed(() =>

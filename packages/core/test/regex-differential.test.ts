@@ -4,6 +4,7 @@ import { evaluateFlags, resultsByKey } from "../src/evaluation/evaluate.ts"
 import { type PreparedFlags, prepareFlags } from "../src/evaluation/prepare.ts"
 import { regexPatternError } from "../src/evaluation/regex.ts"
 import type { FeatureFlagId } from "../src/shared/ids.ts"
+import { withPatternsCompiled } from "./compiled-patterns.ts"
 import { pick, random, type Random } from "./evaluation-cases.ts"
 import { localClient } from "./posthog-local.ts"
 import { storedFlag } from "./stored-flag.ts"
@@ -80,7 +81,7 @@ const compilesInJavaScript = (pattern: string) => {
 
 /** One flag for each pattern and operator, on the person property `v`. */
 const flagsOf = (patterns: ReadonlyArray<string>) =>
-  prepareFlags(patterns.flatMap((pattern, i) =>
+  withPatternsCompiled(prepareFlags(patterns.flatMap((pattern, i) =>
     ["regex", "not_regex"].map((operator, j) =>
       storedFlag({
         id: (2 * i + j + 1) as FeatureFlagId,
@@ -88,7 +89,7 @@ const flagsOf = (patterns: ReadonlyArray<string>) =>
         filters: { groups: [{ properties: [{ key: "v", operator, value: pattern, type: "person" }], rollout_percentage: 100 }] }
       })
     )
-  ))
+  )))
 
 /**
  * Each value evaluated by posthog-node locally and by Hedgerow, every flag in one evaluation: the answers

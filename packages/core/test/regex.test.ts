@@ -1,9 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { regexFinds, regexPatternError } from "../src/evaluation/regex.ts"
+import { compilePattern, regexPatternError } from "../src/evaluation/regex.ts"
 import { RegexBudget } from "../src/evaluation/regex-budget.ts"
+import { compiledPatterns } from "./compiled-patterns.ts"
 
-/** One search, as the only one of an evaluation. */
-const finds = (pattern: string, text: string) => regexFinds(pattern, text, new RegexBudget())
+/** One search, as the only one of an evaluation, with the pattern compiled beforehand. */
+const finds = (pattern: string, text: string) => compiledPatterns([pattern]).finds(pattern, text, new RegexBudget())
 
 const EMAIL = "^([a-zA-Z0-9_\\.\\-])+\\@(([a-zA-Z0-9\\-])+\\.)+([a-zA-Z0-9]{2,4})+$"
 
@@ -79,10 +80,16 @@ describe("regex conditions on RE2's engine", () => {
     assert.isTrue(finds("^.$", "😀"))
   })
 
-  it("keep a bounded number of patterns compiled, and answer the same once one is dropped", () => {
-    for (let i = 0; i < 1_500; i++) assert.isTrue(finds(`^p${i}$`, `p${i}`))
-    assert.isTrue(finds("^p0$", "p0"))
-    assert.isNull(finds("(unclosed", "x"))
+  it("match nothing with a pattern RE2 refuses that spelling its classes out would make compile", () => {
+    // `\s` ending a range is no escape RE2 knows; spelled out, it would be a range and a list.
+    for (const pattern of ["[\\x00-\\s]", "[\\x{0}-\\S]"]) {
+      assert.isDefined(regexPatternError(pattern), pattern)
+      assert.isNull(finds(pattern, "\u0000"), pattern)
+      assert.isNull(finds(pattern, " "), pattern)
+    }
+    // The other way round RE2's reading stands: `\s` then a literal `-` and `z`.
+    assert.isTrue(finds("^[\\s-z]+$", " -z"))
+    assert.isFalse(finds("^[\\s-z]+$", "y"))
   })
 })
 
@@ -100,6 +107,36 @@ describe("a regex pattern refused at write", () => {
     assert.strictEqual(regexPatternError("a".repeat(1_001)), "Invalid regex pattern: too large: it compiles to 1003 instructions, more than 1000")
     assert.strictEqual(regexPatternError("a".repeat(997)), undefined)
     assert.strictEqual(regexPatternError("[a-zA-Z0-9]".repeat(400)), undefined)
+  })
+
+  it("bounds the classes it names, and the ranges its classes hold, so that compiling it stays quick", () => {
+    assert.strictEqual(
+      regexPatternError("\\p{L}".repeat(17)),
+      "Invalid regex pattern: too many Unicode classes: more than 16 \\p or \\P"
+    )
+    assert.strictEqual(regexPatternError("\\d".repeat(65)), "Invalid regex pattern: too many classes: more than 64 \\d, \\D, \\s or \\S")
+    assert.strictEqual(
+      regexPatternError("\\p{L}{150}"),
+      "Invalid regex pattern: too large: its character classes hold 102600 ranges, more than 100000"
+    )
+    // What `\\Q...\\E` quotes is literal; `\\d` spelled out holds some sixty ranges, repeated or not.
+    assert.strictEqual(regexPatternError(`\\Q${"\\p".repeat(20)}\\E`), undefined)
+    assert.strictEqual(regexPatternError("\\d{990}"), undefined)
+    // At the bounds, the costliest patterns compile in a few ms; past them, a refusal compiles nothing.
+    const costliest = ["(?i)" + "\\p{L}".repeat(16) + "\\d".repeat(64), "\\D{15}".repeat(64), "(?i:[\\p{L}\\p{N}\\p{P}\\p{S}]){36}"]
+    for (const pattern of costliest) {
+      assert.isUndefined(regexPatternError(pattern), pattern)
+      const times = [1, 2, 3].map(() => {
+        const started = performance.now()
+        assert.isNotNull(compilePattern(pattern))
+        return performance.now() - started
+      })
+      assert.isBelow(Math.min(...times), 10, pattern)
+    }
+    const started = performance.now()
+    assert.isDefined(regexPatternError("(?i)" + "\\p{L}".repeat(900)))
+    assert.isDefined(regexPatternError("(?i:[\\p{L}\\p{N}\\p{P}\\p{S}]){998}"))
+    assert.isBelow(performance.now() - started, 15)
   })
 
   it("takes what RE2 runs", () => {

@@ -160,6 +160,16 @@ const filterCases: ReadonlyArray<readonly [string, unknown, Invalid]> = [
     { groups: [group([personProperty("name", "(a)\\1", "regex")])] },
     filtersError("Invalid regex pattern: invalid escape sequence: `\\1`", "invalid_value")
   ],
+  [
+    "a regex naming more Unicode classes than compile quickly",
+    { groups: [group([personProperty("name", `(?i)${"\\p{L}".repeat(17)}`, "regex")])] },
+    filtersError("Invalid regex pattern: too many Unicode classes: more than 16 \\p or \\P", "invalid_value")
+  ],
+  [
+    "a regex whose classes hold too many ranges",
+    { groups: [group([personProperty("name", "\\p{L}{150}", "regex")])] },
+    filtersError("Invalid regex pattern: too large: its character classes hold 102600 ranges, more than 100000", "invalid_value")
+  ],
   ["payloads that are a list", { groups: [group([])], payloads: ["x"] }, filtersError("Payloads must be passed as a dictionary")],
   ["a payload that is not JSON", { groups: [group([])], payloads: { true: "{not json" } }, filtersError("Payload value is not valid JSON")],
   [

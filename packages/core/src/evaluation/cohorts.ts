@@ -84,6 +84,34 @@ const membership = (ids: NamedIds, scope: CohortScope): Verdict => {
   return typeof verdict.sdk === "boolean" ? decided(verdict.sdk) : deferred(service, verdict.sdk)
 }
 
+/** The operator a leaf that is a property filter compares with: `exact` when it names none. */
+export const leafOperator = (leaf: JsonRecord): string => {
+  const operator = leaf["operator"]
+  return typeof operator === "string" && operator !== "" ? operator : "exact"
+}
+
+/**
+ * Every leaf of the definitions that is a property filter, however deep (walked with a stack of its own,
+ * as a stored definition may be nested past what a call stack holds).
+ */
+export const definitionFilters = (definitions: CohortDefinitions): ReadonlyArray<JsonRecord> => {
+  const filters: Array<JsonRecord> = []
+  const stack = [...new Set(definitions.values())]
+  const seen = new Set<JsonRecord>()
+  while (stack.length > 0) {
+    const group = stack.pop()!
+    if (seen.has(group)) continue
+    seen.add(group)
+    const shape = groupShape(group)
+    if (shape.kind !== "read") continue
+    for (const value of shape.values) {
+      if (shape.nested) stack.push(value)
+      else if (value["type"] !== "cohort" && value["type"] !== "flag") filters.push(value)
+    }
+  }
+  return filters
+}
+
 /**
  * A leaf of a group: a property filter, a nested cohort, or a flag (which cohort definitions carry no
  * chain for). `all` is whether its group is an AND.
@@ -96,12 +124,7 @@ const leafVerdict = (leaf: JsonRecord, scope: CohortScope, all: boolean): Verdic
   } else if (leaf["type"] === "flag") {
     verdict = deferred(false)
   } else {
-    const operator = leaf["operator"]
-    const comparison: Comparison = {
-      key: String(leaf["key"]),
-      operator: typeof operator === "string" && operator !== "" ? operator : "exact",
-      value: leaf["value"]
-    }
+    const comparison: Comparison = { key: String(leaf["key"]), operator: leafOperator(leaf), value: leaf["value"] }
     verdict = compare(comparison, scope.sources, scope.comparing)
   }
   if (leaf["negation"] !== true) return verdict

@@ -2,7 +2,7 @@ import type { PropertyFilter } from "../feature-flags/conditions.ts"
 import { type CohortScope, cohortVerdict } from "./cohorts.ts"
 import { deviceIdOf, type EvaluationContext, personSources } from "./context.ts"
 import { bucketHash, hashAhead, HOLDOUT_PREFIX, type HashPrefix, inRollout, variantAt } from "./hash.ts"
-import { compare, type ComparisonScope, type Properties, type PropertySources } from "./operators.ts"
+import { compare, comparisonOf, type ComparisonScope, type Properties, type PropertySources } from "./operators.ts"
 import { FLAG_AGGREGATION, type PreparedCondition, type PreparedFlag, type PreparedFlags } from "./prepare.ts"
 import { noMatchReason, type Outcome, type Reason, reasonOf } from "./reasons.ts"
 import { RegexBudget, RegexBudgetExceeded } from "./regex-budget.ts"
@@ -60,7 +60,7 @@ interface Decision {
 interface Subject {
   readonly prepared: PreparedFlags
   readonly context: EvaluationContext
-  /** The instant relative dates count back from, and the regex work the evaluation may still do. */
+  /** The instant relative dates count back from, the regex work the evaluation may still do, the project's patterns. */
   readonly comparing: ComparisonScope
   readonly person: PropertySources
   readonly deviceId: string | undefined
@@ -85,7 +85,7 @@ export const evaluateFlags = (prepared: PreparedFlags, context: EvaluationContex
   const subject: Subject = {
     prepared,
     context,
-    comparing: { now: context.now ?? new Date(), regex: new RegexBudget() },
+    comparing: { now: context.now ?? new Date(), regex: new RegexBudget(), patterns: prepared.patterns },
     person: personSources(context),
     deviceId: deviceIdOf(context),
     groups: context.groups ?? {},
@@ -245,11 +245,7 @@ const propertyVerdict = (subject: Subject, property: PropertyFilter, sources: Pr
     case "flag":
       return dependencyVerdict(subject, property)
     default:
-      return compare(
-        { key: String(property.key), operator: property.operator || "exact", value: property.json["value"] },
-        sources,
-        subject.comparing
-      )
+      return compare(comparisonOf(property), sources, subject.comparing)
   }
 }
 

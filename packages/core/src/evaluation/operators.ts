@@ -1,5 +1,6 @@
+import type { PropertyFilter } from "../feature-flags/conditions.ts"
 import { sdkActualDate, sdkFilterDate, serviceActualDate, serviceFilterDate } from "./dates.ts"
-import { regexFinds } from "./regex.ts"
+import type { CompiledPatterns } from "./regex-patterns.ts"
 import { type RegexBudget, RegexBudgetExceeded } from "./regex-budget.ts"
 import { type SemverOperator, sdkSemver, serviceSemver } from "./semver.ts"
 import { asciiLower, isRenderable, isTruthLike, sdkExactText, serviceText, truthOf } from "./values.ts"
@@ -21,10 +22,46 @@ export interface Comparison {
   readonly value: unknown
 }
 
-/** What every comparison of one evaluation shares: the instant relative dates count back from, and the regex budget. */
+/** What a flag's property filter compares (its key is read only then: it may be a value no reader renders). */
+export const comparisonOf = (property: PropertyFilter): Comparison => ({
+  key: String(property.key),
+  operator: operatorOf(property),
+  value: property.json["value"]
+})
+
+/** The operator a flag's property filter compares with: `exact` when it names none. */
+export const operatorOf = (property: PropertyFilter): string => property.operator || "exact"
+
+/**
+ * What every comparison of one evaluation shares: the instant relative dates count back from, the regex
+ * budget, and the project's compiled patterns.
+ */
 export interface ComparisonScope {
   readonly now: Date
   readonly regex: RegexBudget
+  readonly patterns: CompiledPatterns
+}
+
+/** The pattern of a `regex` filter as the SDK reads it: the value as JavaScript renders it as text. */
+const sdkPattern = (value: unknown): string => String(value)
+
+/** The pattern as the service reads it: the value's text, as JSON's when it is not text. */
+const servicePattern = (value: unknown): string => serviceText(value)
+
+const REGEX_OPERATORS: ReadonlySet<string> = new Set(["regex", "not_regex"])
+
+/** The patterns a filter has the SDK and the service search with: none unless its operator is `regex` or `not_regex`. */
+export const regexPatterns = (operator: string, value: unknown): ReadonlyArray<string> => {
+  if (!REGEX_OPERATORS.has(operator)) return []
+  const patterns: Array<string> = []
+  for (const read of [sdkPattern, servicePattern]) {
+    try {
+      patterns.push(read(value))
+    } catch {
+      // A value that cannot be rendered as text (a JSON object whose `toString` is not a function) is no pattern.
+    }
+  }
+  return patterns
 }
 
 const hasOwn = (properties: Properties, key: string) => Object.prototype.hasOwnProperty.call(properties, key)
@@ -113,7 +150,7 @@ const sdkExact = (wanted: unknown, actual: unknown): boolean | undefined => {
 }
 
 /** The SDK's answer for a property it has, or undefined when it leaves it to the service. */
-const sdkCompare = ({ operator, value }: Comparison, actual: unknown, { now, regex }: ComparisonScope): boolean | undefined => {
+const sdkCompare = ({ operator, value }: Comparison, actual: unknown, { now, regex, patterns }: ComparisonScope): boolean | undefined => {
   if (operator === "is_set") return true
   if (operator === "is_not_set") return false
   if (actual === null && !NULL_COMPARED.has(operator)) return false
@@ -125,7 +162,7 @@ const sdkCompare = ({ operator, value }: Comparison, actual: unknown, { now, reg
     }
     case "regex":
     case "not_regex": {
-      const found = regexFinds(String(value), String(actual), regex)
+      const found = patterns.finds(sdkPattern(value), String(actual), regex)
       return found === null ? false : found === (operator === "regex")
     }
     case "gt":
@@ -181,7 +218,7 @@ const serviceExact = (wanted: unknown, actual: unknown): boolean => {
 export const serviceCompare = (
   { key, operator, value }: Comparison,
   properties: Properties,
-  { now, regex }: ComparisonScope
+  { now, regex, patterns }: ComparisonScope
 ): boolean => {
   const present = hasOwn(properties, key)
   if (operator === "is_set") return present
@@ -196,7 +233,7 @@ export const serviceCompare = (
     case "regex":
     case "not_regex": {
       if (!present) return operator === "not_regex"
-      const found = regexFinds(serviceText(value), serviceText(actual), regex)
+      const found = patterns.finds(servicePattern(value), serviceText(actual), regex)
       return found !== null && found === (operator === "regex")
     }
     case "icontains_multi":

@@ -1,10 +1,13 @@
 import { type ConditionGroup, conditionsOf, type FlagConditions, type JsonValue, type PropertyFilter } from "../feature-flags/conditions.ts"
 import type { StoredFeatureFlag } from "../feature-flags/model.ts"
 import { isRecord, type JsonRecord } from "../shared/fields.ts"
+import { definitionFilters, leafOperator } from "./cohorts.ts"
 import type { FlagResult, FlagValue } from "./evaluate.ts"
 import { type DependencyGraph, dependencyGraph } from "./graph.ts"
 import { flagPrefix, type HashPrefix } from "./hash.ts"
+import { operatorOf, regexPatterns } from "./operators.ts"
 import type { Reason } from "./reasons.ts"
+import { CompiledPatterns } from "./regex-patterns.ts"
 
 /**
  * A project's flags read once for evaluation: what evaluating them reads of their filters, besides the
@@ -64,6 +67,8 @@ export interface PreparedFlag {
   readonly superGroup: ConditionGroup | null
   /** Type `flag` properties, in condition order. */
   readonly dependencies: ReadonlyArray<PropertyFilter>
+  /** The patterns its `regex` and `not_regex` conditions search with, when it is active (else it has none to evaluate). */
+  readonly regexPatterns: ReadonlyArray<string>
   /**
    * The results this flag has given, by reason and value, which together decide the rest: people mostly
    * get the same few, so an evaluation makes none anew and an answer's text can be kept with each.
@@ -82,6 +87,8 @@ export interface PreparedFlags {
   readonly cohorts: CohortDefinitions
   readonly groupTypes: GroupTypeMapping
   readonly graph: DependencyGraph
+  /** The patterns of the active flags' conditions and of the cohorts' definitions, compiled before evaluation. */
+  readonly patterns: CompiledPatterns
   /**
    * What a person's hashes are drawn under ahead of evaluating (see `hashAhead`): the prefixes of the
    * active flags on persons, those with a partial rollout and those with variants.
@@ -92,6 +99,8 @@ export interface PreparedFlags {
 export interface ProjectData {
   readonly cohorts?: CohortDefinitions | undefined
   readonly groupTypes?: GroupTypeMapping | undefined
+  /** The patterns compiled for the project's state before, which this one takes over where it uses them. */
+  readonly patterns?: CompiledPatterns | undefined
 }
 
 const holdoutOf = (given: unknown): Holdout | null => {
@@ -106,6 +115,19 @@ const superGroupOf = (given: unknown): ConditionGroup | null => {
   if (!isRecord(first)) return null
   const group = conditionsOf({ groups: [first] }).groups[0]
   return group !== undefined && group.properties.length > 0 ? group : null
+}
+
+/** The patterns of the properties an active flag's conditions (and early access's) compare. */
+const flagPatterns = (flag: EvaluatedFlag, conditions: FlagConditions, superGroup: ConditionGroup | null): ReadonlyArray<string> => {
+  if (!flag.active) return []
+  const patterns = new Set<string>()
+  for (const group of superGroup === null ? conditions.groups : [...conditions.groups, superGroup]) {
+    for (const property of group.properties) {
+      if (property.type === "cohort" || property.type === "flag") continue
+      for (const pattern of regexPatterns(operatorOf(property), property.json["value"])) patterns.add(pattern)
+    }
+  }
+  return [...patterns]
 }
 
 const prepared = new WeakMap<StoredFeatureFlag, PreparedFlag>()
@@ -124,6 +146,7 @@ export const prepareFlag = (flag: EvaluatedFlag): PreparedFlag => {
       ? (group.json["aggregation_group_type_index"] as JsonValue | null) ?? null
       : FLAG_AGGREGATION
   }))
+  const superGroup = superGroupOf(filters["super_groups"])
   const result: PreparedFlag = {
     flag,
     key: flag.key,
@@ -135,8 +158,9 @@ export const prepareFlag = (flag: EvaluatedFlag): PreparedFlag => {
     holdout: holdoutOf(filters["holdout"]),
     earlyExit: Boolean(filters["early_exit"]),
     featureEnrollment: filters["feature_enrollment"] === true,
-    superGroup: superGroupOf(filters["super_groups"]),
+    superGroup,
     dependencies: conditions.groups.flatMap((group) => group.properties.filter((property) => property.type === "flag")),
+    regexPatterns: flagPatterns(flag, conditions, superGroup),
     results: new Map()
   }
   prepared.set(flag, result)
@@ -149,13 +173,15 @@ export const prepareFlags = (flags: ReadonlyArray<EvaluatedFlag>, project: Proje
   const byKey = new Map(live.map((flag) => [flag.key, flag]))
   const byId = new Map(live.map((flag) => [flag.flag.id as number, flag]))
   const onPersons = live.filter((flag) => flag.flag.active && flag.aggregation === null && !flag.deviceBucketing)
+  const cohorts = project.cohorts ?? new Map()
   return {
     flags: live,
     byKey,
     byId,
-    cohorts: project.cohorts ?? new Map(),
+    cohorts,
     groupTypes: project.groupTypes ?? NO_GROUP_TYPES,
     graph: dependencyGraph(live, byKey, byId),
+    patterns: new CompiledPatterns(patternsInUse(live, cohorts), project.patterns),
     ahead: {
       rollouts: onPersons
         .filter((flag) => flag.groups.some((group) => group.rollout_percentage !== null && group.rollout_percentage !== 100))
@@ -163,4 +189,14 @@ export const prepareFlags = (flags: ReadonlyArray<EvaluatedFlag>, project: Proje
       variants: onPersons.filter((flag) => flag.conditions.variants.length > 0).map((flag) => flag.hashPrefix)
     }
   }
+}
+
+/** The patterns the flags' conditions and the cohorts' definitions search with. */
+const patternsInUse = (flags: ReadonlyArray<PreparedFlag>, cohorts: CohortDefinitions): Iterable<string> => {
+  const patterns = new Set<string>()
+  for (const flag of flags) for (const pattern of flag.regexPatterns) patterns.add(pattern)
+  for (const leaf of definitionFilters(cohorts)) {
+    for (const pattern of regexPatterns(leafOperator(leaf), leaf["value"])) patterns.add(pattern)
+  }
+  return patterns
 }

@@ -48,6 +48,12 @@ export class RegexBudgetExceeded extends Error {
   }
 }
 
+/**
+ * The one refusal thrown: once a budget refuses, every later regex condition of the evaluation throws,
+ * and what was refused needs no trace of where, which making an error per condition would gather.
+ */
+export const budgetExceeded = new RegexBudgetExceeded()
+
 export class RegexBudget {
   #left = EVALUATION_STEPS
   #refused = false
@@ -90,9 +96,15 @@ interface LazyDfa {
   match(input: unknown, pos: number, anchor: number): boolean | null
 }
 
+/** What this file reads of a compiled pattern's program: its instructions, each with the ranges of characters it takes. */
+interface Program {
+  numInst(): number
+  getInst(pc: number): { readonly runes: ArrayLike<number> }
+}
+
 /** What this file sets of a compiled pattern. */
 interface Internals {
-  readonly prog: unknown
+  readonly prog: Program
   lazyDFA: unknown
   onepass: unknown
 }
@@ -104,9 +116,24 @@ const LazyDfa = sample.dfa.constructor as new (prog: unknown, maxMem: number) =>
 
 // Metering builds on these internals: should an upgrade of re2js move them, fail at load, not run unmetered.
 const methods: Record<string, unknown> = LazyDfa.prototype
-if (!("lazyDFA" in sample && "onepass" in sample && "prog" in sample) ||
+const program = (sample as unknown as Partial<Internals>).prog
+if (!("lazyDFA" in sample && "onepass" in sample) || program === undefined ||
+  typeof program.numInst !== "function" || typeof program.getInst !== "function" ||
+  typeof program.getInst(0)?.runes?.length !== "number" ||
   !["makeState", "allocTable", "match"].every((name) => typeof methods[name] === "function")) {
-  throw new Error("re2js no longer has the lazy DFA that regex conditions are metered on")
+  throw new Error("re2js no longer has the program and lazy DFA that regex conditions are bounded and metered by")
+}
+
+/**
+ * How many ranges of characters the pattern's classes hold, all its instructions together: making its DFA
+ * sorts the bounds of every one of them (a class such as `\p{L}` holds hundreds, and a repetition
+ * repeats its instruction).
+ */
+export const classRanges = (regex: RE2JS): number => {
+  const { prog } = internals(regex)
+  let ranges = 0
+  for (let pc = 0; pc < prog.numInst(); pc++) ranges += Math.ceil(prog.getInst(pc).runes.length / 2)
+  return ranges
 }
 
 /** A match being run: the budget it draws on, and the level of the budget the DFA stops building at. */
@@ -175,7 +202,7 @@ export class MeteredRegex {
 
   /** Whether the pattern is found anywhere in the text; throws RegexBudgetExceeded when the budget cannot pay. */
   test(text: string, budget: RegexBudget): boolean {
-    if (!budget.take(SCAN_STEPS * text.length)) throw new RegexBudgetExceeded()
+    if (!budget.take(SCAN_STEPS * text.length)) throw budgetExceeded
     const fallback = this.#size * text.length
     const allowance = Math.min(budget.left, Math.max(WARM_UP_STEPS, fallback))
     this.#dfa.metering = { budget, fallback, stopAt: budget.left - allowance }
@@ -185,7 +212,7 @@ export class MeteredRegex {
     } finally {
       this.#dfa.metering = undefined
     }
-    if (budget.refused) throw new RegexBudgetExceeded()
+    if (budget.refused) throw budgetExceeded
     return found
   }
 }

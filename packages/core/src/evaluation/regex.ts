@@ -1,5 +1,5 @@
 import { RE2JS } from "re2js"
-import { MeteredRegex, type RegexBudget } from "./regex-budget.ts"
+import { classRanges, MeteredRegex } from "./regex-budget.ts"
 
 /**
  * `regex` and `not_regex`: a search anywhere in the value, as both the SDK and the service do; an
@@ -97,24 +97,98 @@ const withUnicodeClasses = (pattern: string): string => {
 }
 
 /**
- * Bounds on a pattern: its text, so that compiling it stays quick, and its program, by which the work of
- * a match grows (RE2's time is linear in the value, times a factor that grows with the program; what
- * bounds that work is the evaluation's budget, in regex-budget.ts).
+ * Bounds on a pattern, so that compiling it stays quick, and on its program, by which the work of a match
+ * grows (RE2's time is linear in the value, times a factor that grows with the program; what bounds that
+ * work is the evaluation's budget, in regex-budget.ts). Compiling costs most where a pattern names
+ * character classes: each Unicode class named is built from its table (and folded under `(?i)`), each
+ * `\d` and `\s` is spelled as one, and making the DFA sorts the ranges of every class instruction, which a
+ * repetition multiplies. Those are counted in the text before anything is compiled, and in the program
+ * before its DFA is made.
  */
 const MAX_PATTERN_LENGTH = 5_000
 const MAX_PROGRAM = 1_000
+/** `\p` and `\P` escapes. */
+const MAX_UNICODE_CLASSES = 16
+/** `\d`, `\D`, `\s` and `\S` escapes. */
+const MAX_PERL_CLASSES = 64
+const MAX_CLASS_RANGES = 100_000
 
-/** The pattern compiled as RE2 reads it, or why it cannot be (RE2's words, or a bound). */
+/** The class escapes in the pattern (what `\Q...\E` quotes is literal), counted before compiling it. */
+const classEscapes = (pattern: string): { readonly unicode: number; readonly perl: number } => {
+  let unicode = 0
+  let perl = 0
+  for (let i = 0; i < pattern.length; i++) {
+    if (pattern[i] !== "\\") continue
+    const next = pattern[++i]
+    if (next === "Q") {
+      const end = pattern.indexOf("\\E", i + 1)
+      if (end === -1) break
+      i = end + 1
+    } else if (next === "p" || next === "P") {
+      unicode++
+    } else if (next === "d" || next === "D" || next === "s" || next === "S") {
+      perl++
+    }
+  }
+  return { unicode, perl }
+}
+
+/**
+ * What compiling a pattern is charged, in the steps of the evaluation's regex budget (regex-budget.ts),
+ * when an evaluation meets it uncompiled (a project's patterns are compiled before its flags are
+ * evaluated, so this is the exception): a fixed part, and parts for each character and each class escape,
+ * as much as each costs, up to the bounds above (past them, compiling is refused before it starts).
+ */
+const COMPILE_STEPS = 20_000
+const COMPILE_STEPS_PER_CHARACTER = 50
+const COMPILE_STEPS_PER_UNICODE_CLASS = 12_000
+const COMPILE_STEPS_PER_PERL_CLASS = 2_000
+
+export const compileSteps = (pattern: string): number => {
+  const { unicode, perl } = classEscapes(pattern)
+  return COMPILE_STEPS + COMPILE_STEPS_PER_CHARACTER * Math.min(pattern.length, MAX_PATTERN_LENGTH) +
+    COMPILE_STEPS_PER_UNICODE_CLASS * Math.min(unicode, MAX_UNICODE_CLASSES) +
+    COMPILE_STEPS_PER_PERL_CLASS * Math.min(perl, MAX_PERL_CLASSES)
+}
+
+/** The plain compile's refusal: RE2's words without its prefix. */
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).replace(/^error parsing regexp: /, "")
+
+/**
+ * The pattern compiled as evaluation runs it, or why it cannot be (RE2's words, or a bound). Only a
+ * pattern whose spelling changes is compiled twice: as written, which decides whether it is refused, then
+ * spelled out; should the spelled form not compile, RE2's reading stands. Spelling out cannot stand in
+ * for the first compile, since it can make a pattern RE2 refuses compile (`[\x00-\s]`, where `\s` ends a
+ * range).
+ */
 const compiledOrReason = (pattern: string): RE2JS | string => {
   if (pattern.length > MAX_PATTERN_LENGTH) return `too long: more than ${MAX_PATTERN_LENGTH} characters`
-  let regex: RE2JS
-  try {
-    regex = RE2JS.compile(pattern)
-  } catch (error) {
-    return (error instanceof Error ? error.message : String(error)).replace(/^error parsing regexp: /, "")
+  const escapes = classEscapes(pattern)
+  if (escapes.unicode > MAX_UNICODE_CLASSES) {
+    return `too many Unicode classes: more than ${MAX_UNICODE_CLASSES} \\p or \\P`
   }
-  const size = regex.programSize()
-  return size > MAX_PROGRAM ? `too large: it compiles to ${size} instructions, more than ${MAX_PROGRAM}` : regex
+  if (escapes.perl > MAX_PERL_CLASSES) return `too many classes: more than ${MAX_PERL_CLASSES} \\d, \\D, \\s or \\S`
+  let plain: RE2JS
+  try {
+    plain = RE2JS.compile(pattern)
+  } catch (error) {
+    return reasonOf(error)
+  }
+  const size = plain.programSize()
+  if (size > MAX_PROGRAM) return `too large: it compiles to ${size} instructions, more than ${MAX_PROGRAM}`
+  const spelled = withUnicodeClasses(pattern)
+  let regex = plain
+  if (spelled !== pattern) {
+    try {
+      regex = RE2JS.compile(spelled)
+    } catch {
+      // RE2's reading stands.
+    }
+  }
+  const ranges = classRanges(regex)
+  return ranges > MAX_CLASS_RANGES
+    ? `too large: its character classes hold ${ranges} ranges, more than ${MAX_CLASS_RANGES}`
+    : regex
 }
 
 /**
@@ -128,36 +202,8 @@ export const regexPatternError = (pattern: string): string | undefined => {
   return typeof outcome === "string" ? `Invalid regex pattern: ${outcome}` : undefined
 }
 
-/** Compiled patterns (null for one refused), oldest first. */
-const compiled = new Map<string, MeteredRegex | null>()
-const MAX_PATTERNS = 1_000
-
-const compile = (pattern: string): MeteredRegex | null => {
-  const plain = compiledOrReason(pattern)
-  if (typeof plain === "string") return null
-  // Spelled out, a pattern names only classes RE2 knows; should it not compile, RE2's reading stands.
-  try {
-    return new MeteredRegex(RE2JS.compile(withUnicodeClasses(pattern)))
-  } catch {
-    return new MeteredRegex(plain)
-  }
-}
-
-const cached = (pattern: string): MeteredRegex | null => {
-  let regex = compiled.get(pattern)
-  if (regex !== undefined) return regex
-  regex = compile(pattern)
-  if (compiled.size >= MAX_PATTERNS) compiled.delete(compiled.keys().next().value!)
-  compiled.set(pattern, regex)
-  return regex
-}
-
-/**
- * Whether the pattern is found in the text; null when it does not compile. The match draws on the
- * evaluation's budget, and throws RegexBudgetExceeded when the budget cannot pay for it.
- */
-export const regexFinds = (pattern: string, text: string, budget: RegexBudget): boolean | null => {
-  if (pattern === "") return true
-  const regex = cached(pattern)
-  return regex === null ? null : regex.test(text, budget)
+/** The pattern as evaluation runs it, or null when it matches nothing (refused above). */
+export const compilePattern = (pattern: string): MeteredRegex | null => {
+  const compiled = compiledOrReason(pattern)
+  return typeof compiled === "string" ? null : new MeteredRegex(compiled)
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option, Semaphore } from "effect"
 import { Access, type ProjectAccess } from "../auth/access.ts"
 import type { Actor } from "../auth/actor.ts"
 import { CohortRepository } from "../cohorts/repository.ts"
@@ -29,7 +29,7 @@ import { requestRuntime, type RuntimeHints, runsIn } from "./runtime.ts"
 import { type SdkRemoteConfig, sdkRemoteConfig } from "./sdk-config.ts"
 import { type ServerFlag, serverFlags } from "./server-flags.ts"
 import type { Definitions, EvaluationReasons, EvaluationReasonsQuery } from "./model.ts"
-import { type FlagSnapshot, snapshotOf } from "./snapshot.ts"
+import { type CarriedPatterns, type FlagSnapshot, snapshotOf, withPatternsCompiled } from "./snapshot.ts"
 import { listsHolding, loadStaticLists, type StaticListsKey, staticListsKey } from "./static-lists.ts"
 
 /** Projects whose cohorts are kept in memory at once, as for their flags. */
@@ -59,7 +59,10 @@ export const NO_PROJECT_ACCESS = "You don't have access to the project."
  * its cohorts and its group types, prepared once per change of any, and the project a public token names.
  */
 export class FlagEvaluationService extends Context.Service<FlagEvaluationService, {
-  /** The project's flags as evaluation reads them; the same object until a flag, a cohort or a group type of the project changes. */
+  /**
+   * The project's flags as evaluation reads them, their patterns compiled; the same object until a flag, a
+   * cohort or a group type of the project changes.
+   */
   readonly snapshot: (project: ProjectId) => Effect.Effect<FlagSnapshot>
   /** The project whose public token (`api_token`) this is. */
   readonly projectByToken: (token: string) => Effect.Effect<Option.Option<Project>>
@@ -137,11 +140,15 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       const projectByToken = (token: string) =>
         token.length > MAX_IDENTIFIER || holdsNul(token) ? Effect.succeed(Option.none<Project>()) : tokenLookup(token)
 
+      const carried: CarriedPatterns = new Map()
+      const compiling = yield* Semaphore.make(1)
+
       // Untraced: every evaluation asks (see Authentication.authenticate).
       const snapshot = Effect.fnUntraced(function*(project: ProjectId) {
         const flags = yield* liveFlags.of(project)
         const cohorts = yield* cohortsOf(project)
-        return snapshotOf(project, flags, Option.getOrElse(cohorts, () => []), yield* groupTypes.of(project))
+        const made = snapshotOf(project, flags, Option.getOrElse(cohorts, () => []), yield* groupTypes.of(project), carried)
+        return made.prepared.patterns.ready ? made : yield* withPatternsCompiled(made, compiling)
       })
 
       const staticListsOf = memoized(freshness, (key: StaticListsKey) => loadStaticLists(cohortRepository, key), {
