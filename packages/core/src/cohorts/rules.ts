@@ -48,8 +48,7 @@ const NEW_COHORT = -1 as CohortId
 /**
  * A write that would take some cohort's reading, its own or that of a cohort naming it however
  * indirectly, deeper than evaluation reads (counting groups within groups and cohorts named): such a
- * cohort could only ever be no match. A cohort already that deep before (stored before the rule) does
- * not hold up other writes.
+ * cohort could never match. A cohort that is already that deep does not hold up writes to others.
  */
 export const depthError = (
   cohort: Omit<CohortBrief, "id" | "name"> & { readonly id: CohortId | null },

@@ -24,7 +24,7 @@ export const NO_PERSONS =
 
 const invalid = (detail: string, attr: string | null = null) => ValidationError.field(attr, detail, "invalid")
 
-/** The fields PostHog's cohort activity compares (its `to_dict` less what it leaves out of the log). */
+/** The fields PostHog compares for a cohort's activity entry. */
 const LOGGED_FIELDS = ["name", "description", "deleted", "filters", "groups", "is_static"] as const
 
 const SCOPE = "Cohort"

@@ -20,7 +20,7 @@ const decodeSettings = decodeInput(DomainSettingsInput)
 
 const domainTaken = () => ValidationError.field("domain", "domain with this domain already exists.", "unique")
 
-/** PostHog's verified-only settings; JIT provisioning and SSO enforcement cannot be switched before. */
+/** JIT provisioning and SSO enforcement cannot be switched until the domain is verified, as in PostHog. */
 const verificationRequired = (field: string) =>
   ValidationError.field(field, "This attribute cannot be updated until the domain is verified.", "verification_required")
 
@@ -108,7 +108,7 @@ export class DomainService extends Context.Service<DomainService, {
         const { organization_id } = yield* writable(actor, organization)
         const before = yield* find(organization_id, id)
         const raw = yield* body
-        // DRF's field order: the name (and whether another domain has it) before the settings.
+        // PostHog's field order: the name (and whether another domain has it) before the settings.
         const { domain: name } = yield* decodeRename(raw)
         const renaming = name !== undefined && name !== before.domain
         if (renaming && (yield* domains.isTaken(name))) return yield* domainTaken()

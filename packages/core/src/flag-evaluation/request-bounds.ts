@@ -20,7 +20,7 @@ export const MAX_PROPERTIES_SIZE = 100_000
 export const MAX_IDENTIFIER = 400
 
 /**
- * Nesting PostHog's flags service reads at most (serde_json's limit); deeper is refused before any
+ * The deepest nesting PostHog's flags service reads (its JSON parser's limit); deeper is refused before any
  * value is rendered, since rendering a deeply nested value as text would exhaust the stack.
  */
 export const MAX_DEPTH = 128

@@ -33,8 +33,8 @@ interface Kept {
 
 /**
  * Snapshots by the project's flags in memory: kept while no change has been applied to them and the
- * cohorts and group types are the same lists, so a request that finds nothing changed prepares nothing. A project's flags
- * read afresh are another object, and start without one.
+ * cohorts and group types are the same lists, so a request that finds nothing changed prepares nothing.
+ * A project's flags read afresh are another object, and start without one.
  */
 const kept = new WeakMap<ProjectFlags, Kept>()
 

@@ -103,8 +103,8 @@ export class InviteService extends Context.Service<InviteService, {
       })
 
       /**
-       * DRF validates fields in order and collects their errors, but the level ceiling raises a 403 that
-       * escapes at once: so a too-high level anywhere wins over every 400, then the first 400 is reported.
+       * PostHog checks every item's fields in order and collects the 400s, but a level above the caller's is
+       * a 403 that stops at once: so a too-high level anywhere wins over every 400, then the first 400 is reported.
        */
       const validate = Effect.fn("InviteService.validate")(function*(
         items: ReadonlyArray<unknown>,

@@ -5,7 +5,7 @@ import { MembershipRepository } from "./repository.ts"
 
 /**
  * Made once by a service: moves a user whose current organization is no longer theirs to the one they
- * joined first of those left (none when none is), with no current project, as PostHog's `leave` does.
+ * joined first of those left (none when none is), with no current project, as PostHog does when a member leaves.
  */
 export const makeMoveToFirstOrganization = Effect.gen(function*() {
   const memberships = yield* MembershipRepository

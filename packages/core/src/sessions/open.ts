@@ -16,7 +16,7 @@ export interface LoggedIn {
 }
 
 /**
- * Logs `user` in, inside the caller's transaction, as Django's `login()` does: always a new session
+ * Logs `user` in, inside the caller's transaction, as PostHog logs a user in: always a new session
  * under a new secret (a session id planted before the log-in is never the one logged in, so it cannot
  * be fixed), the one the request came with ended, a new CSRF token, and `last_login` recorded. Expired
  * sessions are cleared on the way.

@@ -38,7 +38,7 @@ export class AuthenticationError extends Schema.TaggedError<AuthenticationError>
       code: "authentication_failed",
       detail: "Personal API key found in request Authorization header is invalid."
     })
-  /** DRF's AuthenticationFailed with its default message: PostHog's answer to a `?token=` naming no project. */
+  /** PostHog's answer to a `?token=` that names no project. */
   static readonly incorrectCredentials = () =>
     new AuthenticationError({ code: "authentication_failed", detail: "Incorrect authentication credentials." })
   /** A flags request without a project token. */
