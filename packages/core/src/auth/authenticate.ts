@@ -14,7 +14,7 @@ import type { SessionRequest } from "../sessions/request.ts"
 import { Freshness } from "../read-model/freshness.ts"
 import { memoized } from "../read-model/memoized.ts"
 
-/** Made once per holder read from the store: a holder served from memory is the same object each time. */
+/** A holder's levels by organization, made once per holder read from the store (a holder served from memory is the same object each time). */
 const levelMaps = new WeakMap<MembershipLevels, UserActor["memberships"]>()
 const levelsByOrganization = (memberships: MembershipLevels) => {
   let levels = levelMaps.get(memberships)
@@ -29,10 +29,10 @@ const levelsByOrganization = (memberships: MembershipLevels) => {
 const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000
 
 /**
- * Turns a bearer credential into the calling user, or a 401; and a session cookie into its user, or
- * nobody. A key's or a session's holder (user, scopes, restrictions, memberships) is served from memory
- * while the read model is fresh (see Freshness), so a request that finds its credential there touches no
- * database; unknown ones are always asked of the store.
+ * Finds the calling user: from a bearer credential (else a 401), or from a session cookie (else nobody).
+ * What a key or a session holds (its user, scopes, restrictions and memberships) is served from memory
+ * while the read model is fresh (see Freshness), so a request whose credential is there touches no
+ * database. An unknown credential is always looked up in the store.
  */
 export class Authentication extends Context.Service<Authentication, {
   readonly authenticate: (credential: string | undefined) => Effect.Effect<UserActor, AuthenticationError | Throttled>

@@ -240,7 +240,7 @@ const invalid = (detail: string) => ValidationError.field("filters", detail, "in
  */
 export const readCohortFilters = (raw: unknown): JsonRecord | ValidationError => {
   if (!isRecord(raw) || !Object.prototype.hasOwnProperty.call(raw, "properties")) {
-    // PostHog raises a dictionary of its own inside the field, which its error handler names by its first key.
+    // PostHog's error here is an object inside the field, so the attr names that object's first key.
     return ValidationError.field("filters__detail", "Must contain a 'properties' key with type and values", "invalid")
   }
   const faults: Faults = { first: undefined, missing: undefined }

@@ -36,8 +36,9 @@ export class DomainService extends Context.Service<DomainService, {
   ) => Effect.Effect<Domain, PermissionDenied | NotFound | ValidationError | BodyError>
   readonly destroy: (actor: Actor, organization: string, id: string) => Effect.Effect<void, PermissionDenied | NotFound>
   /**
-   * Looks the challenge up in DNS and records the outcome; verify answers an empty 200, so the caller reads it with GET. A failed
-   * lookup of any kind leaves the domain unverified. The body is optional and ignored.
+   * Looks the challenge up in DNS and records the outcome. Verify answers an empty 200, so the caller
+   * reads the outcome with GET. A failed lookup of any kind leaves the domain unverified. The body is
+   * optional and ignored.
    */
   readonly verify: (
     actor: Actor,

@@ -32,11 +32,11 @@ export interface Accepted {
 }
 
 /**
- * Accepting an invite, PostHog's invite sign-up: `prevalidate` says whether the invite can be used (by
- * the logged-in user, if any), `accept` makes the invitee a member at the invite's level, creating their
+ * Accepting an invite, as PostHog's sign-up does. `prevalidate` says whether the invite can be used (by
+ * the logged-in user, if any). `accept` makes the invitee a member at the invite's level, creating their
  * user and logging them in unless they are logged in already, and removes the address's invites to the
- * organization, all in one transaction. Invites are found by id alone, which is the secret the e-mail
- * carries; the errors are PostHog's 400s.
+ * organization, all in one transaction. Invites are found by id alone: the id is the secret the e-mail
+ * carries. The errors are PostHog's 400s.
  */
 export class SignupService extends Context.Service<SignupService, {
   readonly prevalidate: (request: SessionRequest, inviteId: string) => Effect.Effect<InvitePrevalidation, ValidationError | PermissionDenied>
