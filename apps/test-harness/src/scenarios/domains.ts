@@ -218,7 +218,7 @@ export const domainScenarios: ReadonlyArray<Scenario> = [
         [{ jit_provisioning_enabled: false }, invalid("jit_provisioning_enabled", VERIFICATION_REQUIRED, "verification_required")],
         [{ sso_enforcement: "saml" }, invalid("sso_enforcement", VERIFICATION_REQUIRED, "verification_required")],
         [{ sso_enforcement: "", jit_provisioning_enabled: true }, invalid("jit_provisioning_enabled", VERIFICATION_REQUIRED, "verification_required")],
-        // Each field's own rules come before the rules across fields, as in PostHog.
+        // Each field's own rules come before the rules across fields.
         [{ sso_enforcement: "okta" }, invalid("sso_enforcement", "\"okta\" is not a valid choice.", "invalid_choice")],
         [{ saml_entity_id: "x".repeat(513), jit_provisioning_enabled: true }, invalid("saml_entity_id", "Ensure this field has no more than 512 characters.", "max_length")],
         [[], invalid(null, "Invalid data. Expected a dictionary, but got list.")]

@@ -25,12 +25,12 @@ export interface ProjectAccess extends OrganizationAccess {
 
 /**
  * Writes that change how the organization works (its domains, its projects) need administrator level or
- * higher, as in PostHog.
+ * higher.
  */
 export const requireAdmin = ({ level }: OrganizationAccess): Effect.Effect<void, PermissionDenied> =>
   level < Level.admin ? Effect.fail(insufficientLevel()) : Effect.void
 
-/** Only an owner may delete the organization itself, as in PostHog. */
+/** Only an owner may delete the organization itself. */
 export const requireOwner = ({ level }: Pick<OrganizationAccess, "level">): Effect.Effect<void, PermissionDenied> =>
   level < Level.owner ? Effect.fail(insufficientLevel()) : Effect.void
 

@@ -9,7 +9,7 @@ export interface RateLimits {
   readonly perHour: number
 }
 
-/** Off unless the operator turns it on, as in PostHog; then counted per key, with PostHog's limits. */
+/** Off unless the operator turns it on; then counted per key, with PostHog's limits. */
 export const RateLimitSettings = Context.Reference<RateLimits>("hedgerow/RateLimitSettings", {
   defaultValue: () => ({ enabled: false, perMinute: 480, perHour: 4800 })
 })
@@ -83,7 +83,7 @@ interface Failures {
  * Failed log-ins per e-mail and per client address, in this process's memory, counted as PostHog counts
  * them: each failure keeps the count for another cool-off period, and once either count reaches the
  * limit every attempt for it is refused, right password or not, until the cool-off has passed since the
- * last failure. A success does not reset the count, as in PostHog.
+ * last failure. A success does not reset the count.
  */
 export class LoginThrottle extends Context.Service<LoginThrottle, {
   /** PostHog's lock-out answer while the e-mail or the address is locked out. */

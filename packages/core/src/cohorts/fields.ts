@@ -36,7 +36,7 @@ const isStatic = fieldOf("is_static")
 const folder = fieldOf("_create_in_folder")
 const members = fieldOf("_create_static_person_ids")
 
-/** The filters to store. A static cohort's filters without criteria are kept as given, as in PostHog. */
+/** The filters to store. A static cohort's filters without criteria are kept as given. */
 const filtersOf = (
   given: unknown,
   willBeStatic: boolean,

@@ -20,7 +20,7 @@ const decodeSettings = decodeInput(DomainSettingsInput)
 
 const domainTaken = () => ValidationError.field("domain", "domain with this domain already exists.", "unique")
 
-/** JIT provisioning and SSO enforcement cannot be switched until the domain is verified, as in PostHog. */
+/** JIT provisioning and SSO enforcement cannot be switched until the domain is verified. */
 const verificationRequired = (field: string) =>
   ValidationError.field(field, "This attribute cannot be updated until the domain is verified.", "verification_required")
 

@@ -185,7 +185,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       })
 
       const projectAccess = Effect.fnUntraced(function*(actor: Actor, choice: ProjectChoice, scope: Scope) {
-        // An empty token is no token, as PostHog reads a query parameter.
+        // An empty `?token=` is no token.
         if (choice.token === undefined || choice.token === "") return yield* access.project(actor, choice.project, scope)
         const found = yield* projectByToken(choice.token)
         if (Option.isNone(found)) return yield* AuthenticationError.incorrectCredentials()

@@ -5,8 +5,7 @@ import { MembershipRepository } from "./repository.ts"
 
 /**
  * Made once by a service: moves a user whose current organization is no longer theirs to the first they
- * joined of those left (none when none is left), with no current project, as PostHog does when a member
- * leaves.
+ * joined of those left (none when none is left), with no current project.
  */
 export const makeMoveToFirstOrganization = Effect.gen(function*() {
   const memberships = yield* MembershipRepository

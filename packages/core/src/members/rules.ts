@@ -25,8 +25,7 @@ export const othersRule = (caller: Seat, target: Membership): PermissionDenied |
 }
 
 /**
- * A new level. Several owners are allowed, as in PostHog: an owner may make another member owner and
- * stays owner.
+ * A new level. Several owners are allowed: an owner may make another member owner and stays owner.
  */
 export const levelRule = (caller: Seat, target: Membership, level: MembershipLevel): PermissionDenied | undefined => {
   if (target.id === caller.membership_id) return deny("You can't change your own access level.")

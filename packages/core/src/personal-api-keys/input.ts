@@ -3,7 +3,7 @@ import { Email, Integer, maxLength, NonEmptyList, notBlank, rule, SerialReferenc
 import { isUuid } from "../shared/ids.ts"
 import { isScopeGrant } from "../shared/scope.ts"
 
-/** A key's label is at most 40 characters, as in PostHog. */
+/** A key's label has at most 40 characters. */
 const LABEL_MAX = 40
 
 /** A key's scopes: at least one, each `*` or `<object>:<read|write>`, PostHog's message naming the first bad one. */

@@ -92,7 +92,7 @@ export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService
         return { plain, secure_value: secureValueOf(plain), mask_value: maskOf(plain) }
       }
 
-      // Every project exists, once, in an organization the caller belongs to, as PostHog checks them.
+      // Each project must exist, once, in an organization the caller belongs to.
       const checkTeams = (actor: UserActor, teams: ReadonlyArray<number> | undefined) =>
         Effect.gen(function*() {
           if (teams === undefined || teams.length === 0) return
@@ -104,7 +104,7 @@ export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService
           if (found.results.length !== teams.length) return yield* notMemberOfTeams()
         })
 
-      // Every id a UUID, then every one an organization of the caller's, as PostHog checks them.
+      // Every id must be a UUID, then an organization of the caller's.
       const checkOrganizations = (actor: UserActor, given: ReadonlyArray<string> | undefined) =>
         Effect.gen(function*() {
           if (given === undefined) return undefined

@@ -47,7 +47,7 @@ export const RoleRecord = Schema.Struct({
 })
 export type RoleRecord = typeof RoleRecord.Type
 
-/** A role's name: text of at most 200 characters, unique in the organization whatever its case, as in PostHog. */
+/** A role's name: text of at most 200 characters, unique in the organization whatever its case. */
 const RoleName = Trimmed.check(notBlank, maxLength(200))
 const Level = Choice([AccessLevel.canOnlyView, AccessLevel.canAlwaysEdit])
 

@@ -21,7 +21,7 @@ const decodeMembership = decodeBody(RoleMembershipCreate)
 const decodeAddMember = decodeInput(Schema.Struct({ email: Email }))
 
 const nameTaken = () => ValidationError.field("name", "There is already a role with this name.", "unique")
-/** Every member may read roles; only administrators may change them, as in PostHog. */
+/** Every member may read roles; only administrators may change them. */
 const notAdmin = () => new PermissionDenied({ detail: "You need to have admin level or higher." })
 /** PostHog answers these for the body as a whole, so they name no field. */
 const userMissing = () => new ValidationError({ code: "invalid", detail: "User does not exist.", attr: null })

@@ -4,7 +4,7 @@ import { SESSION_AGE_SECONDS } from "./model.ts"
 export const SESSION_COOKIE = "sessionid"
 /** The CSRF cookie, under PostHog's name for it. */
 export const CSRF_COOKIE = "posthog_csrftoken"
-/** The header a session-authenticated write echoes the CSRF cookie in, as PostHog reads it. */
+/** The header a session-authenticated write echoes the CSRF cookie in. */
 export const CSRF_HEADER = "x-csrftoken"
 
 /**

@@ -2,13 +2,13 @@ import { timingSafeEqual } from "node:crypto"
 import { randomBase62 } from "../shared/secrets.ts"
 import type { SessionRequest } from "./request.ts"
 
-/** A CSRF token is 32 letters and digits, as PostHog makes and checks them. */
+/** A CSRF token: 32 letters and digits. */
 const TOKEN_LENGTH = 32
 const TOKEN_CHARACTERS = /^[A-Za-z0-9]*$/
 
 export const newCsrfToken = (): string => randomBase62(TOKEN_LENGTH)
 
-/** Methods that change nothing, which PostHog lets through without a token. */
+/** Methods that change nothing, which need no token. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS", "TRACE"])
 
 const formatProblem = (token: string): string | undefined =>

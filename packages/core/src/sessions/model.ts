@@ -22,10 +22,10 @@ export const SessionHolder = Schema.Struct({
 export type SessionHolder = typeof SessionHolder.Type
 
 /**
- * A session's life, two weeks as in PostHog: a session ends that long after the log-in that made it,
- * however much it is used.
+ * A session's life, two weeks: a session ends that long after the log-in that made it, however much it
+ * is used.
  */
 export const SESSION_AGE_SECONDS = 14 * 24 * 60 * 60
 
-/** A password change needs a log-in at most two hours old, as in PostHog. */
+/** A password change needs a log-in at most two hours old. */
 export const SENSITIVE_ACTIONS_AGE_SECONDS = 2 * 60 * 60

@@ -74,7 +74,7 @@ export const pythonStrip = (s: string): string => {
 
 export const notBlank = rule<string>("blank", (s) => (pythonStrip(s) === "" ? "This field may not be blank." : undefined))
 
-/** Text with its surrounding whitespace trimmed, as PostHog trims it before any check. */
+/** Text with its surrounding whitespace trimmed, before any check. */
 export const Trimmed = Schema.String.pipe(Schema.decode(
   SchemaTransformation.transform<string, string>({ decode: pythonStrip, encode: (s) => s })
 ))
@@ -103,7 +103,7 @@ const choiceError = (value: unknown) => ({ code: "invalid_choice", detail: `"${p
 
 /**
  * One of `values`. A value matches a choice when their text forms match, so `"1"` selects the choice 1
- * (and decodes to it), as PostHog reads choices.
+ * (and decodes to it).
  */
 export const Choice = <const L extends ReadonlyArray<string | number>>(values: L) => {
   const byText = new Map<string, L[number]>(values.map((choice) => [String(choice), choice]))
