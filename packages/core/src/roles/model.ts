@@ -11,8 +11,8 @@ export type FeatureFlagsAccessLevel = typeof FeatureFlagsAccessLevel.Type
 export const AccessLevel = { canOnlyView: 21, canAlwaysEdit: 37 } as const
 
 /**
- * A role membership: a user in a role, with their membership of the role's organization. A
- * membership of a role is never changed, only made and ended, so `updated_at` is when it was made.
+ * A role membership: a user in a role, with their membership of the role's organization. A membership
+ * of a role is never changed, only made and ended, so `updated_at` is when it was made.
  */
 export const RoleMembership = Schema.Struct({
   id: RoleMembershipId,

@@ -22,7 +22,7 @@ export interface SetCookie {
   readonly secure: boolean
 }
 
-/** The cookies a log-in sets: the new session and a new CSRF token, both for the session's age, as PostHog ages its CSRF cookie. */
+/** The cookies a log-in sets: the new session and a new CSRF token, both kept for the session's age, as PostHog keeps them. */
 export const loginCookies = (sessionKey: string, csrfToken: string, secure: boolean): ReadonlyArray<SetCookie> => [
   { name: SESSION_COOKIE, value: sessionKey, maxAge: SESSION_AGE_SECONDS, httpOnly: true, secure },
   { name: CSRF_COOKIE, value: csrfToken, maxAge: SESSION_AGE_SECONDS, httpOnly: false, secure }
