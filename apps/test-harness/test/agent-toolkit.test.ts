@@ -11,7 +11,7 @@ const READ_FLAG_TOOLS = ["feature-flag-get-all", "feature-flag-get-definition"]
 /**
  * PostHog's own agent toolkit (what its MCP server runs), unchanged, pointed at a real Hedgerow server:
  * it reads the calling key from `/api/personal_api_keys/@current` and offers the tools its scopes allow,
- * and offered none at all while the key's restrictions came back as null instead of lists.
+ * and none at all if the key's restrictions come back as null instead of lists.
  */
 describe("@posthog/agent-toolkit 0.2.4 against a Hedgerow server", () => {
   const runtime = ManagedRuntime.make(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }))

@@ -235,7 +235,7 @@ forEachBackend((backend) => {
           const offset = i * LIMIT
           const origin = new URL(url).origin
           expect(body.count).toBe(FLAG_COUNT)
-          // Absolute links to the process that answered, with DRF's rules: `previous` drops offset 0.
+          // Absolute links to the process that answered, with PostHog's rules: `previous` drops offset 0.
           for (const link of [body.next, body.previous]) if (link !== null) expect(new URL(link).origin).toBe(origin)
           expect(linkOf(body.next)).toEqual(
             offset + LIMIT < FLAG_COUNT ? { path: listPath, query: { limit: String(LIMIT), offset: String(offset + LIMIT) } } : null

@@ -33,7 +33,7 @@ export interface ServerMemoryFigures {
   readonly settledBytes: number
 }
 
-/** The bound: 250 MB, 238.4 MiB. */
+/** The most a server's resident memory may reach: 250 MB, 238.4 MiB. */
 const RSS_BOUND_BYTES = 250_000_000
 
 export const serverMemoryGoals = {

@@ -6,7 +6,7 @@ const retrieve = { group: "batchExports", endpoint: "retrieve" } as const
 const pause = { group: "batchExports", endpoint: "pause" } as const
 const unpause = { group: "batchExports", endpoint: "unpause" } as const
 
-/** PostHog's BatchExport fields that the store holds (no runs, schema, filters or last_updated_at). */
+/** The fields of PostHog's batch export that the store holds (no runs, schema, filters or last_updated_at). */
 const FIELDS = [
   "created_at", "destination", "end_at", "hogql_query", "id", "interval", "last_paused_at", "model", "name", "paused", "start_at", "team_id"
 ]

@@ -196,7 +196,7 @@ export const cohortFlagScenarios: ReadonlyArray<Scenario> = [
         400,
         filtersRefusal(`A cohort dependency (${behavioral.name}) has filters based on events. These cohorts can't be used in feature flags.`, "behavioral_cohort_found")
       )
-      // A static cohort turning dynamic: what it keeps (here its legacy groups) is checked, as PostHog's serializer checks it.
+      // A static cohort turning dynamic: what it keeps (here its legacy groups) is checked, as PostHog checks it.
       expectReply(
         await patchCohort(target, where, turned.id, { is_static: false, groups: [{ properties: [event] }] }),
         400,

@@ -31,7 +31,7 @@ const at = (where: string) => `Invalid cohort filters at properties.values.0.AND
 const behavioral = { type: "behavioral", key: "$pageview", value: "performed_event", event_type: "events" }
 const wrapped = (filter: unknown) => properties([filter])
 
-/** Bodies PostHog's serializer refuses on create, each with its exact answer, in its field order. */
+/** Bodies PostHog refuses on create, each with its exact answer, in PostHog's field order. */
 const CREATE_CASES: ReadonlyArray<readonly [string, unknown, object]> = [
   ["a list instead of an object", [{ name: "x" }], invalid(null, "Invalid data. Expected a dictionary, but got list.")],
   ["a name of 401 characters", { name: "n".repeat(401) }, invalid("name", "Ensure this field has no more than 400 characters.", "max_length")],

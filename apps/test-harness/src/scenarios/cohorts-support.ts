@@ -41,9 +41,9 @@ export const properties = (...groups: ReadonlyArray<ReadonlyArray<unknown>>) => 
   properties: group("OR", ...groups.map((values) => group("AND", ...values)))
 })
 
-/** Every refusal of a cohort's filters names the field `filters`, with DRF's default code. */
+/** Every refusal of a cohort's filters names the field `filters`, with PostHog's default code. */
 export const filtersRefusal = (detail: string, code = "invalid") => invalid("filters", detail, code)
-/** What the serializer's `create` and `update` raise name no field. */
+/** PostHog's refusals of a body as a whole name no field. */
 export const refusal = (detail: string) => invalid(null, detail, "invalid")
 export const csvRefusal = (detail: string) => invalid("csv", detail, "invalid")
 

@@ -16,7 +16,7 @@ import { expectReply, NOT_FOUND, type Scenario } from "./scenario.ts"
 
 const at = (context: Parameters<Scenario["run"]>[0]) => ({ key: context.primary.key, project: projectOf(context) })
 
-/** PostHog's model dump of a person filter: its operator and value, and `negation` false unless given. */
+/** A person filter as PostHog stores it: its operator and value, and `negation` false unless given. */
 const dumped = (filter: object) => ({ negation: false, ...filter })
 
 export const cohortScenarios: ReadonlyArray<Scenario> = [

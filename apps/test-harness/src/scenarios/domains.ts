@@ -34,7 +34,7 @@ const DOMAIN_FIELDS = [
 /** A create body with a fresh, valid name, for rules about the other fields. */
 const withName = (fields: object) => () => ({ domain: freshDomain("rule"), ...fields })
 
-/** One rule per row: the create body and the exact error PostHog's serializer gives for it. */
+/** One rule per row: the create body and the exact error PostHog answers it with. */
 const createCases: ReadonlyArray<readonly [string, unknown, ReturnType<typeof invalid>]> = [
   ["no domain", {}, invalid("domain", "This field is required.", "required")],
   ["a null domain", { domain: null }, invalid("domain", "This field may not be null.", "null")],
@@ -218,7 +218,7 @@ export const domainScenarios: ReadonlyArray<Scenario> = [
         [{ jit_provisioning_enabled: false }, invalid("jit_provisioning_enabled", VERIFICATION_REQUIRED, "verification_required")],
         [{ sso_enforcement: "saml" }, invalid("sso_enforcement", VERIFICATION_REQUIRED, "verification_required")],
         [{ sso_enforcement: "", jit_provisioning_enabled: true }, invalid("jit_provisioning_enabled", VERIFICATION_REQUIRED, "verification_required")],
-        // Field rules come first, as in DRF's validate().
+        // Each field's own rules come before the rules across fields.
         [{ sso_enforcement: "okta" }, invalid("sso_enforcement", "\"okta\" is not a valid choice.", "invalid_choice")],
         [{ saml_entity_id: "x".repeat(513), jit_provisioning_enabled: true }, invalid("saml_entity_id", "Ensure this field has no more than 512 characters.", "max_length")],
         [[], invalid(null, "Invalid data. Expected a dictionary, but got list.")]

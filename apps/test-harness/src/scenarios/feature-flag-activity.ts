@@ -63,7 +63,7 @@ export const featureFlagActivityScenarios: ReadonlyArray<Scenario> = [
       assert.deepEqual([filtersChange.before.groups[0].rollout_percentage, filtersChange.after.groups[0].rollout_percentage], [10, 60])
       assert.equal(deleted.activity, "deleted")
       assert.deepEqual([changeOf(deleted, "deleted").before, changeOf(deleted, "deleted").after], [false, true])
-      // PostHog of late 2025 logs a restore as "updated"; newer PostHog as "restored". Either way it says what changed.
+      // PostHog logs a restore as "updated" in some releases and "restored" in others; either way it says what changed.
       assert.ok(["restored", "updated"].includes(restored.activity), restored.activity)
       assert.deepEqual([changeOf(restored, "deleted").before, changeOf(restored, "deleted").after], [true, false])
       assert.ok(renamed.created_at <= filters.created_at && filters.created_at <= deleted.created_at)

@@ -16,8 +16,8 @@ import {
 import { envelope, expectReply, invalid, needWorld, NOT_FOUND, type Scenario } from "./scenario.ts"
 
 /**
- * Review findings on the flag endpoints: requests that once answered 500 or held the server, each kept
- * here with the answer it gets now, plus the tenancy of a second project in the caller's own organization.
+ * Unusual or hostile requests to the flag endpoints, each held to its answer: none may answer 500 or
+ * hold the server. Also the tenancy of a second project in the caller's own organization.
  */
 
 const surrogate = (attr: string) =>
@@ -38,7 +38,7 @@ export const featureFlagRegressionScenarios: ReadonlyArray<Scenario> = [
         expectReply(reply, 200)
         return reply.body.count
       }
-      // Each of these reached PostgreSQL as it came and answered 500.
+      // None of these may reach PostgreSQL as it is, where each would fail and answer 500.
       assert.deepEqual(
         {
           nulSearch: await counts({ search: `${token}\u0000` }),
@@ -101,7 +101,8 @@ export const featureFlagRegressionScenarios: ReadonlyArray<Scenario> = [
     run: async (context) => {
       const { target, primary } = context
       const at = { key: primary.key, project: projectOf(context) }
-      // Walked path by path, flag n has fib(n) paths to the first: from about 30 flags on, each create took seconds.
+      // Flag n has fib(n) paths to the first: a check that walked every path rather than every flag once
+      // would make each create slow from a few dozen flags on.
       const flags: Array<{ id: number; key: string }> = []
       for (let i = 0; i < 40; i++) {
         const before = flags.slice(-2).map((flag) => flag.id)

@@ -25,7 +25,7 @@ const grant = (target: Target, key: string, project: number, flag: number, role:
 const ownerFlag = (target: Target, world: World, stem: string) =>
   createFlag(target, { key: world.keys.ownerA, project: world.projectA }, { key: uniqueKey(stem) })
 
-/** FeatureFlagRoleAccess, PostHog's per-flag role grants, and the legacy edit rights they give. */
+/** PostHog's per-flag role grants, and the edit rights they give under its older access model. */
 export const featureFlagRoleAccessScenarios: ReadonlyArray<Scenario> = [
   {
     name: "flag role access create answers 201 with the full flag and the role, whose members are role memberships",

@@ -19,7 +19,7 @@ const send = (target: Target, request: { method: string; path: string; key: stri
 
 const UNREADABLE = "{\"key\": "
 
-/** Flag writes over raw HTTP: malformed bodies, media types, and when the body is read (DRF reads it lazily). */
+/** Flag writes over raw HTTP: malformed bodies, media types, and when the body is read (PostHog reads it after the access checks). */
 export const featureFlagTransportScenarios: ReadonlyArray<Scenario> = [
   {
     name: "flag writes refuse malformed JSON with 400 parse_error and non-JSON bodies with 415",

@@ -17,7 +17,7 @@ import { expectReply, invalid, needWorld, type Scenario } from "./scenario.ts"
 
 type Invalid = ReturnType<typeof invalid>
 
-/** Body fields other than `filters`: DRF's field messages, then the key rules in PostHog's order: length, uniqueness, characters. */
+/** Body fields other than `filters`: PostHog's field messages, then the key rules in PostHog's order: length, uniqueness, characters. */
 const fieldCases = (taken: string): ReadonlyArray<readonly [string, unknown, Invalid]> => [
   ["no key", { name: "x" }, invalid("key", "This field is required.", "required")],
   ["a null key", { key: null }, invalid("key", "This field may not be null.", "null")],
@@ -62,7 +62,7 @@ const fieldCases = (taken: string): ReadonlyArray<readonly [string, unknown, Inv
 ]
 
 
-/** PostHog's `validate_filters`, one rule per row; all answer `attr: "filters"`. */
+/** PostHog's rules for a flag's filters, one rule per row; all answer `attr: "filters"`. */
 const filterCases: ReadonlyArray<readonly [string, unknown, Invalid]> = [
   [
     "an event property on a person flag",

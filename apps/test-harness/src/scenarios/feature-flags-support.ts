@@ -34,9 +34,9 @@ export const HARD_DELETE = envelope(
   "method_not_allowed",
   "Hard delete of this model is not allowed. Use a patch API call to set \"deleted\" to true"
 )
-/** PostHog's legacy CanEditFeatureFlag refusal, to a PATCH without edit rights. */
+/** PostHog's refusal of a PATCH by a caller without edit rights on the flag. */
 export const NO_EDIT_RIGHTS = denied("You don't have edit permissions for this feature flag.")
-/** PostHog's FeatureFlagRoleAccessPermission refusal, to a caller who may not grant roles on the flag. */
+/** PostHog's refusal to a caller who may not grant roles on the flag. */
 export const NO_ROLE_RIGHTS = denied("You can't edit roles for this feature flag.")
 /** The 409 of a stale `version`, with PostHog's message. */
 export const conflict = (email: string) =>
@@ -75,7 +75,7 @@ export const variants = (...percentages: ReadonlyArray<number>) => ({
 /** A dependency on another flag, by id (as PostHog requires). */
 export const flagProperty = (key: string, operator = "flag_evaluates_to") => ({ key, value: true, operator, type: "flag" })
 
-/** Every `validate_filters` refusal names the field `filters`. */
+/** Every refusal of a flag's filters names the field `filters`. */
 export const filtersError = (detail: string, code = "invalid_input") => invalid("filters", detail, code)
 
 /** POSTs a flag body, whatever it is answered. */
@@ -109,7 +109,7 @@ export const listFlags = (
 export const keysOf = (reply: Reply): Array<string> => reply.body.results.map((flag: { key: string }) => flag.key)
 
 /**
- * A pagination link as path plus its query as a sorted object: hosts differ between targets, and DRF
+ * A pagination link as path plus its query as a sorted object: hosts differ between targets, and PostHog
  * sorts the parameters where Hedgerow keeps the request's order, which no client relies on.
  */
 export const linkOf = (url: string | null) => {
@@ -118,10 +118,10 @@ export const linkOf = (url: string | null) => {
   return { path: parsed.pathname, query: Object.fromEntries([...parsed.searchParams.entries()].sort(([a], [b]) => a.localeCompare(b))) }
 }
 
-/** DRF's timestamps: UTC, microseconds and `Z`. */
+/** PostHog's timestamps: UTC, microseconds and `Z`. */
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
 
-/** The FeatureFlag fields of the API, plus the read-only ones PostHog's serializer adds. */
+/** A flag's fields in the API, plus the read-only ones PostHog's answer adds. */
 export const FLAG_FIELDS = [
   "id", "name", "key", "filters", "deleted", "active", "created_by", "created_at", "is_simple_flag", "rollout_percentage",
   "ensure_experience_continuity", "experiment_set", "surveys", "features", "rollback_conditions", "performed_rollback",

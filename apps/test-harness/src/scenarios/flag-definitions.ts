@@ -21,9 +21,9 @@ export const DEFINITIONS = {
   projectLocalEvaluation: { group: "flagDefinitions", endpoint: "projectLocalEvaluation" }
 } as const
 
-/** DRF's AuthenticationFailed: a `?token=` that names no project. */
+/** PostHog's 401 to a `?token=` that names no project. */
 export const INCORRECT_CREDENTIALS = envelope("authentication_error", "authentication_failed", "Incorrect authentication credentials.")
-/** PostHog's TeamMemberAccessPermission: a token of a project the caller is no member of. */
+/** PostHog's 403 to a token of a project the caller is no member of. */
 export const NO_PROJECT_ACCESS = denied("You don't have access to the project.")
 
 /** A project's public token, read as its members read it. */

@@ -49,7 +49,7 @@ const withWorld = (name: string, run: (target: Target, world: World) => Promise<
   run: async (context: ScenarioContext) => run(context.target, needWorld(context))
 })
 
-/** One rule per row: the body sent and the exact error PostHog's serializer gives for it. */
+/** One rule per row: the body sent and the exact error PostHog answers it with. */
 const validationCases: ReadonlyArray<readonly [string, unknown, ReturnType<typeof invalid>]> = [
   ["a missing e-mail", { first_name: "x" }, invalid("target_email", "This field is required.", "required")],
   ["a null e-mail", { target_email: null }, invalid("target_email", "This field may not be null.", "null")],

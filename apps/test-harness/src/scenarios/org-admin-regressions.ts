@@ -12,7 +12,7 @@ import {
   type ScenarioContext
 } from "./scenario.ts"
 
-/** Organization administration defects found in review, each pinned on every target. */
+/** Organization administration under unusual or hostile input, each case held on every target. */
 
 const invites = {
   list: { group: "invites", endpoint: "list" },
@@ -46,12 +46,12 @@ const withWorld = (name: string, run: (target: Target, world: World) => Promise<
 const TOO_LONG = invalid("target_email", "Ensure this field has no more than 254 characters.", "max_length")
 const NOT_AN_EMAIL = invalid("target_email", "Enter a valid email address.")
 const EMPTY_PAGE = { count: 0, next: null, previous: null, results: [] }
-/** Longer than the 100 characters the HTTP router let a path segment have. */
+/** Longer than the 100 characters an HTTP router commonly allows a path parameter by default. */
 const LONG_ID = "f".repeat(300)
 
 export const orgAdminRegressionScenarios: ReadonlyArray<Scenario> = [
-  // The e-mail pattern let its domain part swallow dots, so `a.a.a.…` backtracked quadratically: a body
-  // under 1 MiB held the event loop for minutes, every other request with it.
+  // An e-mail pattern whose domain part may also take dots backtracks quadratically on `a.a.a.…`,
+  // holding the event loop and every other request with it; the address is refused by its length at once.
   withWorld("an e-mail of dotted labels close to 1 MiB is refused at once with max_length, alone or in a bulk", async (target, world) => {
     const target_email = `a@${"a.".repeat(450_000)}@`
     const params = { organization_id: world.orgA }
@@ -75,7 +75,7 @@ export const orgAdminRegressionScenarios: ReadonlyArray<Scenario> = [
       expectReply(await target.call(invites.create, { key: world.keys.ownerA, params, body: { target_email } }), 400, NOT_AN_EMAIL)
     }
   }),
-  // Lengths were counted in UTF-16 units, two per emoji; DRF counts characters.
+  // PostHog counts characters (code points); UTF-16 units would count each emoji twice.
   withWorld("lengths count characters, not UTF-16 units: a 30-emoji first name fits, 31 do not", async (target, world) => {
     const params = { organization_id: world.orgA }
     const made = await target.call(invites.create, {
@@ -91,7 +91,8 @@ export const orgAdminRegressionScenarios: ReadonlyArray<Scenario> = [
       invalid("first_name", "Ensure this field has no more than 30 characters.", "max_length")
     )
   }),
-  // A bulk writes in one transaction, whose now() gave every invite one created_at: they listed in uuid order.
+  // A bulk writes in one transaction, where now() is the same for every row: without a created_at of
+  // their own the invites would list in uuid order.
   withWorld("a bulk's invites list newest first in the order they were sent, each with its own created_at", async (target, world) => {
     const params = { organization_id: world.orgA }
     const sent = ["first@order.example", "second@order.example", "third@order.example"]
@@ -104,12 +105,12 @@ export const orgAdminRegressionScenarios: ReadonlyArray<Scenario> = [
     assert.equal(new Set(created).size, sent.length, `one created_at each: ${created.join(", ")}`)
     assert.ok(mine.every((invite: { created_at: string; updated_at: string }) => invite.created_at === invite.updated_at))
   }),
-  // PostgreSQL text cannot hold NUL; the filter went to SQL as it was and the list answered 500.
+  // PostgreSQL text cannot hold NUL: a filter holding one matches nobody, and never reaches SQL as it is.
   withWorld("members list: an e-mail filter holding NUL matches nobody (200, not 500)", async (target, world) => {
     const reply = await target.call(members.list, { key: world.keys.ownerA, params: { organization_id: world.orgA }, query: { email: "a\u0000b" } })
     expectReply(reply, 200, EMPTY_PAGE)
   }),
-  // The router refused path segments over 100 characters, and the refusal was answered 405.
+  // An id of any length names nothing it is not: 404, whatever limit a router puts on path segments.
   withWorld("ids longer than 100 characters are 404 on every organization administration endpoint, never 405", async (target, world) => {
     const key = world.keys.ownerA
     const organization_id = world.orgA
@@ -134,7 +135,7 @@ export const orgAdminRegressionScenarios: ReadonlyArray<Scenario> = [
     }
     expectReply(await target.call(members.list, { key, params: { organization_id: LONG_ID } }), 404, NOT_FOUND)
   }),
-  // DRF quotes a refused choice with Python's str(): True, [8], {'a': 1}.
+  // PostHog quotes a refused choice with Python's str(): True, [8], {'a': 1}.
   withWorld("a level that is a boolean, a list or an object is quoted as DRF quotes it", async (target, world) => {
     const cases: ReadonlyArray<readonly [unknown, string]> = [
       [true, "\"True\" is not a valid choice."],

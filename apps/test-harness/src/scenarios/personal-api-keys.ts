@@ -24,7 +24,7 @@ const KEYS = {
   current: { group: "identity", endpoint: "currentKey" }
 } as const
 
-/** PostHog's fields of a key, in its serializer's order. */
+/** The fields PostHog answers a key with, in its order. */
 const FIELDS = [
   "id", "label", "value", "mask_value", "created_at", "last_used_at", "user_id", "scopes", "scoped_teams", "scoped_organizations",
   "last_rolled_at"
@@ -311,7 +311,7 @@ export const personalApiKeyScenarios: ReadonlyArray<Scenario> = [
         [{ label: "x", scopes: ["*"], scoped_teams: [world.projectB] }, NOT_MEMBER_OF_TEAMS],
         [{ label: "x", scopes: ["*"], scoped_teams: [world.projectA, 2_147_483_647] }, NOT_MEMBER_OF_TEAMS],
         [{ label: "x", scopes: ["*"], scoped_teams: [99_999_999_999] }, NOT_MEMBER_OF_TEAMS],
-        // The projects are checked before the organizations are read, as DRF validates field by field.
+        // The projects are checked before the organizations are read, as PostHog checks field by field.
         [{ label: "x", scopes: ["*"], scoped_teams: [world.projectB], scoped_organizations: "x" }, NOT_MEMBER_OF_TEAMS],
         [{ label: "x", scopes: ["*"], scoped_organizations: null }, invalid("scoped_organizations", "This field may not be null.", "null")],
         [{ label: "x", scopes: ["*"], scoped_organizations: ["nope"] }, invalid("scoped_organizations", "Invalid organization UUID")],

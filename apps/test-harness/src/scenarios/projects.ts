@@ -10,7 +10,7 @@ const LIST_ITEM_FIELDS = [
   "ingested_event", "is_demo", "name", "organization", "timezone", "uuid"
 ]
 
-/** One rule per row: the body sent and the exact error PostHog's serializer gives for it. */
+/** One rule per row: the body sent and the exact error PostHog answers it with. */
 const validationCases: ReadonlyArray<readonly [string, unknown, ReturnType<typeof invalid>]> = [
   ["blank name", { name: "" }, invalid("name", "Project must have a name!")],
   ["name of 201 characters", { name: "x".repeat(201) }, invalid("name", "Ensure this field has no more than 200 characters.", "max_length")],

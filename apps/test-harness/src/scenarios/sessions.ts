@@ -26,7 +26,7 @@ const csrf = (reason: string) => denied(`CSRF Failed: ${reason}`)
 const createFlag = { group: "featureFlags", endpoint: "create" } as const
 const currentKey = { group: "identity", endpoint: "currentKey" } as const
 
-/** Two weeks, Django's SESSION_COOKIE_AGE and PostHog's CSRF_COOKIE_AGE. */
+/** Two weeks: how long PostHog keeps a session, and its CSRF cookie. */
 const TWO_WEEKS = String(14 * 24 * 60 * 60)
 
 /** Accepting an invite, logging in and out, CSRF and password changes, over HTTP only but for the operator's fixtures. */

@@ -23,7 +23,7 @@ const FlagParams = { project_id: Schema.String, id: Schema.String }
 const ActivityQuery = { page: Schema.optionalKey(QueryText), limit: Schema.optionalKey(QueryText) }
 /** `?token=`, a project's public token, names the project instead of the path (PostHog's routing lets it). */
 const TokenQuery = { token: Schema.optionalKey(QueryText) }
-/** Besides the key's own 401, a token that names no project is one. */
+/** A `?token=` that names no project is a 401 too, as a bad key is. */
 const TokenReadErrors = [...ReadErrors, AuthenticationErrorResponse] as const
 
 /** `/api/projects/{project_id}/feature_flags/`. Path ids stay text: core decides what is 404. */

@@ -11,7 +11,7 @@ import { Authorization } from "../security.ts"
 const DefinitionsQuery = { token: Schema.optionalKey(QueryText), send_cohorts: Schema.optionalKey(QueryText) }
 /** The ETag of definitions the caller holds: weak, strong or bare, or several separated by commas. */
 const ConditionalHeaders = { "if-none-match": Schema.optionalKey(Schema.String) }
-/** Besides the key's own 401, a token that names no project is one. */
+/** A `?token=` that names no project is a 401 too, as a bad key is. */
 const DefinitionsErrors = [...ReadErrors, AuthenticationErrorResponse] as const
 /** 200 with the definitions, or 304 with no body when `If-None-Match` names their current ETag. */
 const DefinitionsAnswers = [LocalEvaluationDefinitions, HttpApiSchema.Empty(304)] as const

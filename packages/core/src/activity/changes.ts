@@ -1,8 +1,8 @@
 import type { ActivityChange } from "./model.ts"
 
 /**
- * PostHog's `changes_between`: one change per field whose value differs, `created` when it was empty
- * before, `deleted` when it is empty after (Django's empty values: null, "", [], {}), `changed` otherwise.
+ * The changes between two versions, as PostHog lists them: one per field whose value differs, `created`
+ * when it was empty before, `deleted` when it is empty after (empty: null, "", [] or {}), `changed` otherwise.
  */
 
 const isEmpty = (value: unknown) =>

@@ -24,13 +24,13 @@ export interface ProjectAccess extends OrganizationAccess {
 }
 
 /**
- * PostHog's OrganizationAdminWritePermissions: writes that change how the organization works (its
- * domains, its projects) need administrator level or higher.
+ * Writes that change how the organization works (its domains, its projects) need administrator level or
+ * higher.
  */
 export const requireAdmin = ({ level }: OrganizationAccess): Effect.Effect<void, PermissionDenied> =>
   level < Level.admin ? Effect.fail(insufficientLevel()) : Effect.void
 
-/** PostHog's OrganizationPermissionsWithDelete: only an owner deletes the organization itself. */
+/** Only an owner may delete the organization itself. */
 export const requireOwner = ({ level }: Pick<OrganizationAccess, "level">): Effect.Effect<void, PermissionDenied> =>
   level < Level.owner ? Effect.fail(insufficientLevel()) : Effect.void
 
@@ -53,7 +53,7 @@ export class Access extends Context.Service<Access, {
     ref: string,
     scope: Scope
   ) => Effect.Effect<OrganizationAccess, PermissionDenied | NotFound>
-  /** Several scopes are each required, in order (PostHog's `required_scopes`). */
+  /** Several scopes, each required, checked in order as PostHog checks them. */
   readonly project: (actor: Actor, ref: string, scope: Scope | ReadonlyArray<Scope>) => Effect.Effect<ProjectAccess, PermissionDenied | NotFound>
   /** Project visible under a given organization (`/api/organizations/{org}/projects/{id}/`). */
   readonly projectIn: (actor: Actor, access: OrganizationAccess, ref: string) => Effect.Effect<Project, NotFound>
@@ -121,7 +121,8 @@ export class Access extends Context.Service<Access, {
           : projectById(id as ProjectId).pipe(Effect.flatMap(orNotFound))
       }
 
-      // PostHog's `user.team`: the current project, else the first project of the current organization.
+      // The project PostHog takes as the user's own: the current project, else the first project of the
+      // current organization.
       const currentProject = (actor: Actor): Effect.Effect<string> => {
         if (actor._tag === "System") return Effect.succeed("")
         const { current_project_id, current_organization_id } = actor.user

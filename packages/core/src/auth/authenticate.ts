@@ -14,7 +14,7 @@ import type { SessionRequest } from "../sessions/request.ts"
 import { Freshness } from "../read-model/freshness.ts"
 import { memoized } from "../read-model/memoized.ts"
 
-/** Made once per holder read from the store: a holder served from memory is the same object each time. */
+/** A holder's levels by organization, made once per holder read from the store (a holder served from memory is the same object each time). */
 const levelMaps = new WeakMap<MembershipLevels, UserActor["memberships"]>()
 const levelsByOrganization = (memberships: MembershipLevels) => {
   let levels = levelMaps.get(memberships)
@@ -29,23 +29,23 @@ const levelsByOrganization = (memberships: MembershipLevels) => {
 const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000
 
 /**
- * Turns a bearer credential into the calling user, or a 401; and a session cookie into its user, or
- * nobody. A key's or a session's holder (user, scopes, restrictions, memberships) is served from memory
- * while the read model is fresh (see Freshness), so a request that finds its credential there touches no
- * database; unknown ones are always asked of the store.
+ * Finds the calling user: from a bearer credential (else a 401), or from a session cookie (else nobody).
+ * What a key or a session holds (its user, scopes, restrictions and memberships) is served from memory
+ * while the read model is fresh (see Freshness), so a request whose credential is there touches no
+ * database. An unknown credential is always looked up in the store.
  */
 export class Authentication extends Context.Service<Authentication, {
   readonly authenticate: (credential: string | undefined) => Effect.Effect<UserActor, AuthenticationError | Throttled>
   /**
    * The user logged in with the request's `sessionid` cookie, or none when it names no live session of
-   * an active user (PostHog then treats the caller as anonymous). A session-authenticated write without
-   * the CSRF token is refused, as DRF's SessionAuthentication refuses it.
+   * an active user (PostHog then treats the caller as anonymous). A write authenticated by the session
+   * but sent without the CSRF token is refused, as PostHog refuses it.
    */
   readonly session: (request: SessionRequest) => Effect.Effect<Option.Option<UserActor>, PermissionDenied>
   /**
-   * The caller of an authenticated endpoint, as PostHog's authentication classes find it: a bearer key
-   * decides alone (a bad one is a 401 whatever cookies come with it); without one, the request's
-   * session (made only then); without either, 401.
+   * The caller of an authenticated endpoint, found as PostHog finds it: a bearer key decides alone (a bad
+   * one is a 401 whatever cookies come with it); without one, the request's session (read only then);
+   * without either, 401.
    */
   readonly caller: (
     credential: string | undefined,
@@ -64,7 +64,7 @@ export class Authentication extends Context.Service<Authentication, {
       const touched = new Map<string, number>()
 
       // Untraced, as every function on the read path: a traced one captures a stack and opens a span on
-      // each call, which profiled at about a sixth of a GET served from memory.
+      // each call, a cost every request would pay ("The hot path" in docs/decisions.md).
       const authenticate = Effect.fnUntraced(function*(credential: string | undefined) {
         const token = credential?.trim() ?? ""
         if (token === "") return yield* AuthenticationError.missing()
@@ -76,9 +76,9 @@ export class Authentication extends Context.Service<Authentication, {
         yield* limiter.admit(key.id)
         const now = yield* Clock.currentTimeMillis
         let used = key
-        // One indexed UPDATE an hour per key and process; the note is taken first, so requests that arrive
+        // One indexed UPDATE an hour per key and process. The note is taken first, so requests that arrive
         // meanwhile do not write it again. The stored time is parsed only when this process has no recent
-        // note, and a recent one found there is noted too: parsing it was a twentieth of a 304's time.
+        // note, and a recent stored time is noted too, so it is not parsed on every request.
         if (now - (touched.get(key.id) ?? 0) > LAST_USED_RESOLUTION_MS) {
           const stored = key.last_used_at === null ? 0 : millisOf(key.last_used_at)
           if (now - stored <= LAST_USED_RESOLUTION_MS) {

@@ -9,7 +9,7 @@ export interface RateLimits {
   readonly perHour: number
 }
 
-/** Off unless the operator turns it on, as PostHog's RATE_LIMIT_ENABLED; then per key, with PostHog's limits. */
+/** Off unless the operator turns it on; then counted per key, with PostHog's limits. */
 export const RateLimitSettings = Context.Reference<RateLimits>("hedgerow/RateLimitSettings", {
   defaultValue: () => ({ enabled: false, perMinute: 480, perHour: 4800 })
 })
@@ -24,7 +24,7 @@ const HOUR = 60 * MINUTE
 
 /**
  * Fixed-window counters per key and process. A refused request does not count, and the answer says
- * when the earliest exhausted window reopens (DRF's message and a Retry-After in seconds).
+ * when the earliest exhausted window reopens (PostHog's message, and a Retry-After in seconds).
  */
 export class RateLimiter extends Context.Service<RateLimiter, {
   readonly admit: (key: PersonalApiKeyId) => Effect.Effect<void, Throttled>
@@ -67,7 +67,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
   )
 }
 
-/** PostHog's django-axes settings: 30 failed log-ins lock the e-mail (and the address) out for 10 minutes. */
+/** PostHog's log-in lock-out: 30 failed log-ins lock the e-mail (and the address) out for 10 minutes. */
 export const LOGIN_FAILURE_LIMIT = 30
 const LOGIN_COOLOFF_MINUTES = 10
 const LOGIN_COOLOFF = LOGIN_COOLOFF_MINUTES * MINUTE
@@ -80,10 +80,10 @@ interface Failures {
 }
 
 /**
- * Failed log-ins per e-mail and per client address, in this process's memory, as django-axes counts
- * them in PostHog's cache: each failure keeps the count for another cool-off period, and once either
- * count reaches the limit every attempt for it is refused, right password or not, until the cool-off
- * has passed since the last failure. A success does not reset the count (axes' default).
+ * Failed log-ins per e-mail and per client address, in this process's memory, counted as PostHog counts
+ * them: each failure keeps the count for another cool-off period, and once either count reaches the
+ * limit every attempt for it is refused, right password or not, until the cool-off has passed since the
+ * last failure. A success does not reset the count.
  */
 export class LoginThrottle extends Context.Service<LoginThrottle, {
   /** PostHog's lock-out answer while the e-mail or the address is locked out. */

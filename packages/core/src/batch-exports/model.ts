@@ -26,8 +26,9 @@ export const BatchExport = Schema.Struct({
 export type BatchExport = typeof BatchExport.Type
 
 /**
- * The BatchExport resource, PostHog's fields in its order, as far as the store holds them: its project
- * is `team_id`; nothing runs exports here, so there are no runs (`latest_runs`) and no `last_updated_at`.
+ * A batch export as PostHog answers it, its fields in PostHog's order, as far as the store holds them:
+ * its project is `team_id`; nothing runs exports here, so there are no runs (`latest_runs`) and no
+ * `last_updated_at`.
  */
 export const BatchExportView = Schema.Struct({
   id: BatchExportId,

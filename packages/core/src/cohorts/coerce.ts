@@ -1,9 +1,8 @@
 import { FALSE_WORDS, TRUE_WORDS } from "../shared/python.ts"
 
 /**
- * The scalar readings PostHog's cohort filter model makes of JSON (pydantic's lax mode): what each kind
- * of field takes, what it makes of it, and its words when it cannot. A reading is the value, or the
- * refusal as `{ type, msg }`.
+ * How PostHog reads the scalar values of a cohort's filters: what each kind of field takes, what it
+ * makes of it, and its words when it cannot. A reading is the value, or the refusal as `{ type, msg }`.
  */
 
 export interface Refusal {
@@ -57,7 +56,7 @@ export const readInteger = (value: unknown): Reading<number> => {
 export const orNone = <A>(read: (value: unknown) => Reading<A>) => (value: unknown): Reading<A | null> =>
   value === null || value === undefined ? { ok: null } : read(value)
 
-/** `str | int`, as an action's id may be either. */
+/** Text or an integer, as an action's id may be either. */
 export const readStringOrInteger = (value: unknown): Reading<string | number> =>
   typeof value === "string"
     ? { ok: value }
@@ -70,11 +69,11 @@ export const readList = (value: unknown): Reading<ReadonlyArray<unknown>> =>
 
 export const readAny = (value: unknown): Reading<unknown> => ({ ok: value })
 
-/** `Literal[...]`: one of the given texts. */
+/** One of the given texts. */
 export const readLiteral = (choices: ReadonlyArray<string>) => (value: unknown): Reading<string> =>
   typeof value === "string" && choices.includes(value) ? { ok: value } : refused("literal_error", `Input should be ${alternatives(choices)}`)
 
-/** `'a', 'b' or 'c'`, as pydantic lists what it expected. */
+/** `'a', 'b' or 'c'`, as PostHog's message lists what it expected. */
 export const alternatives = (choices: ReadonlyArray<string>): string => {
   const quoted = choices.map((choice) => `'${choice}'`)
   return quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`

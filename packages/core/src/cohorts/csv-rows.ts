@@ -9,10 +9,10 @@
 /** Handed back between two rows, or inside one, after every `CHARACTERS_PER_SLICE` characters read. */
 export const PAUSE = Symbol("pause")
 
-/** Characters read between two pauses: a slice costs well under a millisecond. */
+/** Characters read between two pauses: a slice holds the event loop only briefly. */
 export const CHARACTERS_PER_SLICE = 32_768
 
-/** Python's `csv.field_size_limit()` default. */
+/** The longest field Python's csv reader takes by default, which bounds PostHog's reading too. */
 const FIELD_LIMIT = 131_072
 
 /**

@@ -7,8 +7,8 @@ import { cohortProperties, hasCriteria } from "./properties.ts"
 import { flagUseError, type ProjectCohorts } from "./rules.ts"
 
 /**
- * A cohort body's fields read in PostHog's order, each by its rule, then its serializer's check of the
- * whole: the first failure is the answer. `current` is the cohort a PATCH or PUT changes (none for a
+ * A cohort body's fields read in PostHog's order, each by its rule, then PostHog's checks of the body as
+ * a whole: the first failure is the answer. `current` is the cohort a PATCH or PUT changes (none for a
  * create); `project` reads what the flag rule needs, only when it applies.
  */
 
@@ -17,7 +17,7 @@ export interface CohortFields {
   readonly description?: string | undefined
   readonly groups?: unknown
   readonly deleted?: boolean | undefined
-  /** As stored: the model's dump for criteria, as given for a static cohort's criteria-less filters. */
+  /** As stored: criteria as PostHog stores them (defaults in, nulls out); a static cohort's filters without criteria as given. */
   readonly filters?: unknown
   /** A query to fill a static cohort from, or null. */
   readonly query: unknown
@@ -36,7 +36,7 @@ const isStatic = fieldOf("is_static")
 const folder = fieldOf("_create_in_folder")
 const members = fieldOf("_create_static_person_ids")
 
-/** PostHog's `validate_filters`: a static cohort's filters without criteria are kept as given. */
+/** The filters to store. A static cohort's filters without criteria are kept as given. */
 const filtersOf = (
   given: unknown,
   willBeStatic: boolean,

@@ -18,13 +18,13 @@ import {
 } from "./coerce.ts"
 
 /**
- * A dynamic cohort's `filters`, read as PostHog's cohort filter model reads them:
+ * A dynamic cohort's `filters`, read as PostHog reads them:
  * `{properties: {type: AND|OR, values: [group or filter, ...]}}`, where a filter is a person property
  * (`type: person`, any operator, `negation`), another cohort (`type: cohort`, `key: id`, an integer
- * `value`) or a behavioral filter on events (stored; flags refuse cohorts holding one). What PostHog
- * stores is the model's dump, defaults in and nulls out, and so is what is stored here. PostHog's
- * refusals name the missing keys of a filter in its own words; other faults of shape it reports as its
- * model's raw error list, given here as the first fault's place and words.
+ * `value`) or a behavioral filter on events (stored; flags refuse cohorts holding one). PostHog stores
+ * them with defaults filled in and nulls left out, and so does this service. PostHog names the missing
+ * keys of a filter in words of its own; any other fault of shape it reports as a raw list of errors,
+ * given here as the first fault's place and words.
  */
 
 type Loc = ReadonlyArray<string | number>
@@ -99,7 +99,7 @@ const note = (faults: Faults, issue: Issue) => {
   }
 }
 
-/** A model's fields, in its order, then its unknown keys; the dump keeps what is not null. */
+/** An object's fields in PostHog's order, then its unknown keys; what is stored keeps what is not null. */
 const readModel = (given: JsonRecord, fields: ReadonlyArray<Field>, loc: Loc, faults: Faults): JsonRecord | undefined => {
   const dump: Record<string, unknown> = {}
   let sound = true
@@ -236,12 +236,11 @@ const readGroup = (given: JsonRecord, loc: Loc, faults: Faults): JsonRecord | un
 const invalid = (detail: string) => ValidationError.field("filters", detail, "invalid")
 
 /**
- * Filters as given, or PostHog's refusal of them (attr `filters`), or, read, the filters as stored: the
- * model's dump of them.
+ * PostHog's refusal of the filters as given (attr `filters`), or the filters as they are to be stored.
  */
 export const readCohortFilters = (raw: unknown): JsonRecord | ValidationError => {
   if (!isRecord(raw) || !Object.prototype.hasOwnProperty.call(raw, "properties")) {
-    // PostHog raises a dictionary of its own inside the field, which its error handler names by its first key.
+    // PostHog's error here is an object inside the field, so the attr names that object's first key.
     return ValidationError.field("filters__detail", "Must contain a 'properties' key with type and values", "invalid")
   }
   const faults: Faults = { first: undefined, missing: undefined }

@@ -4,11 +4,11 @@ import type { CohortBrief, FlagNode } from "./model.ts"
 import { cohortIdsIn, type Definable, namedCohortIds } from "./properties.ts"
 
 /**
- * Cohorts naming each other, and flags naming cohorts: what the rules about references, loops, deletion
- * and flags read, what the cohort list hides from flags, and which cohorts evaluation and the
- * definitions reach. Every walk reads a cohort's references as `namedCohortIds` reads them, and keeps
- * its own queue or stack: a chain of cohorts however long cannot exhaust the call stack. Pure: the
- * caller hands over the project's cohorts and flags.
+ * Walks over cohorts naming cohorts, and flags naming cohorts. The rules about references, loops,
+ * deletion and flags use them; so does the cohort list, to hide cohorts from flags, and so do evaluation
+ * and the definitions, to find the cohorts they reach. Every walk reads a cohort's references through
+ * `namedCohortIds` and keeps its own queue or stack, so no chain of cohorts can exhaust the call stack.
+ * Pure: the caller hands over the project's cohorts and flags.
  */
 
 export type CohortLookup = (id: number) => CohortBrief | undefined
@@ -54,9 +54,9 @@ export const cohortsReached = (ids: Iterable<number>, cohortOf: CohortLookup): R
   }).map((id) => cohortOf(id)!)
 
 /**
- * The ids of the cohorts reached from `ids` through definitions (a dynamic cohort's, by its id as
- * text), as evaluation reads them: each id that has a definition, and those of `lists`, the static
- * cohorts, whose members are a list and which name none.
+ * The ids of the cohorts reached from `ids`, as evaluation reads them. A dynamic cohort is followed
+ * through its definition (found by its id as text); a static cohort, one of `lists`, is reached but names
+ * no other. An id with neither is left out.
  */
 export const definedCohortsReached = (
   ids: Iterable<number>,

@@ -7,13 +7,13 @@ import { decodeInput, pythonStr, pythonType } from "../shared/validation.ts"
 import { MAX_DISTINCT_ID_LENGTH } from "../shared/distinct-id.ts"
 
 /**
- * Request bodies of cohort create, PATCH and PUT, field by field in the order PostHog's serializer
- * declares them: DRF validates every field and reports the first failure in that order. A body is JSON,
- * or a form (`multipart/form-data`) that may carry a static cohort's `csv` file. Rules that need stored
- * data run in CohortRules, at their field's turn.
+ * Request bodies of cohort create, PATCH and PUT, field by field in PostHog's order: PostHog checks every
+ * field and reports the first failure in that order. A body is JSON, or a form (`multipart/form-data`)
+ * that may carry a static cohort's `csv` file. Rules that need stored data run in CohortRules, at their
+ * field's turn.
  */
 
-/** Each writable field once, with its DRF rule. */
+/** Each writable field once, with its rule. */
 export const cohortFields = {
   name: Schema.NullOr(Text({ max: 400, allowBlank: true })),
   description: Text({ max: 1000, allowBlank: true }),
@@ -54,7 +54,7 @@ export const cohortBodyOf = (body: unknown): CohortBody =>
     ? { data: formData(body, { json: JSON_FIELDS, lists: LIST_FIELDS }), csv: body.files.get("csv") }
     : { data: body, csv: undefined }
 
-/** One field of the body, decoded by its DRF rule: undefined when not given. */
+/** One field of the body, decoded by its rule: undefined when not given. */
 export const fieldOf = <K extends keyof Fields>(name: K) => {
   const decode = decodeInput(Schema.Struct({ [name]: Schema.optionalKey(cohortFields[name]) } as { [F in K]: Schema.optionalKey<Fields[F]> }))
   return (data: unknown): Effect.Effect<Fields[K]["Type"] | undefined, ValidationError> =>
@@ -66,7 +66,7 @@ export const fieldOf = <K extends keyof Fields>(name: K) => {
     })
 }
 
-/** Whether the body says it is static, read as PostHog's `str_to_bool` reads the raw value. */
+/** Whether the body says it is static, read from the raw value as PostHog reads a yes or a no. */
 export const saysStatic = (data: unknown): boolean | undefined => {
   if (!isRecord(data) || !Object.prototype.hasOwnProperty.call(data, "is_static")) return undefined
   const value = data["is_static"]
@@ -74,8 +74,8 @@ export const saysStatic = (data: unknown): boolean | undefined => {
 }
 
 /**
- * Legacy groups: a list of objects, each with properties, an action or an event, as PostHog's model
- * makes them (its own refusal of any other group is a server error).
+ * Legacy groups: a list of objects, each with properties, an action or an event, as PostHog requires
+ * them (PostHog answers any other group with a server error).
  */
 export const groupsError = (groups: unknown): ValidationError | undefined => {
   if (groups === null) return ValidationError.field("groups", "This field may not be null.", "null")
@@ -87,7 +87,7 @@ export const groupsError = (groups: unknown): ValidationError | undefined => {
   return bad ? ValidationError.field("groups", "Cohort group needs properties or action_id or event_id", "invalid") : undefined
 }
 
-/** PostHog's `validate_query`: nothing, or an actors or HogQL query; the query as given. */
+/** A query as PostHog takes one: nothing, or an actors or HogQL query, kept as given. */
 export const queryOf = (query: unknown): ValidationError | unknown => {
   if (!isTruthy(query)) return null
   if (!isRecord(query)) return ValidationError.field("query", "Query must be a dictionary.", "invalid")

@@ -22,8 +22,8 @@ export const cohortProperties = (cohort: Definable): JsonRecord | undefined => {
 
 /**
  * The filters (leaves, not groups) of a property tree, in order, however deep it nests: the walk keeps
- * its own stack. A group is an AND, an OR, or one of the `property` groups of cohorts stored before
- * PostHog's current model: anything holding `values` and no `key`.
+ * its own stack. A group is an AND, an OR, or a `property` group, which PostHog's older cohorts hold:
+ * anything holding `values` and no `key`.
  */
 export const filtersIn = (properties: unknown): ReadonlyArray<JsonRecord> => {
   const found: Array<JsonRecord> = []
@@ -45,7 +45,7 @@ export const filtersIn = (properties: unknown): ReadonlyArray<JsonRecord> => {
 export const hasCriteria = (filters: unknown): boolean =>
   isRecord(filters) && isRecord(filters["properties"]) && filtersIn(filters["properties"]).length > 0
 
-/** The cohort a filter names, as PostHog's services read the id: null when it is no `cohort` filter or names none. */
+/** The cohort a filter names, its id read as PostHog reads it: null when it is no `cohort` filter or names none. */
 export const namedCohortId = (filter: JsonRecord): number | null => (filter["type"] === "cohort" ? integerOf(filter["value"]) : null)
 
 /** The ids of the cohorts a property group's `cohort` filters name, each once, in order. */

@@ -46,10 +46,9 @@ const tooDeep = (cohorts: ReadonlyArray<CohortBrief>): ReadonlySet<number> => {
 const NEW_COHORT = -1 as CohortId
 
 /**
- * A write that would take some cohort's reading, its own or that of a cohort naming it however
- * indirectly, deeper than evaluation reads (counting groups within groups and cohorts named): such a
- * cohort could only ever be no match. A cohort already that deep before (stored before the rule) does
- * not hold up other writes.
+ * The refusal of a write that would make a cohort nest deeper than evaluation reads (counting groups within
+ * groups, and cohorts named): the written cohort itself, or any cohort naming it, however indirectly.
+ * Such a cohort could never match. A cohort that is already that deep does not hold up writes to others.
  */
 export const depthError = (
   cohort: Omit<CohortBrief, "id" | "name"> & { readonly id: CohortId | null },

@@ -24,15 +24,15 @@ export const NO_PERSONS =
 
 const invalid = (detail: string, attr: string | null = null) => ValidationError.field(attr, detail, "invalid")
 
-/** The fields PostHog's cohort activity compares (its `to_dict` less what it leaves out of the log). */
+/** The fields PostHog compares for a cohort's activity entry. */
 const LOGGED_FIELDS = ["name", "description", "deleted", "filters", "groups", "is_static"] as const
 
 const SCOPE = "Cohort"
 
 /**
- * Writes carrying a CSV that one process reads and writes at once. Each holds its file's text and ids
- * until its members are written; reading is the event loop's work in slices, so more at once would not
- * finish sooner, only hold more. Two let one's members be written while another's file is read.
+ * How many writes carrying a CSV one process reads and writes at once. Each holds its file's text and
+ * ids until its members are written. Reading is the event loop's work, in slices, so more at once would
+ * finish none sooner and only hold more memory. Two let one write its members while another's file is read.
  */
 const UPLOADS_AT_ONCE = 2
 

@@ -118,8 +118,8 @@ export const hasEnrichedTiles = (tiles: unknown): boolean =>
   Array.isArray(tiles) && tiles.some((tile) => isTile(tile) && tile.insight.name.includes(ENRICHED_MARKER))
 
 /**
- * PostHog's `update_feature_flag_dashboard` after a key change: the two generated insights follow the new
- * key, unless someone edited them (their description no longer matches what was generated).
+ * After a flag's key changes, its two generated insights follow the new key, unless someone edited them
+ * (their description differs from what was generated).
  */
 export const retargetTiles = (tiles: unknown, oldKey: string, newKey: string): ReadonlyArray<unknown> | null => {
   if (!Array.isArray(tiles)) return null

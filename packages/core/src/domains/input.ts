@@ -2,15 +2,15 @@ import { Schema } from "effect"
 import { Bool, Choice, maxLength, notBlank, rule, Text, Trimmed } from "../shared/fields.ts"
 import { holdsNul } from "../shared/text.ts"
 
-/** PostHog's DOMAIN_REGEX: lower-case labels with inner hyphens, a top-level label of two letters or more. */
+/** A domain as PostHog accepts one: lower-case labels with inner hyphens, a top-level label of two letters or more. */
 const DOMAIN_PATTERN = /^([a-z0-9]+(-[a-z0-9]+)*\.)+[a-z]{2,}$/
 
 /** Values of `sso_enforcement`: off, or the provider every login from the domain must use. */
 export const SSO_PROVIDERS = ["", "google-oauth2", "github", "gitlab", "saml"] as const
 
 /**
- * DRF's CharField for `domain`, checks in DRF's order: whitespace trimmed, then blank, the length and NUL
- * validators, and only then PostHog's `validate_domain`.
+ * A domain's name, checked in PostHog's order: whitespace trimmed, then blank, the length and NUL, and
+ * only then the name's form.
  */
 const DomainName = Trimmed.check(
   notBlank,
@@ -29,7 +29,7 @@ const settingsInput = {
 }
 
 /**
- * The name of a new domain, decoded alone: DRF reports the first field in declaration order, and
+ * The name of a new domain, decoded alone: PostHog reports the first failing field in its order, and
  * `domain` (uniqueness included) comes before every setting.
  */
 export const DomainNameInput = Schema.Struct({ domain: DomainName })
@@ -49,5 +49,5 @@ export const DomainRenameInput = Schema.Struct({ domain: Schema.optionalKey(Doma
 export const DomainUpdate = Schema.Struct({ domain: Schema.optionalKey(DomainName), ...settingsInput })
 export type DomainUpdate = typeof DomainUpdate.Type
 
-/** Settings that only a verified domain may change (PostHog's UPDATE_ONLY_WHEN_VERIFIED, in its order). */
+/** Settings that only a verified domain may change, in the order PostHog checks them. */
 export const VERIFIED_ONLY = ["jit_provisioning_enabled", "sso_enforcement"] as const

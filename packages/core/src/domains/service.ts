@@ -20,7 +20,7 @@ const decodeSettings = decodeInput(DomainSettingsInput)
 
 const domainTaken = () => ValidationError.field("domain", "domain with this domain already exists.", "unique")
 
-/** PostHog's verified-only settings; JIT provisioning and SSO enforcement cannot be switched before. */
+/** JIT provisioning and SSO enforcement cannot be switched until the domain is verified. */
 const verificationRequired = (field: string) =>
   ValidationError.field(field, "This attribute cannot be updated until the domain is verified.", "verification_required")
 
@@ -36,8 +36,9 @@ export class DomainService extends Context.Service<DomainService, {
   ) => Effect.Effect<Domain, PermissionDenied | NotFound | ValidationError | BodyError>
   readonly destroy: (actor: Actor, organization: string, id: string) => Effect.Effect<void, PermissionDenied | NotFound>
   /**
-   * Looks the challenge up in DNS and records the outcome; verify answers an empty 200, so the caller reads it with GET. A failed
-   * lookup of any kind leaves the domain unverified. The body is optional and ignored.
+   * Looks the challenge up in DNS and records the outcome. Verify answers an empty 200, so the caller
+   * reads the outcome with GET. A failed lookup of any kind leaves the domain unverified. The body is
+   * optional and ignored.
    */
   readonly verify: (
     actor: Actor,
@@ -108,7 +109,7 @@ export class DomainService extends Context.Service<DomainService, {
         const { organization_id } = yield* writable(actor, organization)
         const before = yield* find(organization_id, id)
         const raw = yield* body
-        // DRF's field order: the name (and whether another domain has it) before the settings.
+        // PostHog's field order: the name (and whether another domain has it) before the settings.
         const { domain: name } = yield* decodeRename(raw)
         const renaming = name !== undefined && name !== before.domain
         if (renaming && (yield* domains.isTaken(name))) return yield* domainTaken()

@@ -1,6 +1,6 @@
 import type { Domain, DomainRecord } from "./model.ts"
 
-/** SAML is set up when all three of its settings are non-empty (PostHog's `has_saml`). */
+/** SAML is set up when all three of its settings are non-empty, as PostHog's `has_saml` says. */
 const hasSaml = (record: DomainRecord) =>
   Boolean(record.saml_entity_id) && Boolean(record.saml_acs_url) && Boolean(record.saml_x509_cert)
 

@@ -21,11 +21,11 @@ export interface CaptureOptions {
 
 /**
  * The events PostHog's SDKs send to the capture endpoints. Hedgerow keeps no events: it reads the two
- * that concern what it serves and drops the rest once the request is known to be well formed.
- * `$feature_flag_called` counts a call of its flag (per UTC day of its arrival and value returned) and
- * marks the flag as called, as `/flags` does; `$groupidentify` registers its group type, as PostHog's
- * ingestion registers a type at its first group (the group-type service keeps the rules: at most five a
- * project, a known name no change).
+ * that concern what it serves, and drops the rest once the request is known to be well formed.
+ * `$feature_flag_called` counts a call of its flag, per UTC day of arrival and value returned, and marks
+ * the flag as called, as `/flags` does. `$groupidentify` registers its group type, as PostHog registers
+ * a type when it first sees one of its groups. The group-type service keeps the rules: at most five
+ * types a project, and a name already known changes nothing.
  */
 export class EventCaptureService extends Context.Service<EventCaptureService, {
   /**

@@ -19,8 +19,8 @@ const groupsOf = (text: string | undefined): JsonRecord | ValidationError => {
 /**
  * Why each flag of the project evaluates as it does for a distinct id (and groups), as PostHog's
  * `evaluation_reasons` answers: the active flags as evaluated, then the inactive ones, `disabled`. With
- * no persons kept, the person has only their distinct id (and the static cohorts listing it); a flag the service cannot evaluate (in a
- * dependency cycle) has no reason to give and is left out.
+ * no persons kept, the person has only their distinct id (and the static cohorts listing it); a flag the
+ * service cannot evaluate (in a dependency cycle) has no reason to give and is left out.
  */
 export const evaluationReasons = (
   snapshot: FlagSnapshot,

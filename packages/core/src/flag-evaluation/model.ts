@@ -3,7 +3,7 @@ import { EvaluationRuntime } from "../feature-flags/model.ts"
 import { JsonObject } from "../shared/fields.ts"
 import { FeatureFlagId, ProjectId } from "../shared/ids.ts"
 
-/** A flag as the definitions for local evaluation send it: PostHog's MinimalFeatureFlagSerializer fields. */
+/** A flag as the definitions for local evaluation send it: the fields PostHog sends there. */
 export const DefinitionFlag = Schema.Struct({
   id: FeatureFlagId,
   team_id: ProjectId,

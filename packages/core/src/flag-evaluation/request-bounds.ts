@@ -20,18 +20,18 @@ export const MAX_PROPERTIES_SIZE = 100_000
 export const MAX_IDENTIFIER = 400
 
 /**
- * Nesting PostHog's flags service reads at most (serde_json's limit); deeper is refused before any
+ * The deepest nesting PostHog's flags service reads (its JSON parser's limit); deeper is refused before any
  * value is rendered, since rendering a deeply nested value as text would exhaust the stack.
  */
 export const MAX_DEPTH = 128
 export const TOO_DEEP = `the body nests deeper than ${MAX_DEPTH} levels`
 
 /**
- * What a body may make the parser build, counted before it is parsed (the nesting as above): more
- * members in one object or list, and more objects and lists in all, than any SDK sends in one request
- * (a batch holds hundreds of events of a few objects each; evaluation reads at most a thousand
- * properties), and few enough that parsing the largest body allowed costs a few milliseconds. They hold
- * for the capture endpoints' bodies too.
+ * How much a body may make the parser build, counted before it is parsed (nesting is bounded above):
+ * members in one object or list, and objects and lists in all. Each bound is more than any SDK sends in
+ * one request (a batch holds hundreds of events of a few objects each; evaluation reads at most a
+ * thousand properties), and low enough that parsing the largest body allowed costs a few milliseconds.
+ * The capture endpoints' bodies are held to them too.
  */
 export const MAX_MEMBERS = 10_000
 export const MAX_CONTAINERS = 20_000

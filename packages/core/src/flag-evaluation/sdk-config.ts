@@ -2,12 +2,11 @@ import { Schema } from "effect"
 
 /**
  * What posthog-js loads first of all, `/array/{token}/config` (or as a script, `config.js`): PostHog's
- * remote configuration of its web SDK, in PostHog's field names and order, saying what this server
- * serves. Flags, and events sent to the capture endpoints; no session recording, surveys, heatmaps,
- * exception or performance capture, dead clicks or site apps, so posthog-js loads none of their
- * scripts. Autocapture is declined too: this server keeps no events but flag calls, so a page's clicks
- * would only be sent to be dropped. `surveys` is left out rather than false: posthog-js reads false as
- * "load the surveys script, which will find none", and this server has no such script to give.
+ * remote configuration of its web SDK, in PostHog's field names and order. It offers what this server
+ * serves, flags and the capture endpoints, and turns everything else off, autocapture included, so
+ * posthog-js loads no other script and sends no event only to have it dropped. `surveys` is left out
+ * rather than false, since posthog-js reads false as "load the surveys script". Each choice is in
+ * docs/decisions.md ("SDK bodies and the events they send").
  */
 export const SdkRemoteConfig = Schema.Struct({
   token: Schema.String,

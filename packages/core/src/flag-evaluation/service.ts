@@ -51,7 +51,7 @@ export interface DefinitionsRequest extends ProjectChoice {
   readonly sendCohorts: boolean
 }
 
-/** PostHog's TeamMemberAccessPermission refusal, to a token of a project the caller is no member of. */
+/** PostHog's refusal of a token naming a project the caller is no member of. */
 export const NO_PROJECT_ACCESS = "You don't have access to the project."
 
 /**
@@ -185,7 +185,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       })
 
       const projectAccess = Effect.fnUntraced(function*(actor: Actor, choice: ProjectChoice, scope: Scope) {
-        // An empty token is no token, as Django reads a query parameter.
+        // An empty `?token=` is no token.
         if (choice.token === undefined || choice.token === "") return yield* access.project(actor, choice.project, scope)
         const found = yield* projectByToken(choice.token)
         if (Option.isNone(found)) return yield* AuthenticationError.incorrectCredentials()

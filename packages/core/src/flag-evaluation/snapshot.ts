@@ -33,8 +33,8 @@ interface Kept {
 
 /**
  * Snapshots by the project's flags in memory: kept while no change has been applied to them and the
- * cohorts and group types are the same lists, so a request that finds nothing changed prepares nothing. A project's flags
- * read afresh are another object, and start without one.
+ * cohorts and group types are the same lists, so a request that finds nothing changed prepares nothing.
+ * A project's flags read afresh are another object, and start without one.
  */
 const kept = new WeakMap<ProjectFlags, Kept>()
 
@@ -80,11 +80,11 @@ export const snapshotOf = (
 }
 
 /**
- * The snapshot once every pattern it uses is compiled: one pattern, then a turn of the event loop, so that
- * requests that need no compiling go on meanwhile. Whoever needs the snapshot compiles what is left, one
- * at a time under `turn`, which all compiling shares: requests waiting together for patterns (of one
- * project or several) do not each compile one in the same turn. None returns before the last of its
- * snapshot's patterns is compiled, and one interrupted leaves the rest to the next.
+ * The snapshot once every pattern it uses is compiled. Patterns compile one at a time, each followed by
+ * a turn of the event loop, so requests that need no compiling go on meanwhile. Whoever needs the
+ * snapshot compiles what is left, under the `turn` all compiling shares, so requests waiting together
+ * for patterns (of one project or several) do not each compile one in the same turn. None returns before
+ * the last of its snapshot's patterns is compiled; one that is interrupted leaves the rest to the next.
  */
 export const withPatternsCompiled = (snapshot: FlagSnapshot, turn: Semaphore.Semaphore): Effect.Effect<FlagSnapshot> =>
   turn.withPermit(Effect.gen(function*() {

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { BoundedList, Integer, maxLength, Text } from "../shared/fields.ts"
 import { GROUP_TYPE_NAME_MAX, MAX_DEFAULT_COLUMNS, MAX_METADATA_ROWS } from "./model.ts"
 
-/** A display name: text of at most 400 characters, which may be blank or null (PostHog's nullable CharField). */
+/** A display name: text of at most 400 characters, which may be blank or null. */
 const DisplayName = Schema.NullOr(Text({ max: GROUP_TYPE_NAME_MAX, allowBlank: true }))
 
 /** The columns a group type's list shows by default (each a property's name); null for none chosen. */
@@ -21,7 +21,7 @@ export const GroupTypeChoice = Schema.Struct({
 
 /**
  * What a row of `update_metadata` may change besides naming its group type. `default_columns` is read
- * and checked, as PostHog's serializer does, but only the display names are written.
+ * and checked, but only the display names are written.
  */
 export const GroupTypeNames = Schema.Struct({
   name_singular: Schema.optionalKey(DisplayName),

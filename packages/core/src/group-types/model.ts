@@ -30,8 +30,8 @@ export const GroupType = Schema.Struct({
 export type GroupType = typeof GroupType.Type
 
 /**
- * The group type resource, PostHog's fields in its order. `detail_dashboard` is always null: a group's
- * detail dashboard shows analytics, which this service does not keep.
+ * A group type as PostHog answers it, its fields in PostHog's order. `detail_dashboard` is always null:
+ * a group's detail dashboard shows analytics, which this service does not keep.
  */
 export const GroupTypeView = Schema.Struct({
   group_type: Schema.String,

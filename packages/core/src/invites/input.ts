@@ -7,7 +7,7 @@ export const lowerDomain = (email: string): string => {
   return at < 0 ? email : email.slice(0, at + 1) + email.slice(at + 1).toLowerCase()
 }
 
-/** DRF EmailField (trimmed, not blank, an address of at most 254 characters), domain lower-cased as PostHog does. */
+/** An e-mail address (trimmed, not blank, at most 254 characters), its domain lower-cased as PostHog does. */
 export const TargetEmail = Trimmed.check(notBlank).pipe(
   Schema.decodeTo(Email),
   Schema.decodeTo(Schema.String, SchemaTransformation.transform({ decode: lowerDomain, encode: (email: string) => email }))
@@ -21,7 +21,7 @@ export const ProjectAccessInput = Schema.Struct({
   level: Choice(["member", "admin"])
 })
 
-/** The invite's own fields, in the serializer's order (its first failing field is the one reported). */
+/** The invite's own fields, in PostHog's order (the first failing field is the one reported). */
 export const InviteFields = {
   target_email: TargetEmail,
   first_name: Schema.optionalKey(Trimmed.check(maxLength(30))),

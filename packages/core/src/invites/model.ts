@@ -43,5 +43,5 @@ export type NewInvite = typeof NewInvite.Type
 export const InviteWithCreator = Schema.Struct({ invite: InviteRecord, created_by: Invite.fields.created_by })
 export type InviteWithCreator = typeof InviteWithCreator.Type
 
-/** PostHog's INVITE_DAYS_VALIDITY. */
+/** How many days an invite can be used. */
 export const INVITE_DAYS_VALIDITY = 3

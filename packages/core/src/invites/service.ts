@@ -54,7 +54,7 @@ const namedProjects = (item: unknown): ReadonlyArray<ProjectId> => {
 
 const ACCESS_RANK = { member: 0, admin: 1 } as const
 
-/** PostHog's merge: the new entries first, then other projects of pending invites, each at its highest level. */
+/** Project grants combined as PostHog combines them: the new entries first, then other projects of pending invites, each at its highest level. */
 const mergeAccess = (
   given: ReadonlyArray<PrivateProjectAccess>,
   pending: ReadonlyArray<InviteRecord>
@@ -103,8 +103,9 @@ export class InviteService extends Context.Service<InviteService, {
       })
 
       /**
-       * DRF validates fields in order and collects their errors, but the level ceiling raises a 403 that
-       * escapes at once: so a too-high level anywhere wins over every 400, then the first 400 is reported.
+       * PostHog checks every item's fields in order and collects the 400s, but a level above the caller's
+       * is a 403 that stops at once. So a too-high level anywhere wins over every 400; otherwise the first
+       * 400 is reported.
        */
       const validate = Effect.fn("InviteService.validate")(function*(
         items: ReadonlyArray<unknown>,

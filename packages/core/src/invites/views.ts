@@ -4,7 +4,7 @@ import { INVITE_DAYS_VALIDITY, type Invite, type InviteRecord } from "./model.ts
 
 const VALIDITY_MS = INVITE_DAYS_VALIDITY * 24 * 60 * 60 * 1000
 
-/** PostHog's `is_expired`: created more than three days ago. */
+/** Expired: created more than three days ago. */
 export const isExpired = (invite: InviteRecord, now: number): boolean => millisOf(invite.created_at) + VALIDITY_MS < now
 
 export const toInvite = (invite: InviteRecord, createdBy: UserSummary | null, now: number): Invite => ({

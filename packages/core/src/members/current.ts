@@ -4,8 +4,8 @@ import { UserRepository } from "../users/repository.ts"
 import { MembershipRepository } from "./repository.ts"
 
 /**
- * Made once by a service: moves a user whose current organization is no longer theirs to the one they
- * joined first of those left (none when none is), with no current project, as PostHog's `leave` does.
+ * Made once by a service: moves a user whose current organization is no longer theirs to the first they
+ * joined of those left (none when none is left), with no current project.
  */
 export const makeMoveToFirstOrganization = Effect.gen(function*() {
   const memberships = yield* MembershipRepository

@@ -19,6 +19,6 @@ export const MemberQueryFields = {
   order: Schema.optionalKey(QueryText)
 }
 
-/** PostHog's newest rule: any other `order` falls back to the default rather than failing. */
+/** Any other `order` falls back to the default rather than failing. */
 export const memberOrderOf = (text: string | undefined): MemberOrder =>
   MEMBER_ORDERS.find((order) => order === text) ?? DEFAULT_MEMBER_ORDER

@@ -4,8 +4,8 @@ import type { MembershipId } from "../shared/ids.ts"
 import type { Membership } from "./model.ts"
 
 /**
- * PostHog's rules for who may change or remove whom (`OrganizationMembership.validate_update`), as pure
- * functions so the service can run them before reading the body and again under the organization lock.
+ * PostHog's rules for who may change or remove whom, as pure functions, so the service can run them
+ * before reading the body and again under the organization lock.
  */
 
 /** The caller's place: a user's membership, or the operator (no membership, owner's powers). */
@@ -25,8 +25,7 @@ export const othersRule = (caller: Seat, target: Membership): PermissionDenied |
 }
 
 /**
- * A new level. Several owners are allowed (PostHog's newer rule): an owner may make another member owner
- * and stays owner.
+ * A new level. Several owners are allowed: an owner may make another member owner and stays owner.
  */
 export const levelRule = (caller: Seat, target: Membership, level: MembershipLevel): PermissionDenied | undefined => {
   if (target.id === caller.membership_id) return deny("You can't change your own access level.")

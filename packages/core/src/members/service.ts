@@ -132,7 +132,7 @@ export class MemberService extends Context.Service<MemberService, {
         }))
       })
 
-      /** A removed member's current organization moves to another of theirs, as PostHog's `leave` does. */
+      /** A removed member's current organization moves to another of theirs. */
       const repointCurrent = Effect.fn("MemberService.repointCurrent")(function*(record: MemberRecord) {
         const { user, membership } = record
         if (user.current_organization_id === membership.organization_id) {

@@ -16,9 +16,8 @@ export interface Founding {
 }
 
 /**
- * Made once by a service: PostHog's `Organization.objects.bootstrap`, the organization with its first
- * project and, when someone founds it, that user as its owner, working in it from now on. Runs inside
- * the caller's transaction.
+ * Made once by a service: an organization founded as PostHog founds one, with its first project and, when
+ * someone founds it, that user as its owner, who then works in it. Runs inside the caller's transaction.
  */
 export const makeFoundOrganization = Effect.gen(function*() {
   const organizations = yield* OrganizationRepository

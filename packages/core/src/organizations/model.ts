@@ -24,7 +24,7 @@ export const Organization = Schema.Struct({
 })
 export type Organization = typeof Organization.Type
 
-/** PostHog's Organization.name: a CharField of at most 64 characters. */
+/** An organization's name: text of at most 64 characters. */
 const OrganizationName = Trimmed.check(notBlank, maxLength(64))
 
 /** Body of `POST /api/organizations/`; PostHog's other writable settings have no meaning here and are dropped. */

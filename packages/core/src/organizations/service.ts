@@ -41,8 +41,8 @@ export class OrganizationService extends Context.Service<OrganizationService, {
   /** Operator: a bare organization, without members or projects. */
   readonly create: (actor: Actor, body: unknown) => Effect.Effect<Organization, PermissionDenied | ValidationError>
   /**
-   * `POST /api/organizations/`: the caller founds an organization, as PostHog's bootstrap does: they own
-   * it and work in its first project from now on.
+   * `POST /api/organizations/`: the caller founds an organization, as in PostHog: they own it, and its
+   * first project becomes their current one.
    */
   readonly found: (actor: Actor, body: Body) => Effect.Effect<OrganizationView, PermissionDenied | ValidationError | BodyError>
   /** `/api/organizations/`: the caller's organizations, ordered by name then id. */

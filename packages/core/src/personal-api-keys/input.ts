@@ -3,7 +3,7 @@ import { Email, Integer, maxLength, NonEmptyList, notBlank, rule, SerialReferenc
 import { isUuid } from "../shared/ids.ts"
 import { isScopeGrant } from "../shared/scope.ts"
 
-/** PostHog's PersonalAPIKey.label: at most 40 characters. */
+/** A key's label has at most 40 characters. */
 const LABEL_MAX = 40
 
 /** A key's scopes: at least one, each `*` or `<object>:<read|write>`, PostHog's message naming the first bad one. */
@@ -16,12 +16,13 @@ export const KeyScopes = Schema.Array(Text()).check(
   })
 )
 
-/** DRF's CharField for the label: trimmed, then required not blank and at most 40 characters. */
+/** The label: trimmed, then not blank and at most 40 characters. */
 const Label = Trimmed.check(notBlank, maxLength(LABEL_MAX))
 
 /**
- * PostHog's ListFields: project ids are any integers (a project that does not exist is refused as one
- * the caller is no member of), organization ids any text, checked as UUIDs with PostHog's message.
+ * The restriction lists, read as PostHog reads them: project ids are any integers (a project that does
+ * not exist is refused as one the caller is no member of), organization ids any text, checked as UUIDs
+ * later with PostHog's message.
  */
 const ScopedTeams = Schema.Array(Integer)
 const ScopedOrganizations = Schema.Array(Text())

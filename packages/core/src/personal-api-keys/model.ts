@@ -32,8 +32,8 @@ export const PersonalApiKeyChanges = PersonalApiKey.mapFields(Struct.pick(["labe
 export type PersonalApiKeyChanges = typeof PersonalApiKeyChanges.Type
 
 /**
- * PostHog's PersonalAPIKeySerializer, in its field order: `value` is the key itself right after it is
- * made or rolled and null ever after; the restrictions are always lists, `[]` meaning unrestricted (PostHog
+ * A key as PostHog answers it, in its field order: `value` is the key itself right after it is made or
+ * rolled and null ever after; the restrictions are always lists, `[]` meaning unrestricted (PostHog's
  * clients read them as arrays).
  */
 export const PersonalApiKeyView = Schema.Struct({

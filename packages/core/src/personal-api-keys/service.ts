@@ -19,7 +19,7 @@ import { PersonalApiKeyRepository } from "./repository.ts"
 /** PostHog's per-user key limit. */
 export const MAX_KEYS_PER_USER = 10
 
-/** DRF reports the first failing field in the serializer's order, each field's own check included: */
+/** PostHog reports the first failing field in its field order, each field's own check included, */
 const HEAD = ["label", "scopes", "scoped_teams"] as const
 const decodeCreateHead = decodeInput(PersonalApiKeyCreate.mapFields(Struct.pick(HEAD)))
 const decodeUpdateHead = decodeInput(PersonalApiKeyUpdate.mapFields(Struct.pick(HEAD)))
@@ -92,7 +92,7 @@ export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService
         return { plain, secure_value: secureValueOf(plain), mask_value: maskOf(plain) }
       }
 
-      // PostHog's validate_scoped_teams: every project exists, once, in an organization the caller belongs to.
+      // Each project must exist, once, in an organization the caller belongs to.
       const checkTeams = (actor: UserActor, teams: ReadonlyArray<number> | undefined) =>
         Effect.gen(function*() {
           if (teams === undefined || teams.length === 0) return
@@ -104,7 +104,7 @@ export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService
           if (found.results.length !== teams.length) return yield* notMemberOfTeams()
         })
 
-      // PostHog's validate_scoped_organizations: every id a UUID, then every one an organization of the caller's.
+      // Every id must be a UUID, then an organization of the caller's.
       const checkOrganizations = (actor: UserActor, given: ReadonlyArray<string> | undefined) =>
         Effect.gen(function*() {
           if (given === undefined) return undefined
@@ -117,7 +117,7 @@ export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService
           return organizations
         })
 
-      /** The body's fields in DRF's order, each with its own checks; absent ones stay undefined. */
+      /** The body's fields in PostHog's order, each with its own checks; absent ones stay undefined. */
       const readInput = <H extends { readonly scoped_teams?: ReadonlyArray<number> }>(
         actor: UserActor,
         raw: unknown,

@@ -16,7 +16,7 @@ const decimalPlaces = (value: string | number) => {
   return Math.max(0, fraction.replace(/0+$/, "").length - Number(exponent))
 }
 
-/** DRF DecimalField(max_digits=3, decimal_places=2) between 0 and 1, rendered as text like "0.50". */
+/** A number between 0 and 1 with at most two decimals, answered as text like "0.50", as PostHog has it. */
 const SampleRate = Schema.Union([Schema.String, Schema.Number]).annotate({
   invalidType: () => ({ code: "invalid_input", detail: "A valid number is required." })
 }).check(
@@ -70,7 +70,7 @@ const settingsInput = {
   flags_persistence_default: NullBool
 }
 
-/** Stored settings: each input's decoded value, the sample rate normalised to DRF's two-decimal text. */
+/** Stored settings: each input's decoded value, the sample rate normalised to its two-decimal text. */
 export const ProjectSettings = Schema.Struct({
   ...Struct.map(settingsInput, Schema.toType),
   session_recording_sample_rate: Schema.NullOr(Schema.String)
@@ -136,7 +136,7 @@ export const DEFAULT_SETTINGS: ProjectSettings = {
 
 export const DEFAULT_PROJECT_NAME = "Default project"
 
-/** A stored project (PostHog's Project and its Team share one id here). */
+/** A stored project. PostHog splits a project from its environment; here the two are one, under one id. */
 export const Project = Schema.Struct({
   id: ProjectId,
   uuid: Schema.String,

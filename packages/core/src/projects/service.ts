@@ -25,7 +25,7 @@ import { toProjectListItem, toProjectView } from "./views.ts"
 
 const decodeCreate = decodeBody(ProjectCreate)
 
-/** DRF renders DecimalField(decimal_places=2) as fixed two-decimal text. */
+/** The sample rate as PostHog answers it: fixed two-decimal text. */
 const sampleRateText = (value: string | number | null | undefined) =>
   value === null || value === undefined ? null : Number(value).toFixed(2)
 

@@ -5,14 +5,14 @@ import { Timestamp } from "../shared/time.ts"
 import { UserSummary } from "../users/model.ts"
 import { Member } from "../members/model.ts"
 
-/** Legacy feature-flag access levels of a role (PostHog's OrganizationResourceAccess). */
+/** A role's access level to feature flags, PostHog's older per-role setting: 21 can only view, 37 can always edit. */
 export const FeatureFlagsAccessLevel = Schema.Literals([21, 37])
 export type FeatureFlagsAccessLevel = typeof FeatureFlagsAccessLevel.Type
 export const AccessLevel = { canOnlyView: 21, canAlwaysEdit: 37 } as const
 
 /**
- * The RoleMembership resource: a user in a role, with their membership of the role's organization. A
- * membership of a role is never changed, only made and ended, so `updated_at` is when it was made.
+ * A role membership: a user in a role, with their membership of the role's organization. A membership
+ * of a role is never changed, only made and ended, so `updated_at` is when it was made.
  */
 export const RoleMembership = Schema.Struct({
   id: RoleMembershipId,
@@ -25,8 +25,8 @@ export const RoleMembership = Schema.Struct({
 export type RoleMembership = typeof RoleMembership.Type
 
 /**
- * The Role resource. `feature_flags_access_level` is PostHog's legacy field, which the flag edit rules
- * still read; `is_default` is false, as no organization here names a default role.
+ * A role. `feature_flags_access_level` is PostHog's older per-role setting, which the flag edit rules
+ * read; `is_default` is false, as no organization here names a default role.
  */
 export const Role = Schema.Struct({
   id: RoleId,
@@ -47,7 +47,7 @@ export const RoleRecord = Schema.Struct({
 })
 export type RoleRecord = typeof RoleRecord.Type
 
-/** PostHog's Role.name: a CharField of at most 200 characters, unique in the organization whatever its case. */
+/** A role's name: text of at most 200 characters, unique in the organization whatever its case. */
 const RoleName = Trimmed.check(notBlank, maxLength(200))
 const Level = Choice([AccessLevel.canOnlyView, AccessLevel.canAlwaysEdit])
 
@@ -66,8 +66,8 @@ export const RoleUpdate = Schema.Struct({
 export type RoleUpdate = typeof RoleUpdate.Type
 
 /**
- * Python's `uuid.UUID`, as DRF's UUIDField reads a value: hex text with or without hyphens, braces or a
- * `urn:uuid:` prefix, or an integer; the canonical text, or undefined when it is none.
+ * A UUID as PostHog reads one: hex text with or without hyphens, braces or a `urn:uuid:` prefix, or an
+ * integer; the canonical text, or undefined when it is none.
  */
 const uuidOf = (value: unknown): string | undefined => {
   let hex: string
@@ -83,7 +83,7 @@ const uuidOf = (value: unknown): string | undefined => {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
 }
 
-/** DRF's UUIDField (not null), decoded to the canonical text. */
+/** A UUID field (not null), decoded to the canonical text, with PostHog's messages. */
 const UuidInput = Schema.Unknown.check(
   rule<unknown>("null", (value) => (value === null ? "This field may not be null." : undefined)),
   rule<unknown>("invalid", (value) => (uuidOf(value) === undefined ? "Must be a valid UUID." : undefined))

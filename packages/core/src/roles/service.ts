@@ -21,9 +21,9 @@ const decodeMembership = decodeBody(RoleMembershipCreate)
 const decodeAddMember = decodeInput(Schema.Struct({ email: Email }))
 
 const nameTaken = () => ValidationError.field("name", "There is already a role with this name.", "unique")
-/** PostHog's RolePermissions: reading roles is for every member, changing them for administrators. */
+/** Every member may read roles; only administrators may change them. */
 const notAdmin = () => new PermissionDenied({ detail: "You need to have admin level or higher." })
-/** PostHog raises these from the serializer's `create`, so they name no field. */
+/** PostHog answers these for the body as a whole, so they name no field. */
 const userMissing = () => new ValidationError({ code: "invalid", detail: "User does not exist.", attr: null })
 const alreadyInRole = () => new ValidationError({ code: "invalid", detail: "User is already part of the role.", attr: null })
 

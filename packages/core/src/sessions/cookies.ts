@@ -1,16 +1,15 @@
 import { SESSION_AGE_SECONDS } from "./model.ts"
 
-/** Django's session cookie, under PostHog's name for it. */
+/** The session cookie, under PostHog's name for it. */
 export const SESSION_COOKIE = "sessionid"
-/** PostHog's CSRF_COOKIE_NAME. */
+/** The CSRF cookie, under PostHog's name for it. */
 export const CSRF_COOKIE = "posthog_csrftoken"
-/** The header a session-authenticated write echoes the CSRF cookie in (Django's CSRF_HEADER_NAME). */
+/** The header a session-authenticated write echoes the CSRF cookie in. */
 export const CSRF_HEADER = "x-csrftoken"
 
 /**
- * A cookie an answer sets (or, with `maxAge` 0, removes), always with `Path=/` and `SameSite=Lax`
- * (Django's defaults, which PostHog keeps), so a cross-site form or script cannot make the browser send
- * the session along.
+ * A cookie an answer sets (or, with `maxAge` 0, removes), always with `Path=/` and `SameSite=Lax`, as
+ * PostHog sets its cookies, so a cross-site form or script cannot make the browser send the session along.
  */
 export interface SetCookie {
   readonly name: string
@@ -23,7 +22,7 @@ export interface SetCookie {
   readonly secure: boolean
 }
 
-/** The cookies a log-in sets: the new session and a new CSRF token, both for the session's age (PostHog's CSRF_COOKIE_AGE). */
+/** The cookies a log-in sets: the new session and a new CSRF token, both kept for the session's age, as PostHog keeps them. */
 export const loginCookies = (sessionKey: string, csrfToken: string, secure: boolean): ReadonlyArray<SetCookie> => [
   { name: SESSION_COOKIE, value: sessionKey, maxAge: SESSION_AGE_SECONDS, httpOnly: true, secure },
   { name: CSRF_COOKIE, value: csrfToken, maxAge: SESSION_AGE_SECONDS, httpOnly: false, secure }

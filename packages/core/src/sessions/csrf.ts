@@ -2,23 +2,23 @@ import { timingSafeEqual } from "node:crypto"
 import { randomBase62 } from "../shared/secrets.ts"
 import type { SessionRequest } from "./request.ts"
 
-/** Django's CSRF_SECRET_LENGTH: 32 letters and digits. */
+/** A CSRF token: 32 letters and digits. */
 const TOKEN_LENGTH = 32
 const TOKEN_CHARACTERS = /^[A-Za-z0-9]*$/
 
 export const newCsrfToken = (): string => randomBase62(TOKEN_LENGTH)
 
-/** Methods that change nothing, which Django lets through without a token. */
+/** Methods that change nothing, which need no token. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS", "TRACE"])
 
 const formatProblem = (token: string): string | undefined =>
   token.length !== TOKEN_LENGTH ? "has incorrect length" : TOKEN_CHARACTERS.test(token) ? undefined : "has invalid characters"
 
 /**
- * Why Django's CSRF check (as DRF's SessionAuthentication runs it) refuses a session-authenticated
- * request, in Django's words, or undefined when it passes. Unsafe methods need an Origin, when one is
- * sent, naming this site, then the `posthog_csrftoken` cookie echoed in `X-CSRFToken`: a page on another
- * site can make the browser send the cookie, never read it.
+ * Why PostHog's CSRF check refuses a session-authenticated request, in PostHog's words, or undefined
+ * when it passes. Unsafe methods need an Origin, when one is sent, naming this site, then the
+ * `posthog_csrftoken` cookie echoed in `X-CSRFToken`: a page on another site can make the browser send
+ * the cookie, never read it.
  */
 export const csrfFailure = (request: SessionRequest, siteOrigin: string | undefined): string | undefined => {
   if (SAFE_METHODS.has(request.method.toUpperCase())) return undefined

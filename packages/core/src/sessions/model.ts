@@ -22,10 +22,10 @@ export const SessionHolder = Schema.Struct({
 export type SessionHolder = typeof SessionHolder.Type
 
 /**
- * Django's SESSION_COOKIE_AGE, which PostHog keeps at its default of two weeks: a session ends that long
- * after the log-in that made it, however much it is used.
+ * A session's life, two weeks: a session ends that long after the log-in that made it, however much it
+ * is used.
  */
 export const SESSION_AGE_SECONDS = 14 * 24 * 60 * 60
 
-/** PostHog's SESSION_SENSITIVE_ACTIONS_AGE: a password change needs a log-in at most two hours old. */
+/** A password change needs a log-in at most two hours old. */
 export const SENSITIVE_ACTIONS_AGE_SECONDS = 2 * 60 * 60

@@ -16,9 +16,9 @@ export interface LoggedIn {
 }
 
 /**
- * Logs `user` in, inside the caller's transaction, as Django's `login()` does: always a new session
- * under a new secret (a session id planted before the log-in is never the one logged in, so it cannot
- * be fixed), the one the request came with ended, a new CSRF token, and `last_login` recorded. Expired
+ * Logs `user` in, inside the caller's transaction. The log-in always opens a new session under a new
+ * secret, so a session id planted before it is never the one logged in (no session fixation). It also
+ * ends the session the request came with, sets a new CSRF token and records `last_login`. Expired
  * sessions are cleared on the way.
  */
 export const openSession = (user: UserId, replacing: SessionId | undefined) =>

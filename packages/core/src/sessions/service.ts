@@ -14,10 +14,10 @@ import { type LoggedIn, openSession } from "./open.ts"
 import { SessionRepository } from "./repository.ts"
 import type { SessionRequest } from "./request.ts"
 
-/** DRF's EmailField and CharField trim their input before checking it. */
+/** The e-mail is trimmed before it is checked. */
 const TrimmedEmail = Trimmed.pipe(Schema.decodeTo(Email))
 
-/** PostHog's LoginSerializer. */
+/** The log-in body: an e-mail and a password. */
 export const LoginBody = Schema.Struct({ email: TrimmedEmail, password: PasswordText })
 const decodeLogin = decodeBody(LoginBody)
 
@@ -42,7 +42,7 @@ export class SessionService extends Context.Service<SessionService, {
       const context = yield* Effect.context<UserRepository | SessionRepository>()
 
       const login = Effect.fn("SessionService.login")(function*(request: SessionRequest, body: Body) {
-        // DRF authenticates the view first: a logged-in caller's write needs its CSRF token here too.
+        // The caller is authenticated first: a logged-in caller's write needs its CSRF token here too.
         const current = yield* authentication.session(request)
         const { email, password } = yield* decodeLogin(body)
         yield* throttle.check(email, request.clientAddress)

@@ -5,9 +5,9 @@ import { decodeInput } from "./validation.ts"
 export type BodyError = ParseError | PayloadTooLarge | UnsupportedMediaType
 
 /**
- * A request body that is read only when a rule needs it. DRF parses `request.data` lazily, after
- * authentication, permissions and the object lookup, so a malformed body sent to a forbidden or foreign
- * object answers 403 or 404; services take the body in this form to keep that order.
+ * A request body that is read only when a rule needs it. PostHog reads the body after authentication,
+ * permissions and the object lookup, so a malformed body sent to a forbidden or foreign object answers
+ * 403 or 404; services take the body in this form to keep that order.
  */
 export type Body = Effect.Effect<unknown, BodyError>
 

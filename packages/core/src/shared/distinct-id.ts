@@ -2,9 +2,9 @@ import { characters } from "./fields.ts"
 
 /**
  * A distinct id as this service keeps and reads it: at most 200 characters, counted as code points (a
- * pair of surrogates is one). `/flags` reads a longer one cut to that length, as PostHog's flags service
- * does (its batch exports write no more), so a static cohort's member may be no longer: a longer one could
- * never be matched.
+ * surrogate pair is one). `/flags` cuts a longer one to that length, as PostHog's flags service does, and
+ * PostHog's batch exports write none longer. A static cohort's member may not be longer either: it could
+ * never match.
  */
 export const MAX_DISTINCT_ID_LENGTH = 200
 

@@ -23,9 +23,10 @@ export class ParseError extends Schema.TaggedError<ParseError>()("ParseError", {
 }) {}
 
 /**
- * 401: no credentials (`not_authenticated`) or credentials that do not match (`authentication_failed`);
- * for a project's public token, as flag evaluation reads it, none (`no_api_key`) or an unknown one
- * (`invalid_api_key`); for events, as PostHog's capture reads them, none (`ingest_key_required`).
+ * 401. For the management API: no credentials (`not_authenticated`), or credentials that do not match
+ * (`authentication_failed`). For flag evaluation, which takes a project's public token: no token
+ * (`no_api_key`), or an unknown one (`invalid_api_key`). For events: no token (`ingest_key_required`),
+ * as PostHog's capture answers.
  */
 export class AuthenticationError extends Schema.TaggedError<AuthenticationError>()("AuthenticationError", {
   code: Schema.Literals(["not_authenticated", "authentication_failed", "no_api_key", "invalid_api_key", "ingest_key_required"]),
@@ -38,7 +39,7 @@ export class AuthenticationError extends Schema.TaggedError<AuthenticationError>
       code: "authentication_failed",
       detail: "Personal API key found in request Authorization header is invalid."
     })
-  /** DRF's AuthenticationFailed with its default message: PostHog's answer to a `?token=` naming no project. */
+  /** PostHog's answer to a `?token=` that names no project. */
   static readonly incorrectCredentials = () =>
     new AuthenticationError({ code: "authentication_failed", detail: "Incorrect authentication credentials." })
   /** A flags request without a project token. */

@@ -3,17 +3,17 @@ import { FALSE_WORDS, TRUE_WORDS } from "./python.ts"
 import { pythonStr } from "./validation.ts"
 
 /**
- * Field schemas with DRF's messages attached, for request input. Output schemas use plain Schema types;
- * these exist so that a rule's message is written once, next to the rule.
+ * Field schemas for request input, each carrying the code and message PostHog answers when the field
+ * breaks its rule, so that a message is written once, next to its rule. Output schemas use plain Schema types.
  */
 
-/** A check that fails with DRF's `code` and a message computed from the value. */
+/** A check that fails with the error `code` and a message computed from the value. */
 export const rule = <T>(code: string, message: (value: T) => string | undefined) =>
   Schema.makeFilter<T>((value) => message(value), { code })
 
 /**
- * Characters as Python (and so DRF) counts them: code points. JavaScript's length counts UTF-16 units,
- * two for an emoji, which refused a 20-emoji first name that PostHog takes.
+ * Characters as PostHog counts them: code points. JavaScript's `length` counts UTF-16 units, two for an
+ * emoji, and would refuse a first name of 20 emoji that PostHog takes.
  */
 export const characters = (s: string): number => {
   let count = s.length
@@ -36,8 +36,8 @@ export const maxLength = (max: number) =>
     s.length > max && characters(s) > max ? `Ensure this field has no more than ${max} characters.` : undefined)
 
 /**
- * DRF ListField(child=item, max_length=max). The count is checked before any item is decoded, so a list
- * far past its bound is refused at little cost; then each item, its index in the attr.
+ * A list of at most `max` items. The count is checked before any item is decoded, so a list far past its
+ * bound is refused cheaply; then each item is decoded, its index in the attr.
  */
 export const BoundedList = <S extends Schema.Top>(item: S, max: number) => {
   // What the API's document shows of it: a list of such items, at most `max`.
@@ -53,8 +53,9 @@ export const minLength = (min: number, detail = `Ensure this field has at least 
   rule<string>("min_length", (s) => (characters(s) < min ? detail : undefined))
 
 /**
- * Python's whitespace, which DRF trims with `str.strip()`. JavaScript's `trim()` differs: it takes U+FEFF,
- * which Python keeps (so `"\ufeffbeta"` is no valid key there), and keeps U+001C..U+001F and U+0085.
+ * The whitespace PostHog trims from text fields (Python's `str.strip()`). JavaScript's `trim()` differs:
+ * it removes U+FEFF, which Python keeps (so `"\ufeffbeta"` is not a valid key there), and keeps
+ * U+001C..U+001F and U+0085.
  */
 const PYTHON_SPACE = new Set([
   0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680,
@@ -62,7 +63,7 @@ const PYTHON_SPACE = new Set([
   0x2028, 0x2029, 0x202f, 0x205f, 0x3000
 ])
 
-/** Python's `str.strip()`; a loop, as a trailing-space pattern would scan a long inner run again and again. */
+/** Python's `str.strip()`. A loop, because a trailing-space pattern would rescan a long inner run of spaces again and again. */
 export const pythonStrip = (s: string): string => {
   let start = 0
   let end = s.length
@@ -73,12 +74,12 @@ export const pythonStrip = (s: string): string => {
 
 export const notBlank = rule<string>("blank", (s) => (pythonStrip(s) === "" ? "This field may not be blank." : undefined))
 
-/** DRF CharField trims surrounding whitespace before its checks (`trim_whitespace`). */
+/** Text with its surrounding whitespace trimmed, before any check. */
 export const Trimmed = Schema.String.pipe(Schema.decode(
   SchemaTransformation.transform<string, string>({ decode: pythonStrip, encode: (s) => s })
 ))
 
-/** DRF CharField: trimmed, then its checks; `allowBlank` defaults to false, like DRF. */
+/** A text field: trimmed, then checked; blank text is refused unless `allowBlank`. */
 export const Text = (options: { readonly max?: number; readonly allowBlank?: boolean } = {}) => {
   const checks = [
     ...(options.allowBlank === true ? [] : [notBlank]),
@@ -87,7 +88,7 @@ export const Text = (options: { readonly max?: number; readonly allowBlank?: boo
   return checks.length === 0 ? Trimmed : Trimmed.check(...(checks as [typeof notBlank]))
 }
 
-/** DRF IntegerField. */
+/** A whole number, with PostHog's message for anything else. */
 export const Integer = Schema.Number.annotate({
   invalidType: () => ({ code: "invalid_input", detail: "A valid integer is required." })
 }).check(rule<number>("invalid_input", (n) => (Number.isInteger(n) ? undefined : "A valid integer is required.")))
@@ -101,8 +102,8 @@ export const IntegerBetween = (min: number, max: number) =>
 const choiceError = (value: unknown) => ({ code: "invalid_choice", detail: `"${pythonStr(value)}" is not a valid choice.` })
 
 /**
- * DRF ChoiceField: a value matches a choice when their text forms match, so `"1"` selects the choice 1
- * (and decodes to it), as Django does.
+ * One of `values`. A value matches a choice when their text forms match, so `"1"` selects the choice 1
+ * (and decodes to it).
  */
 export const Choice = <const L extends ReadonlyArray<string | number>>(values: L) => {
   const byText = new Map<string, L[number]>(values.map((choice) => [String(choice), choice]))
@@ -118,7 +119,7 @@ export const Choice = <const L extends ReadonlyArray<string | number>>(values: L
     ))
 }
 
-/** DRF takes each word lower-cased, capitalized or upper-cased, and the number and the boolean. */
+/** Each word lower-cased, capitalized or upper-cased, plus the number and the boolean: the spellings PostHog accepts. */
 const drfValues = (words: ReadonlySet<string>, number: number, boolean: boolean) =>
   new Set<unknown>([
     ...[...words].flatMap((word) => [word, word.charAt(0).toUpperCase() + word.slice(1), word.toUpperCase()]),
@@ -128,7 +129,7 @@ const drfValues = (words: ReadonlySet<string>, number: number, boolean: boolean)
 const TRUE_VALUES = drfValues(TRUE_WORDS, 1, true)
 const FALSE_VALUES = drfValues(FALSE_WORDS, 0, false)
 
-/** DRF BooleanField: the usual spellings of true and false, decoded to a boolean. */
+/** A boolean field: the usual spellings of true and false, decoded to a boolean. */
 export const Bool = Schema.Union([Schema.Boolean, Schema.String, Schema.Number])
   .annotate({ invalidType: () => ({ code: "invalid_input", detail: "Must be a valid boolean." }) })
   .check(rule<boolean | string | number>("invalid_input", (value) =>
@@ -142,27 +143,27 @@ export const Bool = Schema.Union([Schema.Boolean, Schema.String, Schema.Number])
   ))
 
 /**
- * A local part, then dot-separated domain labels. Labels cannot hold a dot, so there is one way to match
- * any text and the test stays linear: a pattern whose domain part could also swallow dots backtracks
- * quadratically, and a 1 MiB body of `a.a.a.…` held the event loop for minutes.
+ * A local part, then dot-separated domain labels. Labels cannot hold a dot, so any text matches in at most
+ * one way and the test stays linear. A domain part that could also swallow dots would backtrack
+ * quadratically, and a large body of `a.a.a.…` would stall the event loop.
  */
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/
 const MAX_EMAIL_LENGTH = 254
-/** DRF EmailField: the length is checked (and reported) before the address, as Django's validators run. */
+/** An e-mail address. Its length is checked (and reported) before its form, in the order PostHog checks them. */
 export const Email = Schema.String.check(
   maxLength(MAX_EMAIL_LENGTH),
   rule<string>("invalid_input", (s) =>
     characters(s) > MAX_EMAIL_LENGTH || EMAIL.test(s) ? undefined : "Enter a valid email address.")
 )
 
-/** DRF ListField(allow_empty=False). */
+/** A list that may not be empty. */
 export const NonEmptyList = <S extends Schema.Top>(item: S) =>
   Schema.Array(item).check(rule<ReadonlyArray<unknown>>("empty", (list) => (list.length === 0 ? "This list may not be empty." : undefined)))
 
-/** A reference to a row by its serial id (DRF PrimaryKeyRelatedField's accepted range). */
+/** A reference to a row by its serial id: any id a PostgreSQL integer column can hold. */
 export const SerialReference = IntegerBetween(1, 2_147_483_647)
 
-/** Arbitrary JSON object (DRF JSONField holding a dict). */
+/** Any JSON object. */
 export const JsonObject = Schema.Record(Schema.String, Schema.Unknown)
 export const Json = Schema.Unknown
 

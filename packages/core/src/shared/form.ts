@@ -1,8 +1,8 @@
 /**
  * A `multipart/form-data` body, as an adapter hands it to core: its text fields in order (a name may
- * repeat) and its files by field name. Core reads it as Django REST framework reads such a form: a field
- * is its last value (a list field all of them), a JSON field is parsed from its text, and files are not
- * part of the data, only of the request.
+ * repeat) and its files by field name. Core reads it as PostHog reads such a form: a field is its last
+ * value (a list field, all of them), a JSON field is parsed from its text, and files are not part of the
+ * data, only of the request.
  */
 
 /** A file a form carried, whole in memory (the adapter bounds its size). */
@@ -20,7 +20,7 @@ export class FormBody {
   }
 }
 
-/** A JSON field whose text is not JSON: refused at its turn with DRF's words. */
+/** A JSON field whose text is not JSON: refused when its turn comes, in PostHog's words. */
 export class UnreadableJson {
   readonly _tag = "UnreadableJson"
 }

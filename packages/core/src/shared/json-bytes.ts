@@ -3,10 +3,9 @@ import { Buffer } from "node:buffer"
 const COMMA = 0x2c
 
 /**
- * Each object's JSON bytes, made the first time they are asked for and kept with it: for objects that
- * are never changed once made, and given again while what they say holds. Each in memory of its own
- * (TextEncoder's), not carved out of Node's shared buffer pool, where one kept piece would hold a whole
- * 8 KB slab.
+ * Keeps each object's JSON bytes: made the first time they are asked for, and kept as long as the object
+ * lives. Only for objects that never change once made. Each piece has memory of its own (TextEncoder's)
+ * rather than a slice of Node's shared buffer pool, where one kept slice would pin a whole 8 KB slab.
  */
 export const keptJson = <A extends object>(textOf: (value: A) => string): (value: A) => Uint8Array => {
   const kept = new WeakMap<A, Uint8Array>()

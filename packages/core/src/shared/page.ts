@@ -1,6 +1,6 @@
 import { Schema, SchemaTransformation } from "effect"
 
-/** DRF LimitOffsetPagination: default 100, lenient about bad values; at most 1000, so no request asks for a whole table. */
+/** PostHog's limit/offset pagination: 100 by default, bad values read leniently; at most 1000, so no request asks for a whole table. */
 export const DEFAULT_LIMIT = 100
 export const MAX_LIMIT = 1000
 
@@ -10,7 +10,7 @@ export interface PageRequest {
 }
 
 /**
- * A query parameter as Django reads it: when a name repeats, the last value wins. Query values are
+ * A query parameter as PostHog reads it: when a name repeats, the last value wins. Query values are
  * never a reason to fail a request; the rules below read them leniently.
  */
 export const QueryText = Schema.Union([Schema.String, Schema.Array(Schema.String)]).pipe(
@@ -29,7 +29,7 @@ export const PageQuery = {
   offset: Schema.optionalKey(QueryText)
 }
 
-/** DRF's _positive_int: digits only; beyond what a number holds it is simply very large. */
+/** A count as PostHog's pagination reads it: digits only; past what a number holds, simply very large. */
 const positiveInt = (text: string | undefined): number | undefined => {
   if (text === undefined || !/^\s*\+?\d+\s*$/.test(text)) return undefined
   return Math.min(Number(text), Number.MAX_SAFE_INTEGER)
@@ -63,7 +63,7 @@ export interface PageEnvelope<A> {
   readonly results: ReadonlyArray<A>
 }
 
-/** DRF's link rules: `next` keeps every other parameter; `previous` drops `offset` when it would be 0. */
+/** PostHog's link rules: `next` keeps every other parameter; `previous` drops `offset` when it would be 0. */
 export const toEnvelope = <A>(page: Page<A>, requestUrl: string): PageEnvelope<A> => {
   const { limit, offset } = page.request
   const link = (nextOffset: number | null) => {

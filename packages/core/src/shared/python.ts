@@ -1,7 +1,6 @@
 /**
- * How PostHog's Python reads loosely typed values: an integer from a number or from text (its
- * `safe_int`, and how it reads the id a filter names), and a boolean from a word (its `str_to_bool`;
- * pydantic's lax booleans take the same words, and DRF's BooleanField too, in three casings).
+ * How PostHog reads loosely typed values: an integer from a number or from text (as it reads the id a
+ * filter names), and a boolean from a word. Its boolean fields take the same words, in three casings.
  */
 
 /** An integer, or text holding one (whitespace around it aside); anything else names none. */

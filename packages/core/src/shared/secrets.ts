@@ -18,8 +18,8 @@ export const newPersonalApiKey = (): string => `phx_${randomBase62(43)}`
 export const newProjectToken = (): string => `phc_${randomBase62(43)}`
 
 /**
- * Keys are stored only as `sha256$<hex>` (PostHog's `secure_value`); unsalted, so lookup is one index probe.
- * Every authenticated request asks: the one-shot digest, with no hash object, takes half the time.
+ * Keys are stored only as `sha256$<hex>`, the form PostHog stores them in; unsalted, so a lookup is one
+ * index probe. Every authenticated request computes it, hence the one-shot digest, which makes no hash object.
  */
 export const secureValueOf = (key: string): string => `sha256$${hash("sha256", key, "hex")}`
 

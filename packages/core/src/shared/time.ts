@@ -1,9 +1,9 @@
 import { Effect, Option, Schema, SchemaIssue, SchemaTransformation } from "effect"
 
-/** `2026-01-02T03:04:05.123456Z`: UTC with `Z` and six fractional digits, as DRF renders timestamps. */
+/** `2026-01-02T03:04:05.123456Z`: UTC with `Z` and six fractional digits, as PostHog renders timestamps. */
 const DRF_FORM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
 
-/** An instant in UTC, as text in DRF's form. */
+/** An instant in UTC, as text in that form. */
 const TimestampText = Schema.String.check(Schema.isPattern(DRF_FORM)).pipe(Schema.brand("Timestamp"))
 export type Timestamp = typeof TimestampText.Type
 
@@ -15,7 +15,7 @@ export const timestampFromDate = (date: Date): Timestamp =>
   date.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z") as Timestamp
 
 /**
- * Text for an instant in DRF's form: PostgreSQL's own (`2026-01-02 03:04:05.1234+00`) keeps every digit
+ * Text for an instant in PostHog's form: PostgreSQL's own (`2026-01-02 03:04:05.1234+00`) keeps every digit
  * it has, other ISO 8601 text goes through a Date. Undefined when the text is no instant.
  */
 export const timestampFromText = (text: string): Timestamp | undefined => {
@@ -26,7 +26,7 @@ export const timestampFromText = (text: string): Timestamp | undefined => {
 }
 
 /**
- * A timestamp, decoded from any UTC text (a database row, a client's JSON) into DRF's form and encoded
+ * A timestamp, decoded from any UTC text (a database row, a client's JSON) into PostHog's form and encoded
  * as that form, so rows and answers print alike.
  */
 export const Timestamp = Schema.String.pipe(Schema.decodeTo(

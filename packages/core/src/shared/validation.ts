@@ -3,12 +3,12 @@ import { ValidationError } from "./errors.ts"
 import { holdsLoneSurrogate, holdsNul } from "./text.ts"
 
 /**
- * Decoding of request input into PostHog's validation errors. Django REST framework reports the first
- * failing field with a fixed message per kind of failure; this turns the first Effect Schema issue into
- * that message, so every input schema in core speaks DRF without repeating it.
+ * Request input decoded into PostHog's validation errors. PostHog reports the first failing field, with a
+ * fixed message for each kind of failure; this turns the first Effect Schema issue into that message, so
+ * no input schema in core has to repeat it.
  */
 
-/** Python's name for a JSON value's type, as DRF puts it in its messages. */
+/** Python's name for a JSON value's type, as PostHog's messages put it. */
 export const pythonType = (value: unknown): string => {
   if (value === null) return "NoneType"
   if (Array.isArray(value)) return "list"
@@ -49,7 +49,7 @@ const shown = (value: unknown, depth: number, nested: boolean): string => {
 }
 
 /**
- * Python's str() of a JSON value, as DRF quotes a refused input (`"True" is not a valid choice.`,
+ * Python's str() of a JSON value, as PostHog quotes a refused input (`"True" is not a valid choice.`,
  * `"[8]" is not a valid choice.`), cut short when huge.
  */
 export const pythonStr = (value: unknown): string => {
@@ -135,7 +135,7 @@ const firstIssue = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>, 
   }
 }
 
-/** The ValidationError DRF would give for this issue: first failing field, `__`-joined attr. */
+/** The ValidationError PostHog would answer for this issue: the first failing field, its path joined by `__` in attr. */
 export const toValidationError = (issue: SchemaIssue.Issue, input: unknown): ValidationError => {
   const found = firstIssue(issue, [], input)
   const attr = found.path.length === 0 ? null : found.path.map(String).join("__")
@@ -185,16 +185,16 @@ const hazardError = (hazard: Hazard) => {
 }
 
 /**
- * Decodes untrusted input (a parsed JSON body) with a core input schema, failing like DRF. PostgreSQL
- * text and jsonb cannot hold NUL, so like DRF's ProhibitNullCharactersValidator it is refused before the
- * database sees it; so are lone surrogates, which no UTF-8 text holds, and nesting no setting needs.
+ * Decodes untrusted input (a parsed JSON body) with a core input schema, failing as PostHog fails.
+ * PostgreSQL text and jsonb cannot hold NUL, so NUL is refused before the database sees it, with
+ * PostHog's message; so are lone surrogates, which no UTF-8 text holds, and nesting no setting needs.
  */
 export const decodeInput = <S extends Schema.Decoder<unknown>>(schema: S) => {
   const decode = Schema.decodeUnknownEffect(schema)
   return (input: unknown): Effect.Effect<S["Type"], ValidationError> =>
     decode(input).pipe(
       Effect.mapError((error) => toValidationError(error.issue, input)),
-      // Only what the schema kept is checked: unknown fields are dropped, as DRF drops them, NUL and all.
+      // Only what the schema kept is checked: unknown fields are dropped, as PostHog drops them, NUL and all.
       Effect.flatMap((decoded) => {
         const hazard = hazardIn(decoded)
         return hazard === undefined ? Effect.succeed(decoded) : Effect.fail(hazardError(hazard))

@@ -12,7 +12,7 @@ export const InvitePrevalidation = Schema.Struct({
 export type InvitePrevalidation = typeof InvitePrevalidation.Type
 
 /**
- * PostHog's InviteSignupSerializer: a new user's first name and password (both required then, see the
+ * The body of an invite's acceptance: a new user's first name and password (both required then, see the
  * service); a logged-in user who joins sends neither. `email_opt_in` is read and has no effect here.
  */
 export const InviteAccept = Schema.Struct({
@@ -22,7 +22,7 @@ export const InviteAccept = Schema.Struct({
 })
 export type InviteAccept = typeof InviteAccept.Type
 
-/** PostHog's mask_email_address: `testemail@posthog.com` → `t*******l@posthog.com`, a one-letter name `*@…`. */
+/** An address masked as PostHog masks it: `testemail@posthog.com` → `t*******l@posthog.com`, a one-letter name `*@…`. */
 export const maskEmail = (email: string): string => {
   const at = email.indexOf("@")
   if (at <= 0) return email

@@ -25,18 +25,18 @@ const decodeAccept = decodeBody(InviteAccept)
 const refuse = (detail: string, code = "invalid_input") => Effect.fail(ValidationError.field(null, detail, code))
 const notValid = () => refuse("The provided invite ID is not valid.")
 
-/** What accepting answers: the user (PostHog's UserBasic), and for a new user the cookies of their first session. */
+/** What accepting answers: the user (as PostHog embeds one), and for a new user the cookies of their first session. */
 export interface Accepted {
   readonly user: UserSummary
   readonly cookies: ReadonlyArray<SetCookie>
 }
 
 /**
- * Accepting an invite, PostHog's invite sign-up: `prevalidate` says whether the invite can be used (by
- * the logged-in user, if any), `accept` makes the invitee a member at the invite's level, creating their
+ * Accepting an invite, as PostHog's sign-up does. `prevalidate` says whether the invite can be used (by
+ * the logged-in user, if any). `accept` makes the invitee a member at the invite's level, creating their
  * user and logging them in unless they are logged in already, and removes the address's invites to the
- * organization, all in one transaction. Invites are found by id alone, which is the secret the e-mail
- * carries; the errors are PostHog's 400s.
+ * organization, all in one transaction. Invites are found by id alone: the id is the secret the e-mail
+ * carries. The errors are PostHog's 400s.
  */
 export class SignupService extends Context.Service<SignupService, {
   readonly prevalidate: (request: SessionRequest, inviteId: string) => Effect.Effect<InvitePrevalidation, ValidationError | PermissionDenied>
@@ -64,7 +64,7 @@ export class SignupService extends Context.Service<SignupService, {
           : invites.findById(id as InviteId).pipe(Effect.flatMap(Option.match({ onNone: notValid, onSome: Effect.succeed })))
       }
 
-      /** PostHog's OrganizationInvite.validate, in its order. */
+      /** Whether the invite can be used by this user, checked in PostHog's order. */
       const validate = Effect.fnUntraced(function*(invite: InviteRecord, user: User | undefined) {
         if (user !== undefined && user.email.toLowerCase() !== invite.target_email.toLowerCase()) {
           return yield* refuse("This invite is intended for another email address.", "invalid_recipient")
@@ -127,7 +127,7 @@ export class SignupService extends Context.Service<SignupService, {
           yield* memberships.insert({ organization_id: invite.organization_id, user_id: user.id, level: invite.level }).pipe(
             Effect.catchTag("AlreadyMember", () => refuse("You already are a member of this organization.", "user_already_member"))
           )
-          // Joining makes the organization the user's current one, as PostHog's User.join does.
+          // Joining makes the organization the user's current one, as it does in PostHog.
           yield* users.setCurrent(user.id, { organization_id: invite.organization_id, project_id: null })
           // The used invite goes, and with it the address's other invites to the organization.
           yield* invites.removeForEmail(invite.organization_id, invite.target_email)

@@ -3,7 +3,7 @@ import { Email, JsonObject, Text } from "../shared/fields.ts"
 import { OrganizationId, ProjectId, UserId, UserUuid } from "../shared/ids.ts"
 import { Timestamp } from "../shared/time.ts"
 
-/** PostHog's `UserBasic`: how a user is embedded in other resources. */
+/** A user as PostHog embeds one in other resources. */
 export const UserSummary = Schema.Struct({
   id: UserId,
   uuid: UserUuid,

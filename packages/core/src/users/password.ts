@@ -4,9 +4,9 @@ import { notBlank, rule, Trimmed } from "../shared/fields.ts"
 
 /**
  * Passwords are kept as scrypt hashes (node:crypto): N = 2^15, r = 8, p = 3, one of OWASP's recommended
- * settings (32 MiB per hash, about a tenth of a second here), a 16-byte random salt per password and a
- * 32-byte result. The stored text names its parameters, `scrypt$N$r$p$salt$hash` (base64), so they can
- * be raised later without breaking the hashes already stored.
+ * settings (32 MiB of memory per hash), a 16-byte random salt per password and a 32-byte result. The
+ * stored text names its parameters, `scrypt$N$r$p$salt$hash` (base64), so they can be raised later
+ * without breaking the hashes already stored.
  */
 const PARAMETERS = { N: 2 ** 15, r: 8, p: 3 } as const
 const SALT_BYTES = 16
@@ -48,7 +48,7 @@ const parse = (stored: string): Parsed | undefined => {
 /**
  * Whether `password` is the one `stored` was made from, compared in constant time. A user without a
  * password (null) is checked against a dummy hash and never matches: the work is the same whether or not
- * the account exists or has a password, as Django's ModelBackend does for an unknown user.
+ * the account exists or has a password, as PostHog does for an unknown user.
  */
 export const verifyPassword = (password: string, stored: string | null): Effect.Effect<boolean> => {
   const parsed = parse(stored ?? DUMMY) ?? parse(DUMMY)!
@@ -56,22 +56,21 @@ export const verifyPassword = (password: string, stored: string | null): Effect.
     stored !== null && timingSafeEqual(candidate, parsed.hash))
 }
 
-/** Django's MinimumLengthValidator, which PostHog keeps at its default. */
+/** PostHog's shortest password. */
 export const PASSWORD_MIN_LENGTH = 8
 
-/** Django's message for a short password, which PostHog answers under `password`. */
+/** PostHog's message for a short password, answered under `password`. */
 const passwordTooShort = `This password is too short. It must contain at least ${PASSWORD_MIN_LENGTH} characters.`
 
-/** A password as PostHog's serializers take it: a non-blank string (trimmed, as DRF does). */
+/** A password as PostHog takes it: a non-blank string, trimmed. */
 export const PasswordText = Trimmed.check(notBlank)
 
 /**
- * What Django's validators say of a new password, or undefined when it passes: the length rule, counted
- * in code points as Python counts. PostHog also runs zxcvbn's strength estimate; Hedgerow does not (see
- * docs/decisions.md).
+ * What PostHog says of a new password, or undefined when it passes: the length rule, counted in code
+ * points. PostHog also estimates the password's strength; Hedgerow does not (see docs/decisions.md).
  */
 export const passwordProblem = (password: string): string | undefined =>
   [...password].length < PASSWORD_MIN_LENGTH ? passwordTooShort : undefined
 
-/** A new password: the above, then Django's rules (code `password_too_short`, as Django's validator names it). */
+/** A new password: the above, then the length rule, under PostHog's code `password_too_short`. */
 export const NewPassword = PasswordText.check(rule<string>("password_too_short", passwordProblem))

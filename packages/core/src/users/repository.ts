@@ -23,7 +23,7 @@ export class UserRepository extends Context.Service<UserRepository, {
   readonly findCredentials: (email: string) => Effect.Effect<Option.Option<{ readonly user: User; readonly password_hash: string | null }>>
   readonly passwordHashOf: (id: UserId) => Effect.Effect<string | null>
   readonly setPasswordHash: (id: UserId, hash: string) => Effect.Effect<void>
-  /** Django's `last_login`, written at each log-in. */
+  /** The user's `last_login`, written at each log-in. */
   readonly recordLogin: (id: UserId, at: Timestamp) => Effect.Effect<void>
   /** Holds the user's row until the transaction ends, so per-user limits are counted one writer at a time. */
   readonly lock: (id: UserId) => Effect.Effect<void>

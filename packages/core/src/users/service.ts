@@ -24,16 +24,16 @@ const decodeCreate = decodeInput(UserCreate)
 const decodeSetPassword = decodeInput(Schema.Struct({ email: Email, password: NewPassword }))
 
 /**
- * The fields of PostHog's user serializer this service writes: the password, with the current one. The
- * model's password column caps it at 128 characters; the length rule is checked after the current
- * password, as PostHog's update does.
+ * The fields of PostHog's user body this service writes: the password, with the current one. PostHog's
+ * password column caps it at 128 characters; the length rule is checked after the current password, as
+ * PostHog checks it.
  */
 const decodeMeUpdate = decodeBody(Schema.Struct({
   current_password: Schema.optionalKey(PasswordText),
   password: Schema.optionalKey(PasswordText.check(maxLength(128)))
 }))
 
-/** PostHog's `time_sensitive_allow_if_only_fields` of its user endpoint: allowed from a log-in of any age. */
+/** The fields PostHog lets a user change from a log-in of any age. */
 const TIME_INSENSITIVE_FIELDS: ReadonlySet<string> = new Set([
   "theme_mode", "set_current_organization", "set_current_team", "allow_sidebar_suggestions", "shortcut_position",
   "has_seen_product_intro_for", "events_column_config", "role_at_organization", "ui_configuration"
@@ -99,7 +99,7 @@ export class UserService extends Context.Service<UserService, {
         // Read once: the rule below and the decoding both look at it.
         const given = yield* body
         if (session !== undefined && now - millisOf(session.created_at) > SENSITIVE_ACTIONS_AGE_SECONDS * 1000) {
-          // PostHog's TimeSensitiveActionPermission, which lets a few harmless fields through.
+          // An old log-in may change only a few harmless fields, as in PostHog.
           const keys = isRecord(given) ? Object.keys(given) : []
           if (keys.length === 0 || keys.some((key) => !TIME_INSENSITIVE_FIELDS.has(key))) {
             return yield* new PermissionDenied({ detail: "This action requires you to be recently authenticated." })
@@ -117,13 +117,13 @@ export class UserService extends Context.Service<UserService, {
               return yield* ValidationError.field("current_password", "Your current password is incorrect.", "incorrect_password")
             }
           }
-          // PostHog re-raises Django's messages under `password` without their codes.
+          // PostHog answers the password rules' messages under `password`, without their own codes.
           const problem = passwordProblem(input.password)
           if (problem !== undefined) return yield* ValidationError.field("password", problem, "invalid")
           const hash = yield* hashPassword(input.password)
           yield* transactions.run(Effect.gen(function*() {
             yield* users.setPasswordHash(user.id, hash)
-            // The caller's own session stays logged in (Django's update_session_auth_hash); the others end.
+            // The caller's own session stays logged in, as in PostHog; the others end.
             yield* sessions.removeForUser(user.id, session?.session_id ?? null)
           }))
         }
