@@ -1,5 +1,6 @@
 import { Cause, Deferred, Effect, Exit, Option } from "effect"
-import type { FreshnessShape, WatchedTable } from "./freshness.ts"
+import type { FreshnessShape } from "./freshness.ts"
+import type { WatchedTable } from "./watched.ts"
 
 export interface MemoOptions<K> {
   /** The tables a value is read from: a change to any of them drops it. */
