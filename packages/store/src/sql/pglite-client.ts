@@ -144,7 +144,7 @@ export const makePgliteClient = (db: PGlite): Effect.Effect<SqlClient.SqlClient,
  * whose lock tables and process entries take memory too. Pages live in memory (or the OS cache), so a
  * random read costs about what a sequential one does: with the default random_page_cost of 4 the planner
  * would rather scan a table than use a selective index. The figures are in docs/decisions.md ("The
- * store's memory").
+ * store").
  */
 const POSTGRES_CONF = [
   "shared_buffers=8MB",

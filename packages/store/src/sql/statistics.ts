@@ -6,7 +6,7 @@ import { SqlClient } from "effect/sql"
  * unit of the statistics target (30,000 at the default of 100) and holds them all at once, with about as
  * much again to sort each column's values; in the embedded store that memory is WebAssembly memory, which
  * never shrinks, so a table of long rows, such as the activity log, would keep the store's memory at its
- * largest sample for good. The figures are in docs/decisions.md ("The store's memory").
+ * largest sample for good. The figures are in docs/decisions.md ("The store").
  */
 export const ANALYZE_SAMPLE_BYTES = 2 * 1024 * 1024
 

@@ -18,7 +18,7 @@ interface Waiting<I, O> {
 /**
  * Writes asked for while the database is busy go out together, in one statement, as soon as it is free.
  * Most of a small write's cost on the embedded store is the statement's own (parse, plan, executor,
- * commit), which items that share a statement pay once (figures in docs/decisions.md, "The hot path").
+ * commit), which items that share a statement pay once (figures in docs/decisions.md, "The store").
  * A write never waits for company: with nothing else queued it goes at once, alone. A statement that
  * fails is tried again item by item, so that one bad item fails no other.
  */
