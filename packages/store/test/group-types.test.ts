@@ -97,7 +97,7 @@ forEachBackend((backend) =>
         const service = yield* GroupTypeService
         assert.isFalse((yield* ProjectService.use((s) => s.retrieveVisible(actor, project))).has_group_types)
         const company = yield* service.create(actor, project, bodyOf({ group_type: "  company " }))
-        // Trimmed as a DRF CharField is; the whole answer's shape is the conformance scenarios'.
+        // Trimmed, as PostHog trims a text field; the whole answer's shape is the conformance scenarios'.
         assert.deepStrictEqual([company.group_type, company.group_type_index, company.name_singular], ["company", 0, null])
         assert.deepStrictEqual(refusal(yield* Effect.exit(service.create(actor, project, bodyOf({ group_type: "company" })))), {
           _tag: "ValidationError",

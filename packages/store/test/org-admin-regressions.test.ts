@@ -13,7 +13,7 @@ import { Effect, Result } from "effect"
 import { Hedgerow } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
 
-/** Organization administration defects found in review, each pinned on each real store. */
+/** Edge cases of organization administration that only a real store shows, each held on both stores. */
 
 const freshOrganization = (name: string) =>
   OrganizationService.use((s) => s.create(systemActor, { name })).pipe(Effect.map((organization) => organization.id))
@@ -28,7 +28,7 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000 })(`or
     }))
 
   // JavaScript lowers a word-final capital sigma to ς, PostgreSQL to σ: comparing one side lowered by
-  // each let an existing member be invited again.
+  // each would let an existing member be invited again.
   it.effect("an address whose letters JavaScript and PostgreSQL lower differently is still a member's", () =>
     Effect.gen(function*() {
       const org = yield* freshOrganization("Sigma")

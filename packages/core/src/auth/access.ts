@@ -8,6 +8,7 @@ import { NotFound, orNotFound, PermissionDenied } from "../shared/errors.ts"
 import { canonicalUuid, type OrganizationId, parseSerial, type ProjectId } from "../shared/ids.ts"
 import { grants, type Scope } from "../shared/scope.ts"
 import { Freshness } from "../read-model/freshness.ts"
+import { READS } from "../read-model/watched.ts"
 import { memoized } from "../read-model/memoized.ts"
 
 /** `@current` stands for the caller's current organization or project, as in PostHog. */
@@ -113,7 +114,7 @@ export class Access extends Context.Service<Access, {
       })
 
       // Tenancy is asked on every project endpoint: projects are served from memory while fresh.
-      const projectById = memoized(yield* Freshness, projects.findById, { reads: ["projects"] })
+      const projectById = memoized(yield* Freshness, projects.findById, { reads: READS.project })
       const findProject = (ref: string) => {
         const id = parseSerial(ref)
         return id === undefined

@@ -13,6 +13,7 @@ import { SessionRepository } from "../sessions/repository.ts"
 import type { SessionRequest } from "../sessions/request.ts"
 import { Freshness } from "../read-model/freshness.ts"
 import { memoized } from "../read-model/memoized.ts"
+import { READS } from "../read-model/watched.ts"
 
 /** A holder's levels by organization, made once per holder read from the store (a holder served from memory is the same object each time). */
 const levelMaps = new WeakMap<MembershipLevels, UserActor["memberships"]>()
@@ -58,8 +59,7 @@ export class Authentication extends Context.Service<Authentication, {
       const keys = yield* PersonalApiKeyRepository
       const limiter = yield* RateLimiter
       const freshness = yield* Freshness
-      // A holder is its key, its user and the user's memberships.
-      const holderOf = memoized(freshness, keys.findHolder, { reads: ["personal_api_keys", "users", "memberships"] })
+      const holderOf = memoized(freshness, keys.findHolder, { reads: READS.keyHolder })
       /** When each key's `last_used_at` was last written by this process, so a cached key is not written again. */
       const touched = new Map<string, number>()
 
@@ -99,8 +99,7 @@ export class Authentication extends Context.Service<Authentication, {
       })
       const sessions = yield* SessionRepository
       const site = siteOrigin(yield* SiteSettings)
-      // A logged-out session, a changed password or a removed membership changes one of these tables.
-      const sessionHolderOf = memoized(freshness, sessions.findHolder, { reads: ["sessions", "users", "memberships"] })
+      const sessionHolderOf = memoized(freshness, sessions.findHolder, { reads: READS.sessionHolder })
 
       const session = Effect.fnUntraced(function*(request: SessionRequest) {
         const key = request.sessionKey ?? ""

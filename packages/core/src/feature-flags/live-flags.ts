@@ -1,6 +1,7 @@
 import { Context, Effect, FiberSet, Layer, Semaphore } from "effect"
 import { ProjectRepository } from "../projects/repository.ts"
 import { Freshness } from "../read-model/freshness.ts"
+import { READS } from "../read-model/watched.ts"
 import type { ProjectId } from "../shared/ids.ts"
 import { applyChanges, type ProjectFlags, projectFlags } from "./project-flags.ts"
 import { FeatureFlagRepository } from "./repository.ts"
@@ -84,11 +85,11 @@ export class LiveFlags extends Context.Service<LiveFlags, {
       const refresh = (project: ProjectId) =>
         Effect.suspend(() => {
           const position = freshness.position()
-          const users = freshness.version(["users"])
+          const users = freshness.version(READS.liveFlagNames)
           const current = held.get(project)
           if (current === undefined || current.users !== users) return readWhole(project, position, users)
           if (current.position === position) return Effect.succeed(touch(project, current))
-          const rows = freshness.rowsChangedSince("feature_flags", current.position)
+          const rows = freshness.rowsChangedSince(READS.liveFlagRows, current.position)
           if (rows === undefined) return readWhole(project, position, users)
           const prefix = `${project}:`
           const ids = [...new Set(rows.filter((row) => row.startsWith(prefix)).map((row) => Number(row.slice(prefix.length))))]
@@ -123,7 +124,7 @@ export class LiveFlags extends Context.Service<LiveFlags, {
         )
       })
       const sweepIfProjectsChanged = (): Effect.Effect<void> | undefined => {
-        const version = freshness.version(["projects"])
+        const version = freshness.version(READS.heldProjects)
         if (version === sweptVersion || turns.size === 0) return undefined
         const now = Date.now()
         if (now - sweptAt < SWEEP_EVERY_MS) return undefined
@@ -138,7 +139,7 @@ export class LiveFlags extends Context.Service<LiveFlags, {
           const sweep = sweepIfProjectsChanged()
           const current = held.get(project)
           const answer = current !== undefined && current.position === freshness.position() &&
-              current.users === freshness.version(["users"])
+              current.users === freshness.version(READS.liveFlagNames)
             ? Effect.succeed(touch(project, current))
             : turnOf(project).withPermit(refresh(project))
           return sweep === undefined ? answer : Effect.andThen(sweep, answer)

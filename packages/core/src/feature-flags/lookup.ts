@@ -7,6 +7,7 @@ import { NotFound, orNotFound, PermissionDenied } from "../shared/errors.ts"
 import { type FeatureFlagId, parseSerial, type ProjectId } from "../shared/ids.ts"
 import { Freshness } from "../read-model/freshness.ts"
 import { memoized } from "../read-model/memoized.ts"
+import { READS } from "../read-model/watched.ts"
 import type { Scope } from "../shared/scope.ts"
 import { type CallerRole, type Editor, editRights, needsRoles } from "./edit-rights.ts"
 import type { FeatureFlag, StoredFeatureFlag } from "./model.ts"
@@ -50,8 +51,7 @@ export class FlagReader extends Context.Service<FlagReader, {
       const flagById = memoized(
         yield* Freshness,
         ({ project, id }: { readonly project: ProjectId; readonly id: FeatureFlagId }) => flags.find(project, id),
-        // A stored flag carries its creator's and last modifier's names.
-        { reads: ["feature_flags", "users"], keyOf: ({ project, id }) => `${project}/${id}` }
+        { reads: READS.flag, keyOf: ({ project, id }) => `${project}/${id}` }
       )
 
       // Untraced: every flag request asks (see Authentication.authenticate).

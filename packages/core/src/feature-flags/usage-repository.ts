@@ -1,5 +1,5 @@
 import { Context, type Effect, Schema } from "effect"
-import type { WatchedTable } from "../read-model/freshness.ts"
+import type { WatchedTable } from "../read-model/watched.ts"
 import { FeatureFlagId, type ProjectId } from "../shared/ids.ts"
 import { Timestamp } from "../shared/time.ts"
 

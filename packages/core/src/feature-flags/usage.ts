@@ -1,10 +1,11 @@
 import { Cause, Context, type Duration, Effect, Layer, Option } from "effect"
 import { Freshness } from "../read-model/freshness.ts"
 import { memoized } from "../read-model/memoized.ts"
+import { READS } from "../read-model/watched.ts"
 import type { FeatureFlagId, ProjectId } from "../shared/ids.ts"
 import { millisOf, type Timestamp, timestampFromDate } from "../shared/time.ts"
 import { writeEvery } from "./periodic-write.ts"
-import { FLAG_USAGE_CHANGES, FlagUsageRepository } from "./usage-repository.ts"
+import { FlagUsageRepository } from "./usage-repository.ts"
 
 /** How often the marks made since the last write are written: one statement each time, none when there are none. */
 export const FlagUsageInterval = Context.Reference<Duration.Input>("hedgerow/FlagUsageInterval", { defaultValue: () => "5 seconds" })
@@ -63,7 +64,7 @@ export class FlagUsage extends Context.Service<FlagUsage, {
         (project: ProjectId) =>
           Effect.map(repository.called(project), (rows) =>
             Option.some<ReadonlyMap<FeatureFlagId, Timestamp>>(new Map(rows.map((row) => [row.id, row.last_called_at])))),
-        { reads: [FLAG_USAGE_CHANGES], maxEntries: MAX_PROJECTS }
+        { reads: READS.flagUsage, maxEntries: MAX_PROJECTS }
       )
 
       const record = (at: number, ids: ReadonlyArray<FeatureFlagId>) => {
@@ -77,7 +78,7 @@ export class FlagUsage extends Context.Service<FlagUsage, {
       const lastCalled = (project: ProjectId) =>
         Effect.map(stored(project), (found) => {
           const marks = Option.getOrElse(found, () => NONE_STORED)
-          const showWritten = writtenUnder === freshness.version([FLAG_USAGE_CHANGES])
+          const showWritten = writtenUnder === freshness.version(READS.flagUsage)
           return (id: FeatureFlagId): Timestamp | null => {
             const kept = marks.get(id) ?? null
             const own = Math.max(unwritten.get(id)?.at ?? -Infinity, showWritten ? written.get(id)?.at ?? -Infinity : -Infinity)
@@ -107,7 +108,7 @@ export class FlagUsage extends Context.Service<FlagUsage, {
           Effect.matchCauseEffect({
             onSuccess: () =>
               Effect.sync(() => {
-                const version = freshness.version([FLAG_USAGE_CHANGES])
+                const version = freshness.version(READS.flagUsage)
                 if (version !== writtenUnder) written = new Map()
                 for (const [id, mark] of batch) laterOf(written, id, mark)
                 writtenUnder = version

@@ -14,6 +14,7 @@ import { ProjectGroupTypes } from "../group-types/project-group-types.ts"
 import type { Project } from "../projects/model.ts"
 import { ProjectRepository } from "../projects/repository.ts"
 import { Freshness } from "../read-model/freshness.ts"
+import { READS } from "../read-model/watched.ts"
 import { memoized } from "../read-model/memoized.ts"
 import { AuthenticationError, NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
 import { type FeatureFlagId, MAX_SERIAL, type ProjectId } from "../shared/ids.ts"
@@ -132,9 +133,9 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       const cohortsOf = memoized(
         freshness,
         (project: ProjectId) => Effect.map(cohortRepository.live(project), Option.some),
-        { reads: ["cohorts"], maxEntries: MAX_PROJECTS }
+        { reads: READS.cohorts, maxEntries: MAX_PROJECTS }
       )
-      const tokenLookup = memoized(freshness, projects.findByToken, { reads: ["projects"] })
+      const tokenLookup = memoized(freshness, projects.findByToken, { reads: READS.project })
       // A text longer than any identifier, or holding what no stored text holds, names no project: it is
       // neither looked up nor kept, whichever path (evaluation, events, configuration) brings it.
       const projectByToken = (token: string) =>
@@ -152,7 +153,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       })
 
       const staticListsOf = memoized(freshness, (key: StaticListsKey) => loadStaticLists(cohortRepository, key), {
-        reads: ["cohorts", "cohort_members"],
+        reads: READS.staticCohortLists,
         keyOf: staticListsKey,
         maxEntries: MAX_PROJECTS
       })

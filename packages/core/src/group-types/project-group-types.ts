@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { Freshness } from "../read-model/freshness.ts"
 import { memoized } from "../read-model/memoized.ts"
+import { READS } from "../read-model/watched.ts"
 import type { ProjectId } from "../shared/ids.ts"
 import type { GroupType } from "./model.ts"
 import { GroupTypeRepository } from "./repository.ts"
@@ -21,7 +22,7 @@ export class ProjectGroupTypes extends Context.Service<ProjectGroupTypes, {
       const held = memoized(
         yield* Freshness,
         (project: ProjectId) => Effect.map(repository.list(project), Option.some),
-        { reads: ["group_types"] }
+        { reads: READS.groupTypes }
       )
       // Untraced: every evaluation asks.
       const of = Effect.fnUntraced(function*(project: ProjectId) {

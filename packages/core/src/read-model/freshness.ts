@@ -1,22 +1,5 @@
 import { Context, Layer } from "effect"
-
-/** The stored tables whose changes the read model hears of (the store's change feed names each one). */
-export type WatchedTable =
-  | "users"
-  | "personal_api_keys"
-  | "memberships"
-  | "organizations"
-  | "projects"
-  | "roles"
-  | "role_memberships"
-  | "feature_flags"
-  /** Flags' `last_called_at` alone, by project: written apart from the flags (see FLAG_USAGE_CHANGES). */
-  | "feature_flag_usage"
-  | "cohorts"
-  | "cohort_members"
-  | "group_types"
-  | "feature_flag_role_access"
-  | "sessions"
+import type { WatchedTable } from "./watched.ts"
 
 /**
  * When what this process holds in memory may be served. Every cache reads the version of the tables its

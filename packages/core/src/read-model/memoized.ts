@@ -1,8 +1,9 @@
 import { Cause, Deferred, Effect, Exit, Option } from "effect"
-import type { FreshnessShape, WatchedTable } from "./freshness.ts"
+import type { FreshnessShape } from "./freshness.ts"
+import type { WatchedTable } from "./watched.ts"
 
 export interface MemoOptions<K> {
-  /** The tables a value is read from: a change to any of them drops it. */
+  /** The tables a value is read from, as READS names them: a change to any of them drops it. */
   readonly reads: ReadonlyArray<WatchedTable>
   /** The map key of a lookup key that is not a primitive. */
   readonly keyOf?: ((key: K) => unknown) | undefined
@@ -11,14 +12,14 @@ export interface MemoOptions<K> {
 }
 
 /**
- * A store lookup served from memory while `freshness` allows. Only found values are kept: an unknown id
- * is asked of the store every time. Entries are kept under the version read before the store was asked,
- * so a change committed while the lookup ran has already moved the version on, and the entry is never
- * served. Versions only grow, so entries of an older version are never served again: all of them are let
- * go as soon as a newer version is seen (kept until replaced, a busy project's flags were held by the
- * thousand in versions long gone, megabytes of text with them). Lookups of one key that miss together
- * share the store's answer: after a write, the requests waiting for the flag it changed read it once,
- * not once each.
+ * A store lookup served from memory while `freshness` allows. Only found values are kept: an unknown key
+ * is asked of the store every time, so ids that name nothing take no memory. An entry is kept under the
+ * version of its tables read before the store was asked: a change committed while the lookup ran has moved
+ * the version on already, so that entry is never served. Versions only grow, so an entry of an older
+ * version can never be served again, and every entry is let go as soon as a newer version is seen, not
+ * when its key is next asked for, which for a key nobody asks again would be never. Lookups of one key
+ * that miss together share the store's answer: after a write, the requests waiting for the flag it changed
+ * read it once, not once each.
  */
 export const memoized = <K, A, E, R>(
   freshness: FreshnessShape,

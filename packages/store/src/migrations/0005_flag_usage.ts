@@ -2,11 +2,11 @@ import { runScript } from "./script.ts"
 
 /**
  * `last_called_at`, PostHog's column: when a flag was last evaluated. Only the usage write sets it, and it
- * sets nothing else, so an update that changes it is that write: the row trigger then stays silent
- * (the write names each project on the feed itself, see the flag usage repository), and a mark never makes
- * a process read a flag again or prepare its project's evaluation again. Every other update of a flag is
- * notified row by row, as before. The fill factor leaves room on each page for those frequent updates to
- * stay on their row's page (HOT), touching no index.
+ * sets nothing else, so an update that changes it is that write: the row trigger then stays silent (the
+ * write names each project on the feed itself, see the flag usage repository), and a mark never makes a
+ * process read a flag again or prepare its project's evaluation again. Every other update of a flag is
+ * notified row by row. The fill factor leaves room on each page for those frequent updates to stay on
+ * their row's page (HOT), touching no index.
  */
 export default runScript(`
 ALTER TABLE feature_flags ADD COLUMN last_called_at timestamptz;

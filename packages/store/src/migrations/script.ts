@@ -2,9 +2,9 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
 /**
- * Runs a migration script one statement at a time: a PostgreSQL server takes one statement per
- * extended-protocol query (PGlite's simple protocol took the whole file). Statements end with `;` at the
- * end of a line; the scripts hold no function bodies, whose inner semicolons this would cut.
+ * Runs a migration script one statement at a time, as a PostgreSQL server takes one statement per
+ * extended-protocol query. Statements end with `;` at the end of a line, so a function body keeps its
+ * own semicolons off line ends.
  */
 export const runScript = (script: string) =>
   Effect.gen(function*() {

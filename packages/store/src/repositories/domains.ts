@@ -3,7 +3,7 @@ import { DomainRepository, DomainTaken } from "@hedgerow/core/ports"
 import { Effect, Layer, Struct } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { pageAndTotal } from "./paging.ts"
-import { isUniqueViolation } from "./rows.ts"
+import { isUniqueViolation, rowLock } from "./rows.ts"
 import { columnsOf, decodeFirst, decodeOne, decodeRows, recordOf, valuesOf } from "./table.ts"
 
 /** What a new domain's row is given: it starts unverified, and the database fills in its id and creation time. */
@@ -40,9 +40,7 @@ export const layerNoDeps = Layer.effect(
           Effect.map((rows) => rows[0]?.taken === true)
         ),
       find: (organization, id, options) =>
-        (options?.forUpdate === true
-          ? sql`SELECT ${columns} FROM domains WHERE id = ${id} AND organization_id = ${organization} FOR UPDATE`
-          : sql`SELECT ${columns} FROM domains WHERE id = ${id} AND organization_id = ${organization}`).pipe(
+        sql`SELECT ${columns} FROM domains WHERE id = ${id} AND organization_id = ${organization} ${rowLock(sql, options)}`.pipe(
           Effect.orDie,
           Effect.flatMap(decodeDomain)
         ),

@@ -37,7 +37,7 @@ interface Batched<I, O> {
   readonly write: (items: ReadonlyArray<I>) => Effect.Effect<ReadonlyArray<O>>
   readonly batched: (item: I) => Effect.Effect<O>
 }
-/** The most writes one statement takes: past a few dozen a statement costs about as much per row as alone. */
+/** The most writes one statement takes: past a few dozen, a longer statement saves nothing more per row. */
 const MAX_BATCH = 64
 
 const batched = <I, O>(write: Batched<I, O>["write"], keyOf?: (item: I) => unknown) =>
@@ -94,8 +94,8 @@ export const layerNoDeps = Layer.effect(
 
     // New flags with their dashboards and entries. The ids are drawn first, so that each item's rows find
     // one another; a key another flag holds leaves that item out, and it alone is answered none: a key held
-    // before its ids are drawn (so that a refused create spends no id, as in PostHog, where the serializer
-    // refuses it before any insert), one taken meanwhile or earlier in the statement by ON CONFLICT.
+    // before its ids are drawn (so that a refused create spends no id, as PostHog refuses a held key before
+    // it inserts anything), one taken meanwhile or earlier in the statement by ON CONFLICT.
     const creates = yield* batched((items: ReadonlyArray<NewFlag>) =>
       sql<{ readonly n: number }>`
         WITH input AS (
@@ -207,9 +207,9 @@ export const layerNoDeps = Layer.effect(
       // Only while still deleted: a flag restored by a concurrent transaction keeps its key, and the caller's
       // own write of that key then meets the unique constraint (FlagKeyTaken) instead of hiding a live flag.
       renameKey: (id, key) => sql`UPDATE feature_flags SET key = ${key} WHERE id = ${id} AND deleted`.pipe(Effect.orDie, Effect.asVoid),
-      // Through a cursor, a batch at a time, in one transaction (one snapshot): read whole, a project's rows
-      // were held three and four times over at once (the driver's messages, its rows, the decoded flags), and
-      // the heap grew to that peak for good.
+      // Through a cursor, a batch at a time, in one transaction (one snapshot): the driver's messages, its
+      // rows and the decoded flags are held for one batch at once, never for the whole project, whose rows
+      // would otherwise be in memory three and four times over, and the heap would keep that peak.
       live: (project) =>
         sql.withTransaction(Effect.gen(function*() {
           yield* sql`

@@ -101,7 +101,8 @@ export const layerNoDeps = Layer.effect(
           Effect.map(Option.map((row) => row.organization_id))
         ),
       // Both sides are lowered here, by the same lower() as users_email_key: JavaScript's case mapping
-      // differs from PostgreSQL's for some letters (final sigma, dotted I), and a mismatch let a member be invited.
+      // differs from PostgreSQL's for some letters (final sigma, dotted I), and comparing one with the
+      // other would let a member be invited again.
       memberEmails: (organization, emails) =>
         emails.length === 0
           ? Effect.succeed(new Set<string>())

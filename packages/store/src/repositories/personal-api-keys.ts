@@ -3,6 +3,7 @@ import { PersonalApiKeyRepository } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { holderObjects } from "./memberships.ts"
+import { rowLock } from "./rows.ts"
 import { columnsOf, decodeFirst, decodeOne, decodeRows, recordOf, valuesOf } from "./table.ts"
 
 const decodeKey = decodeOne(PersonalApiKey)
@@ -46,9 +47,7 @@ export const layerNoDeps = Layer.effect(
           Effect.flatMap(decodeKeys)
         ),
       findForUser: (user, id, options) =>
-        (options?.forUpdate === true
-          ? sql`SELECT ${columns} FROM personal_api_keys WHERE id = ${id} AND user_id = ${user} FOR UPDATE`
-          : sql`SELECT ${columns} FROM personal_api_keys WHERE id = ${id} AND user_id = ${user}`).pipe(
+        sql`SELECT ${columns} FROM personal_api_keys WHERE id = ${id} AND user_id = ${user} ${rowLock(sql, options)}`.pipe(
           Effect.orDie,
           Effect.flatMap(decodeFound)
         ),

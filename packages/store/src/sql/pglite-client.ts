@@ -137,14 +137,14 @@ export const makePgliteClient = (db: PGlite): Effect.Effect<SqlClient.SqlClient,
   })
 
 /**
- * Postgres's shared memory is WebAssembly memory here, resident once used and never given back, so it is
- * sized for one embedded session. PGlite's stock 128 MB buffer pool was most of it; as the activity log
- * grew, a 32 MB pool filled up to its size. 8 MB holds a 10,000-flag store's flags and their indexes
- * (5 MB) with the catalogs in use, and a page beyond it is a read from the OS cache, at no measurable cost
- * per statement. The one backend needs no hundred connection slots, WAL senders or replication slots
- * (4 MiB of lock tables and process entries between them). Pages live in memory (or the OS cache), so a
+ * PostgreSQL's settings for one embedded session. Its shared memory is WebAssembly memory here, resident
+ * once used and never given back, so the buffer pool holds a large store's flags and their indexes with
+ * the catalogs in use, and no more: a page beyond it is read from the OS cache, which costs a statement
+ * next to nothing. The one backend needs no hundred connection slots, WAL senders or replication slots,
+ * whose lock tables and process entries take memory too. Pages live in memory (or the OS cache), so a
  * random read costs about what a sequential one does: with the default random_page_cost of 4 the planner
- * would rather scan a table than use a selective index.
+ * would rather scan a table than use a selective index. The figures are in docs/decisions.md ("The
+ * store").
  */
 const POSTGRES_CONF = [
   "shared_buffers=8MB",
@@ -158,7 +158,7 @@ const POSTGRES_CONF = [
 export const openPglite = (dataDir: string | undefined): Effect.Effect<PGlite, SqlError.SqlError, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.tryPromise({
-      // Migration 0002 creates pg_trgm (its index is gone since 0004; the extension stays in old databases).
+      // Migration 0002 creates the pg_trgm extension, and every database runs it.
       try: () =>
         PGlite.create({
           postgresqlconf: POSTGRES_CONF,

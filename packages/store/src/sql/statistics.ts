@@ -5,8 +5,8 @@ import { SqlClient } from "effect/sql"
  * What one ANALYZE may copy into memory as its sample of a table's rows. ANALYZE samples 300 rows per
  * unit of the statistics target (30,000 at the default of 100) and holds them all at once, with about as
  * much again to sort each column's values; in the embedded store that memory is WebAssembly memory, which
- * never shrinks. An activity log of 40,000 rows of a kilobyte made one pass take 29 MiB for good (1 MiB at
- * the target of 10 this allows it); 10,000 flags, 6 MiB whole and 4 MiB at the target of 21 this allows.
+ * never shrinks, so a table of long rows, such as the activity log, would keep the store's memory at its
+ * largest sample for good. The figures are in docs/decisions.md ("The store").
  */
 export const ANALYZE_SAMPLE_BYTES = 2 * 1024 * 1024
 

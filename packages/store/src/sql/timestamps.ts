@@ -2,9 +2,10 @@ import { PgTypes } from "@effect/sql-pg"
 import { Result } from "effect"
 
 /**
- * PostgreSQL keeps timestamps to the microsecond and DRF prints all six digits; a JS Date stops at the
- * millisecond, so two rows written in one millisecond would print alike. Both drivers therefore hand
- * `timestamptz` columns over as ISO text with every digit; core's `Timestamp` schema decodes that text into DRF's form.
+ * PostgreSQL keeps timestamps to the microsecond and PostHog's API prints all six digits; a JS Date stops
+ * at the millisecond, so two rows written in one millisecond would print alike. Both drivers therefore
+ * hand `timestamptz` columns over as ISO text with every digit, which core's `Timestamp` schema decodes
+ * into the form PostHog prints.
  */
 
 const PG_EPOCH_MICROS = 946_684_800_000_000n // 2000-01-01T00:00:00Z, PostgreSQL's zero

@@ -18,9 +18,9 @@ interface Waiting<I, O> {
 /**
  * Writes asked for while the database is busy go out together, in one statement, as soon as it is free.
  * Most of a small write's cost on the embedded store is the statement's own (parse, plan, executor,
- * commit), so ten inserts in one statement cost about what two do alone. A write never waits for
- * company: with nothing else queued it goes at once, alone. A statement that fails is tried again item
- * by item, so that one bad item fails no other.
+ * commit), which items that share a statement pay once (figures in docs/decisions.md, "The store").
+ * A write never waits for company: with nothing else queued it goes at once, alone. A statement that
+ * fails is tried again item by item, so that one bad item fails no other.
  */
 export const writeBatcher = <I, O>(batch: WriteBatch<I, O>): Effect.Effect<(item: I) => Effect.Effect<O>, never, Scope.Scope> =>
   Effect.gen(function*() {
