@@ -1,6 +1,6 @@
 import { isRecord, type JsonRecord } from "../shared/fields.ts"
 import { integerOf } from "../shared/python.ts"
-import type { CohortDefinitions } from "./prepare.ts"
+import type { CohortDefinitions } from "./model.ts"
 
 /**
  * How far reading a cohort's definition goes, worked out once per set of definitions rather than along

@@ -3,7 +3,7 @@ import { cohortProperties } from "../cohorts/properties.ts"
 import type { JsonRecord } from "../shared/fields.ts"
 import { cohortReading, groupShape, type NamedIds, namedIds } from "./cohort-reading.ts"
 import { type Comparison, compare, type ComparisonScope, type PropertySources } from "./operators.ts"
-import type { CohortDefinitions } from "./prepare.ts"
+import type { CohortDefinitions } from "./model.ts"
 import { decided, deferred, not, type Verdict } from "./verdict.ts"
 
 /**

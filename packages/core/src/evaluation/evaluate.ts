@@ -1,9 +1,18 @@
+import { bucketHash, hashAhead } from "../bucketing/bucket-hash.ts"
+import { HOLDOUT_PREFIX, type HashPrefix } from "../bucketing/hash-prefix.ts"
+import { inRollout, variantAt } from "../bucketing/rollout.ts"
 import type { PropertyFilter } from "../feature-flags/conditions.ts"
 import { type CohortScope, cohortVerdict } from "./cohorts.ts"
 import { deviceIdOf, type EvaluationContext, personSources } from "./context.ts"
-import { bucketHash, hashAhead, HOLDOUT_PREFIX, type HashPrefix, inRollout, variantAt } from "./hash.ts"
+import {
+  FLAG_AGGREGATION,
+  type FlagResult,
+  type FlagValue,
+  type PreparedCondition,
+  type PreparedFlag,
+  type PreparedFlags
+} from "./model.ts"
 import { compare, comparisonOf, type ComparisonScope, type Properties, type PropertySources } from "./operators.ts"
-import { FLAG_AGGREGATION, type PreparedCondition, type PreparedFlag, type PreparedFlags } from "./prepare.ts"
 import { noMatchReason, type Outcome, type Reason, reasonOf } from "./reasons.ts"
 import { RegexBudget, RegexBudgetExceeded } from "./regex-budget.ts"
 import { allOf, decided, type Deferral, deferred, type Verdict } from "./verdict.ts"
@@ -15,20 +24,6 @@ import { allOf, decided, type Deferral, deferred, type Verdict } from "./verdict
  * request's properties are all there is. Early access (a super condition), which the SDK does not
  * know, is answered first, as the service does.
  */
-
-/** A flag's value: off, on, or the variant. */
-export type FlagValue = boolean | string
-
-export interface FlagResult {
-  readonly key: string
-  readonly id: number
-  readonly version: number
-  readonly enabled: boolean
-  readonly variant: string | null
-  /** The payload stored for the variant (or for `"true"`) as stored, null when none. */
-  readonly payload: unknown
-  readonly reason: Reason
-}
 
 export interface FlagsEvaluation {
   /**
