@@ -60,6 +60,7 @@ const flagPatterns = (flag: EvaluatedFlag, conditions: FlagConditions, superGrou
   return [...patterns]
 }
 
+/** Each stored flag prepared, kept while its record lives. */
 const prepared = new WeakMap<StoredFeatureFlag, PreparedFlag>()
 
 export const prepareFlag = (flag: EvaluatedFlag): PreparedFlag => {
