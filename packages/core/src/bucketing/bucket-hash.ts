@@ -49,8 +49,10 @@ class BucketHasher {
   #bytes = new Uint8Array(256)
   /** By number of blocks less one. */
   readonly #waiting: ReadonlyArray<Waiting> = Array.from({ length: MAX_BLOCKS }, () => ({ words: new Int32Array(MESSAGE_WORDS), owners: [] }))
-  /** The last draw for each drawn salt, at its index in DRAWN_SALTS. */
-  readonly #lastDraws: Array<Draw> = DRAWN_SALTS.map(() => ({ identifier: "" }))
+  /** The draws made; the process's one hasher numbers them all, so a number names one draw. */
+  #draws = 0
+  /** The last draw for each drawn salt, at its index in DRAWN_SALTS (numbered -1 before any). */
+  readonly #lastDraws: Array<Draw> = DRAWN_SALTS.map(() => ({ number: -1, identifier: "" }))
   /** The four-lane module, made at the first draw; null where WebAssembly has no SIMD (hashes then stay in JavaScript). */
   #lanes: Sha1x4 | null | undefined = undefined
 
@@ -65,7 +67,7 @@ class BucketHasher {
     const slot = DRAWN_SALTS.indexOf(salt as DrawnSalt)
     if (slot === -1) return undefined
     const last = this.#lastDraws[slot]!
-    return prefix.drawnIn[slot] === last && identifier === last.identifier ? prefix.ahead[slot] : undefined
+    return prefix.drawnIn[slot] === last.number && identifier === last.identifier ? prefix.ahead[slot] : undefined
   }
 
   /** Draws the hash of `identifier` and `salt` under each prefix, four at a time; see `hashAhead`. */
@@ -73,7 +75,7 @@ class BucketHasher {
     const lanes = prefixes.length === 0 ? null : (this.#lanes ??= loadSha1x4())
     if (lanes === null) return
     const slot = DRAWN_SALTS.indexOf(salt)
-    const draw: Draw = this.#lastDraws[slot] = { identifier }
+    const draw: Draw = this.#lastDraws[slot] = { number: ++this.#draws, identifier }
     // A draw that threw (out of stack) may have left messages waiting: they are not this draw's.
     for (const { owners } of this.#waiting) owners.length = 0
     for (const prefix of prefixes) {
@@ -97,7 +99,7 @@ class BucketHasher {
     for (let lane = 0; lane < owners.length; lane++) {
       const prefix = owners[lane]!
       prefix.ahead[slot] = fraction(lanes.words[FIRST_WORD + lane]!, lanes.words[SECOND_WORD + lane]!)
-      prefix.drawnIn[slot] = draw
+      prefix.drawnIn[slot] = draw.number
     }
     owners.length = 0
   }

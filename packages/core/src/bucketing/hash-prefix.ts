@@ -8,8 +8,9 @@ export const DRAWN_SALTS = ["", "variant"] as const
 
 export type DrawnSalt = typeof DRAWN_SALTS[number]
 
-/** One drawing of hashes ahead, for one identifier and salt. */
+/** One drawing of hashes ahead, for one identifier and salt: its number, counted by the hasher, and the identifier. */
 export interface Draw {
+  readonly number: number
   readonly identifier: string
 }
 
@@ -25,8 +26,12 @@ export class HashPrefix {
   readonly words: Int32Array | null
   /** By drawn salt: the hash last drawn. */
   readonly ahead = [0, 0]
-  /** By drawn salt: the draw that made `ahead`'s hash, null before any has. */
-  readonly drawnIn: Array<Draw | null> = [null, null]
+  /**
+   * By drawn salt: the number of the draw that made `ahead`'s hash, 0 before any has. A number rather
+   * than the draw itself: a prefix lives long and a draw briefly, and every pointer from the one to the
+   * other would be one more for the garbage collector to track.
+   */
+  readonly drawnIn = [0, 0]
 
   constructor(text: string) {
     this.text = text
