@@ -56,13 +56,13 @@ class BucketHasher {
   /** The four-lane module, made at the first draw; null where WebAssembly has no SIMD (hashes then stay in JavaScript). */
   #lanes: Sha1x4 | null | undefined = undefined
 
-  /** The hash of `prefix + identifier + salt`. */
+  /** See `bucketHash`. */
   hash(prefix: HashPrefix, identifier: string, salt: string): number {
     return this.drawnAhead(prefix, identifier, salt) ?? this.#asciiHash(prefix, identifier, salt) ??
       this.#utf8Hash(prefix.text + identifier + salt)
   }
 
-  /** The hash the last draw for `salt` made for `prefix`, when that draw was for `identifier`. */
+  /** See `drawnAhead`. */
   drawnAhead(prefix: HashPrefix, identifier: string, salt: string): number | undefined {
     const slot = DRAWN_SALTS.indexOf(salt as DrawnSalt)
     if (slot === -1) return undefined
@@ -70,7 +70,7 @@ class BucketHasher {
     return prefix.drawnIn[slot] === last.number && identifier === last.identifier ? prefix.ahead[slot] : undefined
   }
 
-  /** Draws the hash of `identifier` and `salt` under each prefix, four at a time; see `hashAhead`. */
+  /** See `hashAhead`. */
   hashAhead(prefixes: ReadonlyArray<HashPrefix>, identifier: string, salt: DrawnSalt): void {
     const lanes = prefixes.length === 0 ? null : (this.#lanes ??= loadSha1x4())
     if (lanes === null) return
@@ -128,6 +128,7 @@ class BucketHasher {
     return blocks
   }
 
+  /** The hash of the usual message, or undefined for any other. */
   #asciiHash(prefix: HashPrefix, identifier: string, salt: string): number | undefined {
     const message = this.#message
     const blocks = this.#writeAscii(prefix, identifier, salt, message, 0)
