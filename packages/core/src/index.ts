@@ -80,15 +80,16 @@ export * from "./activity/model.ts"
 export { cohortDefinitions } from "./evaluation/cohorts.ts"
 export type { EvaluationContext } from "./evaluation/context.ts"
 export { type DependencyReference, definitionFilters, dependencyReference } from "./evaluation/definitions.ts"
-export { evaluateFlags, type FlagResult, type FlagsEvaluation, type FlagValue, resultsByKey } from "./evaluation/evaluate.ts"
-export {
-  type CohortDefinitions,
-  type EvaluatedFlag,
-  type GroupTypeMapping,
-  type PreparedFlags,
-  prepareFlags,
-  type ProjectData
-} from "./evaluation/prepare.ts"
+export { evaluateFlags, type FlagsEvaluation, resultsByKey } from "./evaluation/evaluate.ts"
+export type {
+  CohortDefinitions,
+  EvaluatedFlag,
+  FlagResult,
+  FlagValue,
+  GroupTypeMapping,
+  PreparedFlags
+} from "./evaluation/model.ts"
+export { prepareFlags, type ProjectData } from "./evaluation/prepare.ts"
 export { PROPERTY_OPERATORS, type PropertyOperator } from "./evaluation/operators.ts"
 export type { Reason, ReasonCode } from "./evaluation/reasons.ts"
 export { regexPatternError } from "./evaluation/regex.ts"

@@ -1,5 +1,4 @@
-import type { EvaluatedFlag } from "../src/evaluation/prepare.ts"
-import type { FlagResult } from "../src/evaluation/evaluate.ts"
+import type { EvaluatedFlag, FlagResult } from "../src/evaluation/model.ts"
 import { sdkPayload } from "../src/flag-evaluation/server-flags.ts"
 import type { JsonRecord } from "../src/shared/fields.ts"
 import type { FeatureFlagId } from "../src/shared/ids.ts"

@@ -1,8 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { createHash } from "node:crypto"
+import { bucketHash, drawnAhead, hashAhead } from "../src/bucketing/bucket-hash.ts"
+import { flagPrefix, HashPrefix, HOLDOUT_PREFIX } from "../src/bucketing/hash-prefix.ts"
 import { evaluateFlags, resultsByKey } from "../src/evaluation/evaluate.ts"
-import { bucketHash, drawnAhead, flagPrefix, hashAhead, HashPrefix, HOLDOUT_PREFIX } from "../src/evaluation/hash.ts"
-import { type EvaluatedFlag, prepareFlags } from "../src/evaluation/prepare.ts"
+import type { EvaluatedFlag } from "../src/evaluation/model.ts"
+import { prepareFlags } from "../src/evaluation/prepare.ts"
 import type { JsonRecord } from "../src/shared/fields.ts"
 import { storedFlag } from "./stored-flag.ts"
 

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { evaluateFlags, type FlagResult, resultsByKey } from "../src/evaluation/evaluate.ts"
+import { evaluateFlags, resultsByKey } from "../src/evaluation/evaluate.ts"
+import type { FlagResult } from "../src/evaluation/model.ts"
 import { prepareFlags } from "../src/evaluation/prepare.ts"
 import { reasonOf } from "../src/evaluation/reasons.ts"
 import { type FlagsAnswer, type FlagsFormat, flagsResponse, flagsResponseJson } from "../src/flag-evaluation/answers.ts"

@@ -1,6 +1,6 @@
 import { PostHog } from "posthog-node"
 import { definitionFilters } from "../src/evaluation/definitions.ts"
-import type { PreparedFlags } from "../src/evaluation/prepare.ts"
+import type { PreparedFlags } from "../src/evaluation/model.ts"
 
 /**
  * posthog-node evaluating the prepared flags locally, as it does with the definitions Hedgerow serves:

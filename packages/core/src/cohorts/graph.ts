@@ -1,4 +1,4 @@
-import type { CohortDefinitions } from "../evaluation/prepare.ts"
+import type { CohortDefinitions } from "../evaluation/model.ts"
 import { conditionsOf, cohortIdsIn as flagCohortIds } from "../feature-flags/conditions.ts"
 import type { CohortBrief, FlagNode } from "./model.ts"
 import { cohortIdsIn, type Definable, namedCohortIds } from "./properties.ts"

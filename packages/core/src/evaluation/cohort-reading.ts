@@ -1,6 +1,6 @@
 import { isRecord, type JsonRecord } from "../shared/fields.ts"
 import { integerOf } from "../shared/python.ts"
-import type { CohortDefinitions } from "./prepare.ts"
+import type { CohortDefinitions } from "./model.ts"
 
 /**
  * How far reading a cohort's definition goes, worked out once per set of definitions rather than along
@@ -8,8 +8,8 @@ import type { CohortDefinitions } from "./prepare.ts"
  * each cohort once. Depth counts groups within groups and cohorts named by a filter, as evaluation
  * descends them. A cohort that names itself, directly or through others, or whose reading goes deeper
  * than `MAX_COHORT_DEPTH`, is one neither decider can read: posthog-node's reading of it may never end or
- * may exhaust its stack, and PostHog's service refuses a loop of cohorts. Writes refuse both; definitions
- * stored otherwise are still read safely.
+ * may exhaust its stack, and PostHog's service refuses a loop of cohorts. Writes refuse both; a definition
+ * stored by other means is still read safely.
  */
 
 /** Levels a cohort's reading may go down: well past any real definition, well short of the stack's limit. */

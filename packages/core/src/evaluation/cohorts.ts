@@ -3,7 +3,7 @@ import { cohortProperties } from "../cohorts/properties.ts"
 import type { JsonRecord } from "../shared/fields.ts"
 import { cohortReading, groupShape, type NamedIds, namedIds } from "./cohort-reading.ts"
 import { type Comparison, compare, type ComparisonScope, type PropertySources } from "./operators.ts"
-import type { CohortDefinitions } from "./prepare.ts"
+import type { CohortDefinitions } from "./model.ts"
 import { decided, deferred, not, type Verdict } from "./verdict.ts"
 
 /**
@@ -136,7 +136,8 @@ const leafVerdict = (leaf: JsonRecord, scope: CohortScope, all: boolean): Verdic
 /**
  * A group of the definition. The SDK stops at the first verdict that decides the group, stops at once
  * when it must ask the service, and otherwise leaves an undecided group undecided; the service reads
- * every leaf it reaches. The definition's depth was checked before: the recursion is bounded.
+ * every leaf it reaches. A definition that goes deeper than `MAX_COHORT_DEPTH` is not read at all
+ * (`definitionVerdict`), so the recursion is bounded.
  */
 const groupVerdict = (group: JsonRecord, scope: CohortScope): Verdict => {
   const shape = groupShape(group)

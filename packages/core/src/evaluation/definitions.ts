@@ -1,6 +1,6 @@
 import type { JsonValue, PropertyFilter } from "../feature-flags/conditions.ts"
 import type { JsonRecord } from "../shared/fields.ts"
-import type { PreparedFlag, PreparedFlags } from "./prepare.ts"
+import type { PreparedFlag, PreparedFlags } from "./model.ts"
 
 /**
  * What the local-evaluation definitions put in a `flag` property: the key of the flag it names (the

@@ -1,34 +1,36 @@
+import { bucketHash, hashAhead } from "../bucketing/bucket-hash.ts"
+import { HOLDOUT_PREFIX, type HashPrefix } from "../bucketing/hash-prefix.ts"
+import { inRollout, variantAt } from "../bucketing/rollout.ts"
 import type { PropertyFilter } from "../feature-flags/conditions.ts"
 import { type CohortScope, cohortVerdict } from "./cohorts.ts"
 import { deviceIdOf, type EvaluationContext, personSources } from "./context.ts"
-import { bucketHash, hashAhead, HOLDOUT_PREFIX, type HashPrefix, inRollout, variantAt } from "./hash.ts"
+import {
+  FLAG_AGGREGATION,
+  type FlagResult,
+  type FlagValue,
+  type PreparedCondition,
+  type PreparedFlag,
+  type PreparedFlags
+} from "./model.ts"
 import { compare, comparisonOf, type ComparisonScope, type Properties, type PropertySources } from "./operators.ts"
-import { FLAG_AGGREGATION, type PreparedCondition, type PreparedFlag, type PreparedFlags } from "./prepare.ts"
 import { noMatchReason, type Outcome, type Reason, reasonOf } from "./reasons.ts"
 import { RegexBudget, RegexBudgetExceeded } from "./regex-budget.ts"
 import { allOf, decided, type Deferral, deferred, type Verdict } from "./verdict.ts"
 
 /**
- * Evaluating a project's flags for one person (and their groups). Each flag is answered as posthog-node
- * answers it when it can decide locally, so that an SDK reads the same value whether it evaluates
- * locally or asks Hedgerow; otherwise as PostHog's flags service answers, with no stored person: the
- * request's properties are all there is. Early access (a super condition), which the SDK does not
- * know, is answered first, as the service does.
+ * Evaluating a project's prepared flags for one person and their groups: each flag's value, the reason
+ * for it, and its payload.
+ *
+ * Two deciders are followed. Where posthog-node, evaluating locally from the definitions, can decide a
+ * flag, Hedgerow answers as it does, so that a person gets the same value whether their SDK evaluates
+ * locally or asks Hedgerow. Where the SDK would leave the flag to the server (a property the request
+ * lacks, a cohort it has no definition of, a value it cannot compare), Hedgerow answers as PostHog's
+ * flags service does, on what the request carries alone: Hedgerow keeps no persons.
+ *
+ * A flag is decided in this order: an inactive flag is off; early access, which the SDK knows nothing
+ * of, comes first, as in the service; then the SDK's answer; then the service's, unless a dependency
+ * cycle keeps the service from evaluating the flag at all.
  */
-
-/** A flag's value: off, on, or the variant. */
-export type FlagValue = boolean | string
-
-export interface FlagResult {
-  readonly key: string
-  readonly id: number
-  readonly version: number
-  readonly enabled: boolean
-  readonly variant: string | null
-  /** The payload stored for the variant (or for `"true"`) as stored, null when none. */
-  readonly payload: unknown
-  readonly reason: Reason
-}
 
 export interface FlagsEvaluation {
   /**
@@ -73,7 +75,7 @@ interface Subject {
   readonly pending: Set<PreparedFlag>
   /** How cohorts are read for each set of properties (their verdicts kept for the evaluation). */
   readonly cohortScopes: Map<PropertySources, CohortScope>
-  /** Whether a flag failed to evaluate (a value no reader can render); the service then reports errors. */
+  /** Whether a flag failed to evaluate (a value no reader can render, regex work past the budget); the service then reports errors. */
   failed: boolean
 }
 
@@ -102,7 +104,7 @@ export const evaluateFlags = (prepared: PreparedFlags, context: EvaluationContex
     hashAhead(prepared.ahead.rollouts, context.distinct_id, "")
     hashAhead(prepared.ahead.variants, context.distinct_id, "variant")
   }
-  // An array in the flags' order, no map by key: a `/flags` request reads each result once, with its flag.
+  // An array in the flags' order rather than a map by key: a `/flags` answer reads each result once, beside its flag.
   const results: Array<FlagResult | null> = []
   for (const flag of prepared.flags) {
     results.push(only !== undefined && !only.has(flag.key) ? null : resultOf(subject, flag))
@@ -152,7 +154,7 @@ const decide = (subject: Subject, flag: PreparedFlag): Decision | null => {
   return serviceAnswer(subject, flag)
 }
 
-/** The flag's result for a decision: one object per reason and value, made the first time either is given. */
+/** The flag's result for a decision: one object for each reason and value, made the first time the two meet. */
 const resultFrom = (flag: PreparedFlag, decision: Decision): FlagResult => {
   let byValue = flag.results.get(decision.reason)
   if (byValue === undefined) flag.results.set(decision.reason, byValue = new Map())
@@ -259,8 +261,8 @@ const serviceMatches = (subject: Subject, properties: ReadonlyArray<PropertyFilt
 
 /**
  * The value of a matching condition: its override when that names a variant, else the hashed variant,
- * else on. A flag without variants is on with no hash drawn: most flags are boolean, and that hash
- * thrown away was a third of the hashes a `/flags` request drew.
+ * else on. A flag without variants is on without hashing for a variant: most flags are boolean, and
+ * the hash would go unread.
  */
 const matchedValue = (flag: PreparedFlag, condition: PreparedCondition, identifier: string, hash = bucketHash): FlagValue => {
   if (condition.variant !== null) return condition.variant
@@ -409,7 +411,7 @@ const serviceAnswer = (subject: Subject, flag: PreparedFlag): Decision => {
   const person = personIdentifier(subject, flag)
   const holdout = flag.holdout
   if (holdout !== null) {
-    // A group flag's holdout needs the group: the SDK answers no otherwise.
+    // A group flag's holdout hashes the group's key: without the group, no one is held out.
     const identifier = flag.aggregation === null ? person : groupKeyOf(subject, flag.aggregation)?.key
     if (identifier !== undefined && inRollout(holdout.percentage, HOLDOUT_PREFIX, identifier)) {
       return { value: holdout.variant, reason: reasonOf("holdout_condition_value", null) }

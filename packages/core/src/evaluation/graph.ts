@@ -1,31 +1,10 @@
 import type { PropertyFilter } from "../feature-flags/conditions.ts"
-import type { PreparedFlag } from "./prepare.ts"
+import type { DependencyGraph, PreparedFlag } from "./model.ts"
 
 /**
- * Flag dependencies across a project, read two ways. The local-evaluation definitions give each
- * dependency property a `dependency_chain`: the keys to evaluate, dependencies first, ending with the
- * flag depended on; empty when the walk meets a cycle or a flag that does not exist. PostHog's flags
- * service instead orders all flags in stages (Kahn's algorithm): a flag in a cycle, or behind one, is
- * never staged, so it is not evaluated at all; a staged flag that depends, however indirectly, on a flag
- * that does not exist evaluates to false (`missing_dependency`).
+ * A project's flag dependencies (see `DependencyGraph`): each chain is walked depth first when first
+ * asked for, and the service's stages are worked out once, when a question first needs them.
  */
-export interface DependencyGraph {
-  /** The flag a dependency property names, as the definitions resolve it: by id, else by key. */
-  readonly target: (property: PropertyFilter) => PreparedFlag | undefined
-  /** The `dependency_chain` of a property naming `key`, or [] for a cycle or a flag that does not exist. */
-  readonly chain: (key: string) => ReadonlyArray<string>
-  /** Whether the service never evaluates the flag: it is in a cycle or depends on one. */
-  readonly blocked: (flag: PreparedFlag) => boolean
-  /** Whether the service answers `missing_dependency` for the flag. */
-  readonly missing: (flag: PreparedFlag) => boolean
-  /** Whether any flag is blocked: the service then reports errors while computing flags. */
-  readonly hasCycles: () => boolean
-  /**
-   * Whether any flag reads another, by a condition or by its early-access super group: if none does, each
-   * flag is evaluated on its own, once.
-   */
-  readonly anyDependency: boolean
-}
 
 interface Stages {
   readonly blocked: ReadonlySet<PreparedFlag>

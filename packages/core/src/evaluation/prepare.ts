@@ -1,107 +1,37 @@
-import { type ConditionGroup, conditionsOf, type FlagConditions, type JsonValue, type PropertyFilter } from "../feature-flags/conditions.ts"
+import { flagPrefix } from "../bucketing/hash-prefix.ts"
+import { type ConditionGroup, conditionsOf, type FlagConditions, type JsonValue } from "../feature-flags/conditions.ts"
 import type { StoredFeatureFlag } from "../feature-flags/model.ts"
-import { isRecord, type JsonRecord } from "../shared/fields.ts"
+import { isRecord } from "../shared/fields.ts"
 import { definitionFilters, leafOperator } from "./cohorts.ts"
-import type { FlagResult, FlagValue } from "./evaluate.ts"
-import { type DependencyGraph, dependencyGraph } from "./graph.ts"
-import { flagPrefix, type HashPrefix } from "./hash.ts"
+import { dependencyGraph } from "./graph.ts"
+import {
+  type CohortDefinitions,
+  type EvaluatedFlag,
+  FLAG_AGGREGATION,
+  type GroupTypeMapping,
+  type Holdout,
+  type PreparedCondition,
+  type PreparedFlag,
+  type PreparedFlags
+} from "./model.ts"
 import { operatorOf, regexPatterns } from "./operators.ts"
-import type { Reason } from "./reasons.ts"
 import { CompiledPatterns } from "./regex-patterns.ts"
 
 /**
- * A project's flags read once for evaluation: what evaluating them reads of their filters, besides the
- * typed conditions. Each flag is read once for as long as its stored record lives (records are never
- * changed in place), so preparing a project again after one flag changed reads only that flag.
+ * A project's flags prepared for evaluation: what evaluating them reads of their filters, besides the
+ * typed conditions, read once. A flag is prepared once for as long as its stored record lives (records
+ * are never changed in place), so preparing a project again after one flag changed reads only that flag.
  */
 
-/** A flag as evaluation takes it: the stored flag, and PostHog's `bucketing_identifier` where known. */
-export type EvaluatedFlag = StoredFeatureFlag & { readonly bucketing_identifier?: string | null | undefined }
-
-/**
- * PostHog's `group_type_mapping`: group type index, as text, to the name of the project's group type
- * there. A flag on an index the mapping lacks has no group type to read. The definitions for local
- * evaluation send the same mapping, so that the SDK and Hedgerow read a group flag alike.
- */
-export type GroupTypeMapping = Readonly<Record<string, string>>
-
-const NO_GROUP_TYPES: GroupTypeMapping = {}
-
-/** A condition that names no aggregation of its own follows the flag's. */
-export const FLAG_AGGREGATION = Symbol("flag aggregation")
-
-export interface PreparedCondition {
-  readonly index: number
-  readonly properties: ReadonlyArray<PropertyFilter>
-  /** Null when not given: everyone who matches. */
-  readonly rollout_percentage: number | null
-  /** The override when it names a variant of the flag, else null (an unknown one is ignored). */
-  readonly variant: string | null
-  /** A group type index, null for persons, or the flag's when the condition names none. */
-  readonly aggregation: JsonValue | null | typeof FLAG_AGGREGATION
-}
-
-export interface Holdout {
-  /** The variant a held-out identifier gets, `holdout-<id>`. */
-  readonly variant: string
-  /** Clamped to 0–100. */
-  readonly percentage: number
-}
-
-export interface PreparedFlag {
-  readonly flag: EvaluatedFlag
-  readonly key: string
-  /** What the flag's rollout and variant hashes begin with. */
-  readonly hashPrefix: HashPrefix
-  readonly conditions: FlagConditions
-  readonly groups: ReadonlyArray<PreparedCondition>
-  /** The flag's group type index, or null for a flag on persons. */
-  readonly aggregation: JsonValue | null
-  readonly deviceBucketing: boolean
-  readonly holdout: Holdout | null
-  /** Stop at the first condition whose properties match but whose rollout excludes. */
-  readonly earlyExit: boolean
-  /** Early access: the person property `$feature_enrollment/<key>` decides before any condition. */
-  readonly featureEnrollment: boolean
-  /** The legacy form of early access: the first super group, when it has properties. */
-  readonly superGroup: ConditionGroup | null
-  /** Type `flag` properties, in condition order. */
-  readonly dependencies: ReadonlyArray<PropertyFilter>
-  /** The patterns its `regex` and `not_regex` conditions search with, when it is active (else it has none to evaluate). */
-  readonly regexPatterns: ReadonlyArray<string>
-  /**
-   * The results this flag has given, by reason and value, which together decide the rest: people mostly
-   * get the same few, so an evaluation makes none anew and an answer's text can be kept with each.
-   */
-  readonly results: Map<Reason, Map<FlagValue, FlagResult>>
-}
-
-/** Dynamic cohorts' definitions by id as text: the property group posthog-node receives for each. */
-export type CohortDefinitions = ReadonlyMap<string, JsonRecord>
-
-export interface PreparedFlags {
-  /** The flags that are not deleted, in the order given. */
-  readonly flags: ReadonlyArray<PreparedFlag>
-  readonly byKey: ReadonlyMap<string, PreparedFlag>
-  readonly byId: ReadonlyMap<number, PreparedFlag>
-  readonly cohorts: CohortDefinitions
-  readonly groupTypes: GroupTypeMapping
-  readonly graph: DependencyGraph
-  /** The patterns of the active flags' conditions and of the cohorts' definitions, compiled before evaluation. */
-  readonly patterns: CompiledPatterns
-  /**
-   * What a person's hashes are drawn under ahead of evaluating (see `hashAhead`): the prefixes of the
-   * active flags on persons, those with a partial rollout and those with variants.
-   */
-  readonly ahead: { readonly rollouts: ReadonlyArray<HashPrefix>; readonly variants: ReadonlyArray<HashPrefix> }
-}
-
+/** What evaluation reads of the project besides its flags. */
 export interface ProjectData {
   readonly cohorts?: CohortDefinitions | undefined
   readonly groupTypes?: GroupTypeMapping | undefined
-  /** The patterns compiled for the project's state before, which this one takes over where it uses them. */
+  /** The patterns compiled for the project's previous snapshot, which this one takes over where it uses them. */
   readonly patterns?: CompiledPatterns | undefined
 }
+
+const NO_GROUP_TYPES: GroupTypeMapping = {}
 
 const holdoutOf = (given: unknown): Holdout | null => {
   if (!isRecord(given) || given["id"] === null || given["id"] === undefined) return null
@@ -130,6 +60,7 @@ const flagPatterns = (flag: EvaluatedFlag, conditions: FlagConditions, superGrou
   return [...patterns]
 }
 
+/** Each stored flag prepared, kept while its record lives. */
 const prepared = new WeakMap<StoredFeatureFlag, PreparedFlag>()
 
 export const prepareFlag = (flag: EvaluatedFlag): PreparedFlag => {

@@ -4,9 +4,9 @@ import { budgetExceeded, type MeteredRegex, type RegexBudget } from "./regex-bud
 /**
  * A project's `regex` and `not_regex` patterns, compiled: they belong to its prepared flags, so that one
  * project's patterns never make way for another's, and a project keeps every pattern it uses however many
- * it has. Compiling is the costly part of a pattern (far more than a match on the values SDKs send), so a
- * project's next state takes over the patterns compiled for the one before that it still uses, and
- * compiles only the others; those it no longer uses are let go with the state before.
+ * it has. Compiling is the costly part of a pattern (far more than a match on the values SDKs send), so
+ * each new snapshot of a project takes over, from the snapshot it replaces, the compiled patterns it still
+ * uses and compiles only the others; those it does not use go with the snapshot replaced.
  *
  * Patterns are compiled before evaluation, one at a time, by whoever first needs the project's new state
  * (see `compileNext`), so that compiling a project's patterns never holds the event loop for more than one

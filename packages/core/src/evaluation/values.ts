@@ -59,7 +59,7 @@ const jsonText = (value: unknown, number: (n: number) => string | undefined): st
 
 /**
  * The SDK's text of a value for `exact`: text as is, anything else as JSON. A parsed JSON number
- * no longer tells `5` from `5.0`, which the service renders apart, so the SDK leaves any integral
+ * does not tell `5` from `5.0`, which the service renders apart, so the SDK leaves any integral
  * number (and lone surrogates, and a filter without a value) to the service: undefined.
  */
 export const sdkExactText = (value: unknown): string | undefined => {

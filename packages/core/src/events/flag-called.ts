@@ -1,4 +1,4 @@
-import type { PreparedFlag, PreparedFlags } from "../evaluation/prepare.ts"
+import type { PreparedFlag, PreparedFlags } from "../evaluation/model.ts"
 import type { JsonRecord } from "../shared/fields.ts"
 
 /** A `$feature_flag_called` event as a count: the flag it names and the value it says was returned. */

@@ -1,6 +1,6 @@
 import { Buffer } from "node:buffer"
 import { joinedJson, keptJson } from "../shared/json-bytes.ts"
-import type { FlagResult } from "../evaluation/evaluate.ts"
+import type { FlagResult } from "../evaluation/model.ts"
 import type {
   DecideV1Response,
   DecideV2Response,

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
 import { definedCohortsReached } from "../cohorts/graph.ts"
 import { definitionFilters } from "../evaluation/definitions.ts"
-import type { PreparedFlags } from "../evaluation/prepare.ts"
+import type { PreparedFlags } from "../evaluation/model.ts"
 import { cohortIdsIn } from "../feature-flags/conditions.ts"
 import type { JsonRecord } from "../shared/fields.ts"
 import type { DefinitionFlag, Definitions, LocalEvaluationDefinitions } from "./model.ts"

@@ -1,5 +1,6 @@
 import type { EvaluationContext } from "../evaluation/context.ts"
-import { evaluateFlags, type FlagResult, type FlagValue } from "../evaluation/evaluate.ts"
+import { evaluateFlags } from "../evaluation/evaluate.ts"
+import type { FlagResult, FlagValue } from "../evaluation/model.ts"
 import { runsIn } from "./runtime.ts"
 import type { FlagSnapshot } from "./snapshot.ts"
 
