@@ -2,8 +2,8 @@ import { PayloadTooLarge, ValidationError } from "@hedgerow/core"
 import { compressToBase64 } from "lz-string"
 import { gzipSync } from "node:zlib"
 import { describe, expect, it } from "vitest"
-import { decodeLz64 } from "../src/lz64.ts"
-import { decodeSdkBody, MAX_DECODED_BYTES, SDK_BODY_SHAPE } from "../src/sdk-body.ts"
+import { decodeLz64 } from "../src/request/lz64.ts"
+import { decodeSdkBody, MAX_DECODED_BYTES, SDK_BODY_SHAPE } from "../src/request/sdk-body.ts"
 
 const body = { token: "phc_x", distinct_id: "d-1", person_properties: { name: "Zoë 🐝" } }
 const json = JSON.stringify(body)
