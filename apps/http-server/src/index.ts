@@ -1,4 +1,19 @@
-/** The HTTP adapter: serves packages/api over core and the store. */
+/**
+ * The HTTP adapter: serves packages/api over core and the store, on a server of its own or mounted in
+ * another application's. Its folders, from what a request meets first:
+ *
+ * - node-server.ts, server.ts, app.ts, launch.ts: the Node server, the routes and middleware put
+ *   together, and `hedgerow serve`;
+ * - sdk-lane/: the SDKs' two most frequent requests, answered beside HttpApi;
+ * - middleware/: around every route: the request log, CORS, the error envelope and its fallbacks for a
+ *   request no route matches (404, 405, the web console's pages);
+ * - http-api/: HttpApi's handlers for the endpoints' bindings, and the contract's two middlewares;
+ * - request/: what is read of a request: its URL, its session, its bodies (JSON, forms, the SDKs');
+ * - endpoints/: each endpoint of the contract bound to its core call, one file per group;
+ * - answers/: what goes out: endpoint answers, error envelopes, cookies, the logged 500;
+ * - settings/: the server's settings from the environment; log/: the request log;
+ * - web-console/: the console's build, served beside the API; embed/: Hedgerow inside a Node application.
+ */
 export * as App from "./app.ts"
 export * as HedgerowServer from "./server.ts"
 export type { ServerOptions } from "./server.ts"

@@ -63,9 +63,9 @@ const unreadBodyOfUnknownLength = (request: IncomingMessage | undefined) =>
 /**
  * An answer sent before the request body has arrived drops the rest of it. @effect/platform-node reads
  * and drops up to 256 KiB, closing the connection past that, but says `Connection: close` beforehand only
- * when a Content-Length tells it the rest is larger: for a body in chunks the answer said `keep-alive`
- * and the connection was closed anyway, failing the client's next request on it. Such an answer says
- * `close` here, and the adapter then closes the connection once it is sent, as for a Content-Length.
+ * when a Content-Length tells it the rest is larger: for a body in chunks the answer would say
+ * `keep-alive` and the connection still close, failing the client's next request on it. Such an answer
+ * says `close` here, and the adapter then closes the connection once it is sent, as for a Content-Length.
  */
 class ClosingResponse extends ServerResponse {
   override writeHead(statusCode: number, message?: string | OutgoingHeaders, headers?: OutgoingHeaders): this {

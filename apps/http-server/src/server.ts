@@ -35,9 +35,9 @@ export interface ServerOptions {
 
 /**
  * The API (and the web console, given its build) on a Node HTTP server over core and the store; port 0
- * picks a free port. The server's timeouts come from the configuration (settings/timeouts.ts) and the console
- * from its directory, both read first so that a bad timeout or a missing build refuses the start before
- * the store is opened.
+ * picks a free port. The server's timeouts come from the configuration (settings/timeouts.ts) and the
+ * console from its directory, both read first so that a bad timeout or a missing build refuses the start
+ * before the store is opened.
  */
 export const layer = (options: ServerOptions) =>
   Layer.unwrap(Effect.gen(function*() {

@@ -44,7 +44,7 @@ describe("SDK bodies are decoded exactly once", () => {
       ["lz-string raw", bytes(compressToBase64(json)), { compression: "lz-string" }],
       ["lz64 said in the form", Buffer.from(`compression=lz64&data=${encodeURIComponent(compressToBase64(json))}`), { contentType: FORM }],
       ["lz64 in a form whose + came as a space", Buffer.from(`compression=lz64&data=${compressToBase64(json).replace(/\+/g, " ")}`), { contentType: FORM }],
-      ["a form's data given twice: the last, as Django reads it", Buffer.from(`data=e30%3D&data=${encodeURIComponent(base64)}`), { contentType: FORM }]
+      ["a form's data given twice: the last, as PostHog reads it", Buffer.from(`data=e30%3D&data=${encodeURIComponent(base64)}`), { contentType: FORM }]
     ]
     for (const [name, sent, encoding] of cases) expect([name, decodeSdkBody(sent, encoding)]).toEqual([name, body])
   })
