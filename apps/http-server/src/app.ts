@@ -1,35 +1,20 @@
 import { HedgerowApi } from "@hedgerow/api"
-import { Authentication, RateLimitSettings } from "@hedgerow/core"
+import { Authentication } from "@hedgerow/core"
 import { Hedgerow, type StoreOptions } from "@hedgerow/store"
-import { Config, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
-import * as Handlers from "./handlers.ts"
-import * as AuthorizationMiddleware from "./middleware/authorization.ts"
+import * as AuthorizationMiddleware from "./http-api/authorization.ts"
+import * as Handlers from "./http-api/handlers.ts"
+import * as RequestDecodingMiddleware from "./http-api/request-decoding.ts"
+import { ServerLog } from "./log/server-log.ts"
 import * as Cors from "./middleware/cors.ts"
 import * as ErrorEnvelope from "./middleware/error-envelope.ts"
 import * as RequestLog from "./middleware/request-log.ts"
-import { ServerLog } from "./log/server-log.ts"
-import { ServerSettings } from "./settings.ts"
-import { SiteFromConfig } from "./site.ts"
-import * as RequestDecodingMiddleware from "./middleware/request-decoding.ts"
+import { RateLimitsFromConfig } from "./settings/rate-limits.ts"
+import { ServerSettings, serverSettingsFromConfig } from "./settings/server-settings.ts"
+import { SiteFromConfig } from "./settings/site.ts"
 import * as WebConsole from "./web-console/routes.ts"
-
-/** HEDGEROW_RATE_LIMIT=true turns on PostHog's per-key limits (480 a minute, 4800 an hour); they are off by default. */
-const RateLimitsFromConfig = Layer.effect(
-  RateLimitSettings,
-  Effect.gen(function*() {
-    const enabled = yield* Config.Boolean("HEDGEROW_RATE_LIMIT").pipe(Config.withDefault(false))
-    return { ...RateLimitSettings.defaultValue(), enabled }
-  })
-)
-
-/** HEDGEROW_TRUST_PROXY=true: a reverse proxy sets X-Forwarded-Proto/Host, so links may use them. */
-export const serverSettingsFromConfig = (basePath: string) =>
-  Layer.effect(
-    ServerSettings,
-    Effect.map(Config.Boolean("HEDGEROW_TRUST_PROXY").pipe(Config.withDefault(false)), (trustProxy) => ({ trustProxy, basePath }))
-  )
 
 /**
  * Around every route, the request log outside CORS, and CORS outside the envelope: the envelope answers
@@ -46,18 +31,19 @@ const edgeMiddleware = HttpRouter.middleware(
 )
 
 /**
- * PostHog's router accepts paths with and without their trailing slash, and clients use both. A path segment of any length
- * reaches its endpoint, which answers an id it cannot know with 404: the router's default refuses
- * segments over 100 characters, and such a path was then answered 405 as if the method were wrong.
+ * PostHog's router accepts paths with and without their trailing slash, and clients use both. A path
+ * segment of any length reaches its endpoint, which answers an id it cannot know with 404: under the
+ * router's default, which refuses segments over 100 characters, such a path would be answered 405 as if
+ * the method were wrong.
  */
 export const routerConfig = { ignoreTrailingSlash: true, maxParamLength: Number.MAX_SAFE_INTEGER } as const
 
 const DOCS_PATH = "/api/docs/"
 
 /**
- * The rendered docs, made on each visit. `HttpApiScalar.layer` alone loads Scalar's script (12 MiB of heap)
- * when the server starts and keeps the page once made (as much again); here the script loads at the first
- * visit, and each page is dropped once sent: most servers are never asked for their docs.
+ * The rendered docs, made on each visit. `HttpApiScalar.layer` alone loads Scalar's script when the
+ * server starts and keeps the page once made, both large; here the script loads at the first visit, and
+ * each page is dropped once sent: most servers are never asked for their docs.
  */
 const docsRoute = HttpRouter.add(
   "GET",
@@ -91,8 +77,8 @@ export const servicesLayer = (store: StoreOptions) =>
 
 /**
  * Serves `routes` with `services` given to the routes alone: each request's context then holds the
- * server's few services, and the handlers set core's services for their bindings (see handlers.ts), so
- * no request copies the whole set.
+ * server's few services, and the handlers set core's services for their bindings (see
+ * http-api/serve-binding.ts), so no request copies the whole set.
  */
 const serving = <A, E, R, S, E2, R2>(routes: Layer.Layer<A, E, R>, services: Layer.Layer<S, E2, R2>) =>
   HttpRouter.serve(routes.pipe(Layer.provide(services)), { routerConfig, disableLogger: true, disableListenLog: true })

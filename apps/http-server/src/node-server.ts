@@ -10,7 +10,7 @@ import {
 } from "node:http"
 import type { Duplex } from "node:stream"
 import type { SdkLane } from "./sdk-lane/lane.ts"
-import type { ConnectionTimeouts } from "./timeouts.ts"
+import type { ConnectionTimeouts } from "./settings/timeouts.ts"
 
 // Time a client gets to read a refusal after the server's FIN. Destroying the socket at once, with
 // the client's bytes still unread, sends a reset that can make the client drop the refusal.
@@ -63,9 +63,9 @@ const unreadBodyOfUnknownLength = (request: IncomingMessage | undefined) =>
 /**
  * An answer sent before the request body has arrived drops the rest of it. @effect/platform-node reads
  * and drops up to 256 KiB, closing the connection past that, but says `Connection: close` beforehand only
- * when a Content-Length tells it the rest is larger: for a body in chunks the answer said `keep-alive`
- * and the connection was closed anyway, failing the client's next request on it. Such an answer says
- * `close` here, and the adapter then closes the connection once it is sent, as for a Content-Length.
+ * when a Content-Length tells it the rest is larger: for a body in chunks the answer would say
+ * `keep-alive` and the connection still close, failing the client's next request on it. Such an answer
+ * says `close` here, and the adapter then closes the connection once it is sent, as for a Content-Length.
  */
 class ClosingResponse extends ServerResponse {
   override writeHead(statusCode: number, message?: string | OutgoingHeaders, headers?: OutgoingHeaders): this {
@@ -84,8 +84,12 @@ class ServerWithLane extends Server {
     super(options)
     this.#lane = lane
   }
-  override emit(event: string, ...args: Array<any>): boolean {
-    if (event === "request" && this.#lane(args[0], args[1])) return true
+  override emit(event: string, ...args: Array<unknown>): boolean {
+    if (event === "request") {
+      // Node emits `request` with the request and its response.
+      const listenerArgs = args as [IncomingMessage, ServerResponse]
+      if (this.#lane(listenerArgs[0], listenerArgs[1])) return true
+    }
     return super.emit(event, ...args)
   }
 }

@@ -1,4 +1,4 @@
-// The module alone: the package's index also loads its Redis client, a few hundred files at start-up.
+// The module alone: the package's index also loads its Redis client, many modules more at start-up.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Bootstrap, type BootstrapOptions, type Bootstrapped } from "@hedgerow/core"
 import type { StoreOptions } from "@hedgerow/store"
@@ -11,7 +11,8 @@ import * as ServerLog from "./log/server-log.ts"
 import type { LogSettings } from "./log/settings.ts"
 import { createNodeServer } from "./node-server.ts"
 import * as SdkLane from "./sdk-lane/lane.ts"
-import { timeoutsFromConfig } from "./timeouts.ts"
+import { serverSettingsFromConfig } from "./settings/server-settings.ts"
+import { timeoutsFromConfig } from "./settings/timeouts.ts"
 import * as WebConsole from "./web-console/routes.ts"
 import { loadSite } from "./web-console/site.ts"
 
@@ -34,9 +35,9 @@ export interface ServerOptions {
 
 /**
  * The API (and the web console, given its build) on a Node HTTP server over core and the store; port 0
- * picks a free port. The server's timeouts come from the configuration (timeouts.ts) and the console
- * from its directory, both read first so that a bad timeout or a missing build refuses the start before
- * the store is opened.
+ * picks a free port. The server's timeouts come from the configuration (settings/timeouts.ts) and the
+ * console from its directory, both read first so that a bad timeout or a missing build refuses the start
+ * before the store is opened.
  */
 export const layer = (options: ServerOptions) =>
   Layer.unwrap(Effect.gen(function*() {
@@ -53,7 +54,7 @@ export const layer = (options: ServerOptions) =>
         : App.layerWithConsole(services).pipe(Layer.provide(Layer.succeed(WebConsole.WebConsole, site)))
       const server = Layer.unwrap(Effect.map(SdkLane.make, (lane) =>
         NodeHttpServer.layer(() => createNodeServer(timeouts, lane), { port: options.port, host: options.host })
-      )).pipe(Layer.provide(Layer.mergeAll(services, log, App.serverSettingsFromConfig(""))))
+      )).pipe(Layer.provide(Layer.mergeAll(services, log, serverSettingsFromConfig(""))))
       return Layer.merge(app.pipe(Layer.provide(log), Layer.provideMerge(server)), services)
     })
   }))

@@ -2,8 +2,8 @@ import { PayloadTooLarge, ValidationError } from "@hedgerow/core"
 import { compressToBase64 } from "lz-string"
 import { gzipSync } from "node:zlib"
 import { describe, expect, it } from "vitest"
-import { decodeLz64 } from "../src/lz64.ts"
-import { decodeSdkBody, MAX_DECODED_BYTES, SDK_BODY_SHAPE } from "../src/sdk-body.ts"
+import { decodeLz64 } from "../src/request/lz64.ts"
+import { decodeSdkBody, MAX_DECODED_BYTES, SDK_BODY_SHAPE } from "../src/request/sdk-body.ts"
 
 const body = { token: "phc_x", distinct_id: "d-1", person_properties: { name: "Zoë 🐝" } }
 const json = JSON.stringify(body)
@@ -44,7 +44,7 @@ describe("SDK bodies are decoded exactly once", () => {
       ["lz-string raw", bytes(compressToBase64(json)), { compression: "lz-string" }],
       ["lz64 said in the form", Buffer.from(`compression=lz64&data=${encodeURIComponent(compressToBase64(json))}`), { contentType: FORM }],
       ["lz64 in a form whose + came as a space", Buffer.from(`compression=lz64&data=${compressToBase64(json).replace(/\+/g, " ")}`), { contentType: FORM }],
-      ["a form's data given twice: the last, as Django reads it", Buffer.from(`data=e30%3D&data=${encodeURIComponent(base64)}`), { contentType: FORM }]
+      ["a form's data given twice: the last, as PostHog reads it", Buffer.from(`data=e30%3D&data=${encodeURIComponent(base64)}`), { contentType: FORM }]
     ]
     for (const [name, sent, encoding] of cases) expect([name, decodeSdkBody(sent, encoding)]).toEqual([name, body])
   })

@@ -3,7 +3,7 @@ import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HedgerowServer } from "../src/index.ts"
-import { siteFromConfig } from "../src/site.ts"
+import { siteFromConfig } from "../src/settings/site.ts"
 
 const SITE = "https://hedgerow.example.com"
 const OWNER = "owner@example.com"

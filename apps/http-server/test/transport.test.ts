@@ -3,7 +3,7 @@ import { ConfigProvider, Effect, Exit, Layer, ManagedRuntime } from "effect"
 import { connect, Socket } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HedgerowServer } from "../src/index.ts"
-import { DEFAULT_TIMEOUTS, timeoutsFromConfig } from "../src/timeouts.ts"
+import { DEFAULT_TIMEOUTS, timeoutsFromConfig } from "../src/settings/timeouts.ts"
 
 // The transport does not depend on the store: these suites run on the embedded one only.
 

@@ -1,4 +1,4 @@
-// The module alone: the package's index also loads its Redis client, a few hundred files at start-up.
+// The module alone: the package's index also loads its Redis client, many modules more at start-up.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import {
   type BootstrapOptions,
@@ -19,9 +19,10 @@ import * as App from "../app.ts"
 import type { LineSink } from "../log/line-writer.ts"
 import * as ServerLog from "../log/server-log.ts"
 import type { LogSettings } from "../log/settings.ts"
-import { SHUTTING_DOWN } from "../middleware/error-envelope.ts"
-import { bootstrapIfEmpty } from "../server.ts"
+import { SHUTTING_DOWN } from "../answers/envelope.ts"
 import * as SdkLane from "../sdk-lane/lane.ts"
+import { bootstrapIfEmpty } from "../server.ts"
+import { serverSettingsFromConfig } from "../settings/server-settings.ts"
 import { mountAt, type NodeListener, normalizeBasePath, sendFailure } from "./mount.ts"
 
 /** How an application opens Hedgerow inside itself. */
@@ -189,7 +190,7 @@ const make = (options: EmbedOptions, basePath: string) =>
       Effect.provideService(HttpRouter.RouterConfig, App.routerConfig)
     )
     const listener = yield* NodeHttpServer.makeHandler(app, { scope: yield* Effect.scope })
-    const lane = yield* SdkLane.make.pipe(Effect.provide(App.serverSettingsFromConfig(basePath)))
+    const lane = yield* SdkLane.make.pipe(Effect.provide(serverSettingsFromConfig(basePath)))
     // Closing ends the request fibers with the scope; a request arriving later is refused, as a stopping server refuses it.
     let open = true
     yield* Effect.addFinalizer(() => Effect.sync(() => (open = false)))

@@ -1,6 +1,6 @@
 import { BatchExportService, toEnvelope } from "@hedgerow/core"
 import { Effect } from "effect"
-import { bindGroup } from "./endpoint.ts"
+import { bindGroup } from "./binding.ts"
 
 export const batchExports = bindGroup("batchExports", {
   list: ({ actor, params, query, url }) =>

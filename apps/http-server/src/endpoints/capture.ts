@@ -1,6 +1,7 @@
 import { CAPTURED_JSON, type CaptureOptions, EventCaptureService, type PayloadTooLarge, type ValidationError } from "@hedgerow/core"
 import { Effect } from "effect"
-import { answer, bindPublicGroup } from "./endpoint.ts"
+import { answer } from "../answers/answer.ts"
+import { bindGroup } from "./binding.ts"
 
 /** PostHog's answer to events it accepted; `beacon=1` (a page's last beacon, whose answer nobody reads) an empty 204. */
 const capturedAnswer = (beacon: string | undefined) => beacon === "1" ? answer<void>(204, {}, undefined) : answer<{ readonly status: 1 }>(200, {}, CAPTURED_JSON)
@@ -23,7 +24,7 @@ const recording = (call: CaptureCall) => Effect.succeed(capturedAnswer(call.quer
 const plain = events({ engage: false })
 const engage = events({ engage: true })
 
-export const capture = bindPublicGroup("capture", {
+export const capture = bindGroup("capture", {
   event: plain,
   eventGet: plain,
   ingest: plain,

@@ -1,6 +1,6 @@
 import { CohortService, toEnvelope, toNumberedEnvelope, toPersonsEnvelope } from "@hedgerow/core"
 import { Effect } from "effect"
-import { bindGroup } from "./endpoint.ts"
+import { bindGroup } from "./binding.ts"
 
 export const cohorts = bindGroup("cohorts", {
   list: ({ actor, params, query, url }) =>

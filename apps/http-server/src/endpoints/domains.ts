@@ -1,6 +1,6 @@
 import { DomainService, toEnvelope } from "@hedgerow/core"
 import { Effect } from "effect"
-import { bindGroup } from "./endpoint.ts"
+import { bindGroup } from "./binding.ts"
 
 export const domains = bindGroup("domains", {
   list: ({ actor, params, query, url }) =>

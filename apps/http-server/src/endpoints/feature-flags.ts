@@ -9,7 +9,8 @@ import {
   toNumberedEnvelope
 } from "@hedgerow/core"
 import { Effect, Option } from "effect"
-import { answer, bindGroup } from "./endpoint.ts"
+import { answer } from "../answers/answer.ts"
+import { bindGroup } from "./binding.ts"
 import { flagJson, flagPageJson } from "./flag-text.ts"
 
 /**

@@ -1,7 +1,8 @@
 import { type Actor, CURRENT, type Definitions, FlagEvaluationService, type LocalEvaluationDefinitions } from "@hedgerow/core"
 import { Effect } from "effect"
+import { type Answer, answer } from "../answers/answer.ts"
+import { bindGroup } from "./binding.ts"
 import { etagMatches } from "./conditional.ts"
-import { type Answer, answer, bindGroup } from "./endpoint.ts"
 
 /** Each poll asks whether the definitions changed; no shared cache may keep them, they are a key's. */
 const CACHE_CONTROL = "private, must-revalidate"

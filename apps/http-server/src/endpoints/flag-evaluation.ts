@@ -8,7 +8,8 @@ import {
   type ValidationError
 } from "@hedgerow/core"
 import { Effect } from "effect"
-import { answer, bindPublicGroup } from "./endpoint.ts"
+import { answer } from "../answers/answer.ts"
+import { bindGroup } from "./binding.ts"
 
 /**
  * The answer to an evaluation request whose body is read: the body's project token decides the project;
@@ -27,7 +28,7 @@ const evaluate = (path: "flags" | "decide") =>
   readonly payload: Effect.Effect<unknown, ValidationError | PayloadTooLarge>
 }) => Effect.flatMap(call.payload, (body) => flagsAnswer(path, call.query.v, body, call.headers))
 
-export const flagEvaluation = bindPublicGroup("flagEvaluation", {
+export const flagEvaluation = bindGroup("flagEvaluation", {
   flags: evaluate("flags"),
   decide: evaluate("decide")
 })

@@ -1,6 +1,6 @@
 import { FlagRoleAccessService, toEnvelope } from "@hedgerow/core"
 import { Effect } from "effect"
-import { bindGroup } from "./endpoint.ts"
+import { bindGroup } from "./binding.ts"
 
 export const flagRoleAccess = bindGroup("flagRoleAccess", {
   list: ({ actor, params, query, url }) =>

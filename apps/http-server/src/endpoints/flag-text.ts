@@ -1,11 +1,11 @@
 import { type FeatureFlag, joinedJson, keptJson, type PageEnvelope } from "@hedgerow/core"
 
 /**
- * Flags made into JSON here rather than by HttpApi's encoding: a flag is rendered in its encoding's
- * order and of plain JSON values (test/flag-text.test.ts holds these bytes to the schema's encoding), and
- * encoding a page of a hundred through the schema cost more than everything else the request did. The
- * bytes are kept outside the JavaScript heap: a page of a hundred flags is some 130 KB, which as one
- * string per request went to V8's old generation and kept its collector busy.
+ * Flags made into JSON here rather than by HttpApi's encoding: a flag is plain JSON values, rendered in
+ * its encoding's order (test/flag-text.test.ts holds these bytes to the schema's encoding), and encoding
+ * a page of flags through the schema would cost more than all the rest of the request. The bytes are
+ * kept outside the JavaScript heap: a page's text is large enough that a string of it per request would
+ * go to V8's old generation and keep its collector busy (docs/decisions.md, "The hot path").
  */
 
 /** Each answer's bytes, kept with it: core gives the same answer again while nothing the caller sees of the flag has changed. */

@@ -1,5 +1,5 @@
 import { GroupTypeService } from "@hedgerow/core"
-import { bindGroup } from "./endpoint.ts"
+import { bindGroup } from "./binding.ts"
 
 export const groupTypes = bindGroup("groupTypes", {
   list: ({ actor, params }) => GroupTypeService.use((s) => s.list(actor, params.project_id)),

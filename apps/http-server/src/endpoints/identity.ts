@@ -1,5 +1,5 @@
 import { PersonalApiKeyService, UserService } from "@hedgerow/core"
-import { bindGroup } from "./endpoint.ts"
+import { bindGroup } from "./binding.ts"
 
 export const identity = bindGroup("identity", {
   me: ({ actor }) => UserService.use((s) => s.me(actor)),

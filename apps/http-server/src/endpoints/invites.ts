@@ -1,6 +1,6 @@
 import { InviteService, toEnvelope } from "@hedgerow/core"
 import { Effect } from "effect"
-import { bindGroup } from "./endpoint.ts"
+import { bindGroup } from "./binding.ts"
 
 export const invites = bindGroup("invites", {
   list: ({ actor, params, query, url }) =>

@@ -1,6 +1,6 @@
 import { MemberService, toEnvelope } from "@hedgerow/core"
 import { Effect } from "effect"
-import { bindGroup } from "./endpoint.ts"
+import { bindGroup } from "./binding.ts"
 
 export const members = bindGroup("members", {
   list: ({ actor, params, query, url }) =>

@@ -1,6 +1,6 @@
 import { ProjectService, toEnvelope } from "@hedgerow/core"
 import { Effect } from "effect"
-import { bindGroup } from "./endpoint.ts"
+import { bindGroup } from "./binding.ts"
 
 export const organizationProjects = bindGroup("organizationProjects", {
   list: ({ actor, params, query, url }) =>

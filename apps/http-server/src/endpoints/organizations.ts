@@ -1,6 +1,6 @@
 import { OrganizationService, toEnvelope } from "@hedgerow/core"
 import { Effect } from "effect"
-import { bindGroup } from "./endpoint.ts"
+import { bindGroup } from "./binding.ts"
 
 export const organizations = bindGroup("organizations", {
   list: ({ actor, query, url }) =>

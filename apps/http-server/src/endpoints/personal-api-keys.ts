@@ -1,5 +1,5 @@
 import { PersonalApiKeyService } from "@hedgerow/core"
-import { bindGroup } from "./endpoint.ts"
+import { bindGroup } from "./binding.ts"
 
 export const personalApiKeys = bindGroup("personalApiKeys", {
   list: ({ actor }) => PersonalApiKeyService.use((s) => s.list(actor)),

@@ -1,6 +1,6 @@
 import { ProjectService, toEnvelope } from "@hedgerow/core"
 import { Effect } from "effect"
-import { bindGroup } from "./endpoint.ts"
+import { bindGroup } from "./binding.ts"
 
 export const projects = bindGroup("projects", {
   list: ({ actor, query, url }) =>

@@ -1,6 +1,6 @@
 import { RoleService, toEnvelope } from "@hedgerow/core"
 import { Effect } from "effect"
-import { bindGroup } from "./endpoint.ts"
+import { bindGroup } from "./binding.ts"
 
 export const roles = bindGroup("roles", {
   list: ({ actor, params, query, url }) =>

@@ -1,6 +1,6 @@
 import { FlagEvaluationService, type SdkRemoteConfig } from "@hedgerow/core"
 import { Effect } from "effect"
-import { bindPublicGroup } from "./endpoint.ts"
+import { bindGroup } from "./binding.ts"
 
 /**
  * The remote configuration as the script posthog-js loads (`config.js`), laid out as PostHog's: it adds
@@ -18,7 +18,7 @@ const sdkConfigScript = (config: SdkRemoteConfig): string => {
 })();`
 }
 
-export const sdkConfig = bindPublicGroup("sdkConfig", {
+export const sdkConfig = bindGroup("sdkConfig", {
   config: ({ params }) => FlagEvaluationService.use((s) => s.sdkConfig(params.token)),
   configScript: ({ params }) => FlagEvaluationService.use((s) => s.sdkConfig(params.token)).pipe(Effect.map(sdkConfigScript))
 })

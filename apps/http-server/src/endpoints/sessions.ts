@@ -1,8 +1,9 @@
 import { SessionService } from "@hedgerow/core"
 import { Effect } from "effect"
-import { answer, bindSessionGroup } from "./endpoint.ts"
+import { answer } from "../answers/answer.ts"
+import { bindGroup } from "./binding.ts"
 
-export const sessions = bindSessionGroup("sessions", {
+export const sessions = bindGroup("sessions", {
   login: ({ request, body }) =>
     SessionService.use((s) => s.login(request, body)).pipe(
       Effect.map(({ cookies }) => answer<{ readonly success: boolean }>(200, {}, JSON.stringify({ success: true }), cookies))

@@ -1,8 +1,9 @@
 import { SignupService, type UserSummary } from "@hedgerow/core"
 import { Effect } from "effect"
-import { answer, bindSessionGroup } from "./endpoint.ts"
+import { answer } from "../answers/answer.ts"
+import { bindGroup } from "./binding.ts"
 
-export const signup = bindSessionGroup("signup", {
+export const signup = bindGroup("signup", {
   prevalidate: ({ request, params }) => SignupService.use((s) => s.prevalidate(request, params.invite_id)),
   // A user summary is plain JSON; a new user's first session rides on the answer's cookies.
   accept: ({ request, params, body }) =>

@@ -2,16 +2,17 @@ import { type ApiFailure, Authentication, CURRENT, FlagEvaluationService, person
 import { Cause, Context, Effect, Tracer } from "effect"
 import { randomUUID } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import type { Reply } from "../answers/answer.ts"
+import { envelopeReply, shuttingDownReply } from "../answers/envelope.ts"
+import { unexpectedFailure } from "../answers/unexpected-failure.ts"
 import { definitionsAnswer } from "../endpoints/flag-definitions.ts"
 import { flagsAnswer } from "../endpoints/flag-evaluation.ts"
-import type { Answer } from "../endpoints/endpoint.ts"
 import { formatRequestLine } from "../log/format.ts"
 import { ServerLog } from "../log/server-log.ts"
 import { lowestStatusOf } from "../log/settings.ts"
 import { corsHeaders } from "../middleware/cors.ts"
-import { envelopeAnswer, shuttingDownAnswer, unexpectedFailure } from "../middleware/error-envelope.ts"
-import { sdkBodyOf } from "../sdk-body.ts"
-import { ServerSettings } from "../settings.ts"
+import { sdkBodyOf } from "../request/sdk-body.ts"
+import { ServerSettings } from "../settings/server-settings.ts"
 import { type DefinitionsRequest, type FlagsRequest, lastValue, laneRequestOf } from "./requests.ts"
 
 /**
@@ -20,15 +21,12 @@ import { type DefinitionsRequest, type FlagsRequest, lastValue, laneRequestOf } 
  * (the OpenAPI document, the clients, every request the lane leaves) and the lane answers each with
  * the same core call, the same answer builders, CORS, envelope and log line, so a client cannot tell
  * them apart (the tests compare both byte for byte). What it saves is HttpApi's own work per request
- * (routing, the middleware chain, schema decoding of query and headers, the response's encoding): about
- * half the server's time on a `/flags` request of a hundred flags, and most of a 304's.
+ * (routing, the middleware chain, schema decoding of query and headers, the response's encoding), much
+ * of what these requests cost (docs/decisions.md, "The hot path").
  *
  * A listener wrapped by it gets every request the lane does not take (see requests.ts).
  */
 export type SdkLane = (request: IncomingMessage, response: ServerResponse) => boolean
-
-/** What the lane sends: an endpoint's answer or an envelope, as status, headers and JSON text (or none). */
-type Reply = Pick<Answer<unknown>, "status" | "headers" | "json">
 
 /** The request's `Origin` earns the CORS headers on the evaluation paths, as the CORS middleware gives them. */
 const corsOf = (request: IncomingMessage): Readonly<Record<string, string>> | undefined => {
@@ -91,13 +89,13 @@ export const make = Effect.gen(function*() {
     const method = request.method!
     const safe = Effect.catchCause(answer, (cause) => {
       const failure = Cause.findErrorOption(cause)
-      if (failure._tag === "Some") return Effect.succeed(envelopeAnswer(failure.value))
-      return Effect.map(unexpectedFailure(cause, { requestId, method, path: taken.template }), (internal) => envelopeAnswer(internal))
+      if (failure._tag === "Some") return Effect.succeed(envelopeReply(failure.value))
+      return Effect.map(unexpectedFailure(cause, { requestId, method, path: taken.template }), (internal) => envelopeReply(internal))
     })
     run(safe, {
       onExit: (exit) => {
         // Only an interruption gets here: the answer and its failures are all caught above.
-        const sent = exit._tag === "Success" ? exit.value : shuttingDownAnswer(requestId)
+        const sent = exit._tag === "Success" ? exit.value : shuttingDownReply(requestId)
         send(response, sent, requestId, taken.cors)
         logLine(method, taken, sent.status, requestId, keyId())
       }
@@ -121,7 +119,7 @@ export const make = Effect.gen(function*() {
     }, () => {
       // Logged as HttpApi's path logs a request it stopped before answering.
       const requestId = randomUUID()
-      logLine(request.method!, { template: taken.template, startedAt }, shuttingDownAnswer(requestId).status, requestId, undefined)
+      logLine(request.method!, { template: taken.template, startedAt }, shuttingDownReply(requestId).status, requestId, undefined)
     })
   }
 

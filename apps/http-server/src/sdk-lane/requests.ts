@@ -1,8 +1,8 @@
 import { HedgerowApi } from "@hedgerow/api"
 import type { IncomingMessage } from "node:http"
-import { MAX_BODY_BYTES } from "../body.ts"
-import { type RequestTarget, requestUrl } from "../handlers.ts"
-import type { ServerSettingsShape } from "../settings.ts"
+import { MAX_BODY_BYTES } from "../request/bounded-body.ts"
+import { type RequestTarget, requestUrl } from "../request/url.ts"
+import type { ServerSettingsShape } from "../settings/server-settings.ts"
 
 /**
  * Which requests the SDK lane takes: the SDKs' evaluation and definitions polls, in the plain form the

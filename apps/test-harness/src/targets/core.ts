@@ -1,14 +1,5 @@
 import { type ApiFailure, Authentication, bodyOf, CSRF_COOKIE, CSRF_HEADER, envelopeOf, FormBody, SESSION_COOKIE, type SessionRequest } from "@hedgerow/core"
-import {
-  bindingOf,
-  isAnswer,
-  isPublicGroup,
-  isSessionGroup,
-  publicBindingOf,
-  sessionBindingOf,
-  setCookieHeaders,
-  undecodedPart
-} from "@hedgerow/http-server"
+import { accessOf, bindingOf, isAnswer, setCookieHeaders, undecodedPart } from "@hedgerow/http-server"
 import { Effect, type ManagedRuntime, Schema } from "effect"
 import { type Call, endpointOf, type EndpointRef, type FormCall, type Reply, renderPath, type Target } from "./target.ts"
 
@@ -65,7 +56,7 @@ export const coreTarget = (runtime: ManagedRuntime.ManagedRuntime<any, any>): Ta
     // A form reaches core as the server's reader hands it over.
     const requestBody = call.form === undefined ? bodyOf(json) : bodyOf(formBodyOf(call.form))
     const url = `${CORE_ORIGIN}${renderPath(endpoint.path, call)}`
-    const publicGroup = isPublicGroup(ref.group) || isSessionGroup(ref.group)
+    const publicGroup = accessOf(ref.group) !== "authenticated"
     const request = () => sessionRequestOf(endpoint.method, call)
     const program = Effect.gen(function*() {
       // A caller is authenticated first, as the server's middleware does before decoding the request.
@@ -73,21 +64,17 @@ export const coreTarget = (runtime: ManagedRuntime.ManagedRuntime<any, any>): Ta
       const params = yield* decodePart("Params", endpoint.params, asText(call.params))
       const query = yield* decodePart("Query", endpoint.query, asText(call.query))
       const headers = yield* decodePart("Headers", endpoint.headers, asText(call.headers))
+      const binding = bindingOf(ref.group, ref.endpoint)
+      if (binding === undefined) throw new Error(`No binding for ${ref.group}.${ref.endpoint}`)
       let value: unknown
-      if (isSessionGroup(ref.group)) {
+      if (binding.access === "session") {
         // Whoever calls: the binding reads the request's session itself.
-        const binding = sessionBindingOf(ref.group, ref.endpoint)
-        if (binding === undefined) throw new Error(`No binding for ${ref.group}.${ref.endpoint}`)
-        value = yield* binding({ params, query, headers, body: bodyOf(json), request: request(), url })
-      } else if (actor === undefined) {
+        value = yield* binding.run({ params, query, headers, body: bodyOf(json), request: request(), url })
+      } else if (binding.access === "public") {
         // Answered without a caller: the body's token decides, as on the server.
-        const binding = publicBindingOf(ref.group as Parameters<typeof publicBindingOf>[0], ref.endpoint)
-        if (binding === undefined) throw new Error(`No binding for ${ref.group}.${ref.endpoint}`)
-        value = yield* binding({ params, query, headers, payload: Effect.succeed(json), url })
-      } else {
-        const binding = bindingOf(ref.group as Parameters<typeof bindingOf>[0], ref.endpoint)
-        if (binding === undefined) throw new Error(`No binding for ${ref.group}.${ref.endpoint}`)
-        value = yield* binding({ actor, params, query, headers, body: requestBody, url })
+        value = yield* binding.run({ params, query, headers, payload: Effect.succeed(json), url })
+      } else if (actor !== undefined) {
+        value = yield* binding.run({ actor, params, query, headers, body: requestBody, url })
       }
       // An answer is read as the server sends it: its status, its headers, its JSON text or no body.
       if (isAnswer(value)) {

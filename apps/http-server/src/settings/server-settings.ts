@@ -1,4 +1,4 @@
-import { Context } from "effect"
+import { Config, Context, Effect, Layer } from "effect"
 
 /** How this deployment sits on the network. */
 export interface ServerSettingsShape {
@@ -14,3 +14,10 @@ export interface ServerSettingsShape {
 export const ServerSettings = Context.Reference<ServerSettingsShape>("hedgerow/ServerSettings", {
   defaultValue: () => ({ trustProxy: false, basePath: "" })
 })
+
+/** The settings of a server mounted at `basePath`; HEDGEROW_TRUST_PROXY=true says a reverse proxy sets X-Forwarded-Proto/Host. */
+export const serverSettingsFromConfig = (basePath: string) =>
+  Layer.effect(
+    ServerSettings,
+    Effect.map(Config.Boolean("HEDGEROW_TRUST_PROXY").pipe(Config.withDefault(false)), (trustProxy) => ({ trustProxy, basePath }))
+  )

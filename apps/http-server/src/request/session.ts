@@ -1,8 +1,8 @@
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, type SessionRequest } from "@hedgerow/core"
 import { Option } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { requestUrl } from "./handlers.ts"
-import type { ServerSettingsShape } from "./settings.ts"
+import type { ServerSettingsShape } from "../settings/server-settings.ts"
+import { requestUrl } from "./url.ts"
 
 /**
  * What core's session rules read of an HTTP request. The client's address is the first X-Forwarded-For

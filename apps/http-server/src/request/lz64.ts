@@ -1,6 +1,6 @@
 /**
- * lz-string's base64 form (`compression=lz64`, also called `lz-string`), which older posthog-js sent
- * and PostHog's capture still reads: text of lz-string's 64 characters, each six bits of a stream of
+ * lz-string's base64 form (`compression=lz64`, also called `lz-string`), which older posthog-js versions
+ * send and PostHog's capture reads: text of lz-string's 64 characters, each six bits of a stream of
  * LZW codes of growing width. Decoded here with a cap on the text it opens to, so that a few bytes
  * cannot unfold into a heap-filling string: past `limit` UTF-16 units it stops and answers `tooLarge`.
  */

@@ -1,7 +1,8 @@
 import { FormBody, ParseError, type PayloadTooLarge, type UnsupportedMediaType, type UploadedFile } from "@hedgerow/core"
 import { Effect, Stream } from "effect"
 import { type HttpServerRequest, Multipart } from "effect/http"
-import { readBoundedBody, readJsonBody } from "./body.ts"
+import { readBoundedBody } from "./bounded-body.ts"
+import { readJsonBody } from "./json-body.ts"
 
 /** A form may carry an upload (a static cohort's CSV), so it may be larger than a JSON body. */
 export const MAX_FORM_BYTES = 8 * 1024 * 1024
@@ -18,13 +19,13 @@ const slices = (bytes: Uint8Array): Array<Uint8Array> => {
   return parts
 }
 
-/** Django REST framework's words for a form it cannot read. */
+/** PostHog's words for a form it cannot read. */
 const unreadable = (error: Multipart.MultipartError) => new ParseError({ detail: `Multipart form parse error - ${error.reason._tag}` })
 
 /**
  * The body of an endpoint that takes a form as well as JSON: a `multipart/form-data` body (at most
- * 8 MiB, read whole, then parsed in slices) as core's FormBody, its text fields in order and its files by name;
- * any other body as `readJsonBody` reads it.
+ * 8 MiB, read whole, then parsed in slices) as core's FormBody, its text fields in order and its files
+ * by name; any other body as `readJsonBody` reads it.
  */
 export const readFormOrJsonBody = (
   request: HttpServerRequest.HttpServerRequest

@@ -2,10 +2,10 @@ import { COMPRESSIONS, FlagsRequestBounds, malformedData, PayloadTooLarge, Valid
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { gunzipSync } from "node:zlib"
-import { MAX_BODY_BYTES, readBoundedBody } from "./body.ts"
+import { MAX_BODY_BYTES, readBoundedBody } from "./bounded-body.ts"
 import { type JsonShapeBounds, shapeExcess } from "./json-shape.ts"
 import { decodeLz64 } from "./lz64.ts"
-import { headerText, type RequestHeaders } from "./request-headers.ts"
+import { headerText, type RequestHeaders } from "./headers.ts"
 
 /**
  * A body the SDKs send, decoded, may be at most as large as a plain body may (413 past it): gzip and lz64
@@ -93,7 +93,8 @@ const parseJson = (text: string): unknown => {
  * encoding undone exactly once: a form's `data` field (or a GET's `data` query parameter, given as
  * `form`) is the payload; `compression` (the query's, else the form's) or else `Content-Encoding` says
  * gzip or lz64, and a payload that starts like gzip is gzip whatever is said; what is then not JSON is
- * base64 of it (JSON that begins with `{`, `[` or `"` is never read as base64) (posthog-js's `compression=base64`, a form's `data`, or a library that sends it raw).
+ * base64 of it, as posthog-js's `compression=base64`, a form's `data` or a library sending it raw
+ * give it (JSON that begins with `{`, `[` or `"` is never read as base64).
  */
 export const decodeSdkBody = (raw: Uint8Array, encoding: SdkEncoding, form?: URLSearchParams): unknown => {
   let payload = raw
@@ -101,7 +102,7 @@ export const decodeSdkBody = (raw: Uint8Array, encoding: SdkEncoding, form?: URL
   const mediaType = (encoding.contentType ?? "").split(";")[0]!.trim().toLowerCase()
   const fields = form ?? (mediaType === "application/x-www-form-urlencoded" ? new URLSearchParams(UTF8.decode(raw)) : undefined)
   if (fields !== undefined) {
-    // A field given twice is its last value, as Django reads a form.
+    // A field given twice is its last value, as PostHog reads a form.
     const data = fields.getAll("data").at(-1)
     if (data === undefined) return malformedData("the form has no data field")
     payload = Buffer.from(data)
