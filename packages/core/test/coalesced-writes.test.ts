@@ -1,6 +1,6 @@
 import { assert, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { coalescedFlagWrites } from "../src/feature-flags/coalesced-writes.ts"
+import { coalescedFlagWrites } from "../src/feature-flags/management/coalesced-writes.ts"
 import type { StoredFeatureFlag } from "../src/feature-flags/model.ts"
 import { storedFlag } from "./stored-flag.ts"
 

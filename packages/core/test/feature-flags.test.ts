@@ -1,19 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { changesBetween } from "../src/activity/changes.ts"
-import {
-  fullRolloutOf,
-  isMultivariate,
-  isSimpleFlag,
-  rolloutPercentageOf,
-  statusOf
-} from "../src/feature-flags/computed.ts"
+import { fullRolloutOf, isMultivariate, isSimpleFlag, rolloutPercentageOf } from "../src/feature-flags/derived.ts"
+import { statusOf } from "../src/feature-flags/status.ts"
 import { conditionsOf, parseConditions } from "../src/feature-flags/conditions.ts"
-import { type DependencyNode, dependencyError } from "../src/feature-flags/dependencies.ts"
-import { canManageRoles, editRights, needsRoles } from "../src/feature-flags/edit-rights.ts"
-import { conditionRulesError, payloadsError, propertyTypesError, regexRulesError } from "../src/feature-flags/filters.ts"
-import { keyCharactersError, originalKeyOf, tombstoneKey } from "../src/feature-flags/key.ts"
-import { listPlan } from "../src/feature-flags/list-query.ts"
+import { type DependencyNode, dependencyError } from "../src/feature-flags/management/dependencies.ts"
+import { canManageRoles, editRights, needsRoles } from "../src/feature-flags/access/edit-rights.ts"
+import { conditionRulesError, payloadsError, propertyTypesError, regexRulesError } from "../src/feature-flags/management/filter-rules.ts"
+import { keyCharactersError, originalKeyOf, tombstoneKey } from "../src/feature-flags/management/key.ts"
+import { listPlan } from "../src/feature-flags/management/list-query.ts"
 import type { FeatureFlagId, UserId } from "../src/shared/ids.ts"
 import { pageNumberRequest, toNumberedEnvelope } from "../src/shared/page.ts"
 import { ValidationError } from "../src/shared/errors.ts"

@@ -8,12 +8,12 @@ import { type FeatureFlagId, parseSerial, type ProjectId } from "../shared/ids.t
 import { Freshness } from "../read-model/freshness.ts"
 import { memoized } from "../read-model/memoized.ts"
 import type { Scope } from "../shared/scope.ts"
-import { type CallerRole, type Editor, editRights, needsRoles } from "./edit-rights.ts"
+import { type CallerRole, type Editor, editRights, needsRoles } from "./access/edit-rights.ts"
 import type { FeatureFlag, StoredFeatureFlag } from "./model.ts"
 import { FeatureFlagRepository } from "./repository.ts"
 import { cohortIdsIn, conditionsOf } from "./conditions.ts"
-import { FlagUsage } from "./usage.ts"
-import { toFeatureFlag } from "./view.ts"
+import { FlagUsage } from "./usage/last-called.ts"
+import { toFeatureFlag } from "./management/view.ts"
 
 export interface FoundFlag {
   readonly access: ProjectAccess

@@ -1,9 +1,8 @@
-import { Schema, Struct } from "effect"
-import { DashboardId, FeatureFlagId, ProjectId, RoleAccessId, RoleId, UserId } from "../shared/ids.ts"
+import { Schema } from "effect"
+import { DashboardId, FeatureFlagId, ProjectId, UserId } from "../shared/ids.ts"
 import { Json, JsonObject } from "../shared/fields.ts"
 import { Timestamp } from "../shared/time.ts"
 import { UserSummary } from "../users/model.ts"
-import { Role } from "../roles/model.ts"
 
 export const CreationContext = Schema.Literals([
   "feature_flags", "experiments", "surveys", "early_access_features", "web_experiments"
@@ -108,41 +107,6 @@ export const FeatureFlagStatus = Schema.Struct({
   reason: Schema.String
 })
 export type FeatureFlagStatus = typeof FeatureFlagStatus.Type
-
-/** A stored role-access row: a role allowed to edit a flag. */
-export const RoleAccessRecord = Schema.Struct({
-  id: RoleAccessId,
-  feature_flag_id: FeatureFlagId,
-  role_id: RoleId,
-  added_at: Timestamp,
-  updated_at: Timestamp
-})
-export type RoleAccessRecord = typeof RoleAccessRecord.Type
-
-/** The FeatureFlagRoleAccess resource: the stored row, with the flag and the role in place of their ids. */
-export const FeatureFlagRoleAccess = Schema.Struct({
-  id: RoleAccessRecord.fields.id,
-  feature_flag: FeatureFlag,
-  role: Role,
-  ...Struct.omit(RoleAccessRecord.fields, ["id", "feature_flag_id", "role_id"])
-})
-export type FeatureFlagRoleAccess = typeof FeatureFlagRoleAccess.Type
-
-/** Access levels of PostHog's access-control system, lowest first. */
-export const ACCESS_LEVELS = ["none", "viewer", "editor"] as const
-
-/**
- * `{id}/access_controls/` and `{id}/global_access_controls/`: the flag plus the access-control
- * fields. This service has no per-object access-control rows; the legacy role rules decide.
- */
-export const FeatureFlagAccessControls = Schema.Struct({
-  ...FeatureFlag.fields,
-  access_controls: Schema.Array(Json),
-  available_access_levels: Schema.Array(Schema.String),
-  default_access_level: Schema.String,
-  user_can_edit_access_levels: Schema.Boolean
-})
-export type FeatureFlagAccessControls = typeof FeatureFlagAccessControls.Type
 
 /** `dashboard` and `enrich_usage_dashboard` answer PostHog's `{"success": true}`. */
 export const ActionSuccess = Schema.Struct({ success: Schema.Literal(true) })

@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option, Schema, Struct } from "effect"
 import { FeatureFlagRecord, type StoredFeatureFlag } from "./model.ts"
-import type { DependencyNode } from "./dependencies.ts"
+import type { DependencyNode } from "./management/dependencies.ts"
 import type { ActivityInsert } from "../activity/repository.ts"
 import type { DashboardInsert } from "../dashboards/repository.ts"
 import type { DashboardId, FeatureFlagId, ProjectId } from "../shared/ids.ts"

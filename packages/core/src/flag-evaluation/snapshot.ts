@@ -5,7 +5,7 @@ import { cohortDefinitions, staticCohortIds } from "../evaluation/cohorts.ts"
 import { type PreparedFlags, prepareFlags } from "../evaluation/prepare.ts"
 import type { CompiledPatterns } from "../evaluation/regex-patterns.ts"
 import { cohortIdsIn } from "../feature-flags/conditions.ts"
-import type { ProjectFlags } from "../feature-flags/project-flags.ts"
+import type { ProjectFlags } from "../feature-flags/live/project-flags.ts"
 import { type GroupType, groupTypeMapping } from "../group-types/model.ts"
 import type { ProjectId } from "../shared/ids.ts"
 

@@ -1,8 +1,8 @@
-import { regexPatternError } from "../evaluation/regex.ts"
-import type { ValidationError } from "../shared/errors.ts"
-import { pythonStr } from "../shared/validation.ts"
-import { isRecord } from "../shared/fields.ts"
-import { filtersError, type FlagConditions, propertiesIn } from "./conditions.ts"
+import { regexPatternError } from "../../evaluation/regex.ts"
+import type { ValidationError } from "../../shared/errors.ts"
+import { pythonStr } from "../../shared/validation.ts"
+import { isRecord } from "../../shared/fields.ts"
+import { filtersError, type FlagConditions, propertiesIn } from "../conditions.ts"
 
 /**
  * PostHog's `validate_filters`, as far as it applies without an analytics engine, on conditions that

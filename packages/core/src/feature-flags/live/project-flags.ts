@@ -1,12 +1,12 @@
 import { Schema } from "effect"
-import type { FeatureFlagId, UserId } from "../shared/ids.ts"
-import type { Page, PageRequest } from "../shared/page.ts"
-import { millisOf, type Timestamp } from "../shared/time.ts"
-import { UserSummary } from "../users/model.ts"
-import { derivedColumns } from "./columns.ts"
-import { isStale } from "./computed.ts"
-import type { FlagListFilter, FlagOrderField } from "./list-query.ts"
-import type { StoredFeatureFlag } from "./model.ts"
+import type { FeatureFlagId, UserId } from "../../shared/ids.ts"
+import type { Page, PageRequest } from "../../shared/page.ts"
+import { millisOf, type Timestamp } from "../../shared/time.ts"
+import { UserSummary } from "../../users/model.ts"
+import { derivedColumns } from "../derived.ts"
+import { isStale } from "../status.ts"
+import type { FlagListFilter, FlagOrderField } from "../management/list-query.ts"
+import type { StoredFeatureFlag } from "../model.ts"
 
 /** A live flag with what the list's filters read of it, computed once when the project is loaded. */
 interface Entry {

@@ -1,6 +1,6 @@
 import { Schema, SchemaTransformation } from "effect"
-import { Bool, Choice, Integer, Json, JsonObject, rule, Text } from "../shared/fields.ts"
-import { pythonType } from "../shared/validation.ts"
+import { Bool, Choice, Integer, Json, JsonObject, rule, Text } from "../../shared/fields.ts"
+import { pythonType } from "../../shared/validation.ts"
 import { MAX_KEY_LENGTH } from "./key.ts"
 
 /**

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { ValidationError } from "../shared/errors.ts"
-import { DAY_MS, utcDayOf } from "../shared/time.ts"
+import { ValidationError } from "../../shared/errors.ts"
+import { DAY_MS, utcDayOf } from "../../shared/time.ts"
 import type { FlagCallCount } from "./calls-repository.ts"
 
 /**

@@ -1,8 +1,7 @@
 import { Cause, Context, Effect, Layer } from "effect"
-import type { FeatureFlagId } from "../shared/ids.ts"
+import type { FeatureFlagId } from "../../shared/ids.ts"
 import { type FlagCallCount, type FlagCallIncrement, FlagCallRepository } from "./calls-repository.ts"
-import { writeEvery } from "./periodic-write.ts"
-import { FlagUsageInterval } from "./usage.ts"
+import { FlagUsageInterval, writeEvery } from "./periodic-write.ts"
 
 /**
  * Counts not yet written, at most: past it, a (flag, day, value) not yet counted waits for the next

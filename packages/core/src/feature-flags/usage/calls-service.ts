@@ -1,9 +1,9 @@
 import { Clock, Context, Effect, Layer } from "effect"
-import type { Actor } from "../auth/actor.ts"
-import { type NotFound, type PermissionDenied, ValidationError } from "../shared/errors.ts"
+import type { Actor } from "../../auth/actor.ts"
+import { type NotFound, type PermissionDenied, ValidationError } from "../../shared/errors.ts"
 import { type FlagUsageQuery, type FlagUsageReport, usageRange, usageReport } from "./calls-report.ts"
 import { FlagCalls } from "./calls.ts"
-import { FlagReader } from "./lookup.ts"
+import { FlagReader } from "../lookup.ts"
 
 /** A flag's calls as the SDKs reported them (`$feature_flag_called`), read over the API. */
 export class FlagCallsService extends Context.Service<FlagCallsService, {

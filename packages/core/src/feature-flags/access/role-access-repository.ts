@@ -1,7 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { RoleAccessRecord } from "./model.ts"
-import type { FeatureFlagId, RoleAccessId, RoleId } from "../shared/ids.ts"
-import type { Page, PageRequest } from "../shared/page.ts"
+import type { FeatureFlagId, RoleAccessId, RoleId } from "../../shared/ids.ts"
+import type { Page, PageRequest } from "../../shared/page.ts"
 
 /** The (flag, role) constraint refused a second grant. */
 export class RoleAccessTaken {

@@ -1,23 +1,12 @@
 import { Struct } from "effect"
-import { changesBetween } from "../activity/changes.ts"
-import type { ActivityChange } from "../activity/model.ts"
-import type { DashboardId, UserId } from "../shared/ids.ts"
-import { type JsonRecord, pythonStrip } from "../shared/fields.ts"
-import { dependenciesOf, fullRolloutOf, isMultivariate } from "./computed.ts"
-import { conditionsOf } from "./conditions.ts"
-import type { StoredFeatureFlag } from "./model.ts"
-import { type FlagColumns, FlagWritable } from "./repository.ts"
+import { changesBetween } from "../../activity/changes.ts"
+import type { ActivityChange } from "../../activity/model.ts"
+import type { DashboardId, UserId } from "../../shared/ids.ts"
+import { pythonStrip } from "../../shared/fields.ts"
+import { derivedColumns } from "../derived.ts"
+import type { StoredFeatureFlag } from "../model.ts"
+import { type FlagColumns, FlagWritable } from "../repository.ts"
 import type { CreateInput, FlagInput } from "./rules.ts"
-
-/** What the list filters need, computed here so that SQL never reads filters. */
-export const derivedColumns = (filters: JsonRecord) => {
-  const conditions = conditionsOf(filters)
-  return {
-    is_multivariate: isMultivariate(conditions),
-    fully_rolled_out: fullRolloutOf(conditions) !== null,
-    depends_on: dependenciesOf(conditions)
-  }
-}
 
 /** PostHog's `tagify` (trimmed, lower-case), without duplicates; kept sorted so the answer is stable. */
 export const normalizedTags = (tags: ReadonlyArray<string>) => [...new Set(tags.map((tag) => pythonStrip(tag).toLowerCase()))].sort()

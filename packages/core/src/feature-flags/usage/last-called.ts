@@ -1,13 +1,10 @@
-import { Cause, Context, type Duration, Effect, Layer, Option } from "effect"
-import { Freshness } from "../read-model/freshness.ts"
-import { memoized } from "../read-model/memoized.ts"
-import type { FeatureFlagId, ProjectId } from "../shared/ids.ts"
-import { millisOf, type Timestamp, timestampFromDate } from "../shared/time.ts"
-import { writeEvery } from "./periodic-write.ts"
-import { FLAG_USAGE_CHANGES, FlagUsageRepository } from "./usage-repository.ts"
-
-/** How often the marks made since the last write are written: one statement each time, none when there are none. */
-export const FlagUsageInterval = Context.Reference<Duration.Input>("hedgerow/FlagUsageInterval", { defaultValue: () => "5 seconds" })
+import { Cause, Context, Effect, Layer, Option } from "effect"
+import { Freshness } from "../../read-model/freshness.ts"
+import { memoized } from "../../read-model/memoized.ts"
+import type { FeatureFlagId, ProjectId } from "../../shared/ids.ts"
+import { millisOf, type Timestamp, timestampFromDate } from "../../shared/time.ts"
+import { FlagUsageInterval, writeEvery } from "./periodic-write.ts"
+import { FLAG_USAGE_CHANGES, FlagUsageRepository } from "./last-called-repository.ts"
 
 /**
  * Flags marked and not yet written, at most: past it, a flag not yet marked waits for an evaluation after

@@ -1,6 +1,6 @@
-import { type ListQuery, QueryText } from "../shared/page.ts"
-import { MAX_SERIAL } from "../shared/ids.ts"
-import { holdsNul } from "../shared/text.ts"
+import { type ListQuery, QueryText } from "../../shared/page.ts"
+import { MAX_SERIAL } from "../../shared/ids.ts"
+import { holdsNul } from "../../shared/text.ts"
 import { Schema } from "effect"
 
 /** The flag list's query parameters as they arrive (PostHog's parameter names). */

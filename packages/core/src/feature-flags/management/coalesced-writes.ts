@@ -1,6 +1,6 @@
 import { Deferred, Effect, Exit, Option, type Scope } from "effect"
-import type { FeatureFlagId } from "../shared/ids.ts"
-import type { StoredFeatureFlag } from "./model.ts"
+import type { FeatureFlagId } from "../../shared/ids.ts"
+import type { StoredFeatureFlag } from "../model.ts"
 
 /** A request's change of a flag, made of whatever row comes before it. */
 export interface FlagStep<C> {

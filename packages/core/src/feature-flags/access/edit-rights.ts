@@ -1,6 +1,6 @@
-import { Level, type MembershipLevel } from "../organizations/model.ts"
-import { AccessLevel, type FeatureFlagsAccessLevel } from "../roles/model.ts"
-import type { FeatureFlagId, UserId } from "../shared/ids.ts"
+import { Level, type MembershipLevel } from "../../organizations/model.ts"
+import { AccessLevel, type FeatureFlagsAccessLevel } from "../../roles/model.ts"
+import type { FeatureFlagId, UserId } from "../../shared/ids.ts"
 
 /**
  * PostHog's legacy flag permissions: administrators, owners and a flag's

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
-import type { ValidationError } from "../shared/errors.ts"
-import type { JsonRecord } from "../shared/fields.ts"
-import { pythonStr } from "../shared/validation.ts"
-import { conditionsOf, filtersError, type FlagConditions, type PropertyFilter, propertiesIn } from "./conditions.ts"
+import type { ValidationError } from "../../shared/errors.ts"
+import type { JsonRecord } from "../../shared/fields.ts"
+import { pythonStr } from "../../shared/validation.ts"
+import { conditionsOf, filtersError, type FlagConditions, type PropertyFilter, propertiesIn } from "../conditions.ts"
 
 /**
  * Flag dependencies (`type: flag` properties): each must name an existing, active flag of the project by

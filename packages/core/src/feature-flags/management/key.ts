@@ -1,4 +1,4 @@
-import { ValidationError } from "../shared/errors.ts"
+import { ValidationError } from "../../shared/errors.ts"
 
 /** Flag key rules, in PostHog's order: length (a field rule), uniqueness among live flags, characters. */
 export const MAX_KEY_LENGTH = 400
