@@ -1,5 +1,5 @@
 import { type ConditionGroup, conditionsOf, type FlagConditions, type JsonValue, type PropertyFilter } from "../feature-flags/conditions.ts"
-import type { StoredFeatureFlag } from "../feature-flags/model.ts"
+import type { StoredFlag } from "../feature-flags/model.ts"
 import { isRecord, type JsonRecord } from "../shared/fields.ts"
 import { definitionFilters, leafOperator } from "./cohorts.ts"
 import type { FlagResult, FlagValue } from "./evaluate.ts"
@@ -16,7 +16,7 @@ import { CompiledPatterns } from "./regex-patterns.ts"
  */
 
 /** A flag as evaluation takes it: the stored flag, and PostHog's `bucketing_identifier` where known. */
-export type EvaluatedFlag = StoredFeatureFlag & { readonly bucketing_identifier?: string | null | undefined }
+export type EvaluatedFlag = StoredFlag & { readonly bucketing_identifier?: string | null | undefined }
 
 /**
  * PostHog's `group_type_mapping`: group type index, as text, to the name of the project's group type
@@ -130,7 +130,7 @@ const flagPatterns = (flag: EvaluatedFlag, conditions: FlagConditions, superGrou
   return [...patterns]
 }
 
-const prepared = new WeakMap<StoredFeatureFlag, PreparedFlag>()
+const prepared = new WeakMap<StoredFlag, PreparedFlag>()
 
 export const prepareFlag = (flag: EvaluatedFlag): PreparedFlag => {
   const known = prepared.get(flag)

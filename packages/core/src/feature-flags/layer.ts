@@ -1,8 +1,8 @@
 import { Layer } from "effect"
 import { EventCaptureService } from "../events/service.ts"
 import { FlagEvaluationService } from "../flag-evaluation/service.ts"
-import { FlagAccessControls } from "./access/access-controls.ts"
-import { FeatureFlagActions } from "./management/actions.ts"
+import { FlagAccessControlsService } from "./access/access-controls.ts"
+import { FlagActions } from "./management/actions.ts"
 import { FlagCalls } from "./usage/calls.ts"
 import { FlagCallsService } from "./usage/calls-service.ts"
 import { LiveFlags } from "./live/live-flags.ts"
@@ -10,7 +10,7 @@ import { FlagReader } from "./lookup.ts"
 import { FlagRoleAccessService } from "./access/role-access.ts"
 import { FlagRules } from "./management/rules.ts"
 import { FlagUsage } from "./usage/last-called.ts"
-import { FeatureFlagService } from "./management/service.ts"
+import { FlagService } from "./management/service.ts"
 import { FlagWriter } from "./management/writer.ts"
 
 /**
@@ -19,10 +19,10 @@ import { FlagWriter } from "./management/writer.ts"
  * exports.
  */
 export const layerNoDeps = Layer.mergeAll(
-  FeatureFlagService.layerNoDeps,
+  FlagService.layerNoDeps,
   FlagRoleAccessService.layerNoDeps,
-  FeatureFlagActions.layerNoDeps,
-  FlagAccessControls.layerNoDeps,
+  FlagActions.layerNoDeps,
+  FlagAccessControlsService.layerNoDeps,
   FlagCallsService.layerNoDeps,
   // Evaluation reads the same live flags as the list, so a project is held in memory once; the events
   // read the flags they name from it.

@@ -9,15 +9,15 @@ import { Freshness } from "../read-model/freshness.ts"
 import { memoized } from "../read-model/memoized.ts"
 import type { Scope } from "../shared/scope.ts"
 import { type CallerRole, type Editor, editRights, needsRoles } from "./access/edit-rights.ts"
-import type { FeatureFlag, StoredFeatureFlag } from "./model.ts"
-import { FeatureFlagRepository } from "./repository.ts"
+import type { FlagView, StoredFlag } from "./model.ts"
+import { FlagRepository } from "./repository.ts"
 import { cohortIdsIn, conditionsOf } from "./conditions.ts"
 import { FlagUsage } from "./usage/last-called.ts"
-import { toFeatureFlag } from "./management/view.ts"
+import { toFlagView } from "./management/view.ts"
 
 export interface FoundFlag {
   readonly access: ProjectAccess
-  readonly flag: StoredFeatureFlag
+  readonly flag: StoredFlag
 }
 
 export const editorOf = (actor: Actor, access: ProjectAccess): Editor => ({
@@ -32,9 +32,9 @@ export const editorOf = (actor: Actor, access: ProjectAccess): Editor => ({
  */
 export class FlagReader extends Context.Service<FlagReader, {
   readonly flag: (actor: Actor, project: string, id: string, scope: Scope) => Effect.Effect<FoundFlag, PermissionDenied | NotFound>
-  readonly roles: (actor: Actor, access: ProjectAccess, flags: ReadonlyArray<StoredFeatureFlag>) => Effect.Effect<ReadonlyArray<CallerRole>>
-  readonly render: (actor: Actor, access: ProjectAccess, flags: ReadonlyArray<StoredFeatureFlag>) => Effect.Effect<ReadonlyArray<FeatureFlag>>
-  readonly renderOne: (actor: Actor, access: ProjectAccess, flag: StoredFeatureFlag) => Effect.Effect<FeatureFlag>
+  readonly roles: (actor: Actor, access: ProjectAccess, flags: ReadonlyArray<StoredFlag>) => Effect.Effect<ReadonlyArray<CallerRole>>
+  readonly render: (actor: Actor, access: ProjectAccess, flags: ReadonlyArray<StoredFlag>) => Effect.Effect<ReadonlyArray<FlagView>>
+  readonly renderOne: (actor: Actor, access: ProjectAccess, flag: StoredFlag) => Effect.Effect<FlagView>
   /** PostHog's legacy CanEditFeatureFlag: writes to a flag need the right to edit it. */
   readonly requireEdit: (actor: Actor, found: FoundFlag) => Effect.Effect<void, PermissionDenied>
 }>()("hedgerow/FlagReader") {
@@ -42,7 +42,7 @@ export class FlagReader extends Context.Service<FlagReader, {
     FlagReader,
     Effect.gen(function*() {
       const access = yield* Access
-      const flags = yield* FeatureFlagRepository
+      const flags = yield* FlagRepository
       const roleRepository = yield* RoleRepository
       const cohorts = yield* CohortRepository
       const usage = yield* FlagUsage
@@ -63,14 +63,14 @@ export class FlagReader extends Context.Service<FlagReader, {
         return { access: projectAccess, flag: found }
       })
 
-      const roles = (actor: Actor, projectAccess: ProjectAccess, of: ReadonlyArray<StoredFeatureFlag>) => {
+      const roles = (actor: Actor, projectAccess: ProjectAccess, of: ReadonlyArray<StoredFlag>) => {
         const editor = editorOf(actor, projectAccess)
         return editor.user === null || !needsRoles(editor, of)
           ? Effect.succeed([])
           : roleRepository.callerRoles(projectAccess.organization_id, editor.user, of.map((f) => f.id))
       }
 
-      const render = (actor: Actor, projectAccess: ProjectAccess, of: ReadonlyArray<StoredFeatureFlag>) =>
+      const render = (actor: Actor, projectAccess: ProjectAccess, of: ReadonlyArray<StoredFlag>) =>
         Effect.gen(function*() {
           if (of.length === 0) return []
           const callerRoles = yield* roles(actor, projectAccess, of)
@@ -83,10 +83,10 @@ export class FlagReader extends Context.Service<FlagReader, {
           const nowMillis = yield* Clock.currentTimeMillis
           const lastCalled = yield* usage.lastCalled(projectAccess.project.id)
           return of.map((stored, i) =>
-            toFeatureFlag(stored, { canEdit: canEdit(stored), cohortNames, nowMillis, lastCalled }, conditions[i]))
+            toFlagView(stored, { canEdit: canEdit(stored), cohortNames, nowMillis, lastCalled }, conditions[i]))
         })
 
-      const renderOne = (actor: Actor, projectAccess: ProjectAccess, stored: StoredFeatureFlag) =>
+      const renderOne = (actor: Actor, projectAccess: ProjectAccess, stored: StoredFlag) =>
         render(actor, projectAccess, [stored]).pipe(Effect.map((rendered) => rendered[0]!))
 
       const requireEdit = (actor: Actor, found: FoundFlag) =>

@@ -13,7 +13,7 @@ export const EvaluationRuntime = Schema.Literals(["server", "client", "all"])
 export type EvaluationRuntime = typeof EvaluationRuntime.Type
 
 /** A stored flag definition. `version` grows by one on every change (optimistic concurrency). */
-export const FeatureFlagRecord = Schema.Struct({
+export const FlagRecord = Schema.Struct({
   id: FeatureFlagId,
   project_id: ProjectId,
   key: Schema.String,
@@ -39,15 +39,15 @@ export const FeatureFlagRecord = Schema.Struct({
   created_at: Timestamp,
   updated_at: Timestamp
 })
-export type FeatureFlagRecord = typeof FeatureFlagRecord.Type
+export type FlagRecord = typeof FlagRecord.Type
 
 /** A stored flag with the users it names (PostHog's UserBasic), read in one statement. */
-export const StoredFeatureFlag = Schema.Struct({
-  ...FeatureFlagRecord.fields,
+export const StoredFlag = Schema.Struct({
+  ...FlagRecord.fields,
   created_by: Schema.NullOr(UserSummary),
   last_modified_by: Schema.NullOr(UserSummary)
 })
-export type StoredFeatureFlag = typeof StoredFeatureFlag.Type
+export type StoredFlag = typeof StoredFlag.Type
 
 /** The flag's status as the body carries it: the upper-case name of the `/status/` value. */
 export const FlagStatusName = Schema.Literals(["ACTIVE", "STALE", "INACTIVE", "DELETED"])
@@ -66,7 +66,7 @@ const answerOnlyFields = {
   features: JsonObject,
   can_edit: Schema.Boolean,
   /** `usage_dashboard_id` under the serializer's name. */
-  usage_dashboard: FeatureFlagRecord.fields.usage_dashboard_id,
+  usage_dashboard: FlagRecord.fields.usage_dashboard_id,
   user_access_level: Schema.NullOr(Schema.String),
   status: FlagStatusName,
   /**
@@ -81,7 +81,7 @@ const answerOnlyFields = {
  * fields left out are internal: the project, the users' ids (the users themselves are shown) and
  * `usage_dashboard_id` (shown as `usage_dashboard`).
  */
-export const FEATURE_FLAG_FIELDS = [
+export const FLAG_VIEW_FIELDS = [
   "id", "name", "key", "filters", "deleted", "active", "created_by", "created_at", "updated_at", "version",
   "last_modified_by", "is_simple_flag", "rollout_percentage", "ensure_experience_continuity", "experiment_set",
   "surveys", "features", "rollback_conditions", "performed_rollback", "can_edit", "tags", "usage_dashboard",
@@ -93,20 +93,20 @@ export const FEATURE_FLAG_FIELDS = [
 const fieldsInOrder = <F extends Schema.Struct.Fields, const K extends ReadonlyArray<keyof F>>(fields: F, keys: K) =>
   Object.fromEntries(keys.map((key) => [key, fields[key]])) as Pick<F, K[number]>
 
-/** The FeatureFlag resource, with PostHog's extra read-only fields: the stored flag's fields plus the answer's own. */
-export const FeatureFlag = Schema.Struct(
-  fieldsInOrder({ ...StoredFeatureFlag.fields, ...answerOnlyFields }, FEATURE_FLAG_FIELDS)
+/** The FlagView resource, with PostHog's extra read-only fields: the stored flag's fields plus the answer's own. */
+export const FlagView = Schema.Struct(
+  fieldsInOrder({ ...StoredFlag.fields, ...answerOnlyFields }, FLAG_VIEW_FIELDS)
 )
-export type FeatureFlag = typeof FeatureFlag.Type
+export type FlagView = typeof FlagView.Type
 
 /** `GET {id}/status/`: lower-case values. */
 export const FlagStatusValue = Schema.Literals(["active", "stale", "inactive", "deleted"])
 export type FlagStatusValue = typeof FlagStatusValue.Type
-export const FeatureFlagStatus = Schema.Struct({
+export const FlagStatus = Schema.Struct({
   status: FlagStatusValue,
   reason: Schema.String
 })
-export type FeatureFlagStatus = typeof FeatureFlagStatus.Type
+export type FlagStatus = typeof FlagStatus.Type
 
 /** `dashboard` and `enrich_usage_dashboard` answer PostHog's `{"success": true}`. */
 export const ActionSuccess = Schema.Struct({ success: Schema.Literal(true) })

@@ -2,7 +2,7 @@ import type { JsonRecord } from "../shared/fields.ts"
 import { DAY_MS } from "../shared/time.ts"
 import { conditionsOf, type FlagConditions } from "./conditions.ts"
 import { fullRolloutOf } from "./derived.ts"
-import type { FeatureFlagStatus, FlagStatusName } from "./model.ts"
+import type { FlagStatus, FlagStatusName } from "./model.ts"
 
 export const STALE_AFTER_DAYS = 30
 
@@ -35,7 +35,7 @@ export const statusOf = (
   nowMillis: number,
   lastCalledMillis: number | null,
   conditions?: FlagConditions
-): FeatureFlagStatus => {
+): FlagStatus => {
   if (flag.deleted) return { status: "deleted", reason: "Flag has been deleted" }
   if (!flag.active) return { status: "inactive", reason: "Flag is disabled" }
   const rollout = fullRolloutOf(conditions ?? conditionsOf(flag.filters))

@@ -7,7 +7,7 @@ import type { NotFound, PermissionDenied } from "../../shared/errors.ts"
 import { grants, type Scope } from "../../shared/scope.ts"
 import { accessLevelName } from "./edit-rights.ts"
 import { editorOf, FlagReader } from "../lookup.ts"
-import { ACCESS_LEVELS, type FeatureFlagAccessControls } from "./model.ts"
+import { ACCESS_LEVELS, type FlagAccessControls } from "./model.ts"
 
 /**
  * `access_controls` and `global_access_controls` answer keys holding `feature_flag:read` or
@@ -25,12 +25,12 @@ const readScopeOf = (actor: Actor): Scope =>
  * they grant: on the flag for `access_controls`, project-wide for flags for `global_access_controls`.
  * Who may change levels: administrators and owners, and for one flag also its creator.
  */
-export class FlagAccessControls extends Context.Service<FlagAccessControls, {
-  readonly forFlag: (actor: Actor, project: string, id: string) => Effect.Effect<FeatureFlagAccessControls, PermissionDenied | NotFound>
-  readonly global: (actor: Actor, project: string, id: string) => Effect.Effect<FeatureFlagAccessControls, PermissionDenied | NotFound>
-}>()("hedgerow/FlagAccessControls") {
+export class FlagAccessControlsService extends Context.Service<FlagAccessControlsService, {
+  readonly forFlag: (actor: Actor, project: string, id: string) => Effect.Effect<FlagAccessControls, PermissionDenied | NotFound>
+  readonly global: (actor: Actor, project: string, id: string) => Effect.Effect<FlagAccessControls, PermissionDenied | NotFound>
+}>()("hedgerow/FlagAccessControlsService") {
   static readonly layerNoDeps = Layer.effect(
-    FlagAccessControls,
+    FlagAccessControlsService,
     Effect.gen(function*() {
       const reader = yield* FlagReader
       const roleRepository = yield* RoleRepository
@@ -68,7 +68,7 @@ export class FlagAccessControls extends Context.Service<FlagAccessControls, {
         }
       })
 
-      return FlagAccessControls.of({ forFlag, global })
+      return FlagAccessControlsService.of({ forFlag, global })
     })
   )
 }

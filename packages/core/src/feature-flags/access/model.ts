@@ -3,26 +3,26 @@ import { Role } from "../../roles/model.ts"
 import { Json } from "../../shared/fields.ts"
 import { FeatureFlagId, RoleAccessId, RoleId } from "../../shared/ids.ts"
 import { Timestamp } from "../../shared/time.ts"
-import { FeatureFlag } from "../model.ts"
+import { FlagView } from "../model.ts"
 
 /** A stored role-access row: a role allowed to edit a flag. */
-export const RoleAccessRecord = Schema.Struct({
+export const FlagRoleAccessRecord = Schema.Struct({
   id: RoleAccessId,
   feature_flag_id: FeatureFlagId,
   role_id: RoleId,
   added_at: Timestamp,
   updated_at: Timestamp
 })
-export type RoleAccessRecord = typeof RoleAccessRecord.Type
+export type FlagRoleAccessRecord = typeof FlagRoleAccessRecord.Type
 
-/** The FeatureFlagRoleAccess resource: the stored row, with the flag and the role in place of their ids. */
-export const FeatureFlagRoleAccess = Schema.Struct({
-  id: RoleAccessRecord.fields.id,
-  feature_flag: FeatureFlag,
+/** The FlagRoleAccess resource: the stored row, with the flag and the role in place of their ids. */
+export const FlagRoleAccess = Schema.Struct({
+  id: FlagRoleAccessRecord.fields.id,
+  feature_flag: FlagView,
   role: Role,
-  ...Struct.omit(RoleAccessRecord.fields, ["id", "feature_flag_id", "role_id"])
+  ...Struct.omit(FlagRoleAccessRecord.fields, ["id", "feature_flag_id", "role_id"])
 })
-export type FeatureFlagRoleAccess = typeof FeatureFlagRoleAccess.Type
+export type FlagRoleAccess = typeof FlagRoleAccess.Type
 
 /** Access levels of PostHog's access-control system, lowest first. */
 export const ACCESS_LEVELS = ["none", "viewer", "editor"] as const
@@ -31,11 +31,11 @@ export const ACCESS_LEVELS = ["none", "viewer", "editor"] as const
  * `{id}/access_controls/` and `{id}/global_access_controls/`: the flag plus the access-control
  * fields. This service has no per-object access-control rows; the legacy role rules decide.
  */
-export const FeatureFlagAccessControls = Schema.Struct({
-  ...FeatureFlag.fields,
+export const FlagAccessControls = Schema.Struct({
+  ...FlagView.fields,
   access_controls: Schema.Array(Json),
   available_access_levels: Schema.Array(Schema.String),
   default_access_level: Schema.String,
   user_can_edit_access_levels: Schema.Boolean
 })
-export type FeatureFlagAccessControls = typeof FeatureFlagAccessControls.Type
+export type FlagAccessControls = typeof FlagAccessControls.Type

@@ -10,8 +10,8 @@ import { rule } from "../../shared/fields.ts"
 import { pythonType } from "../../shared/validation.ts"
 import { canManageRoles } from "./edit-rights.ts"
 import { editorOf, FlagReader } from "../lookup.ts"
-import type { FeatureFlag, StoredFeatureFlag } from "../model.ts"
-import type { FeatureFlagRoleAccess, RoleAccessRecord } from "./model.ts"
+import type { FlagView, StoredFlag } from "../model.ts"
+import type { FlagRoleAccess, FlagRoleAccessRecord } from "./model.ts"
 import { FlagRoleAccessRepository } from "./role-access-repository.ts"
 
 const ROLES_REFUSED = "You can't edit roles for this feature flag."
@@ -26,16 +26,16 @@ const decodeCreate = decodeBody(Schema.Struct({ role_id: Schema.NullOr(RoleRefer
 const roleMissing = (value: string) =>
   new ValidationError({ code: "does_not_exist", detail: `Invalid pk "${value}" - object does not exist.`, attr: "role_id" })
 
-/** FeatureFlagRoleAccess: which roles may edit a flag. */
+/** FlagRoleAccess: which roles may edit a flag. */
 export class FlagRoleAccessService extends Context.Service<FlagRoleAccessService, {
-  readonly list: (actor: Actor, project: string, flag: string, query: ListQuery) => Effect.Effect<Page<FeatureFlagRoleAccess>, PermissionDenied | NotFound>
+  readonly list: (actor: Actor, project: string, flag: string, query: ListQuery) => Effect.Effect<Page<FlagRoleAccess>, PermissionDenied | NotFound>
   readonly create: (
     actor: Actor,
     project: string,
     flag: string,
     body: Body
-  ) => Effect.Effect<FeatureFlagRoleAccess, PermissionDenied | NotFound | ValidationError | BodyError>
-  readonly retrieve: (actor: Actor, project: string, flag: string, id: string) => Effect.Effect<FeatureFlagRoleAccess, PermissionDenied | NotFound>
+  ) => Effect.Effect<FlagRoleAccess, PermissionDenied | NotFound | ValidationError | BodyError>
+  readonly retrieve: (actor: Actor, project: string, flag: string, id: string) => Effect.Effect<FlagRoleAccess, PermissionDenied | NotFound>
   readonly destroy: (actor: Actor, project: string, flag: string, id: string) => Effect.Effect<void, PermissionDenied | NotFound>
 }>()("hedgerow/FlagRoleAccessService") {
   static readonly layerNoDeps = Layer.effect(
@@ -45,12 +45,12 @@ export class FlagRoleAccessService extends Context.Service<FlagRoleAccessService
       const grants = yield* FlagRoleAccessRepository
       const roles = yield* RoleRepository
 
-      const render = (rendered: FeatureFlag, rows: ReadonlyArray<RoleAccessRecord>) =>
+      const render = (rendered: FlagView, rows: ReadonlyArray<FlagRoleAccessRecord>) =>
         Effect.gen(function*() {
           if (rows.length === 0) return []
           const views = yield* roles.views([...new Set(rows.map((row) => row.role_id))])
           const byId = new Map(views.map((role) => [role.id as string, role]))
-          return rows.map((row): FeatureFlagRoleAccess => ({
+          return rows.map((row): FlagRoleAccess => ({
             id: row.id,
             feature_flag: rendered,
             role: byId.get(row.role_id)!,
@@ -58,7 +58,7 @@ export class FlagRoleAccessService extends Context.Service<FlagRoleAccessService
           }))
         })
 
-      const mayManage = (actor: Actor, access: ProjectAccess, flag: StoredFeatureFlag) =>
+      const mayManage = (actor: Actor, access: ProjectAccess, flag: StoredFlag) =>
         Effect.gen(function*() {
           const callerRoles = yield* reader.roles(actor, access, [flag])
           if (!canManageRoles(editorOf(actor, access), callerRoles, flag)) {
@@ -66,7 +66,7 @@ export class FlagRoleAccessService extends Context.Service<FlagRoleAccessService
           }
         })
 
-      const findRow = (flag: StoredFeatureFlag, id: string) => {
+      const findRow = (flag: StoredFlag, id: string) => {
         const rowId = parseSerial(id)
         return rowId === undefined
           ? Effect.fail(NotFound.default())
@@ -93,7 +93,7 @@ export class FlagRoleAccessService extends Context.Service<FlagRoleAccessService
           return yield* roleMissing(reference)
         }
         const row = yield* grants.insert(found.flag.id, role.value.id).pipe(
-          Effect.catchTag("RoleAccessTaken", () =>
+          Effect.catchTag("FlagRoleAccessTaken", () =>
             Effect.fail(new ValidationError({
               code: "unique",
               detail: "The fields feature_flag, role must make a unique set.",

@@ -6,11 +6,11 @@ import { UserSummary } from "../../users/model.ts"
 import { derivedColumns } from "../derived.ts"
 import { isStale } from "../status.ts"
 import type { FlagListFilter, FlagOrderField } from "../management/list-query.ts"
-import type { StoredFeatureFlag } from "../model.ts"
+import type { StoredFlag } from "../model.ts"
 
 /** A live flag with what the list's filters read of it, computed once when the project is loaded. */
 interface Entry {
-  readonly flag: StoredFeatureFlag
+  readonly flag: StoredFlag
   /** About what the flag costs in memory, for the read model's budget. */
   readonly bytes: number
   readonly key: string
@@ -73,7 +73,7 @@ const sharedUser = (users: Map<UserId, UserSummary>, user: UserSummary | null) =
  * The flag with its creator and last modifier shared with the project's other flags: each row read brings
  * its own copies, and ten thousand flags by one person held twenty thousand of them (5 MiB).
  */
-const withSharedUsers = (users: Map<UserId, UserSummary>, flag: StoredFeatureFlag): StoredFeatureFlag => {
+const withSharedUsers = (users: Map<UserId, UserSummary>, flag: StoredFlag): StoredFlag => {
   const created_by = sharedUser(users, flag.created_by)
   const last_modified_by = sharedUser(users, flag.last_modified_by)
   return created_by === flag.created_by && last_modified_by === flag.last_modified_by
@@ -81,7 +81,7 @@ const withSharedUsers = (users: Map<UserId, UserSummary>, flag: StoredFeatureFla
     : { ...flag, created_by, last_modified_by }
 }
 
-const entryOf = (users: Map<UserId, UserSummary>, read: StoredFeatureFlag): Entry => {
+const entryOf = (users: Map<UserId, UserSummary>, read: StoredFlag): Entry => {
   const flag = withSharedUsers(users, read)
   const derived = derivedColumns(flag.filters)
   return {
@@ -95,7 +95,7 @@ const entryOf = (users: Map<UserId, UserSummary>, read: StoredFeatureFlag): Entr
 }
 
 /** `flags` newest first (created_at, then id, descending), as the store reads them. */
-export const projectFlags = (flags: ReadonlyArray<StoredFeatureFlag>): ProjectFlags => {
+export const projectFlags = (flags: ReadonlyArray<StoredFlag>): ProjectFlags => {
   const users = new Map<UserId, UserSummary>()
   const entries = flags.map((flag) => entryOf(users, flag))
   return {
@@ -108,14 +108,14 @@ export const projectFlags = (flags: ReadonlyArray<StoredFeatureFlag>): ProjectFl
 }
 
 /** Whether `a` comes before `b` newest first. */
-const newer = (a: StoredFeatureFlag, b: StoredFeatureFlag) => a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id)
+const newer = (a: StoredFlag, b: StoredFlag) => a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id)
 
 /**
  * Takes in that the flags `ids` changed: they leave, and those of `changed` (their rows now) that are
  * live come back in place. Every other flag keeps what was computed for it. Applying the same change
  * twice leaves the same flags.
  */
-export const applyChanges = (project: ProjectFlags, ids: ReadonlyArray<number>, changed: ReadonlyArray<StoredFeatureFlag>) => {
+export const applyChanges = (project: ProjectFlags, ids: ReadonlyArray<number>, changed: ReadonlyArray<StoredFlag>) => {
   const gone = new Set(ids)
   const { entries } = project
   let kept = 0
@@ -159,7 +159,7 @@ const compareText = (a: string, b: string) => {
   return a.length - b.length
 }
 
-const compareField = (field: FlagOrderField) => (a: StoredFeatureFlag, b: StoredFeatureFlag): number => {
+const compareField = (field: FlagOrderField) => (a: StoredFlag, b: StoredFlag): number => {
   switch (field) {
     case "key":
     case "name":
@@ -225,7 +225,7 @@ export const selectFlags = (
   filter: FlagListFilter,
   page: PageRequest,
   lastCalled: LastCalled = () => null
-): Page<StoredFeatureFlag> => {
+): Page<StoredFlag> => {
   const ordered = inOrder(project, filter.order)
   const matches = matcher(filter, lastCalled)
   const passing = matches === undefined ? ordered : ordered.filter(matches)

@@ -19,13 +19,13 @@ const secondsText = (millis: number) => new Date(millis).toISOString().slice(0, 
  * cohort. They change the flag's world, so they need the right to edit the flag. Their bodies are not
  * read, as in PostHog.
  */
-export class FeatureFlagActions extends Context.Service<FeatureFlagActions, {
+export class FlagActions extends Context.Service<FlagActions, {
   readonly dashboard: (actor: Actor, project: string, id: string) => Effect.Effect<ActionSuccess, PermissionDenied | NotFound>
   readonly enrichUsageDashboard: (actor: Actor, project: string, id: string) => Effect.Effect<ActionSuccess, PermissionDenied | NotFound | ValidationError>
   readonly createStaticCohort: (actor: Actor, project: string, id: string) => Effect.Effect<StaticCohortCreated, PermissionDenied | NotFound>
-}>()("hedgerow/FeatureFlagActions") {
+}>()("hedgerow/FlagActions") {
   static readonly layerNoDeps = Layer.effect(
-    FeatureFlagActions,
+    FlagActions,
     Effect.gen(function*() {
       const reader = yield* FlagReader
       const writer = yield* FlagWriter
@@ -80,7 +80,7 @@ export class FeatureFlagActions extends Context.Service<FeatureFlagActions, {
         return { cohort: toCohortView(cohort) }
       })
 
-      return FeatureFlagActions.of({ dashboard, enrichUsageDashboard, createStaticCohort })
+      return FlagActions.of({ dashboard, enrichUsageDashboard, createStaticCohort })
     })
   )
 }

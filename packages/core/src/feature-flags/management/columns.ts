@@ -4,7 +4,7 @@ import type { ActivityChange } from "../../activity/model.ts"
 import type { DashboardId, UserId } from "../../shared/ids.ts"
 import { pythonStrip } from "../../shared/fields.ts"
 import { derivedColumns } from "../derived.ts"
-import type { StoredFeatureFlag } from "../model.ts"
+import type { StoredFlag } from "../model.ts"
 import { type FlagColumns, FlagWritable } from "../repository.ts"
 import type { CreateInput, FlagInput } from "./rules.ts"
 
@@ -58,7 +58,7 @@ const columnsOf = (base: FlagWritable, input: FlagInput, key: string, user: User
 export const newFlagColumns = (input: CreateInput, user: UserId | null): FlagColumns =>
   columnsOf({ ...NEW_FLAG, key: input.key, last_modified_by_id: user }, input, input.key, user)
 
-export const nextFlagColumns = (current: StoredFeatureFlag, input: FlagInput, key: string, user: UserId | null): FlagColumns =>
+export const nextFlagColumns = (current: StoredFlag, input: FlagInput, key: string, user: UserId | null): FlagColumns =>
   columnsOf(current, input, key, user)
 
 /** The fields PostHog's activity log compares for a flag, in its model's order (the entry's order). */
@@ -66,11 +66,11 @@ const LOGGED_FIELDS = [
   "key", "name", "filters", "deleted", "active", "rollback_conditions", "performed_rollback",
   "ensure_experience_continuity", "has_enriched_analytics", "is_remote_configuration", "has_encrypted_payloads",
   "evaluation_runtime", "tags"
-] as const satisfies ReadonlyArray<keyof FlagWritable & keyof StoredFeatureFlag>
+] as const satisfies ReadonlyArray<keyof FlagWritable & keyof StoredFlag>
 type Logged = Pick<FlagWritable, (typeof LOGGED_FIELDS)[number]>
 
 /** Field-level changes of an update; empty when the PATCH changed nothing. */
-export const flagChanges = (current: StoredFeatureFlag, next: FlagColumns): ReadonlyArray<ActivityChange> =>
+export const flagChanges = (current: StoredFlag, next: FlagColumns): ReadonlyArray<ActivityChange> =>
   changesBetween<Logged>("FeatureFlag", LOGGED_FIELDS, current, next)
 
 /** PostHog logs the version bump with the rest of a real change (its model field is not excluded). */

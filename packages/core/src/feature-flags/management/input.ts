@@ -81,20 +81,20 @@ const AFTER_DASHBOARDS = [
 export const LATER_FIELDS = [...UP_TO_DASHBOARDS, ...AFTER_DASHBOARDS] as const
 
 /** POST /api/projects/{project_id}/feature_flags/. Unknown and read-only keys are ignored. */
-export const FeatureFlagCreate = Schema.Struct({
+export const FlagCreateBody = Schema.Struct({
   ...optional("name"),
   key: flagFields.key,
   ...optional("filters"),
   ...optional(...LATER_FIELDS)
 })
-export type FeatureFlagCreate = typeof FeatureFlagCreate.Type
+export type FlagCreateBody = typeof FlagCreateBody.Type
 
 /** PATCH /api/projects/{project_id}/feature_flags/{id}/: every field optional. */
-export const FeatureFlagUpdate = Schema.Struct({
+export const FlagUpdateBody = Schema.Struct({
   ...optional("name", "key", "filters"),
   ...optional(...LATER_FIELDS)
 })
-export type FeatureFlagUpdate = typeof FeatureFlagUpdate.Type
+export type FlagUpdateBody = typeof FlagUpdateBody.Type
 
 /** The pieces the service decodes one after another, so that the first failing field wins as in DRF. */
 export const CreateHead = Schema.Struct({ ...optional("name"), key: flagFields.key })

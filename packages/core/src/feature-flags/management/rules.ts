@@ -8,12 +8,12 @@ import type { JsonRecord } from "../../shared/fields.ts"
 import { cohortIdsIn, type FlagConditions, parseConditions } from "../conditions.ts"
 import { dependencyError } from "./dependencies.ts"
 import { conditionRulesError, isBehavioralDefinition, payloadsError, propertyTypesError, regexRulesError } from "./filter-rules.ts"
-import { CreateHead, type FeatureFlagUpdate, FiltersPart, MiddlePart, TailPart, UpdateHead } from "./input.ts"
+import { CreateHead, FiltersPart, type FlagUpdateBody, MiddlePart, TailPart, UpdateHead } from "./input.ts"
 import { keyCharactersError, keyTaken } from "./key.ts"
-import type { StoredFeatureFlag } from "../model.ts"
-import { FeatureFlagRepository } from "../repository.ts"
+import type { StoredFlag } from "../model.ts"
+import { FlagRepository } from "../repository.ts"
 
-export type FlagInput = FeatureFlagUpdate
+export type FlagInput = FlagUpdateBody
 export type CreateInput = FlagInput & { readonly key: string }
 
 const decodeCreateHead = decodeInput(CreateHead)
@@ -34,14 +34,14 @@ export class FlagRules extends Context.Service<FlagRules, {
    * statement; it is read only when a later rule fails, so that a held key is still the error reported.
    */
   readonly create: (project: ProjectId, body: unknown) => Effect.Effect<CreateInput, ValidationError>
-  readonly update: (project: ProjectId, current: StoredFeatureFlag, body: unknown) => Effect.Effect<FlagInput, ValidationError>
+  readonly update: (project: ProjectId, current: StoredFlag, body: unknown) => Effect.Effect<FlagInput, ValidationError>
   /** The flag-dependency rules alone (existing, active, no cycle through the flag keyed `key`), for a re-check under lock. */
   readonly dependencies: (project: ProjectId, conditions: FlagConditions, key: string) => Effect.Effect<void, ValidationError>
 }>()("hedgerow/FlagRules") {
   static readonly layerNoDeps = Layer.effect(
     FlagRules,
     Effect.gen(function*() {
-      const flags = yield* FeatureFlagRepository
+      const flags = yield* FlagRepository
       const cohorts = yield* CohortRepository
       const dashboards = yield* DashboardRepository
 
@@ -123,7 +123,7 @@ export class FlagRules extends Context.Service<FlagRules, {
         )
       })
 
-      const update = Effect.fn("FlagRules.update")(function*(project: ProjectId, current: StoredFeatureFlag, body: unknown) {
+      const update = Effect.fn("FlagRules.update")(function*(project: ProjectId, current: StoredFlag, body: unknown) {
         const head = yield* decodeUpdateHead(body)
         if (head.key !== undefined) yield* key(project, head.key, current.id)
         const { filters: given } = yield* decodeFilters(body)

@@ -10,7 +10,7 @@ import { type Page, type PageNumberQuery, pageNumberRequest, pageRequest } from 
 import { statusOf } from "../status.ts"
 import { FlagReader } from "../lookup.ts"
 import { type FlagListQuery, listPlan } from "./list-query.ts"
-import type { FeatureFlag, FeatureFlagStatus } from "../model.ts"
+import type { FlagStatus, FlagView } from "../model.ts"
 import { LiveFlags } from "../live/live-flags.ts"
 import { selectFlags } from "../live/project-flags.ts"
 import { FlagUsage } from "../usage/last-called.ts"
@@ -21,29 +21,29 @@ export const HARD_DELETE_REFUSED = "Hard delete of this model is not allowed. Us
 
 const FLAG_SCOPE = "FeatureFlag"
 
-export class FeatureFlagService extends Context.Service<FeatureFlagService, {
-  readonly list: (actor: Actor, project: string, query: FlagListQuery) => Effect.Effect<Page<FeatureFlag>, PermissionDenied | NotFound>
+export class FlagService extends Context.Service<FlagService, {
+  readonly list: (actor: Actor, project: string, query: FlagListQuery) => Effect.Effect<Page<FlagView>, PermissionDenied | NotFound>
   readonly create: (
     actor: Actor,
     project: string,
     body: Body
-  ) => Effect.Effect<FeatureFlag, PermissionDenied | NotFound | ValidationError | BodyError>
-  readonly retrieve: (actor: Actor, project: string, id: string) => Effect.Effect<FeatureFlag, PermissionDenied | NotFound>
+  ) => Effect.Effect<FlagView, PermissionDenied | NotFound | ValidationError | BodyError>
+  readonly retrieve: (actor: Actor, project: string, id: string) => Effect.Effect<FlagView, PermissionDenied | NotFound>
   readonly update: (
     actor: Actor,
     project: string,
     id: string,
     body: Body
-  ) => Effect.Effect<FeatureFlag, PermissionDenied | NotFound | ValidationError | Conflict | BodyError>
+  ) => Effect.Effect<FlagView, PermissionDenied | NotFound | ValidationError | Conflict | BodyError>
   /** Hard delete is refused for any id, once the caller may write flags in the project. */
   readonly destroy: (actor: Actor, project: string, id: string) => Effect.Effect<never, PermissionDenied | NotFound | MethodNotAllowed>
-  readonly status: (actor: Actor, project: string, id: string) => Effect.Effect<FeatureFlagStatus, PermissionDenied | NotFound>
+  readonly status: (actor: Actor, project: string, id: string) => Effect.Effect<FlagStatus, PermissionDenied | NotFound>
   readonly activity: ItemActivity
   /** Every flag's activity in the project. */
   readonly projectActivity: ProjectActivity
-}>()("hedgerow/FeatureFlagService") {
+}>()("hedgerow/FlagService") {
   static readonly layerNoDeps = Layer.effect(
-    FeatureFlagService,
+    FlagService,
     Effect.gen(function*() {
       const access = yield* Access
       const liveFlags = yield* LiveFlags
@@ -117,7 +117,7 @@ export class FeatureFlagService extends Context.Service<FeatureFlagService, {
         )
       })
 
-      return FeatureFlagService.of({ list, create, retrieve, update, destroy, status, activity, projectActivity })
+      return FlagService.of({ list, create, retrieve, update, destroy, status, activity, projectActivity })
     })
   )
 }

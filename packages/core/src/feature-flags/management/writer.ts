@@ -15,8 +15,8 @@ import { flagChanges, newFlagColumns, nextFlagColumns, versionChange } from "./c
 import { keyTaken, originalKeyOf, tombstoneKey } from "./key.ts"
 import { coalescedFlagWrites } from "./coalesced-writes.ts"
 import { FlagReader, type FoundFlag } from "../lookup.ts"
-import type { StoredFeatureFlag } from "../model.ts"
-import { FeatureFlagRepository, type FlagRef, type FlagUpdate } from "../repository.ts"
+import type { StoredFlag } from "../model.ts"
+import { type FlagRef, FlagRepository, type FlagUpdate } from "../repository.ts"
 import { type FlagInput, FlagRules } from "./rules.ts"
 
 /** PostHog lists at most five dependent flags, then says how many more. */
@@ -41,22 +41,22 @@ const userOf = (actor: Actor): UserId | null => (actor._tag === "User" ? actor.u
  * failure anywhere leaves no trace of any of them.
  */
 export class FlagWriter extends Context.Service<FlagWriter, {
-  readonly create: (actor: Actor, access: ProjectAccess, body: unknown) => Effect.Effect<StoredFeatureFlag, ValidationError>
+  readonly create: (actor: Actor, access: ProjectAccess, body: unknown) => Effect.Effect<StoredFlag, ValidationError>
   readonly update: (
     actor: Actor,
     found: FoundFlag,
     body: Body
-  ) => Effect.Effect<StoredFeatureFlag, PermissionDenied | NotFound | ValidationError | Conflict | BodyError>
+  ) => Effect.Effect<StoredFlag, PermissionDenied | NotFound | ValidationError | Conflict | BodyError>
   /**
    * A new usage dashboard for the flag, pointed at by `usage_dashboard` (inside the caller's transaction);
    * `enriched` adds the enriched-analytics insights at once.
    */
-  readonly makeUsageDashboard: (actor: Actor, flag: StoredFeatureFlag, enriched: boolean) => Effect.Effect<StoredFeatureFlag>
+  readonly makeUsageDashboard: (actor: Actor, flag: StoredFlag, enriched: boolean) => Effect.Effect<StoredFlag>
 }>()("hedgerow/FlagWriter") {
   static readonly layerNoDeps = Layer.effect(
     FlagWriter,
     Effect.gen(function*() {
-      const flags = yield* FeatureFlagRepository
+      const flags = yield* FlagRepository
       const dashboards = yield* DashboardRepository
       const rules = yield* FlagRules
       const reader = yield* FlagReader
@@ -86,7 +86,7 @@ export class FlagWriter extends Context.Service<FlagWriter, {
           yield* flags.renameKey(holder.value.id, tombstoneKey(key, holder.value.id))
         })
 
-      const makeUsageDashboard = (actor: Actor, flag: StoredFeatureFlag, enriched: boolean) =>
+      const makeUsageDashboard = (actor: Actor, flag: StoredFlag, enriched: boolean) =>
         Effect.gen(function*() {
           const dashboard = yield* dashboards.insert(usageDashboard(actor, flag.project_id, flag.key, enriched))
           yield* flags.setUsageDashboard(flag.id, dashboard.id)
@@ -132,7 +132,7 @@ export class FlagWriter extends Context.Service<FlagWriter, {
       })
 
       /** PostHog refuses to delete or disable a flag other active flags depend on, and to enable one that depends on disabled flags. */
-      const dependencyRefusal = (current: StoredFeatureFlag, deleting: boolean, active: boolean | undefined) =>
+      const dependencyRefusal = (current: StoredFlag, deleting: boolean, active: boolean | undefined) =>
         Effect.gen(function*() {
           if (deleting || (active === false && current.active)) {
             const dependents = yield* flags.dependents(current.project_id, current.id)
@@ -156,7 +156,7 @@ export class FlagWriter extends Context.Service<FlagWriter, {
         })
 
       /** What a PATCH makes of `current`: the new columns and the entry that records them, if anything changes. */
-      const changeOf = (actor: Actor, access: ProjectAccess, current: StoredFeatureFlag, input: FlagInput) => {
+      const changeOf = (actor: Actor, access: ProjectAccess, current: StoredFlag, input: FlagInput) => {
         const restoring = current.deleted && input.deleted === false
         const key = input.key ?? (restoring ? originalKeyOf(current.key, current.id) : current.key)
         const next = nextFlagColumns(current, input, key, userOf(actor))
