@@ -5,7 +5,7 @@ import { cohortIdsIn, conditionsOf, type FlagConditions, parseConditions } from 
 import { dependencyError } from "../src/feature-flags/management/dependencies.ts"
 import { conditionRulesError, payloadsError, propertyTypesError } from "../src/feature-flags/management/filter-rules.ts"
 import { FLAG_VIEW_FIELDS } from "../src/feature-flags/model.ts"
-import { toFlagView } from "../src/feature-flags/management/view.ts"
+import { toFlagView } from "../src/feature-flags/view.ts"
 import { ValidationError } from "../src/shared/errors.ts"
 import type { JsonRecord } from "../src/shared/fields.ts"
 import { storedFlag } from "./stored-flag.ts"

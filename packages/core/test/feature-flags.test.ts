@@ -5,7 +5,7 @@ import { fullRolloutOf, isMultivariate, isSimpleFlag, rolloutPercentageOf } from
 import { statusOf } from "../src/feature-flags/status.ts"
 import { conditionsOf, parseConditions } from "../src/feature-flags/conditions.ts"
 import { type DependencyNode, dependencyError } from "../src/feature-flags/management/dependencies.ts"
-import { canManageRoles, editRights, needsRoles } from "../src/feature-flags/access/edit-rights.ts"
+import { canManageRoles, editableBy, needsRoles } from "../src/feature-flags/access/edit-rights.ts"
 import { conditionRulesError, payloadsError, propertyTypesError, regexRulesError } from "../src/feature-flags/management/filter-rules.ts"
 import { keyCharactersError, originalKeyOf, tombstoneKey } from "../src/feature-flags/management/key.ts"
 import { listPlan } from "../src/feature-flags/management/list-query.ts"
@@ -307,17 +307,17 @@ describe("PostHog's legacy flag edit rights", () => {
   const viewer = [{ level: 21 as const, flags: [granted.id] }]
 
   it("admins, owners and creators always edit; roles are not even read for them", () => {
-    assert.isTrue(editRights({ user: me, level: 8 }, viewer)(theirs))
-    assert.isTrue(editRights(member, viewer)(mine))
+    assert.isTrue(editableBy({ user: me, level: 8 }, viewer)(theirs))
+    assert.isTrue(editableBy(member, viewer)(mine))
     assert.isFalse(needsRoles({ user: me, level: 15 }, [theirs]))
     assert.isFalse(needsRoles(member, [mine]))
     assert.isTrue(needsRoles(member, [mine, theirs]))
   })
   it("no roles is the organization default, can always edit; 37 edits all; 21 only granted flags", () => {
-    assert.isTrue(editRights(member, [])(theirs))
-    assert.isTrue(editRights(member, [...viewer, { level: 37, flags: [] }])(theirs))
-    assert.isFalse(editRights(member, viewer)(theirs))
-    assert.isTrue(editRights(member, viewer)(granted))
+    assert.isTrue(editableBy(member, [])(theirs))
+    assert.isTrue(editableBy(member, [...viewer, { level: 37, flags: [] }])(theirs))
+    assert.isFalse(editableBy(member, viewer)(theirs))
+    assert.isTrue(editableBy(member, viewer)(granted))
   })
   it("role access is managed by admins, creators and always-edit members, not by members a grant lets edit", () => {
     assert.isFalse(canManageRoles(member, viewer, granted))

@@ -1,12 +1,11 @@
 import { Context, Effect, Layer } from "effect"
 import type { Actor } from "../../auth/actor.ts"
-import { Level } from "../../organizations/model.ts"
-import { AccessLevel } from "../../roles/model.ts"
-import { RoleRepository } from "../../roles/repository.ts"
 import type { NotFound, PermissionDenied } from "../../shared/errors.ts"
 import { grants, type Scope } from "../../shared/scope.ts"
-import { accessLevelName } from "./edit-rights.ts"
-import { editorOf, FlagReader } from "../lookup.ts"
+import { FlagLookup } from "../lookup.ts"
+import { FlagRenderer } from "../renderer.ts"
+import { FlagCallerRights } from "./caller-rights.ts"
+import { accessLevelName, isAdministrator } from "./edit-rights.ts"
 import { ACCESS_LEVELS, type FlagAccessControls } from "./model.ts"
 
 /**
@@ -19,11 +18,18 @@ const readScopeOf = (actor: Actor): Scope =>
     ? "access_control:read"
     : "feature_flag:read"
 
+/** The fields every answer shares: no access-control rows, and PostHog's levels with their default. */
+const fields = {
+  access_controls: [],
+  available_access_levels: [...ACCESS_LEVELS],
+  default_access_level: "editor"
+}
+
 /**
- * The flag plus PostHog's access-control fields. This service has no per-object access-control
- * rows (`access_controls` is always empty); the legacy role rules decide, so the levels shown are what
- * they grant: on the flag for `access_controls`, project-wide for flags for `global_access_controls`.
- * Who may change levels: administrators and owners, and for one flag also its creator.
+ * The flag with the fields of PostHog's newer access-control system. This service keeps no rows of that
+ * system (`access_controls` is always empty): the role rules decide, so the levels shown are what they
+ * grant, on the flag for `access_controls` and on the project's flags as a whole for
+ * `global_access_controls`. Administrators and owners may change levels, and for one flag its creator too.
  */
 export class FlagAccessControlsService extends Context.Service<FlagAccessControlsService, {
   readonly forFlag: (actor: Actor, project: string, id: string) => Effect.Effect<FlagAccessControls, PermissionDenied | NotFound>
@@ -32,39 +38,29 @@ export class FlagAccessControlsService extends Context.Service<FlagAccessControl
   static readonly layerNoDeps = Layer.effect(
     FlagAccessControlsService,
     Effect.gen(function*() {
-      const reader = yield* FlagReader
-      const roleRepository = yield* RoleRepository
-
-      const fields = {
-        access_controls: [],
-        available_access_levels: [...ACCESS_LEVELS],
-        default_access_level: "editor"
-      }
+      const lookup = yield* FlagLookup
+      const rights = yield* FlagCallerRights
+      const renderer = yield* FlagRenderer
 
       const forFlag = Effect.fn("FlagAccessControls.forFlag")(function*(actor: Actor, project: string, id: string) {
-        const { access, flag } = yield* reader.flag(actor, project, id, readScopeOf(actor))
-        const rendered = yield* reader.renderOne(actor, access, flag)
-        const editor = editorOf(actor, access)
+        const { access, flag } = yield* lookup.flag(actor, project, id, readScopeOf(actor))
+        const callerRights = yield* rights.of(actor, access, [flag])
+        const { editor } = callerRights
         return {
-          ...rendered,
+          ...(yield* renderer.renderOne(access, flag, callerRights)),
           ...fields,
-          user_can_edit_access_levels: editor.user === null || editor.level >= Level.admin || flag.created_by_id === editor.user
+          user_can_edit_access_levels: isAdministrator(editor) || flag.created_by_id === editor.user
         }
       })
 
       const global = Effect.fn("FlagAccessControls.global")(function*(actor: Actor, project: string, id: string) {
-        const { access, flag } = yield* reader.flag(actor, project, id, readScopeOf(actor))
-        const rendered = yield* reader.renderOne(actor, access, flag)
-        const editor = editorOf(actor, access)
-        const admin = editor.user === null || editor.level >= Level.admin
-        // Project-wide: the caller's roles without any flag's grants (no roles: the default, can always edit).
-        const roles = admin || editor.user === null ? [] : yield* roleRepository.callerRoles(access.organization_id, editor.user, [])
-        const editsAll = admin || roles.length === 0 || roles.some((role) => role.level === AccessLevel.canAlwaysEdit)
+        const { access, flag } = yield* lookup.flag(actor, project, id, readScopeOf(actor))
+        const callerRights = yield* rights.withProject(actor, access, [flag])
         return {
-          ...rendered,
+          ...(yield* renderer.renderOne(access, flag, callerRights)),
           ...fields,
-          user_access_level: accessLevelName(editsAll),
-          user_can_edit_access_levels: admin
+          user_access_level: accessLevelName(callerRights.editsEveryFlag),
+          user_can_edit_access_levels: isAdministrator(callerRights.editor)
         }
       })
 

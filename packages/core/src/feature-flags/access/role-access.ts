@@ -1,6 +1,5 @@
 import { Context, Effect, Layer, Option, Schema, Struct } from "effect"
 import type { Actor } from "../../auth/actor.ts"
-import type { ProjectAccess } from "../../auth/access.ts"
 import { RoleRepository } from "../../roles/repository.ts"
 import { type Body, type BodyError, decodeBody } from "../../shared/body.ts"
 import { NotFound, orNotFound, PermissionDenied, ValidationError } from "../../shared/errors.ts"
@@ -8,8 +7,10 @@ import { canonicalUuid, parseSerial, type RoleAccessId, type RoleId } from "../.
 import { type ListQuery, type Page, pageRequest } from "../../shared/page.ts"
 import { rule } from "../../shared/fields.ts"
 import { pythonType } from "../../shared/validation.ts"
-import { canManageRoles } from "./edit-rights.ts"
-import { editorOf, FlagReader } from "../lookup.ts"
+import { FlagLookup } from "../lookup.ts"
+import { FlagRenderer } from "../renderer.ts"
+import { FlagCallerRights } from "./caller-rights.ts"
+import type { EditRights } from "./edit-rights.ts"
 import type { FlagView, StoredFlag } from "../model.ts"
 import type { FlagRoleAccess, FlagRoleAccessRecord } from "./model.ts"
 import { FlagRoleAccessRepository } from "./role-access-repository.ts"
@@ -41,7 +42,9 @@ export class FlagRoleAccessService extends Context.Service<FlagRoleAccessService
   static readonly layerNoDeps = Layer.effect(
     FlagRoleAccessService,
     Effect.gen(function*() {
-      const reader = yield* FlagReader
+      const lookup = yield* FlagLookup
+      const rights = yield* FlagCallerRights
+      const renderer = yield* FlagRenderer
       const grants = yield* FlagRoleAccessRepository
       const roles = yield* RoleRepository
 
@@ -58,13 +61,8 @@ export class FlagRoleAccessService extends Context.Service<FlagRoleAccessService
           }))
         })
 
-      const mayManage = (actor: Actor, access: ProjectAccess, flag: StoredFlag) =>
-        Effect.gen(function*() {
-          const callerRoles = yield* reader.roles(actor, access, [flag])
-          if (!canManageRoles(editorOf(actor, access), callerRoles, flag)) {
-            return yield* new PermissionDenied({ detail: ROLES_REFUSED })
-          }
-        })
+      const requireManage = (callerRights: EditRights, flag: StoredFlag) =>
+        callerRights.canManageRoles(flag) ? Effect.void : Effect.fail(new PermissionDenied({ detail: ROLES_REFUSED }))
 
       const findRow = (flag: StoredFlag, id: string) => {
         const rowId = parseSerial(id)
@@ -74,15 +72,16 @@ export class FlagRoleAccessService extends Context.Service<FlagRoleAccessService
       }
 
       const list = Effect.fn("FlagRoleAccessService.list")(function*(actor: Actor, project: string, flag: string, query: ListQuery) {
-        const found = yield* reader.flag(actor, project, flag, "feature_flag:read")
+        const found = yield* lookup.flag(actor, project, flag, "feature_flag:read")
         const page = yield* grants.list(found.flag.id, pageRequest(query))
-        const rendered = yield* reader.renderOne(actor, found.access, found.flag)
+        const rendered = yield* renderer.renderOne(found.access, found.flag, yield* rights.of(actor, found.access, [found.flag]))
         return { ...page, results: yield* render(rendered, page.results) }
       })
 
       const create = Effect.fn("FlagRoleAccessService.create")(function*(actor: Actor, project: string, flag: string, body: Body) {
-        const found = yield* reader.flag(actor, project, flag, "feature_flag:write")
-        yield* mayManage(actor, found.access, found.flag)
+        const found = yield* lookup.flag(actor, project, flag, "feature_flag:write")
+        const callerRights = yield* rights.of(actor, found.access, [found.flag])
+        yield* requireManage(callerRights, found.flag)
         const { role_id } = yield* decodeCreate(body)
         if (role_id === null) return yield* ValidationError.field("role_id", "This field may not be null.", "null")
         const reference = role_id as string
@@ -100,20 +99,21 @@ export class FlagRoleAccessService extends Context.Service<FlagRoleAccessService
               attr: null
             })))
         )
-        const rendered = yield* reader.renderOne(actor, found.access, found.flag)
+        // The new grant changes nothing the answer shows: whoever may grant access edits the flag anyway.
+        const rendered = yield* renderer.renderOne(found.access, found.flag, callerRights)
         return (yield* render(rendered, [row]))[0]!
       })
 
       const retrieve = Effect.fn("FlagRoleAccessService.retrieve")(function*(actor: Actor, project: string, flag: string, id: string) {
-        const found = yield* reader.flag(actor, project, flag, "feature_flag:read")
+        const found = yield* lookup.flag(actor, project, flag, "feature_flag:read")
         const row = yield* findRow(found.flag, id)
-        const rendered = yield* reader.renderOne(actor, found.access, found.flag)
+        const rendered = yield* renderer.renderOne(found.access, found.flag, yield* rights.of(actor, found.access, [found.flag]))
         return (yield* render(rendered, [row]))[0]!
       })
 
       const destroy = Effect.fn("FlagRoleAccessService.destroy")(function*(actor: Actor, project: string, flag: string, id: string) {
-        const found = yield* reader.flag(actor, project, flag, "feature_flag:write")
-        yield* mayManage(actor, found.access, found.flag)
+        const found = yield* lookup.flag(actor, project, flag, "feature_flag:write")
+        yield* requireManage(yield* rights.of(actor, found.access, [found.flag]), found.flag)
         const row = yield* findRow(found.flag, id)
         yield* grants.remove(row.id)
       })

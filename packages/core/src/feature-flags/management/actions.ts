@@ -7,7 +7,9 @@ import { DashboardRepository } from "../../dashboards/repository.ts"
 import { enrichedTiles, hasEnrichedTiles } from "../../dashboards/usage.ts"
 import { type NotFound, type PermissionDenied, ValidationError } from "../../shared/errors.ts"
 import { Transactions } from "../../shared/transactions.ts"
-import { FlagReader, type FoundFlag } from "../lookup.ts"
+import { FlagCallerRights } from "../access/caller-rights.ts"
+import { requireEdit } from "../access/edit-rights.ts"
+import { FlagLookup } from "../lookup.ts"
 import type { ActionSuccess } from "../model.ts"
 import { FlagWriter } from "./writer.ts"
 
@@ -27,7 +29,8 @@ export class FlagActions extends Context.Service<FlagActions, {
   static readonly layerNoDeps = Layer.effect(
     FlagActions,
     Effect.gen(function*() {
-      const reader = yield* FlagReader
+      const lookup = yield* FlagLookup
+      const rights = yield* FlagCallerRights
       const writer = yield* FlagWriter
       const dashboards = yield* DashboardRepository
       const cohorts = yield* CohortRepository
@@ -35,8 +38,8 @@ export class FlagActions extends Context.Service<FlagActions, {
 
       const editable = (actor: Actor, project: string, id: string) =>
         Effect.gen(function*() {
-          const found: FoundFlag = yield* reader.flag(actor, project, id, "feature_flag:write")
-          yield* reader.requireEdit(actor, found)
+          const found = yield* lookup.flag(actor, project, id, "feature_flag:write")
+          yield* requireEdit(yield* rights.of(actor, found.access, [found.flag]), found.flag)
           return found
         })
 

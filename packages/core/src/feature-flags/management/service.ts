@@ -7,13 +7,15 @@ import { type Body, type BodyError } from "../../shared/body.ts"
 import { type Conflict, MethodNotAllowed, type NotFound, type PermissionDenied, type ValidationError } from "../../shared/errors.ts"
 import { millisOf } from "../../shared/time.ts"
 import { type Page, type PageNumberQuery, pageNumberRequest, pageRequest } from "../../shared/page.ts"
-import { statusOf } from "../status.ts"
-import { FlagReader } from "../lookup.ts"
-import { type FlagListQuery, listPlan } from "./list-query.ts"
-import type { FlagStatus, FlagView } from "../model.ts"
+import { FlagCallerRights } from "../access/caller-rights.ts"
 import { LiveFlags } from "../live/live-flags.ts"
 import { selectFlags } from "../live/project-flags.ts"
+import { FlagLookup } from "../lookup.ts"
+import type { FlagStatus, FlagView } from "../model.ts"
+import { FlagRenderer } from "../renderer.ts"
+import { statusOf } from "../status.ts"
 import { FlagUsage } from "../usage/last-called.ts"
+import { type FlagListQuery, listPlan } from "./list-query.ts"
 import { FlagWriter } from "./writer.ts"
 
 /** PostHog answers an empty 405; this service explains what to do instead. */
@@ -47,7 +49,9 @@ export class FlagService extends Context.Service<FlagService, {
     Effect.gen(function*() {
       const access = yield* Access
       const liveFlags = yield* LiveFlags
-      const reader = yield* FlagReader
+      const lookup = yield* FlagLookup
+      const rights = yield* FlagCallerRights
+      const renderer = yield* FlagRenderer
       const writer = yield* FlagWriter
       const activityLog = yield* ActivityRepository
       const usage = yield* FlagUsage
@@ -61,24 +65,27 @@ export class FlagService extends Context.Service<FlagService, {
         // Staleness reads the flags' calls.
         const lastCalled = plan.filter.staleAt === null ? undefined : yield* usage.lastCalled(projectAccess.project.id)
         const page = selectFlags(yield* liveFlags.of(projectAccess.project.id), plan.filter, request, lastCalled)
-        return { ...page, results: yield* reader.render(actor, projectAccess, page.results) }
+        const callerRights = yield* rights.of(actor, projectAccess, page.results)
+        return { ...page, results: yield* renderer.render(projectAccess, page.results, callerRights) }
       })
 
       const create = Effect.fn("FeatureFlagService.create")(function*(actor: Actor, project: string, body: Body) {
         const projectAccess = yield* access.project(actor, project, "feature_flag:write")
         const created = yield* writer.create(actor, projectAccess, yield* body)
-        return yield* reader.renderOne(actor, projectAccess, created)
+        return yield* renderer.renderOne(projectAccess, created, yield* rights.of(actor, projectAccess, [created]))
       })
 
       const retrieve = Effect.fnUntraced(function*(actor: Actor, project: string, id: string) {
-        const found = yield* reader.flag(actor, project, id, "feature_flag:read")
-        return yield* reader.renderOne(actor, found.access, found.flag)
+        const found = yield* lookup.flag(actor, project, id, "feature_flag:read")
+        return yield* renderer.renderOne(found.access, found.flag, yield* rights.of(actor, found.access, [found.flag]))
       })
 
       const update = Effect.fn("FeatureFlagService.update")(function*(actor: Actor, project: string, id: string, body: Body) {
-        const found = yield* reader.flag(actor, project, id, "feature_flag:write")
-        const updated = yield* writer.update(actor, found, body)
-        return yield* reader.renderOne(actor, found.access, updated)
+        const found = yield* lookup.flag(actor, project, id, "feature_flag:write")
+        // Decided once: the writer refuses a flag the caller may not edit, and the answer shows the same rights.
+        const callerRights = yield* rights.of(actor, found.access, [found.flag])
+        const updated = yield* writer.update(actor, found, callerRights, body)
+        return yield* renderer.renderOne(found.access, updated, callerRights)
       })
 
       const destroy = Effect.fn("FeatureFlagService.destroy")(function*(actor: Actor, project: string, _id: string) {
@@ -87,7 +94,7 @@ export class FlagService extends Context.Service<FlagService, {
       })
 
       const status = Effect.fn("FeatureFlagService.status")(function*(actor: Actor, project: string, id: string) {
-        const { access: projectAccess, flag } = yield* reader.flag(actor, project, id, "feature_flag:read")
+        const { access: projectAccess, flag } = yield* lookup.flag(actor, project, id, "feature_flag:read")
         const lastCalled = (yield* usage.lastCalled(projectAccess.project.id))(flag.id)
         return statusOf(flag, yield* Clock.currentTimeMillis, lastCalled === null ? null : millisOf(lastCalled))
       })
@@ -98,7 +105,7 @@ export class FlagService extends Context.Service<FlagService, {
         id: string,
         query: PageNumberQuery
       ) {
-        const { flag } = yield* reader.flag(actor, project, id, "activity_log:read")
+        const { flag } = yield* lookup.flag(actor, project, id, "activity_log:read")
         return yield* activityLog.page(
           { project_id: flag.project_id, scope: FLAG_SCOPE, item: String(flag.id) },
           pageNumberRequest(query)

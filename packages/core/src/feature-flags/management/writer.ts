@@ -14,7 +14,8 @@ import { conditionsOf } from "../conditions.ts"
 import { flagChanges, newFlagColumns, nextFlagColumns, versionChange } from "./columns.ts"
 import { keyTaken, originalKeyOf, tombstoneKey } from "./key.ts"
 import { coalescedFlagWrites } from "./coalesced-writes.ts"
-import { FlagReader, type FoundFlag } from "../lookup.ts"
+import { type EditRights, requireEdit } from "../access/edit-rights.ts"
+import type { FoundFlag } from "../lookup.ts"
 import type { StoredFlag } from "../model.ts"
 import { type FlagRef, FlagRepository, type FlagUpdate } from "../repository.ts"
 import { type FlagInput, FlagRules } from "./rules.ts"
@@ -42,9 +43,11 @@ const userOf = (actor: Actor): UserId | null => (actor._tag === "User" ? actor.u
  */
 export class FlagWriter extends Context.Service<FlagWriter, {
   readonly create: (actor: Actor, access: ProjectAccess, body: unknown) => Effect.Effect<StoredFlag, ValidationError>
+  /** Refuses a flag that `rights` do not let the caller edit, before the body is read. */
   readonly update: (
     actor: Actor,
     found: FoundFlag,
+    rights: EditRights,
     body: Body
   ) => Effect.Effect<StoredFlag, PermissionDenied | NotFound | ValidationError | Conflict | BodyError>
   /**
@@ -59,7 +62,6 @@ export class FlagWriter extends Context.Service<FlagWriter, {
       const flags = yield* FlagRepository
       const dashboards = yield* DashboardRepository
       const rules = yield* FlagRules
-      const reader = yield* FlagReader
       const transactions = yield* Transactions
       const coalesced = yield* coalescedFlagWrites<FlagChange>({
         apply: (current, change) => ({ ...current, ...change.columns }),
@@ -181,9 +183,9 @@ export class FlagWriter extends Context.Service<FlagWriter, {
         }
       }
 
-      const update = Effect.fn("FlagWriter.update")(function*(actor: Actor, found: FoundFlag, body: Body) {
+      const update = Effect.fn("FlagWriter.update")(function*(actor: Actor, found: FoundFlag, rights: EditRights, body: Body) {
         const { access, flag } = found
-        yield* reader.requireEdit(actor, found)
+        yield* requireEdit(rights, flag)
         const input = yield* rules.update(access.project.id, flag, yield* body)
         // New filters that depend on other flags are checked again under the project's turn.
         const conditions = input.filters === undefined ? undefined : conditionsOf(input.filters)

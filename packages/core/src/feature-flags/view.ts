@@ -1,11 +1,11 @@
-import type { FlagView, StoredFlag } from "../model.ts"
-import type { JsonRecord } from "../../shared/fields.ts"
-import type { FeatureFlagId } from "../../shared/ids.ts"
-import { millisOf, type Timestamp } from "../../shared/time.ts"
-import { isSimpleFlag, rolloutPercentageOf } from "../derived.ts"
-import { statusNameOf } from "../status.ts"
-import { type ConditionGroup, conditionsOf, type FlagConditions } from "../conditions.ts"
-import { accessLevelName } from "../access/edit-rights.ts"
+import type { FlagView, StoredFlag } from "./model.ts"
+import type { JsonRecord } from "../shared/fields.ts"
+import type { FeatureFlagId } from "../shared/ids.ts"
+import { millisOf, type Timestamp } from "../shared/time.ts"
+import { isSimpleFlag, rolloutPercentageOf } from "./derived.ts"
+import { statusNameOf } from "./status.ts"
+import { type ConditionGroup, conditionsOf, type FlagConditions } from "./conditions.ts"
+import { accessLevelName } from "./access/edit-rights.ts"
 
 const hasCohort = (group: ConditionGroup) => group.properties.some((property) => property.type === "cohort")
 
