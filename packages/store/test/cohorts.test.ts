@@ -5,8 +5,8 @@ import {
   bodyOf,
   Bootstrap,
   CohortService,
-  FlagService,
   FlagEvaluationService,
+  FlagService,
   FormBody
 } from "@hedgerow/core"
 import { Effect, Exit, Result } from "effect"

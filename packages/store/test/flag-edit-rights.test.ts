@@ -8,6 +8,7 @@ import {
   FlagRoleAccessService,
   FlagService,
   MemberService,
+  type OrganizationId,
   PersonalApiKeyService,
   RoleService,
   systemActor,
@@ -30,6 +31,15 @@ const counted = Layer.effect(
 
 const hedgerowCounted = hedgerowWrapping(counted, 300)
 
+/** A member of the organization, at the lowest level, with a key of their own. */
+const memberOf = (organization: OrganizationId, email: string) =>
+  Effect.gen(function*() {
+    yield* UserService.use((s) => s.create(systemActor, { email }))
+    yield* MemberService.use((s) => s.add(systemActor, organization, { email, level: 1 }))
+    const key = yield* PersonalApiKeyService.use((s) => s.create(systemActor, { email, scopes: ["*"] }))
+    return yield* Authentication.use((a) => a.authenticate(key.personal_api_key))
+  })
+
 /** The roles read while `request` runs. */
 const readsOf = <A, E, R>(request: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
@@ -44,10 +54,7 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000 })(`a flag's edit rights on
     Effect.gen(function*() {
       const boot = yield* (yield* Bootstrap).run({ email: "owner@rights.example" })
       const owner = yield* Authentication.use((a) => a.authenticate(boot.personal_api_key))
-      yield* UserService.use((s) => s.create(systemActor, { email: "member@rights.example" }))
-      yield* MemberService.use((s) => s.add(systemActor, boot.organization_id, { email: "member@rights.example", level: 1 }))
-      const memberKey = yield* PersonalApiKeyService.use((s) => s.create(systemActor, { email: "member@rights.example", scopes: ["*"] }))
-      const member = yield* Authentication.use((a) => a.authenticate(memberKey.personal_api_key))
+      const member = yield* memberOf(boot.organization_id, "member@rights.example")
       const project = String(boot.project_id)
       const flags = yield* FlagService
       const granted = yield* flags.create(owner, project, bodyOf({ key: "granted" }))

@@ -3,8 +3,8 @@ import {
   Authentication,
   Bootstrap,
   CoreServices,
-  FlagService,
   FlagEvaluationService,
+  FlagService,
   type ProjectId
 } from "@hedgerow/core"
 import { CohortRepository, ProjectRepository } from "@hedgerow/core/ports"

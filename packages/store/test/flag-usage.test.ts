@@ -2,10 +2,10 @@ import { assert, layer } from "@effect/vitest"
 import {
   Authentication,
   Bootstrap,
-  type FlagView,
-  FlagService,
   FlagEvaluationService,
+  FlagService,
   FlagUsageInterval,
+  type FlagView,
   type ProjectId
 } from "@hedgerow/core"
 import { FlagRepository, FlagUsageRepository } from "@hedgerow/core/ports"

@@ -5,8 +5,8 @@ import {
   bodyOf,
   Bootstrap,
   CoreServices,
-  FlagService,
   FlagEvaluationService,
+  FlagService,
   GroupTypeService,
   type ProjectId,
   ProjectService

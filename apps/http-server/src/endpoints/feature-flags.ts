@@ -1,9 +1,9 @@
 import {
-  type FlagView,
+  FlagAccessControlsService,
   FlagActions,
   FlagEvaluationService,
   FlagService,
-  FlagAccessControlsService,
+  type FlagView,
   type PageEnvelope,
   toEnvelope,
   toNumberedEnvelope

@@ -1,15 +1,17 @@
 import { Schema } from "effect"
-import { DashboardId, FeatureFlagId, ProjectId, UserId } from "../shared/ids.ts"
 import { Json, JsonObject } from "../shared/fields.ts"
+import { DashboardId, FeatureFlagId, ProjectId, UserId } from "../shared/ids.ts"
 import { Timestamp } from "../shared/time.ts"
 import { UserSummary } from "../users/model.ts"
 
-export const CreationContext = Schema.Literals([
-  "feature_flags", "experiments", "surveys", "early_access_features", "web_experiments"
-])
+/** Where in PostHog's product a flag was made. */
+export const CREATION_CONTEXTS = ["feature_flags", "experiments", "surveys", "early_access_features", "web_experiments"] as const
+export const CreationContext = Schema.Literals(CREATION_CONTEXTS)
 export type CreationContext = typeof CreationContext.Type
 
-export const EvaluationRuntime = Schema.Literals(["server", "client", "all"])
+/** Which SDKs evaluate a flag: those on a server, those in a browser or app, or both. */
+export const EVALUATION_RUNTIMES = ["server", "client", "all"] as const
+export const EvaluationRuntime = Schema.Literals(EVALUATION_RUNTIMES)
 export type EvaluationRuntime = typeof EvaluationRuntime.Type
 
 /** A stored flag definition. `version` grows by one on every change (optimistic concurrency). */
@@ -41,7 +43,7 @@ export const FlagRecord = Schema.Struct({
 })
 export type FlagRecord = typeof FlagRecord.Type
 
-/** A stored flag with the users it names (PostHog's UserBasic), read in one statement. */
+/** A stored flag with its creator and last modifier as the API shows a user, read in one statement. */
 export const StoredFlag = Schema.Struct({
   ...FlagRecord.fields,
   created_by: Schema.NullOr(UserSummary),
@@ -65,7 +67,7 @@ const answerOnlyFields = {
   surveys: JsonObject,
   features: JsonObject,
   can_edit: Schema.Boolean,
-  /** `usage_dashboard_id` under the serializer's name. */
+  /** `usage_dashboard_id` under the name the API gives it. */
   usage_dashboard: FlagRecord.fields.usage_dashboard_id,
   user_access_level: Schema.NullOr(Schema.String),
   status: FlagStatusName,
@@ -77,9 +79,9 @@ const answerOnlyFields = {
 }
 
 /**
- * The answer's fields, in the order PostHog's serializer declares them (and so prints them). Stored
- * fields left out are internal: the project, the users' ids (the users themselves are shown) and
- * `usage_dashboard_id` (shown as `usage_dashboard`).
+ * The answer's fields, in the order PostHog prints them. The stored fields left out are internal: the
+ * project, the users' ids (the users themselves are shown) and `usage_dashboard_id` (shown as
+ * `usage_dashboard`).
  */
 export const FLAG_VIEW_FIELDS = [
   "id", "name", "key", "filters", "deleted", "active", "created_by", "created_at", "updated_at", "version",
@@ -93,13 +95,13 @@ export const FLAG_VIEW_FIELDS = [
 const fieldsInOrder = <F extends Schema.Struct.Fields, const K extends ReadonlyArray<keyof F>>(fields: F, keys: K) =>
   Object.fromEntries(keys.map((key) => [key, fields[key]])) as Pick<F, K[number]>
 
-/** The FlagView resource, with PostHog's extra read-only fields: the stored flag's fields plus the answer's own. */
+/** A flag as the API answers it: the stored flag's fields and the read-only ones the answer adds. */
 export const FlagView = Schema.Struct(
   fieldsInOrder({ ...StoredFlag.fields, ...answerOnlyFields }, FLAG_VIEW_FIELDS)
 )
 export type FlagView = typeof FlagView.Type
 
-/** `GET {id}/status/`: lower-case values. */
+/** `GET {id}/status/`: the status in lower case, and why. */
 export const FlagStatusValue = Schema.Literals(["active", "stale", "inactive", "deleted"])
 export type FlagStatusValue = typeof FlagStatusValue.Type
 export const FlagStatus = Schema.Struct({

@@ -1,9 +1,9 @@
 import { Context, type Effect, type Option, Schema, Struct } from "effect"
-import { FlagRecord, type StoredFlag } from "./model.ts"
-import type { DependencyNode } from "./management/dependencies.ts"
 import type { ActivityInsert } from "../activity/repository.ts"
 import type { DashboardInsert } from "../dashboards/repository.ts"
+import type { JsonRecord } from "../shared/fields.ts"
 import type { DashboardId, FeatureFlagId, ProjectId } from "../shared/ids.ts"
+import { FlagRecord, type StoredFlag } from "./model.ts"
 
 /** The (project, key) constraint refused a write: another flag holds the key. */
 export class FlagKeyTaken {
@@ -19,7 +19,7 @@ export const FlagWritable = Schema.Struct(Struct.omit(FlagRecord.fields, [
 ]))
 export type FlagWritable = typeof FlagWritable.Type
 
-/** Columns kept for the list's filters, computed by core from the filters so that SQL never reads them. */
+/** Columns kept for the list's filters and the dependency checks, computed from the filters (see derivedColumns) so that SQL never reads them. */
 export const FlagDerivedColumns = Schema.Struct({
   /** At least one variant (the list's `type` filter). */
   is_multivariate: Schema.Boolean,
@@ -33,12 +33,14 @@ export const FlagDerivedColumns = Schema.Struct({
 export const FlagColumns = Schema.Struct({ ...FlagWritable.fields, ...FlagDerivedColumns.fields })
 export type FlagColumns = typeof FlagColumns.Type
 
+/** A new flag's row: every column a write sets, and those set once. */
 export const FlagInsert = Schema.Struct({
   ...FlagColumns.fields,
   ...Struct.pick(FlagRecord.fields, ["project_id", "creation_context", "created_by_id"])
 })
 export type FlagInsert = typeof FlagInsert.Type
 
+/** A changed flag's row: every column a write sets, its next version, and its usage dashboard as it stands. */
 export const FlagUpdate = Schema.Struct({
   ...FlagColumns.fields,
   ...Struct.pick(FlagRecord.fields, ["version", "usage_dashboard_id"])
@@ -49,6 +51,15 @@ export type FlagUpdate = typeof FlagUpdate.Type
 export const FlagRef = Schema.Struct(Struct.pick(FlagRecord.fields, ["id", "key"]))
 export type FlagRef = typeof FlagRef.Type
 
+/** What the dependency checks read of a live flag. */
+export interface DependencyNode {
+  readonly id: number
+  readonly key: string
+  readonly active: boolean
+  readonly filters: JsonRecord
+}
+
+/** The flags' rows: the flag records, read with their users, and the columns derived from them. */
 export class FlagRepository extends Context.Service<FlagRepository, {
   /**
    * A new flag with, in the same statement, its usage dashboard (which the flag points at) when one is

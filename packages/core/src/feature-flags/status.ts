@@ -4,8 +4,15 @@ import { conditionsOf, type FlagConditions } from "./conditions.ts"
 import { fullRolloutOf } from "./derived.ts"
 import type { FlagStatus, FlagStatusName } from "./model.ts"
 
+/**
+ * A flag's status, as `GET {id}/status/` answers it and as every answer carries its name: deleted,
+ * disabled, stale, or in use.
+ */
+
+/** How long an active flag goes uncalled, or fully rolled out, before it counts as stale. */
 export const STALE_AFTER_DAYS = 30
 
+/** What the status reads of a flag. */
 export interface StatusInput {
   readonly deleted: boolean
   readonly active: boolean
@@ -27,8 +34,8 @@ export const isStale = (createdAt: string, fullyRolledOut: boolean, lastCalledMi
 }
 
 /**
- * `GET {id}/status/`: deleted, disabled, stale (see isStale), or in use, with PostHog's reasons: a flag
- * called recently says when. `conditions`: the flag's filters already read, when the caller has them.
+ * The status with PostHog's reason: a flag called recently says when. `conditions`: the flag's filters
+ * already read, when the caller has them.
  */
 export const statusOf = (
   flag: StatusInput,
@@ -50,6 +57,7 @@ export const statusOf = (
   return { status: "active", reason: days <= 0 ? "Flag was called today" : `Flag was last called ${days} day${days === 1 ? "" : "s"} ago` }
 }
 
+/** The status's name as the answer's `status` field gives it. */
 export const statusNameOf = (
   flag: StatusInput,
   nowMillis: number,

@@ -1,11 +1,11 @@
-import type { FlagView, StoredFlag } from "./model.ts"
 import type { JsonRecord } from "../shared/fields.ts"
 import type { FeatureFlagId } from "../shared/ids.ts"
 import { millisOf, type Timestamp } from "../shared/time.ts"
-import { isSimpleFlag, rolloutPercentageOf } from "./derived.ts"
-import { statusNameOf } from "./status.ts"
-import { type ConditionGroup, conditionsOf, type FlagConditions } from "./conditions.ts"
 import { accessLevelName } from "./access/edit-rights.ts"
+import { type ConditionGroup, conditionsOf, type FlagConditions } from "./conditions.ts"
+import { isSimpleFlag, rolloutPercentageOf } from "./derived.ts"
+import type { FlagView, StoredFlag } from "./model.ts"
+import { statusNameOf } from "./status.ts"
 
 const hasCohort = (group: ConditionGroup) => group.properties.some((property) => property.type === "cohort")
 
@@ -24,6 +24,7 @@ const withCohortNames = (conditions: FlagConditions, names: ReadonlyMap<number, 
   }
 }
 
+/** What an answer reads beside the stored flag: the caller's right to edit it, and the request's reads. */
 export interface RenderContext {
   readonly canEdit: boolean
   readonly cohortNames: ReadonlyMap<number, string | null>

@@ -15,7 +15,7 @@ export const FlagRoleAccessRecord = Schema.Struct({
 })
 export type FlagRoleAccessRecord = typeof FlagRoleAccessRecord.Type
 
-/** The FlagRoleAccess resource: the stored row, with the flag and the role in place of their ids. */
+/** A role access as the API answers it: the stored row, with the flag and the role in place of their ids. */
 export const FlagRoleAccess = Schema.Struct({
   id: FlagRoleAccessRecord.fields.id,
   feature_flag: FlagView,
@@ -24,12 +24,12 @@ export const FlagRoleAccess = Schema.Struct({
 })
 export type FlagRoleAccess = typeof FlagRoleAccess.Type
 
-/** Access levels of PostHog's access-control system, lowest first. */
+/** The access levels of PostHog's newer access-control system, lowest first. */
 export const ACCESS_LEVELS = ["none", "viewer", "editor"] as const
 
 /**
- * `{id}/access_controls/` and `{id}/global_access_controls/`: the flag plus the access-control
- * fields. This service has no per-object access-control rows; the legacy role rules decide.
+ * `{id}/access_controls/` and `{id}/global_access_controls/`: the flag with the access-control fields.
+ * This service keeps no rows of that system; the role rules decide (see FlagAccessControlsService).
  */
 export const FlagAccessControls = Schema.Struct({
   ...FlagView.fields,

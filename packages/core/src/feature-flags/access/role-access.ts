@@ -3,21 +3,21 @@ import type { Actor } from "../../auth/actor.ts"
 import { RoleRepository } from "../../roles/repository.ts"
 import { type Body, type BodyError, decodeBody } from "../../shared/body.ts"
 import { NotFound, orNotFound, PermissionDenied, ValidationError } from "../../shared/errors.ts"
+import { rule } from "../../shared/fields.ts"
 import { canonicalUuid, parseSerial, type RoleAccessId, type RoleId } from "../../shared/ids.ts"
 import { type ListQuery, type Page, pageRequest } from "../../shared/page.ts"
-import { rule } from "../../shared/fields.ts"
 import { pythonType } from "../../shared/validation.ts"
 import { FlagLookup } from "../lookup.ts"
+import type { FlagView, StoredFlag } from "../model.ts"
 import { FlagRenderer } from "../renderer.ts"
 import { FlagCallerRights } from "./caller-rights.ts"
 import type { EditRights } from "./edit-rights.ts"
-import type { FlagView, StoredFlag } from "../model.ts"
 import type { FlagRoleAccess, FlagRoleAccessRecord } from "./model.ts"
 import { FlagRoleAccessRepository } from "./role-access-repository.ts"
 
 const ROLES_REFUSED = "You can't edit roles for this feature flag."
 
-/** DRF's PrimaryKeyRelatedField on a uuid key: text, or "Incorrect type". */
+/** A role named by its id: any text here (an unknown one is refused once looked up), anything else "Incorrect type". */
 const RoleReference = Schema.Unknown.check(
   rule<unknown>("incorrect_type", (value) =>
     typeof value === "string" ? undefined : `Incorrect type. Expected pk value, received ${pythonType(value)}.`)
@@ -27,7 +27,7 @@ const decodeCreate = decodeBody(Schema.Struct({ role_id: Schema.NullOr(RoleRefer
 const roleMissing = (value: string) =>
   new ValidationError({ code: "does_not_exist", detail: `Invalid pk "${value}" - object does not exist.`, attr: "role_id" })
 
-/** FlagRoleAccess: which roles may edit a flag. */
+/** A flag's role access: the roles whose members may edit it. */
 export class FlagRoleAccessService extends Context.Service<FlagRoleAccessService, {
   readonly list: (actor: Actor, project: string, flag: string, query: ListQuery) => Effect.Effect<Page<FlagRoleAccess>, PermissionDenied | NotFound>
   readonly create: (

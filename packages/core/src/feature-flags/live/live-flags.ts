@@ -2,8 +2,8 @@ import { Context, Effect, FiberSet, Layer, Semaphore } from "effect"
 import { ProjectRepository } from "../../projects/repository.ts"
 import { Freshness } from "../../read-model/freshness.ts"
 import type { ProjectId } from "../../shared/ids.ts"
-import { applyChanges, type ProjectFlags, projectFlags } from "./project-flags.ts"
 import { FlagRepository } from "../repository.ts"
+import { applyChanges, type ProjectFlags, projectFlags } from "./project-flags.ts"
 
 /**
  * What the projects' flags kept in memory may cost together; past it the least recently used make way, as

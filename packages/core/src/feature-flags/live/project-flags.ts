@@ -4,9 +4,9 @@ import type { Page, PageRequest } from "../../shared/page.ts"
 import { millisOf, type Timestamp } from "../../shared/time.ts"
 import { UserSummary } from "../../users/model.ts"
 import { derivedColumns } from "../derived.ts"
-import { isStale } from "../status.ts"
 import type { FlagListFilter, FlagOrderField } from "../management/list-query.ts"
 import type { StoredFlag } from "../model.ts"
+import { isStale } from "../status.ts"
 
 /** A live flag with what the list's filters read of it, computed once when the project is loaded. */
 interface Entry {
@@ -53,8 +53,7 @@ const DEFAULT_ORDER = "-created_at"
 export const searchFold = (text: string) => {
   const characters: Array<string> = []
   for (const character of text) characters.push(character.toLowerCase())
-  // Joined, the text is one flat string (`+=` a character at a time left a rope of a node per character,
-  // over a kilobyte for a flag's name); text already folded is kept rather than copied.
+  // Joined, the text is one flat string rather than a chain of pieces; text already folded is kept as it is.
   const folded = characters.join("")
   return folded === text ? text : folded
 }
@@ -70,8 +69,8 @@ const sharedUser = (users: Map<UserId, UserSummary>, user: UserSummary | null) =
 }
 
 /**
- * The flag with its creator and last modifier shared with the project's other flags: each row read brings
- * its own copies, and ten thousand flags by one person held twenty thousand of them (5 MiB).
+ * The flag with its creator and last modifier shared with the project's other flags: each row read
+ * brings its own copies of them, which a project's many flags by few people would hold many times over.
  */
 const withSharedUsers = (users: Map<UserId, UserSummary>, flag: StoredFlag): StoredFlag => {
   const created_by = sharedUser(users, flag.created_by)

@@ -13,13 +13,12 @@ import { FlagLookup } from "../lookup.ts"
 import type { ActionSuccess } from "../model.ts"
 import { FlagWriter } from "./writer.ts"
 
-/** PostHog's `%Y-%m-%d %H:%M:%S`, in UTC. */
+/** A moment as PostHog writes it in the cohort's name: `YYYY-MM-DD HH:MM:SS`, in UTC. */
 const secondsText = (millis: number) => new Date(millis).toISOString().slice(0, 19).replace("T", " ")
 
 /**
- * The flag's POST actions: its usage dashboard, enriching it, and a static
- * cohort. They change the flag's world, so they need the right to edit the flag. Their bodies are not
- * read, as in PostHog.
+ * The flag's POST actions: a usage dashboard, its enrichment, and a static cohort. They change what
+ * surrounds the flag, so they need the right to edit it. As in PostHog, their bodies are not read.
  */
 export class FlagActions extends Context.Service<FlagActions, {
   readonly dashboard: (actor: Actor, project: string, id: string) => Effect.Effect<ActionSuccess, PermissionDenied | NotFound>
@@ -45,7 +44,7 @@ export class FlagActions extends Context.Service<FlagActions, {
 
       const dashboard = Effect.fn("FeatureFlagActions.dashboard")(function*(actor: Actor, project: string, id: string) {
         const { flag } = yield* editable(actor, project, id)
-        // As in PostHog of late 2025, every call makes a new dashboard; enriched insights join it when there is data.
+        // As in PostHog, every call makes a new dashboard; the enriched insights join it when there is data.
         yield* transactions.run(writer.makeUsageDashboard(actor, flag, flag.has_enriched_analytics))
         return { success: true } as const
       })

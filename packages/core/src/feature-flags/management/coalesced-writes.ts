@@ -12,6 +12,7 @@ export interface FlagStep<C> {
   readonly change: (current: StoredFlag) => C | undefined
 }
 
+/** How changes apply to a row, and how a run of them is written: the writer's part. */
 export interface Coalescing<C> {
   /** The row `change` makes of `current`, as the store will hold it but for what the store sets itself. */
   readonly apply: (current: StoredFlag, change: C) => StoredFlag
@@ -19,11 +20,13 @@ export interface Coalescing<C> {
   readonly write: (base: StoredFlag, changes: ReadonlyArray<C>) => Effect.Effect<Option.Option<StoredFlag>>
 }
 
+/** A request's step, with the answer it waits for. */
 interface Waiting<C> {
   readonly step: FlagStep<C>
   readonly answer: Deferred.Deferred<Option.Option<StoredFlag>>
 }
 
+/** One flag's changes, while it has some to write. */
 interface Flag<C> {
   queue: Array<Waiting<C>>
   /** The changes of the statement being written. */
@@ -46,6 +49,7 @@ export const coalescedFlagWrites = <C>(coalescing: Coalescing<C>) =>
     const scope = yield* Effect.scope
     const flags = new Map<FeatureFlagId, Flag<C>>()
 
+    /** The changes of the first author waiting, made in memory and written in one statement. */
     const round = (flag: Flag<C>) =>
       Effect.gen(function*() {
         const author = flag.queue[0]!.step.author

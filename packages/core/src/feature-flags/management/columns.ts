@@ -1,17 +1,15 @@
 import { Struct } from "effect"
-import { changesBetween } from "../../activity/changes.ts"
-import type { ActivityChange } from "../../activity/model.ts"
-import type { DashboardId, UserId } from "../../shared/ids.ts"
 import { pythonStrip } from "../../shared/fields.ts"
+import type { DashboardId, UserId } from "../../shared/ids.ts"
 import { derivedColumns } from "../derived.ts"
 import type { StoredFlag } from "../model.ts"
 import { type FlagColumns, FlagWritable } from "../repository.ts"
 import type { CreateInput, FlagInput } from "./rules.ts"
 
-/** PostHog's `tagify` (trimmed, lower-case), without duplicates; kept sorted so the answer is stable. */
+/** Tags as PostHog keeps them (trimmed, in lower case), without duplicates; sorted, so the answer is stable. */
 export const normalizedTags = (tags: ReadonlyArray<string>) => [...new Set(tags.map((tag) => pythonStrip(tag).toLowerCase()))].sort()
 
-/** PostHog links analytics dashboards with get_or_create: a write adds dashboards, never removes one. */
+/** PostHog links the analytics dashboards a write names to those already linked: a write adds dashboards, never removes one. */
 const withDashboards = (current: ReadonlyArray<DashboardId>, added: ReadonlyArray<number> | undefined) =>
   added === undefined ? current : [...new Set([...current, ...(added as ReadonlyArray<DashboardId>)])]
 
@@ -41,9 +39,9 @@ const columnsOf = (base: FlagWritable, input: FlagInput, key: string, user: User
   return {
     ...Struct.pick(merged, WRITABLE),
     key,
-    // Model-nullable booleans: null is stored as false.
+    // Booleans a body may give as null: null is stored as false.
     ensure_experience_continuity: merged.ensure_experience_continuity ?? false,
-    // Turning a flag on clears a performed rollback, as PostHog's `_update_filters` does.
+    // Turning a flag on clears a performed rollback, as PostHog does.
     performed_rollback: input.active === true ? false : merged.performed_rollback ?? false,
     has_enriched_analytics: merged.has_enriched_analytics ?? false,
     is_remote_configuration: merged.is_remote_configuration ?? false,
@@ -55,29 +53,10 @@ const columnsOf = (base: FlagWritable, input: FlagInput, key: string, user: User
   }
 }
 
+/** A new flag's columns. */
 export const newFlagColumns = (input: CreateInput, user: UserId | null): FlagColumns =>
   columnsOf({ ...NEW_FLAG, key: input.key, last_modified_by_id: user }, input, input.key, user)
 
+/** A changed flag's columns: the body over the flag as it stands, under the key the change gives it. */
 export const nextFlagColumns = (current: StoredFlag, input: FlagInput, key: string, user: UserId | null): FlagColumns =>
   columnsOf(current, input, key, user)
-
-/** The fields PostHog's activity log compares for a flag, in its model's order (the entry's order). */
-const LOGGED_FIELDS = [
-  "key", "name", "filters", "deleted", "active", "rollback_conditions", "performed_rollback",
-  "ensure_experience_continuity", "has_enriched_analytics", "is_remote_configuration", "has_encrypted_payloads",
-  "evaluation_runtime", "tags"
-] as const satisfies ReadonlyArray<keyof FlagWritable & keyof StoredFlag>
-type Logged = Pick<FlagWritable, (typeof LOGGED_FIELDS)[number]>
-
-/** Field-level changes of an update; empty when the PATCH changed nothing. */
-export const flagChanges = (current: StoredFlag, next: FlagColumns): ReadonlyArray<ActivityChange> =>
-  changesBetween<Logged>("FeatureFlag", LOGGED_FIELDS, current, next)
-
-/** PostHog logs the version bump with the rest of a real change (its model field is not excluded). */
-export const versionChange = (from: number): ActivityChange => ({
-  type: "FeatureFlag",
-  action: "changed",
-  field: "version",
-  before: from,
-  after: from + 1
-})

@@ -3,17 +3,19 @@ import { CohortRepository } from "../../cohorts/repository.ts"
 import { DashboardRepository } from "../../dashboards/repository.ts"
 import { failIfAny, ValidationError } from "../../shared/errors.ts"
 import type { FeatureFlagId, ProjectId } from "../../shared/ids.ts"
-import { decodeInput } from "../../shared/validation.ts"
 import type { JsonRecord } from "../../shared/fields.ts"
+import { decodeInput } from "../../shared/validation.ts"
 import { cohortIdsIn, type FlagConditions, parseConditions } from "../conditions.ts"
+import type { StoredFlag } from "../model.ts"
+import { FlagRepository } from "../repository.ts"
 import { dependencyError } from "./dependencies.ts"
 import { conditionRulesError, isBehavioralDefinition, payloadsError, propertyTypesError, regexRulesError } from "./filter-rules.ts"
 import { CreateHead, FiltersPart, type FlagUpdateBody, MiddlePart, TailPart, UpdateHead } from "./input.ts"
 import { keyCharactersError, keyTaken } from "./key.ts"
-import type { StoredFlag } from "../model.ts"
-import { FlagRepository } from "../repository.ts"
 
+/** A body that passed the rules: the fields it gives, each as its rule read it. */
 export type FlagInput = FlagUpdateBody
+/** The same for a new flag, which always has a key. */
 export type CreateInput = FlagInput & { readonly key: string }
 
 const decodeCreateHead = decodeInput(CreateHead)
@@ -23,9 +25,9 @@ const decodeMiddle = decodeInput(MiddlePart)
 const decodeTail = decodeInput(TailPart)
 
 /**
- * A flag body's validation in DRF's order: each field's own rules, including those that read stored
- * data, before the next field (as DRF validates a serializer's fields in turn). Reads only: the writes
- * re-check what a concurrent writer could invalidate.
+ * A flag body's checks in PostHog's order: each field's own rules, those that read stored data
+ * included, before the next field's. They only read: the writer checks again, in its transaction, what
+ * a concurrent write could change.
  */
 export class FlagRules extends Context.Service<FlagRules, {
   /**
@@ -81,7 +83,7 @@ export class FlagRules extends Context.Service<FlagRules, {
       const evaluable = (conditions: FlagConditions | undefined) =>
         conditions === undefined ? Effect.void : failIfAny(regexRulesError(conditions))
 
-      // DRF's PrimaryKeyRelatedField: each id must name a dashboard of this project.
+      // Each id must name a dashboard of this project.
       const analyticsDashboards = (project: ProjectId, ids: ReadonlyArray<number> | undefined) =>
         Effect.gen(function*() {
           if (ids === undefined || ids.length === 0) return

@@ -1,12 +1,12 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import type { ItemActivity, ProjectActivity } from "../../activity/endpoints.ts"
 import { ActivityRepository } from "../../activity/repository.ts"
-import type { Actor } from "../../auth/actor.ts"
 import { Access } from "../../auth/access.ts"
-import { type Body, type BodyError } from "../../shared/body.ts"
+import type { Actor } from "../../auth/actor.ts"
+import type { Body, BodyError } from "../../shared/body.ts"
 import { type Conflict, MethodNotAllowed, type NotFound, type PermissionDenied, type ValidationError } from "../../shared/errors.ts"
-import { millisOf } from "../../shared/time.ts"
 import { type Page, type PageNumberQuery, pageNumberRequest, pageRequest } from "../../shared/page.ts"
+import { millisOf } from "../../shared/time.ts"
 import { FlagCallerRights } from "../access/caller-rights.ts"
 import { LiveFlags } from "../live/live-flags.ts"
 import { selectFlags } from "../live/project-flags.ts"
@@ -15,14 +15,17 @@ import type { FlagStatus, FlagView } from "../model.ts"
 import { FlagRenderer } from "../renderer.ts"
 import { statusOf } from "../status.ts"
 import { FlagUsage } from "../usage/last-called.ts"
+import { FLAG_ACTIVITY_SCOPE } from "./changes.ts"
 import { type FlagListQuery, listPlan } from "./list-query.ts"
 import { FlagWriter } from "./writer.ts"
 
 /** PostHog answers an empty 405; this service explains what to do instead. */
 export const HARD_DELETE_REFUSED = "Hard delete of this model is not allowed. Use a patch API call to set \"deleted\" to true"
 
-const FLAG_SCOPE = "FeatureFlag"
-
+/**
+ * The flag endpoints, one method each. Each checks the key's scope and the project first, then the flag,
+ * then the body, then the rules that read stored data, in PostHog's order.
+ */
 export class FlagService extends Context.Service<FlagService, {
   readonly list: (actor: Actor, project: string, query: FlagListQuery) => Effect.Effect<Page<FlagView>, PermissionDenied | NotFound>
   readonly create: (
@@ -107,7 +110,7 @@ export class FlagService extends Context.Service<FlagService, {
       ) {
         const { flag } = yield* lookup.flag(actor, project, id, "activity_log:read")
         return yield* activityLog.page(
-          { project_id: flag.project_id, scope: FLAG_SCOPE, item: String(flag.id) },
+          { project_id: flag.project_id, scope: FLAG_ACTIVITY_SCOPE, item: String(flag.id) },
           pageNumberRequest(query)
         )
       })
@@ -119,7 +122,7 @@ export class FlagService extends Context.Service<FlagService, {
       ) {
         const projectAccess = yield* access.project(actor, project, "activity_log:read")
         return yield* activityLog.page(
-          { project_id: projectAccess.project.id, scope: FLAG_SCOPE, item: null },
+          { project_id: projectAccess.project.id, scope: FLAG_ACTIVITY_SCOPE, item: null },
           pageNumberRequest(query)
         )
       })

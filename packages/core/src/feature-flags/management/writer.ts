@@ -9,15 +9,16 @@ import type { Body, BodyError } from "../../shared/body.ts"
 import { Conflict, type NotFound, orNotFound, type PermissionDenied, ValidationError } from "../../shared/errors.ts"
 import type { FeatureFlagId, ProjectId, UserId } from "../../shared/ids.ts"
 import { Transactions } from "../../shared/transactions.ts"
-import { dependenciesOf } from "../derived.ts"
-import { conditionsOf } from "../conditions.ts"
-import { flagChanges, newFlagColumns, nextFlagColumns, versionChange } from "./columns.ts"
-import { keyTaken, originalKeyOf, tombstoneKey } from "./key.ts"
-import { coalescedFlagWrites } from "./coalesced-writes.ts"
 import { type EditRights, requireEdit } from "../access/edit-rights.ts"
+import { conditionsOf } from "../conditions.ts"
+import { dependenciesOf } from "../derived.ts"
 import type { FoundFlag } from "../lookup.ts"
 import type { StoredFlag } from "../model.ts"
 import { type FlagRef, FlagRepository, type FlagUpdate } from "../repository.ts"
+import { FLAG_ACTIVITY_SCOPE, flagChanges, withVersion } from "./changes.ts"
+import { coalescedFlagWrites } from "./coalesced-writes.ts"
+import { newFlagColumns, nextFlagColumns } from "./columns.ts"
+import { keyTaken, originalKeyOf, tombstoneKey } from "./key.ts"
 import { type FlagInput, FlagRules } from "./rules.ts"
 
 /** PostHog lists at most five dependent flags, then says how many more. */
@@ -107,7 +108,7 @@ export class FlagWriter extends Context.Service<FlagWriter, {
             organization_id: access.organization_id,
             project_id: project,
             activity: "created",
-            scope: "FeatureFlag",
+            scope: FLAG_ACTIVITY_SCOPE,
             // The store puts the new flag's id here.
             item_id: "",
             name: columns.key,
@@ -175,7 +176,7 @@ export class FlagWriter extends Context.Service<FlagWriter, {
             organization_id: access.organization_id,
             project_id: current.project_id,
             activity: deletedChange ? (next.deleted ? "deleted" : "restored") : "updated",
-            scope: "FeatureFlag",
+            scope: FLAG_ACTIVITY_SCOPE,
             item_id: String(current.id),
             name: key,
             changes: withVersion(changes, current.version)
@@ -244,11 +245,3 @@ const usageDashboard = (actor: Actor, project: ProjectId, key: string, enriched:
   tiles: enriched ? [...usageTiles(key), ...enrichedTiles(key)] : usageTiles(key),
   created_by_id: userOf(actor)
 })
-
-/** The version change goes where PostHog's model lists it: after `active`. */
-const withVersion = (changes: ReturnType<typeof flagChanges>, from: number) => {
-  const at = changes.findIndex((change) => !["key", "name", "filters", "deleted", "active"].includes(change.field ?? ""))
-  const list = [...changes]
-  list.splice(at === -1 ? list.length : at, 0, versionChange(from))
-  return list
-}

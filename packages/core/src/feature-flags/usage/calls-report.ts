@@ -43,7 +43,6 @@ export const MAX_USAGE_DAYS = 366
 const RELATIVE = /^-(\d{1,4})([dwm])$/
 const ABSOLUTE = /^(\d{4})-(\d{2})-(\d{2})$/
 
-
 /** A day as PostHog's date filters write one: `-7d`, `-2w`, `-1m` before today, or `YYYY-MM-DD`; undefined for other text. */
 const dayOf = (text: string, todayMillis: number): number | undefined => {
   const relative = RELATIVE.exec(text.trim())

@@ -19,7 +19,6 @@ interface Pending {
 
 const keyOf = (flag: FeatureFlagId, day: string, value: string) => `${flag}\u0000${day}\u0000${value}`
 
-
 /**
  * The SDKs' reports of flag calls (`$feature_flag_called`), counted per flag, UTC day and value returned.
  * A call is counted in memory; a fiber of this layer adds the counts to the store every

@@ -3,8 +3,8 @@ import { Freshness } from "../../read-model/freshness.ts"
 import { memoized } from "../../read-model/memoized.ts"
 import type { FeatureFlagId, ProjectId } from "../../shared/ids.ts"
 import { millisOf, type Timestamp, timestampFromDate } from "../../shared/time.ts"
-import { FlagUsageInterval, writeEvery } from "./periodic-write.ts"
 import { FLAG_USAGE_CHANGES, FlagUsageRepository } from "./last-called-repository.ts"
+import { FlagUsageInterval, writeEvery } from "./periodic-write.ts"
 
 /**
  * Flags marked and not yet written, at most: past it, a flag not yet marked waits for an evaluation after
@@ -22,6 +22,7 @@ interface Mark {
   readonly at: number
 }
 
+/** Keeps the later of the flag's mark in `marks` and `mark`. */
 const laterOf = (marks: Map<FeatureFlagId, Mark>, id: FeatureFlagId, mark: Mark) => {
   const known = marks.get(id)
   if (known === undefined || known.at < mark.at) marks.set(id, mark)
