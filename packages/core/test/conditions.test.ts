@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { dependenciesOf, fullRolloutOf, isSimpleFlag } from "../src/feature-flags/derived.ts"
 import { cohortIdsIn, conditionsOf, type FlagConditions, parseConditions } from "../src/feature-flags/conditions.ts"
+import { dependenciesOf, fullRolloutOf, isSimpleFlag } from "../src/feature-flags/derived.ts"
 import { dependencyError } from "../src/feature-flags/management/dependencies.ts"
 import { conditionRulesError, payloadsError, propertyTypesError } from "../src/feature-flags/management/filter-rules.ts"
 import { FLAG_VIEW_FIELDS } from "../src/feature-flags/model.ts"

@@ -1,15 +1,15 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { changesBetween } from "../src/activity/changes.ts"
-import { fullRolloutOf, isMultivariate, isSimpleFlag, rolloutPercentageOf } from "../src/feature-flags/derived.ts"
-import { statusOf } from "../src/feature-flags/status.ts"
+import { canManageRoles, editableBy, editRightsOf, editsEveryFlag, needsRoles } from "../src/feature-flags/access/edit-rights.ts"
 import { conditionsOf, parseConditions } from "../src/feature-flags/conditions.ts"
+import { fullRolloutOf, isMultivariate, isSimpleFlag, rolloutPercentageOf } from "../src/feature-flags/derived.ts"
 import { dependencyError } from "../src/feature-flags/management/dependencies.ts"
-import type { DependencyNode } from "../src/feature-flags/repository.ts"
-import { canManageRoles, editableBy, needsRoles } from "../src/feature-flags/access/edit-rights.ts"
 import { conditionRulesError, payloadsError, propertyTypesError, regexRulesError } from "../src/feature-flags/management/filter-rules.ts"
 import { keyCharactersError, originalKeyOf, tombstoneKey } from "../src/feature-flags/management/key.ts"
 import { listPlan } from "../src/feature-flags/management/list-query.ts"
+import type { DependencyNode } from "../src/feature-flags/repository.ts"
+import { statusOf } from "../src/feature-flags/status.ts"
 import type { FeatureFlagId, UserId } from "../src/shared/ids.ts"
 import { pageNumberRequest, toNumberedEnvelope } from "../src/shared/page.ts"
 import { ValidationError } from "../src/shared/errors.ts"
@@ -299,7 +299,7 @@ describe("flag status, computed as PostHog computes it", () => {
   })
 })
 
-describe("PostHog's legacy flag edit rights", () => {
+describe("flag edit rights, by PostHog's rules for flags outside its newer access-control system", () => {
   const me = 7 as UserId
   const mine = { id: 1 as FeatureFlagId, created_by_id: me }
   const theirs = { id: 2 as FeatureFlagId, created_by_id: 8 as UserId }
@@ -324,6 +324,17 @@ describe("PostHog's legacy flag edit rights", () => {
     assert.isFalse(canManageRoles(member, viewer, granted))
     assert.isTrue(canManageRoles(member, viewer, mine))
     assert.isTrue(canManageRoles(member, [], theirs))
+  })
+  it("the project's flags as a whole: administrators, and members whose roles can always edit; a grant or a flag of their own is not enough", () => {
+    assert.isTrue(editsEveryFlag({ user: null, level: 1 }, viewer))
+    assert.isTrue(editsEveryFlag({ user: me, level: 8 }, viewer))
+    assert.isTrue(editsEveryFlag(member, []))
+    assert.isFalse(editsEveryFlag(member, viewer))
+  })
+  it("one rights value answers every question of a request from the same roles", () => {
+    const rights = editRightsOf(member, viewer)
+    assert.deepStrictEqual([mine, theirs, granted].map(rights.canEdit), [true, false, true])
+    assert.deepStrictEqual([mine, theirs, granted].map(rights.canManageRoles), [true, false, false])
   })
 })
 
