@@ -21,11 +21,11 @@ export * from "./launch.ts"
 export { type EmbeddedHedgerow, openHedgerow } from "./embed/open-hedgerow.ts"
 export * as Embedding from "./embed/embedding.ts"
 export type {
-  EffectFlagReader,
+  EffectEmbeddedFlags,
+  EmbeddedFlags,
   EmbeddedProject,
   EmbedOptions,
   FlagOptions,
-  FlagReader,
   FlagValue,
   JsonValue
 } from "./embed/embedding.ts"

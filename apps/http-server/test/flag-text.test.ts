@@ -1,4 +1,4 @@
-import { Bootstrap, FeatureFlag, PageEnvelopeOf } from "@hedgerow/core"
+import { Bootstrap, FlagView, PageEnvelopeOf } from "@hedgerow/core"
 import { ManagedRuntime, Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HedgerowServer } from "../src/index.ts"
@@ -40,7 +40,7 @@ describe("a flag's JSON, and a page of them", () => {
   /** The schema's own printing of what `text` says: decoding drops any field it does not know. */
   const encodingOf = <S extends Schema.Codec<any, any>>(schema: S, text: string) =>
     JSON.stringify(Schema.encodeSync(schema as any)(Schema.decodeUnknownSync(schema as any)(JSON.parse(text))))
-  const page = PageEnvelopeOf(FeatureFlag)
+  const page = PageEnvelopeOf(FlagView)
 
   it("is the schema's encoding, byte for byte, from a create, a read, a change and a list", async () => {
     const shapes = [
@@ -64,13 +64,13 @@ describe("a flag's JSON, and a page of them", () => {
     const ids: Array<number> = []
     for (const shape of shapes) {
       const created = await call("POST", flags, 201, shape)
-      expect(created).toBe(encodingOf(FeatureFlag, created))
+      expect(created).toBe(encodingOf(FlagView, created))
       ids.push(JSON.parse(created).id)
     }
     const read = await call("GET", `${flags}${ids[2]}/`, 200)
-    expect(read).toBe(encodingOf(FeatureFlag, read))
+    expect(read).toBe(encodingOf(FlagView, read))
     const changed = await call("PATCH", `${flags}${ids[2]}/`, 200, { name: "Renamed" })
-    expect(changed).toBe(encodingOf(FeatureFlag, changed))
+    expect(changed).toBe(encodingOf(FlagView, changed))
     // A page in the middle, with links both ways.
     const middle = await call("GET", `${flags}?limit=3&offset=1`, 200)
     expect(JSON.parse(middle).results).toHaveLength(3)
@@ -112,7 +112,7 @@ describe("a flag's JSON, and a page of them", () => {
     expect(evaluated.status).toBe(200)
     const called = await call("GET", `${flags}${id}/`, 200)
     expect(JSON.parse(called).last_called_at).not.toBeNull()
-    expect(called).toBe(encodingOf(FeatureFlag, called))
+    expect(called).toBe(encodingOf(FlagView, called))
     const listed = JSON.parse(await call("GET", `${flags}?search=kept`, 200)).results
     expect(listed.map((flag: { id: number; last_called_at: string | null }) => [flag.id, flag.last_called_at])).toEqual([[id, JSON.parse(called).last_called_at]])
 

@@ -1,5 +1,5 @@
 import { Bootstrap, FlagsRequestBounds, type ProjectId, type UserId } from "@hedgerow/core"
-import { FeatureFlagRepository, newFlagColumns } from "@hedgerow/core/ports"
+import { FlagRepository, newFlagColumns } from "@hedgerow/core/ports"
 import { Effect, ManagedRuntime } from "effect"
 import { spawn } from "node:child_process"
 import { gzipSync } from "node:zlib"
@@ -97,7 +97,7 @@ describe("hostile requests to /flags and /decide", () => {
     }
     // Stored before patterns were checked: past the API, straight into the store.
     await runtime.runPromise(Effect.gen(function*() {
-      const flags = yield* FeatureFlagRepository
+      const flags = yield* FlagRepository
       for (const [key, pattern] of [["lookahead", "^(?=(a+)+$)"], ["unclosed", "(unclosed"]] as const) {
         const columns = newFlagColumns(regexFlag(key, "name", pattern), boot.user.id as UserId)
         yield* flags.insert({ ...columns, project_id: boot.project_id as ProjectId, creation_context: "feature_flags", created_by_id: boot.user.id as UserId })

@@ -1,5 +1,5 @@
 import { Bootstrap, conditionsOf, evaluateFlags, FlagEvaluationService, type FlagResult, GroupTypeService, type ProjectId, resultsByKey } from "@hedgerow/core"
-import { FeatureFlagRepository, newFlagColumns } from "@hedgerow/core/ports"
+import { FlagRepository, newFlagColumns } from "@hedgerow/core/ports"
 import { HedgerowServer } from "@hedgerow/http-server"
 import { Effect, ManagedRuntime, Option, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
@@ -58,7 +58,7 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
       }
       // The flags under the ids they name each other by (from 100, in order), as the store writes them.
       yield* sql`SELECT setval(pg_get_serial_sequence('feature_flags', 'id'), 99)`
-      const repository = yield* FeatureFlagRepository
+      const repository = yield* FlagRepository
       for (const flag of flags) {
         const stored = yield* repository.insert({
           ...newFlagColumns({
@@ -284,7 +284,7 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
     const orphanKey = "for-index-without-type"
     await runtime.runPromise(Effect.gen(function*() {
       for (const [key, index] of [[flagKey, 0], [orphanKey, 3]] as const) {
-        yield* FeatureFlagRepository.use((repository) =>
+        yield* FlagRepository.use((repository) =>
           repository.insert({
             ...newFlagColumns({ key, filters: { aggregation_group_type_index: index, groups: [{ properties: [], rollout_percentage: 100 }] } }, null),
             project_id: project,
@@ -377,7 +377,7 @@ describe("posthog-node 5.70.0 against a Hedgerow server", () => {
     const flagKey = "remote-config-for-sdk"
     const payloads = { true: "{\"theme\": \"dark\", \"size\": 3}" }
     const insert = (key: string, is_remote_configuration: boolean) =>
-      runtime.runPromise(FeatureFlagRepository.use((repository) =>
+      runtime.runPromise(FlagRepository.use((repository) =>
         repository.insert({
           ...newFlagColumns({ key, is_remote_configuration, filters: { groups: [{ properties: [], rollout_percentage: 100 }], payloads } }, null),
           project_id: project,

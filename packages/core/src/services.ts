@@ -6,7 +6,7 @@ import { BatchExportService } from "./batch-exports/service.ts"
 import { CohortService } from "./cohorts/service.ts"
 import { CohortWriter } from "./cohorts/writer.ts"
 import { DomainService } from "./domains/service.ts"
-import * as FeatureFlagServices from "./feature-flags/layer.ts"
+import * as FlagServices from "./feature-flags/layer.ts"
 import { GroupTypeService } from "./group-types/service.ts"
 import { ProjectGroupTypes } from "./group-types/project-group-types.ts"
 import { InviteService } from "./invites/service.ts"
@@ -40,7 +40,7 @@ export const layerNoDeps = Layer.mergeAll(
   BatchExportService.layerNoDeps,
   DomainService.layerNoDeps,
   // The events register the group types their `$groupidentify` names.
-  FeatureFlagServices.layerNoDeps.pipe(Layer.provideMerge(GroupTypeService.layerNoDeps)),
+  FlagServices.layerNoDeps.pipe(Layer.provideMerge(GroupTypeService.layerNoDeps)),
   CohortService.layerNoDeps.pipe(Layer.provide(CohortWriter.layerNoDeps)),
   Layer.provideMerge(Bootstrap.layerNoDeps, PersonalApiKeyService.layerNoDeps)
 ).pipe(

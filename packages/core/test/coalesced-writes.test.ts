@@ -1,7 +1,7 @@
 import { assert, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { coalescedFlagWrites } from "../src/feature-flags/coalesced-writes.ts"
-import type { StoredFeatureFlag } from "../src/feature-flags/model.ts"
+import { coalescedFlagWrites } from "../src/feature-flags/management/coalesced-writes.ts"
+import type { StoredFlag } from "../src/feature-flags/model.ts"
 import { storedFlag } from "./stored-flag.ts"
 
 /** A rename: the store's row is kept here, and each statement's changes are recorded. */
@@ -15,7 +15,7 @@ const renames = (fail: (names: ReadonlyArray<string>) => boolean = () => false) 
         Effect.suspend(() => {
           if (fail(names)) return Effect.die(new Error("the statement failed"))
           statements.push(names)
-          if (base.version !== row.version) return Effect.succeed(Option.none<StoredFeatureFlag>())
+          if (base.version !== row.version) return Effect.succeed(Option.none<StoredFlag>())
           row = { ...base, name: names.at(-1)!, version: base.version + names.length }
           return Effect.succeed(Option.some(row))
         })

@@ -1,11 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { dependenciesOf, fullRolloutOf, isSimpleFlag } from "../src/feature-flags/computed.ts"
 import { cohortIdsIn, conditionsOf, type FlagConditions, parseConditions } from "../src/feature-flags/conditions.ts"
-import { dependencyError } from "../src/feature-flags/dependencies.ts"
-import { conditionRulesError, payloadsError, propertyTypesError } from "../src/feature-flags/filters.ts"
-import { FEATURE_FLAG_FIELDS } from "../src/feature-flags/model.ts"
-import { toFeatureFlag } from "../src/feature-flags/view.ts"
+import { dependenciesOf, fullRolloutOf, isSimpleFlag } from "../src/feature-flags/derived.ts"
+import { dependencyError } from "../src/feature-flags/management/dependencies.ts"
+import { conditionRulesError, payloadsError, propertyTypesError } from "../src/feature-flags/management/filter-rules.ts"
+import { FLAG_VIEW_FIELDS } from "../src/feature-flags/model.ts"
+import { toFlagView } from "../src/feature-flags/view.ts"
 import { ValidationError } from "../src/shared/errors.ts"
 import type { JsonRecord } from "../src/shared/fields.ts"
 import { storedFlag } from "./stored-flag.ts"
@@ -34,7 +34,7 @@ const rulesError = (filters: JsonRecord, cohorts: ReadonlyMap<number, { name: st
 
 const stored = (filters: JsonRecord) => storedFlag({ filters })
 const render = (filters: JsonRecord, cohortNames: ReadonlyMap<number, string> = new Map()) =>
-  toFeatureFlag(stored(filters), { canEdit: true, cohortNames, nowMillis: Date.parse("2026-06-01T00:00:00Z"), lastCalled: () => null })
+  toFlagView(stored(filters), { canEdit: true, cohortNames, nowMillis: Date.parse("2026-06-01T00:00:00Z"), lastCalled: () => null })
 
 describe("a flag's conditions", () => {
   it("read stored `{}` (a flag created without filters) as one open group, which submitted filters may not be", () => {
@@ -175,6 +175,6 @@ describe("a flag's conditions", () => {
 
 describe("a flag's answer", () => {
   it("has the answer's fields, in the order PostHog's serializer prints them", () => {
-    assert.deepStrictEqual(Object.keys(render({ groups: [{ properties: [], rollout_percentage: 50 }] })), [...FEATURE_FLAG_FIELDS])
+    assert.deepStrictEqual(Object.keys(render({ groups: [{ properties: [], rollout_percentage: 50 }] })), [...FLAG_VIEW_FIELDS])
   })
 })

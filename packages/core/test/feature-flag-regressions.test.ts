@@ -1,10 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import { conditionsOf, parseConditions } from "../src/feature-flags/conditions.ts"
-import { type DependencyNode, dependencyError } from "../src/feature-flags/dependencies.ts"
-import { conditionRulesError, payloadsError } from "../src/feature-flags/filters.ts"
-import { FeatureFlagCreate } from "../src/feature-flags/input.ts"
-import { listPlan } from "../src/feature-flags/list-query.ts"
+import { dependencyError } from "../src/feature-flags/management/dependencies.ts"
+import { conditionRulesError, payloadsError } from "../src/feature-flags/management/filter-rules.ts"
+import { FlagCreateBody } from "../src/feature-flags/management/input.ts"
+import { listPlan } from "../src/feature-flags/management/list-query.ts"
+import type { DependencyNode } from "../src/feature-flags/repository.ts"
 import { ValidationError } from "../src/shared/errors.ts"
 import { decodeInput } from "../src/shared/validation.ts"
 
@@ -75,7 +76,7 @@ describe("flag list query", () => {
 
 describe("flag bodies", () => {
   const failureOf = (input: unknown) => {
-    const exit = Effect.runSyncExit(decodeInput(FeatureFlagCreate)(input))
+    const exit = Effect.runSyncExit(decodeInput(FlagCreateBody)(input))
     if (Exit.isSuccess(exit)) return undefined
     const error = exit.cause.reasons.find((reason) => reason._tag === "Fail")?.error
     return error instanceof ValidationError ? { code: error.code, detail: error.detail, attr: error.attr } : error

@@ -1,19 +1,15 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { changesBetween } from "../src/activity/changes.ts"
-import {
-  fullRolloutOf,
-  isMultivariate,
-  isSimpleFlag,
-  rolloutPercentageOf,
-  statusOf
-} from "../src/feature-flags/computed.ts"
+import { canManageRoles, editableBy, editRightsOf, editsEveryFlag, needsRoles } from "../src/feature-flags/access/edit-rights.ts"
 import { conditionsOf, parseConditions } from "../src/feature-flags/conditions.ts"
-import { type DependencyNode, dependencyError } from "../src/feature-flags/dependencies.ts"
-import { canManageRoles, editRights, needsRoles } from "../src/feature-flags/edit-rights.ts"
-import { conditionRulesError, payloadsError, propertyTypesError, regexRulesError } from "../src/feature-flags/filters.ts"
-import { keyCharactersError, originalKeyOf, tombstoneKey } from "../src/feature-flags/key.ts"
-import { listPlan } from "../src/feature-flags/list-query.ts"
+import { fullRolloutOf, isMultivariate, isSimpleFlag, rolloutPercentageOf } from "../src/feature-flags/derived.ts"
+import { dependencyError } from "../src/feature-flags/management/dependencies.ts"
+import { conditionRulesError, payloadsError, propertyTypesError, regexRulesError } from "../src/feature-flags/management/filter-rules.ts"
+import { keyCharactersError, originalKeyOf, tombstoneKey } from "../src/feature-flags/management/key.ts"
+import { listPlan } from "../src/feature-flags/management/list-query.ts"
+import type { DependencyNode } from "../src/feature-flags/repository.ts"
+import { statusOf } from "../src/feature-flags/status.ts"
 import type { FeatureFlagId, UserId } from "../src/shared/ids.ts"
 import { pageNumberRequest, toNumberedEnvelope } from "../src/shared/page.ts"
 import { ValidationError } from "../src/shared/errors.ts"
@@ -303,7 +299,7 @@ describe("flag status, computed as PostHog computes it", () => {
   })
 })
 
-describe("PostHog's legacy flag edit rights", () => {
+describe("flag edit rights, by PostHog's rules for flags outside its newer access-control system", () => {
   const me = 7 as UserId
   const mine = { id: 1 as FeatureFlagId, created_by_id: me }
   const theirs = { id: 2 as FeatureFlagId, created_by_id: 8 as UserId }
@@ -312,22 +308,33 @@ describe("PostHog's legacy flag edit rights", () => {
   const viewer = [{ level: 21 as const, flags: [granted.id] }]
 
   it("admins, owners and creators always edit; roles are not even read for them", () => {
-    assert.isTrue(editRights({ user: me, level: 8 }, viewer)(theirs))
-    assert.isTrue(editRights(member, viewer)(mine))
+    assert.isTrue(editableBy({ user: me, level: 8 }, viewer)(theirs))
+    assert.isTrue(editableBy(member, viewer)(mine))
     assert.isFalse(needsRoles({ user: me, level: 15 }, [theirs]))
     assert.isFalse(needsRoles(member, [mine]))
     assert.isTrue(needsRoles(member, [mine, theirs]))
   })
   it("no roles is the organization default, can always edit; 37 edits all; 21 only granted flags", () => {
-    assert.isTrue(editRights(member, [])(theirs))
-    assert.isTrue(editRights(member, [...viewer, { level: 37, flags: [] }])(theirs))
-    assert.isFalse(editRights(member, viewer)(theirs))
-    assert.isTrue(editRights(member, viewer)(granted))
+    assert.isTrue(editableBy(member, [])(theirs))
+    assert.isTrue(editableBy(member, [...viewer, { level: 37, flags: [] }])(theirs))
+    assert.isFalse(editableBy(member, viewer)(theirs))
+    assert.isTrue(editableBy(member, viewer)(granted))
   })
   it("role access is managed by admins, creators and always-edit members, not by members a grant lets edit", () => {
     assert.isFalse(canManageRoles(member, viewer, granted))
     assert.isTrue(canManageRoles(member, viewer, mine))
     assert.isTrue(canManageRoles(member, [], theirs))
+  })
+  it("the project's flags as a whole: administrators, and members whose roles can always edit; a grant or a flag of their own is not enough", () => {
+    assert.isTrue(editsEveryFlag({ user: null, level: 1 }, viewer))
+    assert.isTrue(editsEveryFlag({ user: me, level: 8 }, viewer))
+    assert.isTrue(editsEveryFlag(member, []))
+    assert.isFalse(editsEveryFlag(member, viewer))
+  })
+  it("one rights value answers every question of a request from the same roles", () => {
+    const rights = editRightsOf(member, viewer)
+    assert.deepStrictEqual([mine, theirs, granted].map(rights.canEdit), [true, false, true])
+    assert.deepStrictEqual([mine, theirs, granted].map(rights.canManageRoles), [true, false, false])
   })
 })
 

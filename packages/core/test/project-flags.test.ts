@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { listPlan } from "../src/feature-flags/list-query.ts"
-import type { StoredFeatureFlag } from "../src/feature-flags/model.ts"
+import { listPlan } from "../src/feature-flags/management/list-query.ts"
+import type { StoredFlag } from "../src/feature-flags/model.ts"
 import type { UserSummary } from "../src/users/model.ts"
-import { applyChanges, projectFlags, selectFlags } from "../src/feature-flags/project-flags.ts"
+import { applyChanges, projectFlags, selectFlags } from "../src/feature-flags/live/project-flags.ts"
 import type { FeatureFlagId, UserId } from "../src/shared/ids.ts"
 import { storedFlag } from "./stored-flag.ts"
 import { type Timestamp, timestampFromDate } from "../src/shared/time.ts"
@@ -10,7 +10,7 @@ import { type Timestamp, timestampFromDate } from "../src/shared/time.ts"
 const now = Date.parse("2026-06-01T00:00:00Z")
 const daysAgo = (days: number) => timestampFromDate(new Date(now - days * 86_400_000)) as Timestamp
 
-const flag = (id: number, fields: Partial<StoredFeatureFlag>): StoredFeatureFlag =>
+const flag = (id: number, fields: Partial<StoredFlag>): StoredFlag =>
   storedFlag({ id: id as FeatureFlagId, key: `flag-${id}`, created_at: daysAgo(id), updated_at: daysAgo(id), ...fields })
 
 /** Newest first, as the store reads a project: flag 1 is a day old, flag 6 six days. */

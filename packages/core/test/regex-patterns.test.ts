@@ -6,8 +6,8 @@ import { compileSteps } from "../src/evaluation/regex.ts"
 import { RegexBudget } from "../src/evaluation/regex-budget.ts"
 import { CompiledPatterns } from "../src/evaluation/regex-patterns.ts"
 import type { Cohort } from "../src/cohorts/model.ts"
-import { applyChanges, projectFlags } from "../src/feature-flags/project-flags.ts"
-import type { StoredFeatureFlag } from "../src/feature-flags/model.ts"
+import { applyChanges, projectFlags } from "../src/feature-flags/live/project-flags.ts"
+import type { StoredFlag } from "../src/feature-flags/model.ts"
 import { type CarriedPatterns, type FlagSnapshot, snapshotOf, withPatternsCompiled } from "../src/flag-evaluation/snapshot.ts"
 import type { FeatureFlagId, ProjectId } from "../src/shared/ids.ts"
 import { compiledPatterns } from "./compiled-patterns.ts"
@@ -39,7 +39,7 @@ const patternOf = (i: number, project: string): readonly [key: string, pattern: 
   }
 }
 
-const regexFlag = (i: number, project: string, pattern = patternOf(i, project)): StoredFeatureFlag =>
+const regexFlag = (i: number, project: string, pattern = patternOf(i, project)): StoredFlag =>
   storedFlag({
     id: (i + 1) as FeatureFlagId,
     key: `${project}-${i}`,

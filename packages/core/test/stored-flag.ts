@@ -1,11 +1,11 @@
-import type { StoredFeatureFlag } from "../src/feature-flags/model.ts"
+import type { StoredFlag } from "../src/feature-flags/model.ts"
 import type { FeatureFlagId, ProjectId } from "../src/shared/ids.ts"
 import { timestampFromDate } from "../src/shared/time.ts"
 
 const NEW_YEAR = timestampFromDate(new Date("2026-01-01T00:00:00Z"))
 
 /** A stored flag as the store reads one, with the fields a test cares about. */
-export const storedFlag = (fields: Partial<StoredFeatureFlag> = {}): StoredFeatureFlag => ({
+export const storedFlag = (fields: Partial<StoredFlag> = {}): StoredFlag => ({
   id: 1 as FeatureFlagId,
   project_id: 1 as ProjectId,
   key: "beta",

@@ -5,8 +5,8 @@ import {
   bodyOf,
   Bootstrap,
   CohortService,
-  FeatureFlagService,
   FlagEvaluationService,
+  FlagService,
   FormBody
 } from "@hedgerow/core"
 import { Effect, Exit, Result } from "effect"
@@ -95,7 +95,7 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000 })(`co
       const loop = yield* Effect.flip(cohorts.use((s) =>
         s.update(owner, project, String(inner.id), bodyOf({ filters: { properties: group("AND", group("AND", { type: "cohort", key: "id", value: outer.id })) } }))))
       assert.deepStrictEqual(fieldsOf(loop), refusal("Cohorts cannot reference other cohorts in a loop."))
-      const flag = yield* FeatureFlagService.use((s) =>
+      const flag = yield* FlagService.use((s) =>
         s.create(owner, project, bodyOf({ key: "outer-flag", filters: { groups: [{ properties: [{ type: "cohort", key: "id", value: outer.id }], rollout_percentage: 100 }] } })))
       const middle = yield* traces
       const blocked = yield* Effect.flip(cohorts.use((s) => s.update(owner, project, String(inner.id), bodyOf({ deleted: true }))))
@@ -104,7 +104,7 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000 })(`co
         refusal("This cohort is used in 1 active feature flag(s): outer-flag. Please remove the cohort from these feature flags before deleting it.")
       )
       assert.deepStrictEqual(yield* traces, middle)
-      yield* FeatureFlagService.use((s) => s.update(owner, project, String(flag.id), bodyOf({ active: false })))
+      yield* FlagService.use((s) => s.update(owner, project, String(flag.id), bodyOf({ active: false })))
       const named = yield* Effect.flip(cohorts.use((s) => s.update(owner, project, String(inner.id), bodyOf({ deleted: true }))))
       assert.deepStrictEqual(
         fieldsOf(named),
@@ -154,7 +154,7 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000 })(`co
           filters: { properties: group("OR", group("OR", { type: "cohort", key: "id", value: listed.id }, person("plan", "pro"))) }
         })))
       for (const [key, cohort] of [["on-listed", listed.id], ["on-either", either.id]] as const) {
-        yield* FeatureFlagService.use((s) =>
+        yield* FlagService.use((s) =>
           s.create(owner, project, bodyOf({ key, filters: { groups: [{ properties: [{ type: "cohort", key: "id", value: cohort }], rollout_percentage: 100 }] } })))
       }
       yield* eventually(Effect.map(flagOn("on-listed", "insider"), (on) => on === true))

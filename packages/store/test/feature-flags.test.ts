@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import { FeatureFlagService } from "@hedgerow/core"
-import { activityEntry, FeatureFlagRepository, newFlagColumns } from "@hedgerow/core/ports"
+import { FlagService } from "@hedgerow/core"
+import { activityEntry, FlagRepository, newFlagColumns } from "@hedgerow/core/ports"
 import { Effect, Exit, Option, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { Hedgerow } from "../src/index.ts"
@@ -126,7 +126,7 @@ layer(backend.on(Hedgerow.layer), { timeout: 120_000, excludeTestServices: true 
   it.effect("the key constraint is a typed repository error, never a defect, on insert and on update", () =>
     Effect.gen(function*() {
       const { projectId, actor } = yield* setUp
-      const flags = yield* FeatureFlagRepository
+      const flags = yield* FlagRepository
       const columns = (key: string) => newFlagColumns({ key }, actor.user.id)
       const insert = (key: string) =>
         flags.insert({ ...columns(key), project_id: projectId, creation_context: "feature_flags", created_by_id: actor.user.id })
@@ -151,7 +151,7 @@ layer(backend.on(Hedgerow.layer), { timeout: 120_000, excludeTestServices: true 
   it.effect("a create refused for a taken key leaves nothing behind, in a transaction or not", () =>
     Effect.gen(function*() {
       const { actor, projectId } = yield* setUp
-      const flags = yield* FeatureFlagRepository
+      const flags = yield* FlagRepository
       const key = freshKey("taken-alone")
       yield* create({ key, _should_create_usage_dashboard: false })
       const refused = yield* flags.create(
@@ -233,7 +233,7 @@ layer(backend.on(Hedgerow.layer), { timeout: 120_000, excludeTestServices: true 
   it.effect("a change written against the flag as read is refused once the row has moved on, and writes nothing", () =>
     Effect.gen(function*() {
       const { projectId, actor } = yield* setUp
-      const flags = yield* FeatureFlagRepository
+      const flags = yield* FlagRepository
       const made = yield* create({ key: freshKey("as-read"), name: "first" })
       const read = (yield* flags.find(projectId, made.id)).pipe(Option.getOrThrow)
       const entry = (name: string) => activityEntry(actor, {
@@ -355,7 +355,7 @@ layer(backend.on(Hedgerow.layer), { timeout: 120_000, excludeTestServices: true 
       // An API client cannot make a flag 31 days old; the database can.
       yield* sql`UPDATE feature_flags SET created_at = now() - interval '31 days'
         WHERE id IN (${old.id}, ${partial.id}, ${disabled.id})`
-      const page = yield* FeatureFlagService.use((flags) => flags.list(actor, project, { search: stem, active: "STALE" }))
+      const page = yield* FlagService.use((flags) => flags.list(actor, project, { search: stem, active: "STALE" }))
       assert.deepStrictEqual(page.results.map((flag) => flag.key), [`${stem}-old`])
       assert.strictEqual(page.results[0]!.status, "STALE")
       assert.strictEqual((yield* retrieve(young.id)).status, "ACTIVE")
@@ -371,7 +371,7 @@ layer(backend.on(Hedgerow.layer), { timeout: 120_000, excludeTestServices: true 
           '{"groups": [{"properties": [], "rollout_percentage": 50}]}'::jsonb, ${actor.user.id}, ${actor.user.id},
           now() - (i || ' seconds')::interval
         FROM generate_series(1, 20000) AS i`
-      const list = (query: object) => FeatureFlagService.use((flags) => flags.list(actor, project, query))
+      const list = (query: object) => FlagService.use((flags) => flags.list(actor, project, query))
       // A server hears of that import through its change feed a moment later.
       const needle = "bulk-17777-"
       const page = yield* list({ search: needle.toUpperCase() }).pipe(

@@ -3,8 +3,8 @@ import {
   Authentication,
   Bootstrap,
   CoreServices,
-  FeatureFlagService,
   FlagEvaluationService,
+  FlagService,
   type ProjectId
 } from "@hedgerow/core"
 import { CohortRepository, ProjectRepository } from "@hedgerow/core/ports"
@@ -74,7 +74,7 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       ownerKey = boot.personal_api_key
       const sql = yield* SqlClient.SqlClient
       token = (yield* sql<{ token: string }>`SELECT api_token AS token FROM projects WHERE id = ${project}`)[0]!.token
-      const flags = yield* FeatureFlagService
+      const flags = yield* FlagService
       const evaluation = yield* FlagEvaluationService
       const everyone = { groups: [{ properties: [], rollout_percentage: 100 }] }
       const first = yield* flags.create(actor, String(project), Effect.succeed({ key: "snapshot-first", filters: everyone }))
@@ -150,7 +150,7 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
         INSERT INTO cohorts (project_id, name, description, groups, filters, is_static, is_calculating, count, deleted)
         VALUES (${project}, 'Listed', '', '[]'::jsonb, NULL, true, false, 1, false) RETURNING id`.pipe(Effect.orDie)
       yield* sql`INSERT INTO cohort_members (cohort_id, distinct_id) VALUES (${listed!.id}, 'insider')`.pipe(Effect.orDie)
-      const flag = yield* FeatureFlagService.use((s) =>
+      const flag = yield* FlagService.use((s) =>
         s.create(actor, String(project), Effect.succeed({
           key: "on-listed",
           active: false,
@@ -160,7 +160,7 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       yield* eventually(Effect.map(evaluation.snapshot(project), (s) => s.prepared.byKey.has("on-listed")))
       yield* ask("insider")
       assert.deepStrictEqual(readsSince(), { memberships: 0, lists: 0 })
-      yield* FeatureFlagService.use((s) => s.update(actor, String(project), String(flag.id), Effect.succeed({ active: true })))
+      yield* FlagService.use((s) => s.update(actor, String(project), String(flag.id), Effect.succeed({ active: true })))
       yield* eventually(Effect.map(evaluation.snapshot(project), (s) => s.staticCohorts.length === 1))
       // The list is read once, then every person is looked up in memory.
       assert.isTrue(yield* onListed("insider"))
@@ -179,7 +179,7 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       assert.isFalse(yield* onListed("nobody at all"))
       assert.isTrue(yield* onListed("outsider"))
       assert.deepStrictEqual(readsSince(), { memberships: held.memberships + 2, lists: held.lists })
-      yield* FeatureFlagService.use((s) => s.update(actor, String(project), String(flag.id), Effect.succeed({ deleted: true })))
+      yield* FlagService.use((s) => s.update(actor, String(project), String(flag.id), Effect.succeed({ deleted: true })))
     }))
 
   it.effect("a project is found by its public token, from memory after the first read; an unknown token is asked every time", () =>
@@ -216,7 +216,7 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       const staticId = yield* insert("Static", {}, true)
       const actor = yield* Authentication.use((auth) => auth.authenticate(ownerKey))
       const cohortProperty = (id: number) => ({ key: "id", type: "cohort", value: id })
-      yield* FeatureFlagService.use((flags) =>
+      yield* FlagService.use((flags) =>
         flags.create(actor, String(project), Effect.succeed({
           key: "on-cohorts",
           filters: { groups: [{ properties: [cohortProperty(outerId)], rollout_percentage: 100 }, { properties: [cohortProperty(staticId)], rollout_percentage: 100 }] }

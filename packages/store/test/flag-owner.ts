@@ -1,4 +1,4 @@
-import { Authentication, Bootstrap, bodyOf, FeatureFlagService, type ProjectId, type UserActor } from "@hedgerow/core"
+import { Authentication, Bootstrap, bodyOf, FlagService, type ProjectId, type UserActor } from "@hedgerow/core"
 import { Effect } from "effect"
 
 /**
@@ -26,17 +26,17 @@ export const freshKey = (stem: string) => `${stem}-${++serial}`
 export const create = (body: object) =>
   Effect.gen(function*() {
     const { actor, project } = yield* setUp
-    return yield* FeatureFlagService.use((flags) => flags.create(actor, project, bodyOf(body)))
+    return yield* FlagService.use((flags) => flags.create(actor, project, bodyOf(body)))
   })
 
 export const patch = (id: number, body: object) =>
   Effect.gen(function*() {
     const { actor, project } = yield* setUp
-    return yield* FeatureFlagService.use((flags) => flags.update(actor, project, String(id), bodyOf(body)))
+    return yield* FlagService.use((flags) => flags.update(actor, project, String(id), bodyOf(body)))
   })
 
 export const retrieve = (id: number) =>
   Effect.gen(function*() {
     const { actor, project } = yield* setUp
-    return yield* FeatureFlagService.use((flags) => flags.retrieve(actor, project, String(id)))
+    return yield* FlagService.use((flags) => flags.retrieve(actor, project, String(id)))
   })

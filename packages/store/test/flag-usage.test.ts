@@ -2,13 +2,13 @@ import { assert, layer } from "@effect/vitest"
 import {
   Authentication,
   Bootstrap,
-  type FeatureFlag,
-  FeatureFlagService,
   FlagEvaluationService,
+  FlagService,
   FlagUsageInterval,
+  type FlagView,
   type ProjectId
 } from "@hedgerow/core"
-import { FeatureFlagRepository, FlagUsageRepository } from "@hedgerow/core/ports"
+import { FlagRepository, FlagUsageRepository } from "@hedgerow/core/ports"
 import { Context, type Duration, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -33,8 +33,8 @@ const counted = Layer.merge(
     }))
   ),
   Layer.effect(
-    FeatureFlagRepository,
-    Effect.map(Effect.service(FeatureFlagRepository), (flags) => ({
+    FlagRepository,
+    Effect.map(Effect.service(FlagRepository), (flags) => ({
       ...flags,
       live: (project: ProjectId) => Effect.suspend(() => (flagReads++, flags.live(project))),
       among: (project: ProjectId, ids: ReadonlyArray<number>) => Effect.suspend(() => (flagReads++, flags.among(project, ids)))
@@ -71,7 +71,7 @@ const rowOf = (id: number) =>
       (rows) => rows[0]
     ))
 
-const millis = (flag: FeatureFlag) => (flag.last_called_at === null ? null : Date.parse(flag.last_called_at))
+const millis = (flag: FlagView) => (flag.last_called_at === null ? null : Date.parse(flag.last_called_at))
 
 forEachBackend((backend) =>
 layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true })(`last_called_at from evaluations on ${backend.name}`, (it) => {
@@ -137,7 +137,7 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       const partial = { groups: [{ properties: [], rollout_percentage: 40 }] }
       const called = yield* create({ key: freshKey("called-today"), filters: partial })
       const forgotten = yield* create({ key: freshKey("called-long-ago"), filters: partial })
-      const status = (id: number) => FeatureFlagService.use((flags) => flags.status(actor, project, String(id)))
+      const status = (id: number) => FlagService.use((flags) => flags.status(actor, project, String(id)))
       assert.deepStrictEqual(yield* status(called.id), { status: "active", reason: "Flag is not fully rolled out and may still be active" })
       yield* eventually(Effect.map(remoteFlags(token, [called.key]), (answer) => answer.flags.length === 1))
       assert.deepStrictEqual(yield* status(called.id), { status: "active", reason: "Flag was called today" })
@@ -147,7 +147,7 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       yield* eventually(Effect.map(status(forgotten.id), (found) => found.status === "stale"))
       assert.deepStrictEqual(yield* status(forgotten.id), { status: "stale", reason: "Flag has not been called in 40 days" })
       const list = (active: string) =>
-        FeatureFlagService.use((flags) => flags.list(actor, project, { active, search: "called-" }))
+        FlagService.use((flags) => flags.list(actor, project, { active, search: "called-" }))
       const stale = yield* list("STALE")
       assert.deepStrictEqual(stale.results.map((flag) => [flag.key, flag.status]), [[forgotten.key, "STALE"]])
       const active = yield* list("true")
@@ -283,13 +283,13 @@ forEachBackend((backend) => {
           yield* untilLive
           const boot = yield* Bootstrap.use((bootstrap) => bootstrap.run({ email: "across@example.com" }))
           const actor = yield* Authentication.use((auth) => auth.authenticate(boot.personal_api_key))
-          const flag = yield* FeatureFlagService.use((flags) =>
+          const flag = yield* FlagService.use((flags) =>
             flags.create(actor, String(boot.project_id), Effect.succeed({ key: "across", filters: everyone })))
           return { key: boot.personal_api_key, project: boot.project_id, flag }
         }))
         const readerRetrieve = reader.run(Effect.gen(function*() {
           const actor = yield* Authentication.use((auth) => auth.authenticate(key))
-          return yield* FeatureFlagService.use((flags) => flags.retrieve(actor, String(project), String(flag.id)))
+          return yield* FlagService.use((flags) => flags.retrieve(actor, String(project), String(flag.id)))
         }))
         // The reader holds the flag in memory before the mark.
         yield* reader.run(untilLive)

@@ -5,8 +5,8 @@ import {
   bodyOf,
   Bootstrap,
   CoreServices,
-  FeatureFlagService,
   FlagEvaluationService,
+  FlagService,
   GroupTypeService,
   type ProjectId,
   ProjectService
@@ -189,7 +189,7 @@ forEachBackend((backend) =>
     it.effect("evaluation reads names: a group flag is on for its group by name, the definitions carry the mapping, and a deleted type leaves the flag off", () =>
       Effect.gen(function*() {
         const { actor, project, projectId } = yield* setUp
-        const flags = yield* FeatureFlagService
+        const flags = yield* FlagService
         yield* flags.create(actor, project, bodyOf({ key: "for-companies", filters: everyoneInGroup(0) }))
         const definitionsOf = FlagEvaluationService.use((s) => s.definitions(actor, { project, sendCohorts: false }))
         const before = yield* definitionsOf

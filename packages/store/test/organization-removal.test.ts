@@ -5,9 +5,9 @@ import {
   bodyOf,
   Bootstrap,
   DomainService,
-  FeatureFlagActions,
-  FeatureFlagService,
+  FlagActions,
   FlagRoleAccessService,
+  FlagService,
   InviteService,
   LiveFlags,
   MemberService,
@@ -46,9 +46,9 @@ const populate = (founder: UserActor, organization: string, project: ProjectId, 
   Effect.gen(function*() {
     const second = yield* ProjectService.use((s) => s.create(founder, organization, bodyOf({ name: "Second" })))
     yield* MemberService.use((s) => s.add(systemActor, organization, { email: member, level: 1 }))
-    const flag = yield* FeatureFlagService.use((s) => s.create(founder, String(project), bodyOf({ key: "doomed", name: "Doomed" })))
-    yield* FeatureFlagService.use((s) => s.update(founder, String(project), String(flag.id), bodyOf({ name: "Still doomed" })))
-    yield* FeatureFlagActions.use((s) => s.createStaticCohort(founder, String(project), String(flag.id)))
+    const flag = yield* FlagService.use((s) => s.create(founder, String(project), bodyOf({ key: "doomed", name: "Doomed" })))
+    yield* FlagService.use((s) => s.update(founder, String(project), String(flag.id), bodyOf({ name: "Still doomed" })))
+    yield* FlagActions.use((s) => s.createStaticCohort(founder, String(project), String(flag.id)))
     const role = yield* RoleService.use((s) => s.create(founder, organization, bodyOf({ name: "Doomed role" })))
     yield* RoleService.use((s) => s.addMember(systemActor, role.id, { email: member }))
     yield* FlagRoleAccessService.use((s) => s.create(founder, String(project), String(flag.id), bodyOf({ role_id: role.id })))

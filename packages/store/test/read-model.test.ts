@@ -5,7 +5,7 @@ import {
   bodyOf,
   Bootstrap,
   CoreServices,
-  FeatureFlagService,
+  FlagService,
   LiveFlagsBudget,
   ProjectService,
   type ProjectId,
@@ -17,7 +17,7 @@ import {
   type Timestamp,
   UserService
 } from "@hedgerow/core"
-import { FeatureFlagRepository, Freshness, PersonalApiKeyRepository } from "@hedgerow/core/ports"
+import { FlagRepository, Freshness, PersonalApiKeyRepository } from "@hedgerow/core/ports"
 import { Clock, Effect, Exit, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { Store } from "../src/index.ts"
@@ -46,8 +46,8 @@ const countedKeys = Layer.effect(
 let projectReads = 0
 let rowReads = 0
 const countedFlags = Layer.effect(
-  FeatureFlagRepository,
-  Effect.map(Effect.service(FeatureFlagRepository), (flags) => ({
+  FlagRepository,
+  Effect.map(Effect.service(FlagRepository), (flags) => ({
     ...flags,
     live: (project: ProjectId) => Effect.suspend(() => {
       projectReads++
@@ -225,7 +225,7 @@ layer(backend.on(hedgerowWithCountedKeys), { timeout: 60_000, excludeTestService
       const auth = yield* Authentication
       const actor = yield* warm(owner.key)
       const project = owner.project
-      const service = yield* FeatureFlagService
+      const service = yield* FlagService
       const body = (key: string) => Effect.succeed({ key, filters: { groups: [{ properties: [], rollout_percentage: 30 }] } })
       yield* service.create(actor, project, body("memory-first"))
       /** Whole reads and reads by id that `effect` made, and its value. */
@@ -260,7 +260,7 @@ layer(hedgerowWithOneProjectHeld({}), { timeout: 60_000, excludeTestServices: tr
       const boot = yield* (yield* Bootstrap).run({ email: "budget@example.com" })
       const actor = yield* (yield* Authentication).authenticate(boot.personal_api_key)
       const second = yield* ProjectService.use((s) => s.create(actor, boot.organization_id, Effect.succeed({ name: "Second" })))
-      const service = yield* FeatureFlagService
+      const service = yield* FlagService
       const list = (project: string) => service.list(actor, project, {})
       const wholeReads = (effect: Effect.Effect<unknown, unknown>) =>
         Effect.suspend(() => {

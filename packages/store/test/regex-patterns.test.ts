@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Authentication, bodyOf, Bootstrap, FlagEvaluationService, ProjectService, type ProjectId, regexPatternError } from "@hedgerow/core"
-import { FeatureFlagRepository, Freshness, newFlagColumns, Transactions } from "@hedgerow/core/ports"
+import { FlagRepository, Freshness, newFlagColumns, Transactions } from "@hedgerow/core/ports"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { Hedgerow } from "../src/index.ts"
@@ -49,7 +49,7 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 120_000, excl
   ) =>
     Effect.gen(function*() {
       const project = yield* create(name)
-      const flags = yield* FeatureFlagRepository
+      const flags = yield* FlagRepository
       const patterns = Array.from({ length: count }, (_, i) => patternOf(i, name))
       yield* (yield* Transactions).run(Effect.forEach(patterns, ([key, value], i) => {
         const properties = [{ key, value, operator: i % 3 === 0 ? "not_regex" : "regex", type: "person" }]

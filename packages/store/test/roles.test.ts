@@ -3,8 +3,8 @@ import {
   Authentication,
   bodyOf,
   Bootstrap,
-  FeatureFlagService,
   FlagRoleAccessService,
+  FlagService,
   MemberService,
   PersonalApiKeyService,
   RoleService,
@@ -38,7 +38,7 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000 })(`ro
       yield* MemberService.use((s) => s.add(systemActor, boot.organization_id, { email: "viewer@roles.example", level: 1 }))
       const viewerKey = yield* PersonalApiKeyService.use((s) => s.create(systemActor, { email: "viewer@roles.example", scopes: ["*"] }))
       const project = String(boot.project_id)
-      const flags = yield* FeatureFlagService
+      const flags = yield* FlagService
       const granted = yield* flags.create(owner, project, bodyOf({ key: "granted" }))
       const other = yield* flags.create(owner, project, bodyOf({ key: "other" }))
       const roles = yield* RoleService

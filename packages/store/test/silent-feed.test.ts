@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
-import { FeatureFlagService } from "@hedgerow/core"
+import { FlagService } from "@hedgerow/core"
 import { Freshness } from "@hedgerow/core/ports"
 import { Effect, Layer, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
@@ -65,7 +65,7 @@ describe.skipIf(serverUrl === undefined)("a change feed whose connection goes si
       const { actor, project } = yield* run(setUp)
       const flag = yield* run(create({ key: "watched", name: "before" }))
       const freshness = yield* run(Effect.service(Freshness))
-      const list = run(FeatureFlagService.use((flags) => flags.list(actor, project, {})))
+      const list = run(FlagService.use((flags) => flags.list(actor, project, {})))
       while (!freshness.live()) yield* Effect.sleep("20 millis")
       // The list is held in memory, as its own notifications have arrived.
       yield* Effect.sleep("300 millis")

@@ -103,7 +103,7 @@ const create = Command.make(
           key: options.flagKey,
           ...(options.noDashboard ? { _should_create_usage_dashboard: false } : {})
         }
-        const payload = yield* checkPayload((core) => core.FeatureFlagCreate, body)
+        const payload = yield* checkPayload((core) => core.FlagCreateBody, body)
         const flag = yield* client.featureFlags.create({ params: { project_id: options.project }, payload })
         yield* emit(options.json, flagSummary)(flag)
       }))
@@ -111,7 +111,7 @@ const create = Command.make(
 
 /** PATCH one flag with `body`, checked first with core's own schema. */
 const patch = (client: ApiClient, options: { readonly project: string; readonly id: string; readonly json: boolean }, body: object) =>
-  checkPayload((core) => core.FeatureFlagUpdate, body).pipe(
+  checkPayload((core) => core.FlagUpdateBody, body).pipe(
     Effect.flatMap((payload) => client.featureFlags.update({ params: { project_id: options.project, id: options.id }, payload })),
     Effect.flatMap(emit(options.json, flagSummary))
   )

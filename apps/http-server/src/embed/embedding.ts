@@ -66,7 +66,7 @@ export type JsonValue = string | number | boolean | null | ReadonlyArray<JsonVal
  * server (`evaluation_runtime` `server` or `all`) is known; an inactive one is off. A flag that is not
  * known (no such key, deleted, client-only, or in a dependency cycle) is `undefined`.
  */
-export interface FlagReader {
+export interface EmbeddedFlags {
   /** Whether the flag is on (a variant counts as on). */
   readonly isEnabled: (key: string, distinctId: string, options?: FlagOptions) => Promise<boolean | undefined>
   /** The flag's value: `false` off, `true` on, or the variant's key. */
@@ -78,8 +78,8 @@ export interface FlagReader {
 }
 
 /** The same reads as Effects, for an Effect application. */
-export type EffectFlagReader = {
-  readonly [K in keyof FlagReader]: (...args: Parameters<FlagReader[K]>) => Effect.Effect<Awaited<ReturnType<FlagReader[K]>>>
+export type EffectEmbeddedFlags = {
+  readonly [K in keyof EmbeddedFlags]: (...args: Parameters<EmbeddedFlags[K]>) => Effect.Effect<Awaited<ReturnType<EmbeddedFlags[K]>>>
 }
 
 /** The project `flags` reads. */
@@ -99,7 +99,7 @@ export interface EmbeddingShape {
    * answered 404 when there is none.
    */
   readonly handler: NodeListener
-  readonly flags: EffectFlagReader
+  readonly flags: EffectEmbeddedFlags
   readonly project: EmbeddedProject
   /** What bootstrapping an empty store made at this opening, its key shown only here; none otherwise. */
   readonly bootstrapped: Option.Option<Bootstrapped>
@@ -129,7 +129,7 @@ const contextOf = (distinctId: string, options: FlagOptions | undefined, only?: 
   }
 }
 
-const flagReader = (evaluation: FlagEvaluationService["Service"], project: ProjectId): EffectFlagReader => {
+const embeddedFlags = (evaluation: FlagEvaluationService["Service"], project: ProjectId): EffectEmbeddedFlags => {
   const read = (distinctId: string, options: FlagOptions | undefined, only?: ReadonlyArray<string>) =>
     Effect.suspend(() => {
       const context = contextOf(distinctId, options, only)
@@ -202,7 +202,7 @@ const make = (options: EmbedOptions, basePath: string) =>
     const { found, bootstrapped } = yield* projectAndBootstrap(options)
     const project: EmbeddedProject = { id: found.id, name: found.name, api_token: found.api_token, organization_id: found.organization_id }
     const evaluation = yield* FlagEvaluationService
-    return Embedding.of({ handler, flags: flagReader(evaluation, project.id), project, bootstrapped })
+    return Embedding.of({ handler, flags: embeddedFlags(evaluation, project.id), project, bootstrapped })
   })
 
 /**

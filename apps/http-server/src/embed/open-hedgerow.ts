@@ -1,6 +1,6 @@
 import type { Bootstrapped } from "@hedgerow/core"
 import { Effect, ManagedRuntime, Option } from "effect"
-import { type EmbeddedProject, type EmbedOptions, Embedding, type FlagReader, layer } from "./embedding.ts"
+import { type EmbeddedFlags, type EmbeddedProject, type EmbedOptions, Embedding, layer } from "./embedding.ts"
 import type { NodeListener } from "./mount.ts"
 
 /** Hedgerow opened inside a Node application (see `openHedgerow`). */
@@ -12,7 +12,7 @@ export interface EmbeddedHedgerow {
    */
   readonly handler: NodeListener
   /** The project's flags evaluated in this process, with no HTTP hop, as posthog-node answers. */
-  readonly flags: FlagReader
+  readonly flags: EmbeddedFlags
   /** The project `flags` reads. */
   readonly project: EmbeddedProject
   /** What bootstrapping an empty store made at this opening (its key is shown only here); undefined otherwise. */

@@ -1,9 +1,9 @@
 import {
-  type FeatureFlag,
-  FeatureFlagActions,
+  FlagAccessControlsService,
+  FlagActions,
   FlagEvaluationService,
-  FeatureFlagService,
-  FlagAccessControls,
+  FlagService,
+  type FlagView,
   type PageEnvelope,
   toEnvelope,
   toNumberedEnvelope
@@ -22,15 +22,15 @@ const NO_REMOTE_CONFIG = answer<unknown>(404, {}, "null")
 
 export const featureFlags = bindGroup("featureFlags", {
   list: ({ actor, params, query, url }) =>
-    FeatureFlagService.use((s) => s.list(actor, params.project_id, query)).pipe(
-      Effect.map((page) => answer<PageEnvelope<FeatureFlag>>(200, {}, flagPageJson(toEnvelope(page, url))))
+    FlagService.use((s) => s.list(actor, params.project_id, query)).pipe(
+      Effect.map((page) => answer<PageEnvelope<FlagView>>(200, {}, flagPageJson(toEnvelope(page, url))))
     ),
   create: ({ actor, params, body }) =>
-    FeatureFlagService.use((s) => s.create(actor, params.project_id, body)).pipe(
-      Effect.map((flag) => answer<FeatureFlag>(201, {}, flagJson(flag)))
+    FlagService.use((s) => s.create(actor, params.project_id, body)).pipe(
+      Effect.map((flag) => answer<FlagView>(201, {}, flagJson(flag)))
     ),
   projectActivity: ({ actor, params, query, url }) =>
-    FeatureFlagService.use((s) => s.projectActivity(actor, params.project_id, query)).pipe(
+    FlagService.use((s) => s.projectActivity(actor, params.project_id, query)).pipe(
       Effect.map((page) => toNumberedEnvelope(page, url))
     ),
   evaluationReasons: ({ actor, params, query }) =>
@@ -42,24 +42,24 @@ export const featureFlags = bindGroup("featureFlags", {
       Effect.map(Option.getOrElse(() => NO_REMOTE_CONFIG))
     ),
   retrieve: ({ actor, params }) =>
-    FeatureFlagService.use((s) => s.retrieve(actor, params.project_id, params.id)).pipe(
-      Effect.map((flag) => answer<FeatureFlag>(200, {}, flagJson(flag)))
+    FlagService.use((s) => s.retrieve(actor, params.project_id, params.id)).pipe(
+      Effect.map((flag) => answer<FlagView>(200, {}, flagJson(flag)))
     ),
   update: ({ actor, params, body }) =>
-    FeatureFlagService.use((s) => s.update(actor, params.project_id, params.id, body)).pipe(
-      Effect.map((flag) => answer<FeatureFlag>(200, {}, flagJson(flag)))
+    FlagService.use((s) => s.update(actor, params.project_id, params.id, body)).pipe(
+      Effect.map((flag) => answer<FlagView>(200, {}, flagJson(flag)))
     ),
-  destroy: ({ actor, params }) => FeatureFlagService.use((s) => s.destroy(actor, params.project_id, params.id)),
-  status: ({ actor, params }) => FeatureFlagService.use((s) => s.status(actor, params.project_id, params.id)),
+  destroy: ({ actor, params }) => FlagService.use((s) => s.destroy(actor, params.project_id, params.id)),
+  status: ({ actor, params }) => FlagService.use((s) => s.status(actor, params.project_id, params.id)),
   activity: ({ actor, params, query, url }) =>
-    FeatureFlagService.use((s) => s.activity(actor, params.project_id, params.id, query)).pipe(
+    FlagService.use((s) => s.activity(actor, params.project_id, params.id, query)).pipe(
       Effect.map((page) => toNumberedEnvelope(page, url))
     ),
-  accessControls: ({ actor, params }) => FlagAccessControls.use((s) => s.forFlag(actor, params.project_id, params.id)),
-  globalAccessControls: ({ actor, params }) => FlagAccessControls.use((s) => s.global(actor, params.project_id, params.id)),
+  accessControls: ({ actor, params }) => FlagAccessControlsService.use((s) => s.forFlag(actor, params.project_id, params.id)),
+  globalAccessControls: ({ actor, params }) => FlagAccessControlsService.use((s) => s.global(actor, params.project_id, params.id)),
   createStaticCohort: ({ actor, params }) =>
-    FeatureFlagActions.use((s) => s.createStaticCohort(actor, params.project_id, params.id)),
-  dashboard: ({ actor, params }) => FeatureFlagActions.use((s) => s.dashboard(actor, params.project_id, params.id)),
+    FlagActions.use((s) => s.createStaticCohort(actor, params.project_id, params.id)),
+  dashboard: ({ actor, params }) => FlagActions.use((s) => s.dashboard(actor, params.project_id, params.id)),
   enrichUsageDashboard: ({ actor, params }) =>
-    FeatureFlagActions.use((s) => s.enrichUsageDashboard(actor, params.project_id, params.id))
+    FlagActions.use((s) => s.enrichUsageDashboard(actor, params.project_id, params.id))
 })

@@ -1,4 +1,4 @@
-import { type FeatureFlag, joinedJson, keptJson, type PageEnvelope } from "@hedgerow/core"
+import { type FlagView, joinedJson, keptJson, type PageEnvelope } from "@hedgerow/core"
 
 /**
  * Flags made into JSON here rather than by HttpApi's encoding: a flag is plain JSON values, rendered in
@@ -9,10 +9,10 @@ import { type FeatureFlag, joinedJson, keptJson, type PageEnvelope } from "@hedg
  */
 
 /** Each answer's bytes, kept with it: core gives the same answer again while nothing the caller sees of the flag has changed. */
-export const flagJson = keptJson((flag: FeatureFlag) => JSON.stringify(flag))
+export const flagJson = keptJson((flag: FlagView) => JSON.stringify(flag))
 
 /** A page of flags: the bytes of the text JSON.stringify makes of the envelope, from each flag's kept bytes. */
-export const flagPageJson = (page: PageEnvelope<FeatureFlag>): Buffer =>
+export const flagPageJson = (page: PageEnvelope<FlagView>): Buffer =>
   joinedJson(
     `{"count":${page.count},"next":${JSON.stringify(page.next)},"previous":${JSON.stringify(page.previous)},"results":[`,
     page.results,

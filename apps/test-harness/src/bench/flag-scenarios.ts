@@ -1,5 +1,5 @@
 import type { ProjectId, UserId } from "@hedgerow/core"
-import { FeatureFlagRepository, newFlagColumns, Transactions } from "@hedgerow/core/ports"
+import { FlagRepository, newFlagColumns, Transactions } from "@hedgerow/core/ports"
 import { Effect } from "effect"
 import { atLeast } from "./goals.ts"
 import { HedgerowFixture, RefreshStatistics } from "./hedgerow-target.ts"
@@ -49,7 +49,7 @@ export interface SeedTenant {
  */
 export const seedFlags = (tenant: SeedTenant, from: number, to: number) =>
   Effect.gen(function*() {
-    const flags = yield* FeatureFlagRepository
+    const flags = yield* FlagRepository
     const transactions = yield* Transactions
     yield* transactions.run(Effect.forEach(
       Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i),

@@ -2,12 +2,12 @@ import {
   ActionSuccess,
   ActivityPageEnvelope,
   EvaluationReasons,
-  FeatureFlag,
-  FeatureFlagAccessControls,
-  FeatureFlagCreate,
-  FeatureFlagStatus,
-  FeatureFlagUpdate,
+  FlagAccessControls,
+  FlagCreateBody,
   FlagListQueryFields,
+  FlagStatus,
+  FlagUpdateBody,
+  FlagView,
   PageEnvelopeOf,
   QueryText,
   StaticCohortCreated
@@ -32,7 +32,7 @@ export class FeatureFlagsGroup extends HttpApiGroup.make("featureFlags")
     HttpApiEndpoint.get("list", "/api/projects/:project_id/feature_flags/", {
       params: ProjectParam,
       query: { ...ListQuery, ...FlagListQueryFields },
-      success: PageEnvelopeOf(FeatureFlag),
+      success: PageEnvelopeOf(FlagView),
       error: ReadErrors
     }).annotate(
       OpenApi.Description,
@@ -40,8 +40,8 @@ export class FeatureFlagsGroup extends HttpApiGroup.make("featureFlags")
     ),
     HttpApiEndpoint.post("create", "/api/projects/:project_id/feature_flags/", {
       params: ProjectParam,
-      payload: FeatureFlagCreate,
-      success: FeatureFlag.pipe(HttpApiSchema.status(201)),
+      payload: FlagCreateBody,
+      success: FlagView.pipe(HttpApiSchema.status(201)),
       error: WriteErrors
     }).annotate(OpenApi.Description, "Create a flag, with its usage dashboard unless `_should_create_usage_dashboard` is false (scope feature_flag:write)"),
     HttpApiEndpoint.get("projectActivity", "/api/projects/:project_id/feature_flags/activity/", {
@@ -70,13 +70,13 @@ export class FeatureFlagsGroup extends HttpApiGroup.make("featureFlags")
     ),
     HttpApiEndpoint.get("retrieve", "/api/projects/:project_id/feature_flags/:id/", {
       params: FlagParams,
-      success: FeatureFlag,
+      success: FlagView,
       error: ReadErrors
     }).annotate(OpenApi.Description, "A flag, soft-deleted ones included (scope feature_flag:read)"),
     HttpApiEndpoint.patch("update", "/api/projects/:project_id/feature_flags/:id/", {
       params: FlagParams,
-      payload: FeatureFlagUpdate,
-      success: FeatureFlag,
+      payload: FlagUpdateBody,
+      success: FlagView,
       error: [...WriteErrors, ConflictResponse]
     }).annotate(
       OpenApi.Description,
@@ -92,7 +92,7 @@ export class FeatureFlagsGroup extends HttpApiGroup.make("featureFlags")
     ),
     HttpApiEndpoint.get("status", "/api/projects/:project_id/feature_flags/:id/status/", {
       params: FlagParams,
-      success: FeatureFlagStatus,
+      success: FlagStatus,
       error: ReadErrors
     }).annotate(OpenApi.Description, "`active`, `stale`, `inactive` or `deleted`, with the reason (scope feature_flag:read)"),
     HttpApiEndpoint.get("activity", "/api/projects/:project_id/feature_flags/:id/activity/", {
@@ -103,12 +103,12 @@ export class FeatureFlagsGroup extends HttpApiGroup.make("featureFlags")
     }).annotate(OpenApi.Description, "The flag's activity, newest first, by `page` and `limit` (scope activity_log:read)"),
     HttpApiEndpoint.get("accessControls", "/api/projects/:project_id/feature_flags/:id/access_controls/", {
       params: FlagParams,
-      success: FeatureFlagAccessControls,
+      success: FlagAccessControls,
       error: ReadErrors
     }).annotate(OpenApi.Description, "The flag and its access-control levels (scope feature_flag:read or access_control:read)"),
     HttpApiEndpoint.get("globalAccessControls", "/api/projects/:project_id/feature_flags/:id/global_access_controls/", {
       params: FlagParams,
-      success: FeatureFlagAccessControls,
+      success: FlagAccessControls,
       error: ReadErrors
     }).annotate(OpenApi.Description, "The flag and the project-wide access-control levels for flags (scope feature_flag:read or access_control:read)"),
     HttpApiEndpoint.post("createStaticCohort", "/api/projects/:project_id/feature_flags/:id/create_static_cohort_for_flag/", {

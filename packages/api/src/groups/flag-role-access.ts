@@ -1,4 +1,4 @@
-import { FeatureFlagRoleAccess, PageEnvelopeOf } from "@hedgerow/core"
+import { FlagRoleAccess, PageEnvelopeOf } from "@hedgerow/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { ReadErrors, WriteErrors } from "../errors.ts"
@@ -14,13 +14,13 @@ export class FlagRoleAccessGroup extends HttpApiGroup.make("flagRoleAccess")
     HttpApiEndpoint.get("list", "/api/projects/:project_id/feature_flags/:feature_flag_id/role_access/", {
       params: FlagParams,
       query: ListQuery,
-      success: PageEnvelopeOf(FeatureFlagRoleAccess),
+      success: PageEnvelopeOf(FlagRoleAccess),
       error: ReadErrors
     }).annotate(OpenApi.Description, "Roles granted access to the flag, by id (scope feature_flag:read)"),
     HttpApiEndpoint.post("create", "/api/projects/:project_id/feature_flags/:feature_flag_id/role_access/", {
       params: FlagParams,
       payload: Schema.Struct({ role_id: Schema.String }),
-      success: FeatureFlagRoleAccess.pipe(HttpApiSchema.status(201)),
+      success: FlagRoleAccess.pipe(HttpApiSchema.status(201)),
       error: WriteErrors
     }).annotate(
       OpenApi.Description,
@@ -28,7 +28,7 @@ export class FlagRoleAccessGroup extends HttpApiGroup.make("flagRoleAccess")
     ),
     HttpApiEndpoint.get("retrieve", "/api/projects/:project_id/feature_flags/:feature_flag_id/role_access/:id/", {
       params: AccessParams,
-      success: FeatureFlagRoleAccess,
+      success: FlagRoleAccess,
       error: ReadErrors
     }).annotate(OpenApi.Description, "One grant of the flag (scope feature_flag:read)"),
     HttpApiEndpoint.delete("destroy", "/api/projects/:project_id/feature_flags/:feature_flag_id/role_access/:id/", {

@@ -1,5 +1,5 @@
 import { regexPatternError } from "../evaluation/regex.ts"
-import { parsableDate } from "../feature-flags/filters.ts"
+import { parsableDate } from "../feature-flags/management/filter-rules.ts"
 import { ValidationError } from "../shared/errors.ts"
 import { isRecord, type JsonRecord } from "../shared/fields.ts"
 import { pythonStr } from "../shared/validation.ts"

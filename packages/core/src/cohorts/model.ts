@@ -2,7 +2,7 @@ import { Schema, Struct } from "effect"
 import { CohortId, ProjectId, UserId } from "../shared/ids.ts"
 import { Json } from "../shared/fields.ts"
 import { Timestamp } from "../shared/time.ts"
-import { FeatureFlagRecord } from "../feature-flags/model.ts"
+import { FlagRecord } from "../feature-flags/model.ts"
 import { UserSummary } from "../users/model.ts"
 
 /**
@@ -41,7 +41,7 @@ export const CohortBrief = Schema.Struct(Struct.pick(Cohort.fields, ["id", "name
 export type CohortBrief = typeof CohortBrief.Type
 
 /** A flag as the cohort rules read it: which cohorts it names, and whether it holds them. */
-export const FlagNode = Schema.Struct(Struct.pick(FeatureFlagRecord.fields, ["id", "key", "name", "active", "deleted", "filters"]))
+export const FlagNode = Schema.Struct(Struct.pick(FlagRecord.fields, ["id", "key", "name", "active", "deleted", "filters"]))
 export type FlagNode = typeof FlagNode.Type
 
 /** What the answer adds to a stored cohort: fields of PostHog's that this service computes no value for. */

@@ -1,6 +1,6 @@
 import type { HashPrefix } from "../bucketing/hash-prefix.ts"
 import type { ConditionGroup, FlagConditions, JsonValue, PropertyFilter } from "../feature-flags/conditions.ts"
-import type { StoredFeatureFlag } from "../feature-flags/model.ts"
+import type { StoredFlag } from "../feature-flags/model.ts"
 import type { JsonRecord } from "../shared/fields.ts"
 import type { Reason } from "./reasons.ts"
 import type { CompiledPatterns } from "./regex-patterns.ts"
@@ -11,7 +11,7 @@ import type { CompiledPatterns } from "./regex-patterns.ts"
  */
 
 /** A flag as evaluation takes it: the stored flag, and PostHog's `bucketing_identifier` where known. */
-export type EvaluatedFlag = StoredFeatureFlag & { readonly bucketing_identifier?: string | null | undefined }
+export type EvaluatedFlag = StoredFlag & { readonly bucketing_identifier?: string | null | undefined }
 
 /**
  * PostHog's `group_type_mapping`: group type index, as text, to the name of the project's group type

@@ -1,6 +1,6 @@
 import { flagPrefix } from "../bucketing/hash-prefix.ts"
 import { type ConditionGroup, conditionsOf, type FlagConditions, type JsonValue } from "../feature-flags/conditions.ts"
-import type { StoredFeatureFlag } from "../feature-flags/model.ts"
+import type { StoredFlag } from "../feature-flags/model.ts"
 import { isRecord } from "../shared/fields.ts"
 import { definitionFilters, leafOperator } from "./cohorts.ts"
 import { dependencyGraph } from "./graph.ts"
@@ -61,7 +61,7 @@ const flagPatterns = (flag: EvaluatedFlag, conditions: FlagConditions, superGrou
 }
 
 /** Each stored flag prepared, kept while its record lives. */
-const prepared = new WeakMap<StoredFeatureFlag, PreparedFlag>()
+const prepared = new WeakMap<StoredFlag, PreparedFlag>()
 
 export const prepareFlag = (flag: EvaluatedFlag): PreparedFlag => {
   const known = prepared.get(flag)

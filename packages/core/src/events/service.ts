@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { FlagCalls } from "../feature-flags/calls.ts"
-import { FlagUsage } from "../feature-flags/usage.ts"
+import { FlagCalls } from "../feature-flags/usage/calls.ts"
+import { FlagUsage } from "../feature-flags/usage/last-called.ts"
 import { FlagEvaluationService } from "../flag-evaluation/service.ts"
 import type { FlagSnapshot } from "../flag-evaluation/snapshot.ts"
 import { GroupTypeService } from "../group-types/service.ts"

@@ -16,7 +16,7 @@ export type JsonValue = string | number | boolean | ReadonlyArray<unknown> | Jso
 export interface PropertyFilter {
   /** The property's name; for `type: flag`, the id of the flag depended on, as text or a number. */
   readonly key: JsonValue
-  /** PostHog's Property reads a missing or empty type as `event`. */
+  /** A missing or empty type reads as `event`, as PostHog reads it. */
   readonly type: string
   /** Null when missing (PostHog then matches `exact`) or not text. */
   readonly operator: string | null
@@ -57,7 +57,7 @@ export interface FlagConditions {
   readonly groups: ReadonlyArray<ConditionGroup>
   /** `multivariate.variants`, in order. */
   readonly variants: ReadonlyArray<Variant>
-  /** The variants' keys as a set: overrides and payload keys are looked up in it, and a body can hold tens of thousands of each. */
+  /** The variants' keys as a set: overrides and payload keys are looked up in it, and a large body holds many of each. */
   readonly variantKeys: ReadonlySet<string>
   /** `multivariate` is a non-empty object: PostHog tests it for truth, so `{}` makes a boolean flag. */
   readonly hasMultivariate: boolean
@@ -85,7 +85,7 @@ export const parseConditions = (filters: JsonRecord): FlagConditions | Validatio
 
 /**
  * Filters already validated (stored, or about to be): total. Filters without groups (a flag created
- * without filters keeps `{}`) read as one open condition group, as PostHog's `get_filters` reads them.
+ * without filters keeps `{}`) read as one open condition group, as PostHog reads them.
  */
 export const conditionsOf = (filters: JsonRecord): FlagConditions => {
   const known = readings.get(filters)

@@ -1,53 +1,35 @@
-import { Clock, Context, Effect, Layer } from "effect"
-import type { Actor } from "../auth/actor.ts"
+import { Context, Effect, Layer } from "effect"
 import { Access, type ProjectAccess } from "../auth/access.ts"
-import { CohortRepository } from "../cohorts/repository.ts"
-import { RoleRepository } from "../roles/repository.ts"
-import { NotFound, orNotFound, PermissionDenied } from "../shared/errors.ts"
-import { type FeatureFlagId, parseSerial, type ProjectId } from "../shared/ids.ts"
+import type { Actor } from "../auth/actor.ts"
 import { Freshness } from "../read-model/freshness.ts"
 import { memoized } from "../read-model/memoized.ts"
 import { READS } from "../read-model/watched.ts"
+import { NotFound, orNotFound, type PermissionDenied } from "../shared/errors.ts"
+import { type FeatureFlagId, parseSerial, type ProjectId } from "../shared/ids.ts"
 import type { Scope } from "../shared/scope.ts"
-import { type CallerRole, type Editor, editRights, needsRoles } from "./edit-rights.ts"
-import type { FeatureFlag, StoredFeatureFlag } from "./model.ts"
-import { FeatureFlagRepository } from "./repository.ts"
-import { cohortIdsIn, conditionsOf } from "./conditions.ts"
-import { FlagUsage } from "./usage.ts"
-import { toFeatureFlag } from "./view.ts"
+import type { StoredFlag } from "./model.ts"
+import { FlagRepository } from "./repository.ts"
 
+/** A flag found for a caller, with what they may do in its project. */
 export interface FoundFlag {
   readonly access: ProjectAccess
-  readonly flag: StoredFeatureFlag
+  readonly flag: StoredFlag
 }
 
-export const editorOf = (actor: Actor, access: ProjectAccess): Editor => ({
-  user: actor._tag === "User" ? actor.user.id : null,
-  level: access.level
-})
-
 /**
- * What every flag endpoint does first, in PostHog's order: key restrictions and scope, tenancy, then the
- * flag itself, which must belong to the project (unknown, malformed, oversized or foreign ids are all
- * 404). Also the caller's roles, read once per request and only when they can matter, and rendering.
+ * What every endpoint on one flag does first, in PostHog's order: the key's restrictions and scope,
+ * tenancy, then the flag itself, which must belong to the project. An unknown, malformed, oversized or
+ * foreign id is a 404 alike; a deleted flag is still found by its id.
  */
-export class FlagReader extends Context.Service<FlagReader, {
+export class FlagLookup extends Context.Service<FlagLookup, {
   readonly flag: (actor: Actor, project: string, id: string, scope: Scope) => Effect.Effect<FoundFlag, PermissionDenied | NotFound>
-  readonly roles: (actor: Actor, access: ProjectAccess, flags: ReadonlyArray<StoredFeatureFlag>) => Effect.Effect<ReadonlyArray<CallerRole>>
-  readonly render: (actor: Actor, access: ProjectAccess, flags: ReadonlyArray<StoredFeatureFlag>) => Effect.Effect<ReadonlyArray<FeatureFlag>>
-  readonly renderOne: (actor: Actor, access: ProjectAccess, flag: StoredFeatureFlag) => Effect.Effect<FeatureFlag>
-  /** PostHog's legacy CanEditFeatureFlag: writes to a flag need the right to edit it. */
-  readonly requireEdit: (actor: Actor, found: FoundFlag) => Effect.Effect<void, PermissionDenied>
-}>()("hedgerow/FlagReader") {
+}>()("hedgerow/FlagLookup") {
   static readonly layerNoDeps = Layer.effect(
-    FlagReader,
+    FlagLookup,
     Effect.gen(function*() {
       const access = yield* Access
-      const flags = yield* FeatureFlagRepository
-      const roleRepository = yield* RoleRepository
-      const cohorts = yield* CohortRepository
-      const usage = yield* FlagUsage
-      // Every flag endpoint reads its flag first; writes read it again under a row lock in their transaction.
+      const flags = yield* FlagRepository
+      // Held in memory while the read model is fresh; writes read their flag again, locked, in their transaction.
       const flagById = memoized(
         yield* Freshness,
         ({ project, id }: { readonly project: ProjectId; readonly id: FeatureFlagId }) => flags.find(project, id),
@@ -63,40 +45,7 @@ export class FlagReader extends Context.Service<FlagReader, {
         return { access: projectAccess, flag: found }
       })
 
-      const roles = (actor: Actor, projectAccess: ProjectAccess, of: ReadonlyArray<StoredFeatureFlag>) => {
-        const editor = editorOf(actor, projectAccess)
-        return editor.user === null || !needsRoles(editor, of)
-          ? Effect.succeed([])
-          : roleRepository.callerRoles(projectAccess.organization_id, editor.user, of.map((f) => f.id))
-      }
-
-      const render = (actor: Actor, projectAccess: ProjectAccess, of: ReadonlyArray<StoredFeatureFlag>) =>
-        Effect.gen(function*() {
-          if (of.length === 0) return []
-          const callerRoles = yield* roles(actor, projectAccess, of)
-          const canEdit = editRights(editorOf(actor, projectAccess), callerRoles)
-          // Each flag's conditions are read once, for its cohort names and for its answer.
-          const conditions = of.map((stored) => conditionsOf(stored.filters))
-          const referenced = [...new Set(conditions.flatMap(cohortIdsIn))]
-          const briefs = referenced.length === 0 ? [] : yield* cohorts.briefs(projectAccess.project.id, referenced)
-          const cohortNames = new Map(briefs.map((cohort) => [cohort.id as number, cohort.name]))
-          const nowMillis = yield* Clock.currentTimeMillis
-          const lastCalled = yield* usage.lastCalled(projectAccess.project.id)
-          return of.map((stored, i) =>
-            toFeatureFlag(stored, { canEdit: canEdit(stored), cohortNames, nowMillis, lastCalled }, conditions[i]))
-        })
-
-      const renderOne = (actor: Actor, projectAccess: ProjectAccess, stored: StoredFeatureFlag) =>
-        render(actor, projectAccess, [stored]).pipe(Effect.map((rendered) => rendered[0]!))
-
-      const requireEdit = (actor: Actor, found: FoundFlag) =>
-        roles(actor, found.access, [found.flag]).pipe(Effect.flatMap((callerRoles) =>
-          editRights(editorOf(actor, found.access), callerRoles)(found.flag)
-            ? Effect.void
-            : Effect.fail(new PermissionDenied({ detail: "You don't have edit permissions for this feature flag." }))
-        ))
-
-      return FlagReader.of({ flag, roles, render, renderOne, requireEdit })
+      return FlagLookup.of({ flag })
     })
   )
 }

@@ -1,20 +1,21 @@
-import { Schema, Struct } from "effect"
-import { DashboardId, FeatureFlagId, ProjectId, RoleAccessId, RoleId, UserId } from "../shared/ids.ts"
+import { Schema } from "effect"
 import { Json, JsonObject } from "../shared/fields.ts"
+import { DashboardId, FeatureFlagId, ProjectId, UserId } from "../shared/ids.ts"
 import { Timestamp } from "../shared/time.ts"
 import { UserSummary } from "../users/model.ts"
-import { Role } from "../roles/model.ts"
 
-export const CreationContext = Schema.Literals([
-  "feature_flags", "experiments", "surveys", "early_access_features", "web_experiments"
-])
+/** Where in PostHog's product a flag was made. */
+export const CREATION_CONTEXTS = ["feature_flags", "experiments", "surveys", "early_access_features", "web_experiments"] as const
+export const CreationContext = Schema.Literals(CREATION_CONTEXTS)
 export type CreationContext = typeof CreationContext.Type
 
-export const EvaluationRuntime = Schema.Literals(["server", "client", "all"])
+/** Which SDKs evaluate a flag: those on a server, those in a browser or app, or both. */
+export const EVALUATION_RUNTIMES = ["server", "client", "all"] as const
+export const EvaluationRuntime = Schema.Literals(EVALUATION_RUNTIMES)
 export type EvaluationRuntime = typeof EvaluationRuntime.Type
 
 /** A stored flag definition. `version` grows by one on every change (optimistic concurrency). */
-export const FeatureFlagRecord = Schema.Struct({
+export const FlagRecord = Schema.Struct({
   id: FeatureFlagId,
   project_id: ProjectId,
   key: Schema.String,
@@ -40,15 +41,15 @@ export const FeatureFlagRecord = Schema.Struct({
   created_at: Timestamp,
   updated_at: Timestamp
 })
-export type FeatureFlagRecord = typeof FeatureFlagRecord.Type
+export type FlagRecord = typeof FlagRecord.Type
 
-/** A stored flag with the users it names (PostHog's UserBasic), read in one statement. */
-export const StoredFeatureFlag = Schema.Struct({
-  ...FeatureFlagRecord.fields,
+/** A stored flag with its creator and last modifier as the API shows a user, read in one statement. */
+export const StoredFlag = Schema.Struct({
+  ...FlagRecord.fields,
   created_by: Schema.NullOr(UserSummary),
   last_modified_by: Schema.NullOr(UserSummary)
 })
-export type StoredFeatureFlag = typeof StoredFeatureFlag.Type
+export type StoredFlag = typeof StoredFlag.Type
 
 /** The flag's status as the body carries it: the upper-case name of the `/status/` value. */
 export const FlagStatusName = Schema.Literals(["ACTIVE", "STALE", "INACTIVE", "DELETED"])
@@ -66,8 +67,8 @@ const answerOnlyFields = {
   surveys: JsonObject,
   features: JsonObject,
   can_edit: Schema.Boolean,
-  /** `usage_dashboard_id` under the serializer's name. */
-  usage_dashboard: FeatureFlagRecord.fields.usage_dashboard_id,
+  /** `usage_dashboard_id` under the name the API gives it. */
+  usage_dashboard: FlagRecord.fields.usage_dashboard_id,
   user_access_level: Schema.NullOr(Schema.String),
   status: FlagStatusName,
   /**
@@ -78,11 +79,11 @@ const answerOnlyFields = {
 }
 
 /**
- * The answer's fields, in the order PostHog's serializer declares them (and so prints them). Stored
- * fields left out are internal: the project, the users' ids (the users themselves are shown) and
- * `usage_dashboard_id` (shown as `usage_dashboard`).
+ * The answer's fields, in the order PostHog prints them. The stored fields left out are internal: the
+ * project, the users' ids (the users themselves are shown) and `usage_dashboard_id` (shown as
+ * `usage_dashboard`).
  */
-export const FEATURE_FLAG_FIELDS = [
+export const FLAG_VIEW_FIELDS = [
   "id", "name", "key", "filters", "deleted", "active", "created_by", "created_at", "updated_at", "version",
   "last_modified_by", "is_simple_flag", "rollout_percentage", "ensure_experience_continuity", "experiment_set",
   "surveys", "features", "rollback_conditions", "performed_rollback", "can_edit", "tags", "usage_dashboard",
@@ -94,55 +95,20 @@ export const FEATURE_FLAG_FIELDS = [
 const fieldsInOrder = <F extends Schema.Struct.Fields, const K extends ReadonlyArray<keyof F>>(fields: F, keys: K) =>
   Object.fromEntries(keys.map((key) => [key, fields[key]])) as Pick<F, K[number]>
 
-/** The FeatureFlag resource, with PostHog's extra read-only fields: the stored flag's fields plus the answer's own. */
-export const FeatureFlag = Schema.Struct(
-  fieldsInOrder({ ...StoredFeatureFlag.fields, ...answerOnlyFields }, FEATURE_FLAG_FIELDS)
+/** A flag as the API answers it: the stored flag's fields and the read-only ones the answer adds. */
+export const FlagView = Schema.Struct(
+  fieldsInOrder({ ...StoredFlag.fields, ...answerOnlyFields }, FLAG_VIEW_FIELDS)
 )
-export type FeatureFlag = typeof FeatureFlag.Type
+export type FlagView = typeof FlagView.Type
 
-/** `GET {id}/status/`: lower-case values. */
+/** `GET {id}/status/`: the status in lower case, and why. */
 export const FlagStatusValue = Schema.Literals(["active", "stale", "inactive", "deleted"])
 export type FlagStatusValue = typeof FlagStatusValue.Type
-export const FeatureFlagStatus = Schema.Struct({
+export const FlagStatus = Schema.Struct({
   status: FlagStatusValue,
   reason: Schema.String
 })
-export type FeatureFlagStatus = typeof FeatureFlagStatus.Type
-
-/** A stored role-access row: a role allowed to edit a flag. */
-export const RoleAccessRecord = Schema.Struct({
-  id: RoleAccessId,
-  feature_flag_id: FeatureFlagId,
-  role_id: RoleId,
-  added_at: Timestamp,
-  updated_at: Timestamp
-})
-export type RoleAccessRecord = typeof RoleAccessRecord.Type
-
-/** The FeatureFlagRoleAccess resource: the stored row, with the flag and the role in place of their ids. */
-export const FeatureFlagRoleAccess = Schema.Struct({
-  id: RoleAccessRecord.fields.id,
-  feature_flag: FeatureFlag,
-  role: Role,
-  ...Struct.omit(RoleAccessRecord.fields, ["id", "feature_flag_id", "role_id"])
-})
-export type FeatureFlagRoleAccess = typeof FeatureFlagRoleAccess.Type
-
-/** Access levels of PostHog's access-control system, lowest first. */
-export const ACCESS_LEVELS = ["none", "viewer", "editor"] as const
-
-/**
- * `{id}/access_controls/` and `{id}/global_access_controls/`: the flag plus the access-control
- * fields. This service has no per-object access-control rows; the legacy role rules decide.
- */
-export const FeatureFlagAccessControls = Schema.Struct({
-  ...FeatureFlag.fields,
-  access_controls: Schema.Array(Json),
-  available_access_levels: Schema.Array(Schema.String),
-  default_access_level: Schema.String,
-  user_can_edit_access_levels: Schema.Boolean
-})
-export type FeatureFlagAccessControls = typeof FeatureFlagAccessControls.Type
+export type FlagStatus = typeof FlagStatus.Type
 
 /** `dashboard` and `enrich_usage_dashboard` answer PostHog's `{"success": true}`. */
 export const ActionSuccess = Schema.Struct({ success: Schema.Literal(true) })

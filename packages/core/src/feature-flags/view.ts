@@ -1,10 +1,11 @@
-import type { FeatureFlag, StoredFeatureFlag } from "./model.ts"
 import type { JsonRecord } from "../shared/fields.ts"
 import type { FeatureFlagId } from "../shared/ids.ts"
 import { millisOf, type Timestamp } from "../shared/time.ts"
-import { isSimpleFlag, rolloutPercentageOf, statusNameOf } from "./computed.ts"
+import { accessLevelName } from "./access/edit-rights.ts"
 import { type ConditionGroup, conditionsOf, type FlagConditions } from "./conditions.ts"
-import { accessLevelName } from "./edit-rights.ts"
+import { isSimpleFlag, rolloutPercentageOf } from "./derived.ts"
+import type { FlagView, StoredFlag } from "./model.ts"
+import { statusNameOf } from "./status.ts"
 
 const hasCohort = (group: ConditionGroup) => group.properties.some((property) => property.type === "cohort")
 
@@ -23,6 +24,7 @@ const withCohortNames = (conditions: FlagConditions, names: ReadonlyMap<number, 
   }
 }
 
+/** What an answer reads beside the stored flag: the caller's right to edit it, and the request's reads. */
 export interface RenderContext {
   readonly canEdit: boolean
   readonly cohortNames: ReadonlyMap<number, string | null>
@@ -34,18 +36,18 @@ export interface RenderContext {
 /**
  * The answer: the stored flag's fields as they are (cohort names added to its filters), with the values
  * computed for the caller; internal fields (project, user ids) are left out. Written in the answer's
- * order (FEATURE_FLAG_FIELDS, which a test holds it to), so the value prints as its encoding does: one
+ * order (FLAG_VIEW_FIELDS, which a test holds it to), so the value prints as its encoding does: one
  * object of one shape, as every flag of every list is rendered.
  *
  * The last answer made of each stored flag is kept and given again while what the caller sees of it
  * (`can_edit`, `status`, `last_called_at`) is the same, so a list read again makes no new answers and an
  * adapter may keep each answer's encoding with it. Answers are never changed once made.
  */
-export const toFeatureFlag = (
-  flag: StoredFeatureFlag,
+export const toFlagView = (
+  flag: StoredFlag,
   context: RenderContext,
   conditions: FlagConditions = conditionsOf(flag.filters)
-): FeatureFlag => {
+): FlagView => {
   const canEdit = context.canEdit
   const lastCalled = context.lastCalled(flag.id)
   const status = statusNameOf(flag, context.nowMillis, lastCalled === null ? null : millisOf(lastCalled), conditions)
@@ -57,16 +59,16 @@ export const toFeatureFlag = (
   return answer
 }
 
-const answers = new WeakMap<StoredFeatureFlag, FeatureFlag>()
+const answers = new WeakMap<StoredFlag, FlagView>()
 
 const render = (
-  flag: StoredFeatureFlag,
+  flag: StoredFlag,
   conditions: FlagConditions,
   cohortNames: ReadonlyMap<number, string | null>,
   canEdit: boolean,
-  status: FeatureFlag["status"],
+  status: FlagView["status"],
   lastCalled: Timestamp | null
-): FeatureFlag => ({
+): FlagView => ({
   id: flag.id,
   name: flag.name,
   key: flag.key,

@@ -6,10 +6,10 @@ import { CohortRepository } from "../cohorts/repository.ts"
 import type { EvaluationContext } from "../evaluation/context.ts"
 import { evaluateFlags } from "../evaluation/evaluate.ts"
 import { conditionsOf } from "../feature-flags/conditions.ts"
-import { LiveFlags } from "../feature-flags/live-flags.ts"
-import type { StoredFeatureFlag } from "../feature-flags/model.ts"
-import { FeatureFlagRepository } from "../feature-flags/repository.ts"
-import { FlagUsage } from "../feature-flags/usage.ts"
+import { LiveFlags } from "../feature-flags/live/live-flags.ts"
+import type { StoredFlag } from "../feature-flags/model.ts"
+import { FlagRepository } from "../feature-flags/repository.ts"
+import { FlagUsage } from "../feature-flags/usage/last-called.ts"
 import { ProjectGroupTypes } from "../group-types/project-group-types.ts"
 import type { Project } from "../projects/model.ts"
 import { ProjectRepository } from "../projects/repository.ts"
@@ -125,7 +125,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       const freshness = yield* Freshness
       const cohortRepository = yield* CohortRepository
       const projects = yield* ProjectRepository
-      const flagRepository = yield* FeatureFlagRepository
+      const flagRepository = yield* FlagRepository
       const usage = yield* FlagUsage
       const groupTypes = yield* ProjectGroupTypes
 
@@ -242,7 +242,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
 
       /** A flag by id (digits) or key: live ones from memory, deleted ones (still readable) from the store. */
       const flagOf = (project: ProjectId, ref: string) =>
-        Effect.flatMap(snapshot(project), ({ prepared }): Effect.Effect<Option.Option<StoredFeatureFlag>> => {
+        Effect.flatMap(snapshot(project), ({ prepared }): Effect.Effect<Option.Option<StoredFlag>> => {
           if (/^\d+$/.test(ref)) {
             const id = Number(ref)
             if (id < 1 || id > MAX_SERIAL) return Effect.succeed(Option.none())

@@ -6,7 +6,7 @@ import type { PreparedFlags } from "../evaluation/model.ts"
 import { prepareFlags } from "../evaluation/prepare.ts"
 import type { CompiledPatterns } from "../evaluation/regex-patterns.ts"
 import { cohortIdsIn } from "../feature-flags/conditions.ts"
-import type { ProjectFlags } from "../feature-flags/project-flags.ts"
+import type { ProjectFlags } from "../feature-flags/live/project-flags.ts"
 import { type GroupType, groupTypeMapping } from "../group-types/model.ts"
 import type { ProjectId } from "../shared/ids.ts"
 

@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { FeatureFlagsAccessLevel, Role, RoleMembership, RoleRecord } from "./model.ts"
-import type { CallerRole } from "../feature-flags/edit-rights.ts"
+import type { CallerRole } from "../feature-flags/access/edit-rights.ts"
 import type { FeatureFlagId, OrganizationId, RoleId, RoleMembershipId, UserId } from "../shared/ids.ts"
 import type { Page, PageRequest } from "../shared/page.ts"
 

@@ -1,5 +1,5 @@
-import { FeatureFlagRecord, StoredFeatureFlag, UserSummary } from "@hedgerow/core"
-import { ActivityInsert, DashboardInsert, FeatureFlagRepository, FlagInsert, FlagKeyTaken, FlagRef, FlagUpdate } from "@hedgerow/core/ports"
+import { FlagRecord, StoredFlag, UserSummary } from "@hedgerow/core"
+import { ActivityInsert, DashboardInsert, FlagInsert, FlagKeyTaken, FlagRef, FlagRepository, FlagUpdate } from "@hedgerow/core/ports"
 import { Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { writeBatcher } from "../sql/write-batcher.ts"
@@ -7,18 +7,18 @@ import { inTransaction, isUniqueViolation, json, serialIds } from "./rows.ts"
 import { columnsOf, decodeFirst, decodeOne, decodeRows, objectOf, recordOf, valuesOf } from "./table.ts"
 
 /** A flag row is core's stored flag: its columns, and the creator and last modifier as JSON objects. */
-const decodeFlags = decodeRows(StoredFeatureFlag)
-const decodeFlag = decodeFirst(StoredFeatureFlag)
-const decodeOnlyFlag = decodeOne(StoredFeatureFlag)
-const FLAG_SELECT = `${columnsOf(FeatureFlagRecord, "f")},
+const decodeFlags = decodeRows(StoredFlag)
+const decodeFlag = decodeFirst(StoredFlag)
+const decodeOnlyFlag = decodeOne(StoredFlag)
+const FLAG_SELECT = `${columnsOf(FlagRecord, "f")},
   ${objectOf(UserSummary, "c")} AS created_by, ${objectOf(UserSummary, "m")} AS last_modified_by`
 const FLAG_JOINS = "LEFT JOIN users c ON c.id = f.created_by_id LEFT JOIN users m ON m.id = f.last_modified_by_id"
 
 const decodeRefs = decodeRows(FlagRef)
-const KeyHolder = Schema.Struct(Struct.pick(FeatureFlagRecord.fields, ["id", "key", "deleted"]))
+const KeyHolder = Schema.Struct(Struct.pick(FlagRecord.fields, ["id", "key", "deleted"]))
 const decodeKeyHolder = decodeFirst(KeyHolder)
 /** What dependency checks read of a flag. */
-const DependencyNode = Schema.Struct(Struct.pick(FeatureFlagRecord.fields, ["id", "key", "active", "filters"]))
+const DependencyNode = Schema.Struct(Struct.pick(FlagRecord.fields, ["id", "key", "active", "filters"]))
 const decodeDependencyNodes = decodeRows(DependencyNode)
 
 interface NewFlag {
@@ -27,7 +27,7 @@ interface NewFlag {
   readonly entry: ActivityInsert
 }
 interface UnchangedUpdate {
-  readonly read: StoredFeatureFlag
+  readonly read: StoredFlag
   readonly input: FlagUpdate
   readonly entries: ReadonlyArray<ActivityInsert>
 }
@@ -47,7 +47,7 @@ const batched = <I, O>(write: Batched<I, O>["write"], keyOf?: (item: I) => unkno
 const LIVE_BATCH = 1000
 
 export const layerNoDeps = Layer.effect(
-  FeatureFlagRepository,
+  FlagRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const select = sql.unsafe(FLAG_SELECT)
@@ -87,7 +87,7 @@ export const layerNoDeps = Layer.effect(
     /** The flags a statement returned, in the order of its items (`n`, from 1); none where it wrote nothing. */
     const byItem = (count: number) => (rows: ReadonlyArray<{ readonly n: number | string }>) =>
       Effect.map(decodeFlags(rows), (flags) => {
-        const answers = Array.from({ length: count }, () => Option.none<StoredFeatureFlag>())
+        const answers = Array.from({ length: count }, () => Option.none<StoredFlag>())
         rows.forEach((row, i) => answers[Number(row.n) - 1] = Option.some(flags[i]!))
         return answers
       })
@@ -153,7 +153,7 @@ export const layerNoDeps = Layer.effect(
         )
         SELECT ${select}, f.n FROM f ${joins}`.pipe(Effect.orDie, Effect.flatMap(byItem(items.length))), (item) => item.read.id)
 
-    return FeatureFlagRepository.of({
+    return FlagRepository.of({
       create: (flag, usageDashboard, entry) =>
         Effect.flatMap(written(creates, { flag, usageDashboard, entry }), Option.match({
           onNone: () => Effect.fail(new FlagKeyTaken()),
@@ -217,7 +217,7 @@ export const layerNoDeps = Layer.effect(
             SELECT ${select} FROM feature_flags f ${joins}
             WHERE f.project_id = ${project} AND NOT f.deleted
             ORDER BY f.created_at DESC, f.id DESC`
-          const live: Array<StoredFeatureFlag> = []
+          const live: Array<StoredFlag> = []
           for (;;) {
             const batch = yield* fetchLive
             for (const flag of yield* decodeFlags(batch)) live.push(flag)

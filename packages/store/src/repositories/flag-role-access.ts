@@ -1,19 +1,19 @@
-import { RoleAccessRecord } from "@hedgerow/core"
-import { FlagRoleAccessRepository, RoleAccessTaken } from "@hedgerow/core/ports"
+import { FlagRoleAccessRecord } from "@hedgerow/core"
+import { FlagRoleAccessRepository, FlagRoleAccessTaken } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { pageAndTotal } from "./paging.ts"
 import { columnsOf, decodeFirst, decodeRows } from "./table.ts"
 
-/** A grant as the table holds it: core's RoleAccessRecord is the row. */
-const decodeGrants = decodeRows(RoleAccessRecord)
-const decodeGrant = decodeFirst(RoleAccessRecord)
+/** A grant as the table holds it: core's FlagRoleAccessRecord is the row. */
+const decodeGrants = decodeRows(FlagRoleAccessRecord)
+const decodeGrant = decodeFirst(FlagRoleAccessRecord)
 
 export const layerNoDeps = Layer.effect(
   FlagRoleAccessRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const columns = sql.unsafe(columnsOf(RoleAccessRecord))
+    const columns = sql.unsafe(columnsOf(FlagRoleAccessRecord))
     return FlagRoleAccessRepository.of({
       list: (flag, page) =>
         pageAndTotal(
@@ -37,7 +37,7 @@ export const layerNoDeps = Layer.effect(
           Effect.orDie,
           Effect.flatMap(decodeGrant),
           Effect.flatMap(Effect.fromOption),
-          Effect.catchTag("NoSuchElementError", () => Effect.fail(new RoleAccessTaken()))
+          Effect.catchTag("NoSuchElementError", () => Effect.fail(new FlagRoleAccessTaken()))
         ),
       remove: (id) => sql`DELETE FROM feature_flag_role_access WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid)
     })

@@ -1,16 +1,16 @@
 import { Schema } from "effect"
-import type { FeatureFlagId, UserId } from "../shared/ids.ts"
-import type { Page, PageRequest } from "../shared/page.ts"
-import { millisOf, type Timestamp } from "../shared/time.ts"
-import { UserSummary } from "../users/model.ts"
-import { derivedColumns } from "./columns.ts"
-import { isStale } from "./computed.ts"
-import type { FlagListFilter, FlagOrderField } from "./list-query.ts"
-import type { StoredFeatureFlag } from "./model.ts"
+import type { FeatureFlagId, UserId } from "../../shared/ids.ts"
+import type { Page, PageRequest } from "../../shared/page.ts"
+import { millisOf, type Timestamp } from "../../shared/time.ts"
+import { UserSummary } from "../../users/model.ts"
+import { derivedColumns } from "../derived.ts"
+import type { FlagListFilter, FlagOrderField } from "../management/list-query.ts"
+import type { StoredFlag } from "../model.ts"
+import { isStale } from "../status.ts"
 
 /** A live flag with what the list's filters read of it, computed once when the project is loaded. */
 interface Entry {
-  readonly flag: StoredFeatureFlag
+  readonly flag: StoredFlag
   /** About what the flag costs in memory, for the read model's budget. */
   readonly bytes: number
   readonly key: string
@@ -53,8 +53,7 @@ const DEFAULT_ORDER = "-created_at"
 export const searchFold = (text: string) => {
   const characters: Array<string> = []
   for (const character of text) characters.push(character.toLowerCase())
-  // Joined, the text is one flat string (`+=` a character at a time left a rope of a node per character,
-  // over a kilobyte for a flag's name); text already folded is kept rather than copied.
+  // Joined, the text is one flat string rather than a chain of pieces; text already folded is kept as it is.
   const folded = characters.join("")
   return folded === text ? text : folded
 }
@@ -70,10 +69,10 @@ const sharedUser = (users: Map<UserId, UserSummary>, user: UserSummary | null) =
 }
 
 /**
- * The flag with its creator and last modifier shared with the project's other flags: each row read brings
- * its own copies, and ten thousand flags by one person held twenty thousand of them (5 MiB).
+ * The flag with its creator and last modifier shared with the project's other flags: each row read
+ * brings its own copies of them, which a project's many flags by few people would hold many times over.
  */
-const withSharedUsers = (users: Map<UserId, UserSummary>, flag: StoredFeatureFlag): StoredFeatureFlag => {
+const withSharedUsers = (users: Map<UserId, UserSummary>, flag: StoredFlag): StoredFlag => {
   const created_by = sharedUser(users, flag.created_by)
   const last_modified_by = sharedUser(users, flag.last_modified_by)
   return created_by === flag.created_by && last_modified_by === flag.last_modified_by
@@ -81,7 +80,7 @@ const withSharedUsers = (users: Map<UserId, UserSummary>, flag: StoredFeatureFla
     : { ...flag, created_by, last_modified_by }
 }
 
-const entryOf = (users: Map<UserId, UserSummary>, read: StoredFeatureFlag): Entry => {
+const entryOf = (users: Map<UserId, UserSummary>, read: StoredFlag): Entry => {
   const flag = withSharedUsers(users, read)
   const derived = derivedColumns(flag.filters)
   return {
@@ -95,7 +94,7 @@ const entryOf = (users: Map<UserId, UserSummary>, read: StoredFeatureFlag): Entr
 }
 
 /** `flags` newest first (created_at, then id, descending), as the store reads them. */
-export const projectFlags = (flags: ReadonlyArray<StoredFeatureFlag>): ProjectFlags => {
+export const projectFlags = (flags: ReadonlyArray<StoredFlag>): ProjectFlags => {
   const users = new Map<UserId, UserSummary>()
   const entries = flags.map((flag) => entryOf(users, flag))
   return {
@@ -108,14 +107,14 @@ export const projectFlags = (flags: ReadonlyArray<StoredFeatureFlag>): ProjectFl
 }
 
 /** Whether `a` comes before `b` newest first. */
-const newer = (a: StoredFeatureFlag, b: StoredFeatureFlag) => a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id)
+const newer = (a: StoredFlag, b: StoredFlag) => a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id)
 
 /**
  * Takes in that the flags `ids` changed: they leave, and those of `changed` (their rows now) that are
  * live come back in place. Every other flag keeps what was computed for it. Applying the same change
  * twice leaves the same flags.
  */
-export const applyChanges = (project: ProjectFlags, ids: ReadonlyArray<number>, changed: ReadonlyArray<StoredFeatureFlag>) => {
+export const applyChanges = (project: ProjectFlags, ids: ReadonlyArray<number>, changed: ReadonlyArray<StoredFlag>) => {
   const gone = new Set(ids)
   const { entries } = project
   let kept = 0
@@ -159,7 +158,7 @@ const compareText = (a: string, b: string) => {
   return a.length - b.length
 }
 
-const compareField = (field: FlagOrderField) => (a: StoredFeatureFlag, b: StoredFeatureFlag): number => {
+const compareField = (field: FlagOrderField) => (a: StoredFlag, b: StoredFlag): number => {
   switch (field) {
     case "key":
     case "name":
@@ -225,7 +224,7 @@ export const selectFlags = (
   filter: FlagListFilter,
   page: PageRequest,
   lastCalled: LastCalled = () => null
-): Page<StoredFeatureFlag> => {
+): Page<StoredFlag> => {
   const ordered = inOrder(project, filter.order)
   const matches = matcher(filter, lastCalled)
   const passing = matches === undefined ? ordered : ordered.filter(matches)

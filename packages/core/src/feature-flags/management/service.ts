@@ -1,53 +1,60 @@
 import { Clock, Context, Effect, Layer } from "effect"
-import type { ItemActivity, ProjectActivity } from "../activity/endpoints.ts"
-import { ActivityRepository } from "../activity/repository.ts"
-import type { Actor } from "../auth/actor.ts"
-import { Access } from "../auth/access.ts"
-import { type Body, type BodyError } from "../shared/body.ts"
-import { type Conflict, MethodNotAllowed, type NotFound, type PermissionDenied, type ValidationError } from "../shared/errors.ts"
-import { millisOf } from "../shared/time.ts"
-import { type Page, type PageNumberQuery, pageNumberRequest, pageRequest } from "../shared/page.ts"
-import { statusOf } from "./computed.ts"
-import { FlagReader } from "./lookup.ts"
+import type { ItemActivity, ProjectActivity } from "../../activity/endpoints.ts"
+import { ActivityRepository } from "../../activity/repository.ts"
+import { Access } from "../../auth/access.ts"
+import type { Actor } from "../../auth/actor.ts"
+import type { Body, BodyError } from "../../shared/body.ts"
+import { type Conflict, MethodNotAllowed, type NotFound, type PermissionDenied, type ValidationError } from "../../shared/errors.ts"
+import { type Page, type PageNumberQuery, pageNumberRequest, pageRequest } from "../../shared/page.ts"
+import { millisOf } from "../../shared/time.ts"
+import { FlagCallerRights } from "../access/caller-rights.ts"
+import { LiveFlags } from "../live/live-flags.ts"
+import { selectFlags } from "../live/project-flags.ts"
+import { FlagLookup } from "../lookup.ts"
+import type { FlagStatus, FlagView } from "../model.ts"
+import { FlagRenderer } from "../renderer.ts"
+import { statusOf } from "../status.ts"
+import { FlagUsage } from "../usage/last-called.ts"
+import { FLAG_ACTIVITY_SCOPE } from "./changes.ts"
 import { type FlagListQuery, listPlan } from "./list-query.ts"
-import type { FeatureFlag, FeatureFlagStatus } from "./model.ts"
-import { LiveFlags } from "./live-flags.ts"
-import { selectFlags } from "./project-flags.ts"
-import { FlagUsage } from "./usage.ts"
 import { FlagWriter } from "./writer.ts"
 
 /** PostHog answers an empty 405; this service explains what to do instead. */
 export const HARD_DELETE_REFUSED = "Hard delete of this model is not allowed. Use a patch API call to set \"deleted\" to true"
 
-const FLAG_SCOPE = "FeatureFlag"
-
-export class FeatureFlagService extends Context.Service<FeatureFlagService, {
-  readonly list: (actor: Actor, project: string, query: FlagListQuery) => Effect.Effect<Page<FeatureFlag>, PermissionDenied | NotFound>
+/**
+ * The flag endpoints, one method each. Each checks the key's scope and the project first, then the flag,
+ * then the body, then the rules that read stored data, in PostHog's order.
+ */
+export class FlagService extends Context.Service<FlagService, {
+  readonly list: (actor: Actor, project: string, query: FlagListQuery) => Effect.Effect<Page<FlagView>, PermissionDenied | NotFound>
   readonly create: (
     actor: Actor,
     project: string,
     body: Body
-  ) => Effect.Effect<FeatureFlag, PermissionDenied | NotFound | ValidationError | BodyError>
-  readonly retrieve: (actor: Actor, project: string, id: string) => Effect.Effect<FeatureFlag, PermissionDenied | NotFound>
+  ) => Effect.Effect<FlagView, PermissionDenied | NotFound | ValidationError | BodyError>
+  readonly retrieve: (actor: Actor, project: string, id: string) => Effect.Effect<FlagView, PermissionDenied | NotFound>
   readonly update: (
     actor: Actor,
     project: string,
     id: string,
     body: Body
-  ) => Effect.Effect<FeatureFlag, PermissionDenied | NotFound | ValidationError | Conflict | BodyError>
+  ) => Effect.Effect<FlagView, PermissionDenied | NotFound | ValidationError | Conflict | BodyError>
   /** Hard delete is refused for any id, once the caller may write flags in the project. */
   readonly destroy: (actor: Actor, project: string, id: string) => Effect.Effect<never, PermissionDenied | NotFound | MethodNotAllowed>
-  readonly status: (actor: Actor, project: string, id: string) => Effect.Effect<FeatureFlagStatus, PermissionDenied | NotFound>
+  readonly status: (actor: Actor, project: string, id: string) => Effect.Effect<FlagStatus, PermissionDenied | NotFound>
   readonly activity: ItemActivity
   /** Every flag's activity in the project. */
   readonly projectActivity: ProjectActivity
-}>()("hedgerow/FeatureFlagService") {
+}>()("hedgerow/FlagService") {
   static readonly layerNoDeps = Layer.effect(
-    FeatureFlagService,
+    FlagService,
     Effect.gen(function*() {
       const access = yield* Access
       const liveFlags = yield* LiveFlags
-      const reader = yield* FlagReader
+      const lookup = yield* FlagLookup
+      const rights = yield* FlagCallerRights
+      const renderer = yield* FlagRenderer
       const writer = yield* FlagWriter
       const activityLog = yield* ActivityRepository
       const usage = yield* FlagUsage
@@ -61,24 +68,27 @@ export class FeatureFlagService extends Context.Service<FeatureFlagService, {
         // Staleness reads the flags' calls.
         const lastCalled = plan.filter.staleAt === null ? undefined : yield* usage.lastCalled(projectAccess.project.id)
         const page = selectFlags(yield* liveFlags.of(projectAccess.project.id), plan.filter, request, lastCalled)
-        return { ...page, results: yield* reader.render(actor, projectAccess, page.results) }
+        const callerRights = yield* rights.of(actor, projectAccess, page.results)
+        return { ...page, results: yield* renderer.render(projectAccess, page.results, callerRights) }
       })
 
       const create = Effect.fn("FeatureFlagService.create")(function*(actor: Actor, project: string, body: Body) {
         const projectAccess = yield* access.project(actor, project, "feature_flag:write")
         const created = yield* writer.create(actor, projectAccess, yield* body)
-        return yield* reader.renderOne(actor, projectAccess, created)
+        return yield* renderer.renderOne(projectAccess, created, yield* rights.of(actor, projectAccess, [created]))
       })
 
       const retrieve = Effect.fnUntraced(function*(actor: Actor, project: string, id: string) {
-        const found = yield* reader.flag(actor, project, id, "feature_flag:read")
-        return yield* reader.renderOne(actor, found.access, found.flag)
+        const found = yield* lookup.flag(actor, project, id, "feature_flag:read")
+        return yield* renderer.renderOne(found.access, found.flag, yield* rights.of(actor, found.access, [found.flag]))
       })
 
       const update = Effect.fn("FeatureFlagService.update")(function*(actor: Actor, project: string, id: string, body: Body) {
-        const found = yield* reader.flag(actor, project, id, "feature_flag:write")
-        const updated = yield* writer.update(actor, found, body)
-        return yield* reader.renderOne(actor, found.access, updated)
+        const found = yield* lookup.flag(actor, project, id, "feature_flag:write")
+        // Decided once: the writer refuses a flag the caller may not edit, and the answer shows the same rights.
+        const callerRights = yield* rights.of(actor, found.access, [found.flag])
+        const updated = yield* writer.update(actor, found, callerRights, body)
+        return yield* renderer.renderOne(found.access, updated, callerRights)
       })
 
       const destroy = Effect.fn("FeatureFlagService.destroy")(function*(actor: Actor, project: string, _id: string) {
@@ -87,7 +97,7 @@ export class FeatureFlagService extends Context.Service<FeatureFlagService, {
       })
 
       const status = Effect.fn("FeatureFlagService.status")(function*(actor: Actor, project: string, id: string) {
-        const { access: projectAccess, flag } = yield* reader.flag(actor, project, id, "feature_flag:read")
+        const { access: projectAccess, flag } = yield* lookup.flag(actor, project, id, "feature_flag:read")
         const lastCalled = (yield* usage.lastCalled(projectAccess.project.id))(flag.id)
         return statusOf(flag, yield* Clock.currentTimeMillis, lastCalled === null ? null : millisOf(lastCalled))
       })
@@ -98,9 +108,9 @@ export class FeatureFlagService extends Context.Service<FeatureFlagService, {
         id: string,
         query: PageNumberQuery
       ) {
-        const { flag } = yield* reader.flag(actor, project, id, "activity_log:read")
+        const { flag } = yield* lookup.flag(actor, project, id, "activity_log:read")
         return yield* activityLog.page(
-          { project_id: flag.project_id, scope: FLAG_SCOPE, item: String(flag.id) },
+          { project_id: flag.project_id, scope: FLAG_ACTIVITY_SCOPE, item: String(flag.id) },
           pageNumberRequest(query)
         )
       })
@@ -112,12 +122,12 @@ export class FeatureFlagService extends Context.Service<FeatureFlagService, {
       ) {
         const projectAccess = yield* access.project(actor, project, "activity_log:read")
         return yield* activityLog.page(
-          { project_id: projectAccess.project.id, scope: FLAG_SCOPE, item: null },
+          { project_id: projectAccess.project.id, scope: FLAG_ACTIVITY_SCOPE, item: null },
           pageNumberRequest(query)
         )
       })
 
-      return FeatureFlagService.of({ list, create, retrieve, update, destroy, status, activity, projectActivity })
+      return FlagService.of({ list, create, retrieve, update, destroy, status, activity, projectActivity })
     })
   )
 }

@@ -1,14 +1,11 @@
-import { Cause, Context, type Duration, Effect, Layer, Option } from "effect"
-import { Freshness } from "../read-model/freshness.ts"
-import { memoized } from "../read-model/memoized.ts"
-import { READS } from "../read-model/watched.ts"
-import type { FeatureFlagId, ProjectId } from "../shared/ids.ts"
-import { millisOf, type Timestamp, timestampFromDate } from "../shared/time.ts"
-import { writeEvery } from "./periodic-write.ts"
-import { FlagUsageRepository } from "./usage-repository.ts"
-
-/** How often the marks made since the last write are written: one statement each time, none when there are none. */
-export const FlagUsageInterval = Context.Reference<Duration.Input>("hedgerow/FlagUsageInterval", { defaultValue: () => "5 seconds" })
+import { Cause, Context, Effect, Layer, Option } from "effect"
+import { Freshness } from "../../read-model/freshness.ts"
+import { memoized } from "../../read-model/memoized.ts"
+import { READS } from "../../read-model/watched.ts"
+import type { FeatureFlagId, ProjectId } from "../../shared/ids.ts"
+import { millisOf, type Timestamp, timestampFromDate } from "../../shared/time.ts"
+import { FlagUsageRepository } from "./last-called-repository.ts"
+import { FlagUsageInterval, writeEvery } from "./periodic-write.ts"
 
 /**
  * Flags marked and not yet written, at most: past it, a flag not yet marked waits for an evaluation after
@@ -26,6 +23,7 @@ interface Mark {
   readonly at: number
 }
 
+/** Keeps the later of the flag's mark in `marks` and `mark`. */
 const laterOf = (marks: Map<FeatureFlagId, Mark>, id: FeatureFlagId, mark: Mark) => {
   const known = marks.get(id)
   if (known === undefined || known.at < mark.at) marks.set(id, mark)

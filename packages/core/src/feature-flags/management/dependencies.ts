@@ -1,8 +1,8 @@
 import { Effect } from "effect"
-import type { ValidationError } from "../shared/errors.ts"
-import type { JsonRecord } from "../shared/fields.ts"
-import { pythonStr } from "../shared/validation.ts"
-import { conditionsOf, filtersError, type FlagConditions, type PropertyFilter, propertiesIn } from "./conditions.ts"
+import type { ValidationError } from "../../shared/errors.ts"
+import { pythonStr } from "../../shared/validation.ts"
+import { conditionsOf, filtersError, type FlagConditions, type PropertyFilter, propertiesIn } from "../conditions.ts"
+import type { DependencyNode } from "../repository.ts"
 
 /**
  * Flag dependencies (`type: flag` properties): each must name an existing, active flag of the project by
@@ -10,13 +10,6 @@ import { conditionsOf, filtersError, type FlagConditions, type PropertyFilter, p
  * its messages). The reachable flags are loaded breadth-first, one query per level, then walked in
  * memory in PostHog's order.
  */
-
-export interface DependencyNode {
-  readonly id: number
-  readonly key: string
-  readonly active: boolean
-  readonly filters: JsonRecord
-}
 
 /** Live flags of the project with these ids. */
 export type LoadFlags = (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<DependencyNode>>
@@ -49,6 +42,7 @@ const load = (references: ReadonlyArray<PropertyFilter>, loadFlags: LoadFlags) =
     return known
   })
 
+/** The first rule broken, thrown out of the walk and caught where it started. */
 class Refused {
   readonly error: ValidationError
   constructor(error: ValidationError) {
@@ -56,7 +50,7 @@ class Refused {
   }
 }
 
-/** PostHog's `_validate_flag_reference` for each reference, in order. */
+/** Each reference, in order, as PostHog checks one: a flag id, of a flag that exists and is active. */
 const resolve = (references: ReadonlyArray<PropertyFilter>, known: ReadonlyMap<number, Loaded>): ReadonlyArray<Loaded> => {
   const resolved = new Map<number, Loaded>()
   for (const reference of references) {

@@ -1,20 +1,10 @@
-import { type ListQuery, QueryText } from "../shared/page.ts"
-import { MAX_SERIAL } from "../shared/ids.ts"
-import { holdsNul } from "../shared/text.ts"
 import { Schema } from "effect"
+import { MAX_SERIAL } from "../../shared/ids.ts"
+import { type ListQuery, QueryText } from "../../shared/page.ts"
+import { holdsNul } from "../../shared/text.ts"
+import { EVALUATION_RUNTIMES } from "../model.ts"
 
-/** The flag list's query parameters as they arrive (PostHog's parameter names). */
-export interface FlagListQuery extends ListQuery {
-  readonly search?: string | undefined
-  readonly type?: string | undefined
-  readonly active?: string | undefined
-  readonly created_by_id?: string | undefined
-  readonly tags?: string | undefined
-  readonly order?: string | undefined
-  readonly evaluation_runtime?: string | undefined
-  readonly excluded_properties?: string | undefined
-}
-
+/** The flag list's query parameters, under PostHog's names. */
 export const FlagListQueryFields = {
   search: Schema.optionalKey(QueryText),
   type: Schema.optionalKey(QueryText),
@@ -26,10 +16,13 @@ export const FlagListQueryFields = {
   excluded_properties: Schema.optionalKey(QueryText)
 }
 
+/** The flag list's query as it arrives: paging, and each parameter as text when given. */
+export type FlagListQuery = ListQuery & { readonly [K in keyof typeof FlagListQueryFields]?: string | undefined }
+
 export const FLAG_ORDER_FIELDS = ["key", "name", "created_at", "updated_at", "id", "active", "version"] as const
 export type FlagOrderField = (typeof FLAG_ORDER_FIELDS)[number]
 
-/** The list's filters, already read by core from the query. */
+/** The list's filters, read from its query. */
 export interface FlagListFilter {
   /** Case-insensitive substring of key or name. */
   readonly search: string | null
@@ -74,8 +67,6 @@ const excludedKeysOf = (text: string | undefined) => {
   return keys === undefined || keys.length === 0 ? null : keys
 }
 
-const EVALUATION_RUNTIMES: ReadonlyArray<string> = ["server", "client", "all"]
-
 /** `order`: one of the sortable fields, `-` for descending; anything else keeps the default `-created_at`. */
 const orderOf = (text: string | undefined): FlagListFilter["order"] => {
   const descending = text?.startsWith("-") ?? true
@@ -85,6 +76,7 @@ const orderOf = (text: string | undefined): FlagListFilter["order"] => {
     : { field: "created_at", descending: true }
 }
 
+/** The list's filters, or Empty when the query can match no flag. */
 export const listPlan = (query: FlagListQuery, nowMillis: number): ListPlan => {
   // No flag here is linked to an experiment, so that type matches nothing.
   if (query.type === "experiment") return { _tag: "Empty" }
@@ -100,7 +92,7 @@ export const listPlan = (query: FlagListQuery, nowMillis: number): ListPlan => {
   if (tags !== null && tags.length === 0) return { _tag: "Empty" }
   const runtime = query.evaluation_runtime === undefined || query.evaluation_runtime === "" ? null : query.evaluation_runtime
   // A runtime no flag can have matches nothing, as PostHog's exact filter does.
-  if (runtime !== null && !EVALUATION_RUNTIMES.includes(runtime)) return { _tag: "Empty" }
+  if (runtime !== null && !(EVALUATION_RUNTIMES as ReadonlyArray<string>).includes(runtime)) return { _tag: "Empty" }
   const stale = query.active === "STALE"
   return {
     _tag: "Query",

@@ -1,4 +1,10 @@
-import { Clock, type Duration, Effect, type Scope } from "effect"
+import { Clock, Context, type Duration, Effect, type Scope } from "effect"
+
+/**
+ * How often what usage keeps in memory is written: the flags' last-called marks and the counts of their
+ * calls, each in one statement, none when there is nothing new.
+ */
+export const FlagUsageInterval = Context.Reference<Duration.Input>("hedgerow/FlagUsageInterval", { defaultValue: () => "5 seconds" })
 
 /**
  * Runs `write` every `interval` while the calling layer lives, and once more when it closes, so what is

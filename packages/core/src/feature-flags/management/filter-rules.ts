@@ -1,13 +1,13 @@
-import { regexPatternError } from "../evaluation/regex.ts"
-import type { ValidationError } from "../shared/errors.ts"
-import { pythonStr } from "../shared/validation.ts"
-import { isRecord } from "../shared/fields.ts"
-import { filtersError, type FlagConditions, propertiesIn } from "./conditions.ts"
+import { regexPatternError } from "../../evaluation/regex.ts"
+import type { ValidationError } from "../../shared/errors.ts"
+import { isRecord } from "../../shared/fields.ts"
+import { pythonStr } from "../../shared/validation.ts"
+import { filtersError, type FlagConditions, propertiesIn } from "../conditions.ts"
 
 /**
- * PostHog's `validate_filters`, as far as it applies without an analytics engine, on conditions that
- * `parseConditions` has read (it refuses first the shapes PostHog's code would crash on). Every failure
- * is attr `filters`. Rules that need stored data (cohorts, flag dependencies) receive it already loaded.
+ * PostHog's checks of a flag's filters, as far as they apply without an analytics engine, on conditions
+ * that `parseConditions` has read (it refuses first the shapes PostHog's own code would fail on). Every
+ * failure is on attr `filters`. The rules that need stored data (cohorts) are handed it already read.
  */
 
 export const MAX_PROPERTY_VALUES = 1000

@@ -1,6 +1,6 @@
-import { ValidationError } from "../shared/errors.ts"
+import { ValidationError } from "../../shared/errors.ts"
 
-/** Flag key rules, in PostHog's order: length (a field rule), uniqueness among live flags, characters. */
+/** A flag key's rules, in PostHog's order: its length (a field rule), uniqueness among live flags, its characters. */
 export const MAX_KEY_LENGTH = 400
 
 const KEY_PATTERN = /^[a-zA-Z0-9_-]+$/
@@ -13,12 +13,15 @@ export const keyCharactersError = (key: string): ValidationError | undefined =>
     : ValidationError.field("key", "Only letters, numbers, hyphens (-) & underscores (_) are allowed.", "invalid_key")
 
 /**
- * A tombstone: a soft-deleted flag gives its key up by renaming it, never by being deleted. Valid keys cannot hold `:`, so a
- * key with this suffix can only be a tombstone, and the original key is recovered by stripping it.
+ * A soft-deleted flag gives its key up by taking a tombstone key, never by being deleted. A valid key
+ * cannot hold `:`, so a key with this suffix can only be a tombstone, and taking the suffix off gives
+ * the key back.
  */
-export const tombstoneKey = (key: string, id: number) => `${key}:deleted:${id}`
+const tombstoneSuffix = (id: number) => `:deleted:${id}`
+
+export const tombstoneKey = (key: string, id: number) => `${key}${tombstoneSuffix(id)}`
 
 export const originalKeyOf = (key: string, id: number): string => {
-  const suffix = `:deleted:${id}`
+  const suffix = tombstoneSuffix(id)
   return key.endsWith(suffix) ? key.slice(0, -suffix.length) : key
 }

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { ValidationError } from "../shared/errors.ts"
-import { DAY_MS, utcDayOf } from "../shared/time.ts"
+import { ValidationError } from "../../shared/errors.ts"
+import { DAY_MS, utcDayOf } from "../../shared/time.ts"
 import type { FlagCallCount } from "./calls-repository.ts"
 
 /**
@@ -42,7 +42,6 @@ export const MAX_USAGE_DAYS = 366
 
 const RELATIVE = /^-(\d{1,4})([dwm])$/
 const ABSOLUTE = /^(\d{4})-(\d{2})-(\d{2})$/
-
 
 /** A day as PostHog's date filters write one: `-7d`, `-2w`, `-1m` before today, or `YYYY-MM-DD`; undefined for other text. */
 const dayOf = (text: string, todayMillis: number): number | undefined => {

@@ -1,8 +1,7 @@
 import { Cause, Context, Effect, Layer } from "effect"
-import type { FeatureFlagId } from "../shared/ids.ts"
+import type { FeatureFlagId } from "../../shared/ids.ts"
 import { type FlagCallCount, type FlagCallIncrement, FlagCallRepository } from "./calls-repository.ts"
-import { writeEvery } from "./periodic-write.ts"
-import { FlagUsageInterval } from "./usage.ts"
+import { FlagUsageInterval, writeEvery } from "./periodic-write.ts"
 
 /**
  * Counts not yet written, at most: past it, a (flag, day, value) not yet counted waits for the next
@@ -19,7 +18,6 @@ interface Pending {
 }
 
 const keyOf = (flag: FeatureFlagId, day: string, value: string) => `${flag}\u0000${day}\u0000${value}`
-
 
 /**
  * The SDKs' reports of flag calls (`$feature_flag_called`), counted per flag, UTC day and value returned.

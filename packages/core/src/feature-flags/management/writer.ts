@@ -1,22 +1,24 @@
 import { Context, Effect, Layer, Option } from "effect"
-import type { ActivityInsert } from "../activity/repository.ts"
-import { activityEntry } from "../activity/writer.ts"
-import type { Actor } from "../auth/actor.ts"
-import type { ProjectAccess } from "../auth/access.ts"
-import { type DashboardInsert, DashboardRepository } from "../dashboards/repository.ts"
-import { enrichedTiles, retargetTiles, usageDashboardDescription, usageDashboardName, usageTiles } from "../dashboards/usage.ts"
-import type { Body, BodyError } from "../shared/body.ts"
-import { Conflict, type NotFound, orNotFound, type PermissionDenied, ValidationError } from "../shared/errors.ts"
-import type { FeatureFlagId, ProjectId, UserId } from "../shared/ids.ts"
-import { Transactions } from "../shared/transactions.ts"
-import { dependenciesOf } from "./computed.ts"
-import { conditionsOf } from "./conditions.ts"
-import { flagChanges, newFlagColumns, nextFlagColumns, versionChange } from "./columns.ts"
-import { keyTaken, originalKeyOf, tombstoneKey } from "./key.ts"
+import type { ActivityInsert } from "../../activity/repository.ts"
+import { activityEntry } from "../../activity/writer.ts"
+import type { Actor } from "../../auth/actor.ts"
+import type { ProjectAccess } from "../../auth/access.ts"
+import { type DashboardInsert, DashboardRepository } from "../../dashboards/repository.ts"
+import { enrichedTiles, retargetTiles, usageDashboardDescription, usageDashboardName, usageTiles } from "../../dashboards/usage.ts"
+import type { Body, BodyError } from "../../shared/body.ts"
+import { Conflict, type NotFound, orNotFound, type PermissionDenied, ValidationError } from "../../shared/errors.ts"
+import type { FeatureFlagId, ProjectId, UserId } from "../../shared/ids.ts"
+import { Transactions } from "../../shared/transactions.ts"
+import { type EditRights, requireEdit } from "../access/edit-rights.ts"
+import { conditionsOf } from "../conditions.ts"
+import { dependenciesOf } from "../derived.ts"
+import type { FoundFlag } from "../lookup.ts"
+import type { StoredFlag } from "../model.ts"
+import { type FlagRef, FlagRepository, type FlagUpdate } from "../repository.ts"
+import { FLAG_ACTIVITY_SCOPE, flagChanges, withVersion } from "./changes.ts"
 import { coalescedFlagWrites } from "./coalesced-writes.ts"
-import { FlagReader, type FoundFlag } from "./lookup.ts"
-import type { StoredFeatureFlag } from "./model.ts"
-import { FeatureFlagRepository, type FlagRef, type FlagUpdate } from "./repository.ts"
+import { newFlagColumns, nextFlagColumns } from "./columns.ts"
+import { keyTaken, originalKeyOf, tombstoneKey } from "./key.ts"
 import { type FlagInput, FlagRules } from "./rules.ts"
 
 /** PostHog lists at most five dependent flags, then says how many more. */
@@ -41,25 +43,26 @@ const userOf = (actor: Actor): UserId | null => (actor._tag === "User" ? actor.u
  * failure anywhere leaves no trace of any of them.
  */
 export class FlagWriter extends Context.Service<FlagWriter, {
-  readonly create: (actor: Actor, access: ProjectAccess, body: unknown) => Effect.Effect<StoredFeatureFlag, ValidationError>
+  readonly create: (actor: Actor, access: ProjectAccess, body: unknown) => Effect.Effect<StoredFlag, ValidationError>
+  /** Refuses a flag that `rights` do not let the caller edit, before the body is read. */
   readonly update: (
     actor: Actor,
     found: FoundFlag,
+    rights: EditRights,
     body: Body
-  ) => Effect.Effect<StoredFeatureFlag, PermissionDenied | NotFound | ValidationError | Conflict | BodyError>
+  ) => Effect.Effect<StoredFlag, PermissionDenied | NotFound | ValidationError | Conflict | BodyError>
   /**
    * A new usage dashboard for the flag, pointed at by `usage_dashboard` (inside the caller's transaction);
    * `enriched` adds the enriched-analytics insights at once.
    */
-  readonly makeUsageDashboard: (actor: Actor, flag: StoredFeatureFlag, enriched: boolean) => Effect.Effect<StoredFeatureFlag>
+  readonly makeUsageDashboard: (actor: Actor, flag: StoredFlag, enriched: boolean) => Effect.Effect<StoredFlag>
 }>()("hedgerow/FlagWriter") {
   static readonly layerNoDeps = Layer.effect(
     FlagWriter,
     Effect.gen(function*() {
-      const flags = yield* FeatureFlagRepository
+      const flags = yield* FlagRepository
       const dashboards = yield* DashboardRepository
       const rules = yield* FlagRules
-      const reader = yield* FlagReader
       const transactions = yield* Transactions
       const coalesced = yield* coalescedFlagWrites<FlagChange>({
         apply: (current, change) => ({ ...current, ...change.columns }),
@@ -86,7 +89,7 @@ export class FlagWriter extends Context.Service<FlagWriter, {
           yield* flags.renameKey(holder.value.id, tombstoneKey(key, holder.value.id))
         })
 
-      const makeUsageDashboard = (actor: Actor, flag: StoredFeatureFlag, enriched: boolean) =>
+      const makeUsageDashboard = (actor: Actor, flag: StoredFlag, enriched: boolean) =>
         Effect.gen(function*() {
           const dashboard = yield* dashboards.insert(usageDashboard(actor, flag.project_id, flag.key, enriched))
           yield* flags.setUsageDashboard(flag.id, dashboard.id)
@@ -105,7 +108,7 @@ export class FlagWriter extends Context.Service<FlagWriter, {
             organization_id: access.organization_id,
             project_id: project,
             activity: "created",
-            scope: "FeatureFlag",
+            scope: FLAG_ACTIVITY_SCOPE,
             // The store puts the new flag's id here.
             item_id: "",
             name: columns.key,
@@ -132,7 +135,7 @@ export class FlagWriter extends Context.Service<FlagWriter, {
       })
 
       /** PostHog refuses to delete or disable a flag other active flags depend on, and to enable one that depends on disabled flags. */
-      const dependencyRefusal = (current: StoredFeatureFlag, deleting: boolean, active: boolean | undefined) =>
+      const dependencyRefusal = (current: StoredFlag, deleting: boolean, active: boolean | undefined) =>
         Effect.gen(function*() {
           if (deleting || (active === false && current.active)) {
             const dependents = yield* flags.dependents(current.project_id, current.id)
@@ -156,7 +159,7 @@ export class FlagWriter extends Context.Service<FlagWriter, {
         })
 
       /** What a PATCH makes of `current`: the new columns and the entry that records them, if anything changes. */
-      const changeOf = (actor: Actor, access: ProjectAccess, current: StoredFeatureFlag, input: FlagInput) => {
+      const changeOf = (actor: Actor, access: ProjectAccess, current: StoredFlag, input: FlagInput) => {
         const restoring = current.deleted && input.deleted === false
         const key = input.key ?? (restoring ? originalKeyOf(current.key, current.id) : current.key)
         const next = nextFlagColumns(current, input, key, userOf(actor))
@@ -173,7 +176,7 @@ export class FlagWriter extends Context.Service<FlagWriter, {
             organization_id: access.organization_id,
             project_id: current.project_id,
             activity: deletedChange ? (next.deleted ? "deleted" : "restored") : "updated",
-            scope: "FeatureFlag",
+            scope: FLAG_ACTIVITY_SCOPE,
             item_id: String(current.id),
             name: key,
             changes: withVersion(changes, current.version)
@@ -181,9 +184,9 @@ export class FlagWriter extends Context.Service<FlagWriter, {
         }
       }
 
-      const update = Effect.fn("FlagWriter.update")(function*(actor: Actor, found: FoundFlag, body: Body) {
+      const update = Effect.fn("FlagWriter.update")(function*(actor: Actor, found: FoundFlag, rights: EditRights, body: Body) {
         const { access, flag } = found
-        yield* reader.requireEdit(actor, found)
+        yield* requireEdit(rights, flag)
         const input = yield* rules.update(access.project.id, flag, yield* body)
         // New filters that depend on other flags are checked again under the project's turn.
         const conditions = input.filters === undefined ? undefined : conditionsOf(input.filters)
@@ -242,11 +245,3 @@ const usageDashboard = (actor: Actor, project: ProjectId, key: string, enriched:
   tiles: enriched ? [...usageTiles(key), ...enrichedTiles(key)] : usageTiles(key),
   created_by_id: userOf(actor)
 })
-
-/** The version change goes where PostHog's model lists it: after `active`. */
-const withVersion = (changes: ReturnType<typeof flagChanges>, from: number) => {
-  const at = changes.findIndex((change) => !["key", "name", "filters", "deleted", "active"].includes(change.field ?? ""))
-  const list = [...changes]
-  list.splice(at === -1 ? list.length : at, 0, versionChange(from))
-  return list
-}

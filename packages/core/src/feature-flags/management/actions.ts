@@ -1,33 +1,35 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import type { Actor } from "../auth/actor.ts"
-import type { StaticCohortCreated } from "../cohorts/model.ts"
-import { CohortRepository } from "../cohorts/repository.ts"
-import { toCohortView } from "../cohorts/view.ts"
-import { DashboardRepository } from "../dashboards/repository.ts"
-import { enrichedTiles, hasEnrichedTiles } from "../dashboards/usage.ts"
-import { type NotFound, type PermissionDenied, ValidationError } from "../shared/errors.ts"
-import { Transactions } from "../shared/transactions.ts"
-import { FlagReader, type FoundFlag } from "./lookup.ts"
-import type { ActionSuccess } from "./model.ts"
+import type { Actor } from "../../auth/actor.ts"
+import type { StaticCohortCreated } from "../../cohorts/model.ts"
+import { CohortRepository } from "../../cohorts/repository.ts"
+import { toCohortView } from "../../cohorts/view.ts"
+import { DashboardRepository } from "../../dashboards/repository.ts"
+import { enrichedTiles, hasEnrichedTiles } from "../../dashboards/usage.ts"
+import { type NotFound, type PermissionDenied, ValidationError } from "../../shared/errors.ts"
+import { Transactions } from "../../shared/transactions.ts"
+import { FlagCallerRights } from "../access/caller-rights.ts"
+import { requireEdit } from "../access/edit-rights.ts"
+import { FlagLookup } from "../lookup.ts"
+import type { ActionSuccess } from "../model.ts"
 import { FlagWriter } from "./writer.ts"
 
-/** PostHog's `%Y-%m-%d %H:%M:%S`, in UTC. */
+/** A moment as PostHog writes it in the cohort's name: `YYYY-MM-DD HH:MM:SS`, in UTC. */
 const secondsText = (millis: number) => new Date(millis).toISOString().slice(0, 19).replace("T", " ")
 
 /**
- * The flag's POST actions: its usage dashboard, enriching it, and a static
- * cohort. They change the flag's world, so they need the right to edit the flag. Their bodies are not
- * read, as in PostHog.
+ * The flag's POST actions: a usage dashboard, its enrichment, and a static cohort. They change what
+ * surrounds the flag, so they need the right to edit it. As in PostHog, their bodies are not read.
  */
-export class FeatureFlagActions extends Context.Service<FeatureFlagActions, {
+export class FlagActions extends Context.Service<FlagActions, {
   readonly dashboard: (actor: Actor, project: string, id: string) => Effect.Effect<ActionSuccess, PermissionDenied | NotFound>
   readonly enrichUsageDashboard: (actor: Actor, project: string, id: string) => Effect.Effect<ActionSuccess, PermissionDenied | NotFound | ValidationError>
   readonly createStaticCohort: (actor: Actor, project: string, id: string) => Effect.Effect<StaticCohortCreated, PermissionDenied | NotFound>
-}>()("hedgerow/FeatureFlagActions") {
+}>()("hedgerow/FlagActions") {
   static readonly layerNoDeps = Layer.effect(
-    FeatureFlagActions,
+    FlagActions,
     Effect.gen(function*() {
-      const reader = yield* FlagReader
+      const lookup = yield* FlagLookup
+      const rights = yield* FlagCallerRights
       const writer = yield* FlagWriter
       const dashboards = yield* DashboardRepository
       const cohorts = yield* CohortRepository
@@ -35,14 +37,14 @@ export class FeatureFlagActions extends Context.Service<FeatureFlagActions, {
 
       const editable = (actor: Actor, project: string, id: string) =>
         Effect.gen(function*() {
-          const found: FoundFlag = yield* reader.flag(actor, project, id, "feature_flag:write")
-          yield* reader.requireEdit(actor, found)
+          const found = yield* lookup.flag(actor, project, id, "feature_flag:write")
+          yield* requireEdit(yield* rights.of(actor, found.access, [found.flag]), found.flag)
           return found
         })
 
       const dashboard = Effect.fn("FeatureFlagActions.dashboard")(function*(actor: Actor, project: string, id: string) {
         const { flag } = yield* editable(actor, project, id)
-        // As in PostHog of late 2025, every call makes a new dashboard; enriched insights join it when there is data.
+        // As in PostHog, every call makes a new dashboard; the enriched insights join it when there is data.
         yield* transactions.run(writer.makeUsageDashboard(actor, flag, flag.has_enriched_analytics))
         return { success: true } as const
       })
@@ -80,7 +82,7 @@ export class FeatureFlagActions extends Context.Service<FeatureFlagActions, {
         return { cohort: toCohortView(cohort) }
       })
 
-      return FeatureFlagActions.of({ dashboard, enrichUsageDashboard, createStaticCohort })
+      return FlagActions.of({ dashboard, enrichUsageDashboard, createStaticCohort })
     })
   )
 }

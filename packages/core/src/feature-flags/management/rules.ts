@@ -1,19 +1,21 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { CohortRepository } from "../cohorts/repository.ts"
-import { DashboardRepository } from "../dashboards/repository.ts"
-import { failIfAny, ValidationError } from "../shared/errors.ts"
-import type { FeatureFlagId, ProjectId } from "../shared/ids.ts"
-import { decodeInput } from "../shared/validation.ts"
-import type { JsonRecord } from "../shared/fields.ts"
-import { cohortIdsIn, type FlagConditions, parseConditions } from "./conditions.ts"
+import { CohortRepository } from "../../cohorts/repository.ts"
+import { DashboardRepository } from "../../dashboards/repository.ts"
+import { failIfAny, ValidationError } from "../../shared/errors.ts"
+import type { FeatureFlagId, ProjectId } from "../../shared/ids.ts"
+import type { JsonRecord } from "../../shared/fields.ts"
+import { decodeInput } from "../../shared/validation.ts"
+import { cohortIdsIn, type FlagConditions, parseConditions } from "../conditions.ts"
+import type { StoredFlag } from "../model.ts"
+import { FlagRepository } from "../repository.ts"
 import { dependencyError } from "./dependencies.ts"
-import { conditionRulesError, isBehavioralDefinition, payloadsError, propertyTypesError, regexRulesError } from "./filters.ts"
-import { CreateHead, type FeatureFlagUpdate, FiltersPart, MiddlePart, TailPart, UpdateHead } from "./input.ts"
+import { conditionRulesError, isBehavioralDefinition, payloadsError, propertyTypesError, regexRulesError } from "./filter-rules.ts"
+import { CreateHead, FiltersPart, type FlagUpdateBody, MiddlePart, TailPart, UpdateHead } from "./input.ts"
 import { keyCharactersError, keyTaken } from "./key.ts"
-import type { StoredFeatureFlag } from "./model.ts"
-import { FeatureFlagRepository } from "./repository.ts"
 
-export type FlagInput = FeatureFlagUpdate
+/** A body that passed the rules: the fields it gives, each as its rule read it. */
+export type FlagInput = FlagUpdateBody
+/** The same for a new flag, which always has a key. */
 export type CreateInput = FlagInput & { readonly key: string }
 
 const decodeCreateHead = decodeInput(CreateHead)
@@ -23,9 +25,9 @@ const decodeMiddle = decodeInput(MiddlePart)
 const decodeTail = decodeInput(TailPart)
 
 /**
- * A flag body's validation in DRF's order: each field's own rules, including those that read stored
- * data, before the next field (as DRF validates a serializer's fields in turn). Reads only: the writes
- * re-check what a concurrent writer could invalidate.
+ * A flag body's checks in PostHog's order: each field's own rules, those that read stored data
+ * included, before the next field's. They only read: the writer checks again, in its transaction, what
+ * a concurrent write could change.
  */
 export class FlagRules extends Context.Service<FlagRules, {
   /**
@@ -34,14 +36,14 @@ export class FlagRules extends Context.Service<FlagRules, {
    * statement; it is read only when a later rule fails, so that a held key is still the error reported.
    */
   readonly create: (project: ProjectId, body: unknown) => Effect.Effect<CreateInput, ValidationError>
-  readonly update: (project: ProjectId, current: StoredFeatureFlag, body: unknown) => Effect.Effect<FlagInput, ValidationError>
+  readonly update: (project: ProjectId, current: StoredFlag, body: unknown) => Effect.Effect<FlagInput, ValidationError>
   /** The flag-dependency rules alone (existing, active, no cycle through the flag keyed `key`), for a re-check under lock. */
   readonly dependencies: (project: ProjectId, conditions: FlagConditions, key: string) => Effect.Effect<void, ValidationError>
 }>()("hedgerow/FlagRules") {
   static readonly layerNoDeps = Layer.effect(
     FlagRules,
     Effect.gen(function*() {
-      const flags = yield* FeatureFlagRepository
+      const flags = yield* FlagRepository
       const cohorts = yield* CohortRepository
       const dashboards = yield* DashboardRepository
 
@@ -81,7 +83,7 @@ export class FlagRules extends Context.Service<FlagRules, {
       const evaluable = (conditions: FlagConditions | undefined) =>
         conditions === undefined ? Effect.void : failIfAny(regexRulesError(conditions))
 
-      // DRF's PrimaryKeyRelatedField: each id must name a dashboard of this project.
+      // Each id must name a dashboard of this project.
       const analyticsDashboards = (project: ProjectId, ids: ReadonlyArray<number> | undefined) =>
         Effect.gen(function*() {
           if (ids === undefined || ids.length === 0) return
@@ -123,7 +125,7 @@ export class FlagRules extends Context.Service<FlagRules, {
         )
       })
 
-      const update = Effect.fn("FlagRules.update")(function*(project: ProjectId, current: StoredFeatureFlag, body: unknown) {
+      const update = Effect.fn("FlagRules.update")(function*(project: ProjectId, current: StoredFlag, body: unknown) {
         const head = yield* decodeUpdateHead(body)
         if (head.key !== undefined) yield* key(project, head.key, current.id)
         const { filters: given } = yield* decodeFilters(body)

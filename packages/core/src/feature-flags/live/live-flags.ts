@@ -1,10 +1,10 @@
 import { Context, Effect, FiberSet, Layer, Semaphore } from "effect"
-import { ProjectRepository } from "../projects/repository.ts"
-import { Freshness } from "../read-model/freshness.ts"
-import { READS } from "../read-model/watched.ts"
-import type { ProjectId } from "../shared/ids.ts"
+import { ProjectRepository } from "../../projects/repository.ts"
+import { Freshness } from "../../read-model/freshness.ts"
+import { READS } from "../../read-model/watched.ts"
+import type { ProjectId } from "../../shared/ids.ts"
+import { FlagRepository } from "../repository.ts"
 import { applyChanges, type ProjectFlags, projectFlags } from "./project-flags.ts"
-import { FeatureFlagRepository } from "./repository.ts"
 
 /**
  * What the projects' flags kept in memory may cost together; past it the least recently used make way, as
@@ -38,7 +38,7 @@ export class LiveFlags extends Context.Service<LiveFlags, {
   static readonly layerNoDeps = Layer.effect(
     LiveFlags,
     Effect.gen(function*() {
-      const flags = yield* FeatureFlagRepository
+      const flags = yield* FlagRepository
       const freshness = yield* Freshness
       const budget = yield* LiveFlagsBudget
       const projects = yield* ProjectRepository

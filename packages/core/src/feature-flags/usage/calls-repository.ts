@@ -1,5 +1,5 @@
 import { Context, type Effect, Schema } from "effect"
-import type { FeatureFlagId } from "../shared/ids.ts"
+import type { FeatureFlagId } from "../../shared/ids.ts"
 
 /** A day in UTC, `YYYY-MM-DD`, as PostgreSQL's `date` prints it. */
 export const CallDay = Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/))

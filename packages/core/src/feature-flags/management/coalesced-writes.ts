@@ -1,38 +1,41 @@
 import { Deferred, Effect, Exit, Option, type Scope } from "effect"
-import type { FeatureFlagId } from "../shared/ids.ts"
-import type { StoredFeatureFlag } from "./model.ts"
+import type { FeatureFlagId } from "../../shared/ids.ts"
+import type { StoredFlag } from "../model.ts"
 
 /** A request's change of a flag, made of whatever row comes before it. */
 export interface FlagStep<C> {
   /** The flag as the request read it. */
-  readonly read: StoredFeatureFlag
+  readonly read: StoredFlag
   /** Who changes it: a row names one last modifier, so only one author's changes are written together. */
   readonly author: unknown
   /** The change made of `current`; undefined when it cannot be made here (the caller takes the locked path). */
-  readonly change: (current: StoredFeatureFlag) => C | undefined
+  readonly change: (current: StoredFlag) => C | undefined
 }
 
+/** How changes apply to a row, and how a run of them is written: the writer's part. */
 export interface Coalescing<C> {
   /** The row `change` makes of `current`, as the store will hold it but for what the store sets itself. */
-  readonly apply: (current: StoredFeatureFlag, change: C) => StoredFeatureFlag
+  readonly apply: (current: StoredFlag, change: C) => StoredFlag
   /** One statement writing `changes` in their order over `base`, provided the row is still as `base`: the row written, or none. */
-  readonly write: (base: StoredFeatureFlag, changes: ReadonlyArray<C>) => Effect.Effect<Option.Option<StoredFeatureFlag>>
+  readonly write: (base: StoredFlag, changes: ReadonlyArray<C>) => Effect.Effect<Option.Option<StoredFlag>>
 }
 
+/** A request's step, with the answer it waits for. */
 interface Waiting<C> {
   readonly step: FlagStep<C>
-  readonly answer: Deferred.Deferred<Option.Option<StoredFeatureFlag>>
+  readonly answer: Deferred.Deferred<Option.Option<StoredFlag>>
 }
 
+/** One flag's changes, while it has some to write. */
 interface Flag<C> {
   queue: Array<Waiting<C>>
   /** The changes of the statement being written. */
   writing: ReadonlyArray<Waiting<C>>
   /** The row the last statement wrote. */
-  latest: StoredFeatureFlag | undefined
+  latest: StoredFlag | undefined
 }
 
-const newer = (a: StoredFeatureFlag | undefined, b: StoredFeatureFlag) => (a !== undefined && a.version >= b.version ? a : b)
+const newer = (a: StoredFlag | undefined, b: StoredFlag) => (a !== undefined && a.version >= b.version ? a : b)
 
 /**
  * Changes of one flag that arrive together are made in turn in memory, each of the row the one before
@@ -46,6 +49,7 @@ export const coalescedFlagWrites = <C>(coalescing: Coalescing<C>) =>
     const scope = yield* Effect.scope
     const flags = new Map<FeatureFlagId, Flag<C>>()
 
+    /** The changes of the first author waiting, made in memory and written in one statement. */
     const round = (flag: Flag<C>) =>
       Effect.gen(function*() {
         const author = flag.queue[0]!.step.author
@@ -54,10 +58,10 @@ export const coalescedFlagWrites = <C>(coalescing: Coalescing<C>) =>
         flag.queue = cut === -1 ? [] : flag.queue.slice(cut)
         flag.writing = group
 
-        const base = group.reduce<StoredFeatureFlag | undefined>((row, waiting) => newer(row, waiting.step.read), flag.latest)!
+        const base = group.reduce<StoredFlag | undefined>((row, waiting) => newer(row, waiting.step.read), flag.latest)!
         let current = base
         const changes: Array<C> = []
-        const made: Array<[Waiting<C>, StoredFeatureFlag]> = []
+        const made: Array<[Waiting<C>, StoredFlag]> = []
         for (const waiting of group) {
           const change = waiting.step.change(current)
           if (change === undefined) {
@@ -71,7 +75,7 @@ export const coalescedFlagWrites = <C>(coalescing: Coalescing<C>) =>
         if (changes.length === 0) return
 
         const exit = yield* Effect.exit(coalescing.write(base, changes))
-        const row = Exit.isSuccess(exit) ? exit.value : Option.none<StoredFeatureFlag>()
+        const row = Exit.isSuccess(exit) ? exit.value : Option.none<StoredFlag>()
         flag.latest = Option.getOrUndefined(row)
         made.forEach(([waiting, projected], i) => {
           const answer = Option.map(row, (written) =>
@@ -97,9 +101,9 @@ export const coalescedFlagWrites = <C>(coalescing: Coalescing<C>) =>
         if (flags.get(id) === flag) flags.delete(id)
       })
 
-    return (step: FlagStep<C>): Effect.Effect<Option.Option<StoredFeatureFlag>> =>
+    return (step: FlagStep<C>): Effect.Effect<Option.Option<StoredFlag>> =>
       Effect.suspend(() => {
-        const answer = Deferred.makeUnsafe<Option.Option<StoredFeatureFlag>>()
+        const answer = Deferred.makeUnsafe<Option.Option<StoredFlag>>()
         const id = step.read.id
         const flag = flags.get(id)
         if (flag !== undefined) {

@@ -1,7 +1,7 @@
 import { Context, type Effect, Schema } from "effect"
-import type { WatchedTable } from "../read-model/watched.ts"
-import { FeatureFlagId, type ProjectId } from "../shared/ids.ts"
-import { Timestamp } from "../shared/time.ts"
+import type { WatchedTable } from "../../read-model/watched.ts"
+import { FeatureFlagId, type ProjectId } from "../../shared/ids.ts"
+import { Timestamp } from "../../shared/time.ts"
 
 /**
  * What the change feed names when flags' `last_called_at` was written (`feature_flag_usage:<project>`),

@@ -1,24 +1,21 @@
 import { Schema, SchemaTransformation } from "effect"
-import { Bool, Choice, Integer, Json, JsonObject, rule, Text } from "../shared/fields.ts"
-import { pythonType } from "../shared/validation.ts"
+import { Bool, Choice, Integer, Json, JsonObject, rule, Text } from "../../shared/fields.ts"
+import { pythonType } from "../../shared/validation.ts"
+import { CREATION_CONTEXTS, EVALUATION_RUNTIMES } from "../model.ts"
 import { MAX_KEY_LENGTH } from "./key.ts"
 
 /**
- * Request bodies of flag create and PATCH, field by field in the order PostHog's serializer declares
- * them: DRF validates every field and reports the first failure in that order, so the order is part of
- * the contract. Rules that need the database (key uniqueness, filters, dashboards) run in the service,
- * in the same order.
+ * The bodies of a flag's create and PATCH, field by field in PostHog's order: it checks every field in
+ * turn and reports the first that fails, so the order is part of the contract. The rules that need
+ * stored data (the key's uniqueness, the filters, the dashboards) run in FlagRules, in the same order.
  */
-
-const CREATION_CONTEXTS = ["feature_flags", "experiments", "surveys", "early_access_features", "web_experiments"] as const
-const EVALUATION_RUNTIMES = ["server", "client", "all"] as const
 
 const isPrimaryKey = (value: unknown) =>
   (typeof value === "number" && Number.isInteger(value)) || (typeof value === "string" && /^\s*\d+\s*$/.test(value))
 
 /**
- * DRF PrimaryKeyRelatedField(many=True): a list of ids (digit strings are accepted, as Django casts
- * them). A bad item fails the field as a whole, so the attr carries no index.
+ * A list of ids of other records, digit strings accepted as PostHog accepts them. A bad item fails the
+ * field as a whole, so the attr carries no index.
  */
 const PrimaryKeyList = Schema.Array(Json).check(
   rule<ReadonlyArray<unknown>>("incorrect_type", (items) => {
@@ -36,13 +33,12 @@ const PrimaryKeyList = Schema.Array(Json).check(
 const NullableBool = Schema.NullOr(Bool)
 
 /**
- * PostHog keeps tags as Tag rows whose name is varchar(255). A longer tag is a database error there; here
- * it is refused as DRF refuses a long item of a list, before it reaches the tags index (whose entries
- * cannot exceed about 2,700 bytes).
+ * PostHog stores a tag's name in 255 characters, and a longer one fails in its database. Here it is
+ * refused as a long item of a list is, before it reaches the tags index, whose entries are bounded.
  */
 export const MAX_TAG_LENGTH = 255
 
-/** Each writable field once, with its DRF rule. */
+/** Each writable field once, with its rule and PostHog's message. */
 export const flagFields = {
   name: Text({ allowBlank: true }),
   key: Text({ max: MAX_KEY_LENGTH }),
@@ -69,7 +65,7 @@ type Optional<K extends keyof Fields> = { readonly [F in K]: Schema.optionalKey<
 const optional = <K extends keyof Fields>(...keys: ReadonlyArray<K>): Optional<K> =>
   Object.fromEntries(keys.map((key) => [key, Schema.optionalKey(flagFields[key])])) as unknown as Optional<K>
 
-/** Fields validated after `filters`, in declaration order, up to the one that needs the database. */
+/** The fields checked after `filters`, in order, up to the one that needs stored data, and those after it. */
 const UP_TO_DASHBOARDS = [
   "deleted", "active", "version", "ensure_experience_continuity", "rollback_conditions", "performed_rollback",
   "tags", "analytics_dashboards"
@@ -81,22 +77,22 @@ const AFTER_DASHBOARDS = [
 export const LATER_FIELDS = [...UP_TO_DASHBOARDS, ...AFTER_DASHBOARDS] as const
 
 /** POST /api/projects/{project_id}/feature_flags/. Unknown and read-only keys are ignored. */
-export const FeatureFlagCreate = Schema.Struct({
+export const FlagCreateBody = Schema.Struct({
   ...optional("name"),
   key: flagFields.key,
   ...optional("filters"),
   ...optional(...LATER_FIELDS)
 })
-export type FeatureFlagCreate = typeof FeatureFlagCreate.Type
+export type FlagCreateBody = typeof FlagCreateBody.Type
 
 /** PATCH /api/projects/{project_id}/feature_flags/{id}/: every field optional. */
-export const FeatureFlagUpdate = Schema.Struct({
+export const FlagUpdateBody = Schema.Struct({
   ...optional("name", "key", "filters"),
   ...optional(...LATER_FIELDS)
 })
-export type FeatureFlagUpdate = typeof FeatureFlagUpdate.Type
+export type FlagUpdateBody = typeof FlagUpdateBody.Type
 
-/** The pieces the service decodes one after another, so that the first failing field wins as in DRF. */
+/** The pieces FlagRules decodes one after another, so that the first failing field is the one reported. */
 export const CreateHead = Schema.Struct({ ...optional("name"), key: flagFields.key })
 export const UpdateHead = Schema.Struct(optional("name", "key"))
 export const FiltersPart = Schema.Struct(optional("filters"))
