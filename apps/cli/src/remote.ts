@@ -6,7 +6,6 @@ import * as Redacted from "effect/Redacted"
 import type * as Schema from "effect/Schema"
 import { Flag } from "effect/cli"
 import { readCredentials, sameServer } from "./credentials.ts"
-import { CURRENT } from "./defaults.ts"
 import { UsageError } from "./output.ts"
 import { type Core, loadApi, loadCore } from "./packages.ts"
 
@@ -30,12 +29,6 @@ export const remoteFlags = {
     Flag.optional
   )
 }
-
-/** `--org` of the organization commands: an organization id, by default the key holder's current one. */
-export const currentOrgFlag = Flag.String("org").pipe(
-  Flag.withDescription(`Organization id, or ${CURRENT} for the key holder's current one`),
-  Flag.withDefault(CURRENT)
-)
 
 export interface RemoteOptions {
   readonly url: Option.Option<string>
