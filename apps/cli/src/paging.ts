@@ -20,6 +20,13 @@ export const pageFlags = {
   all: Flag.Boolean("all").pipe(Flag.withDescription("Follow `next` to the last page"), Flag.withDefault(false))
 }
 
+/** The page flags' values. */
+export interface PageOptions {
+  readonly limit: Option.Option<number>
+  readonly offset: Option.Option<number>
+  readonly all: boolean
+}
+
 /** Query parameters from optional flag values, as text; absent ones are left out. */
 export const queryOf = <K extends string>(values: Readonly<Record<K, Option.Option<number>>>): Partial<Record<K, string>> =>
   Object.fromEntries(
@@ -70,12 +77,7 @@ const footer = (page: Page<unknown>, offset: number) => {
  * items whose interesting fields are nested).
  */
 export const listCommand = <A extends object, E, R>(
-  options: {
-    readonly limit: Option.Option<number>
-    readonly offset: Option.Option<number>
-    readonly all: boolean
-    readonly json: boolean
-  },
+  options: PageOptions & { readonly json: boolean },
   columns: ReadonlyArray<string>,
   fetch: (query: PageQuery) => Effect.Effect<Page<A>, E, R>,
   row: (item: A) => object = (item) => item

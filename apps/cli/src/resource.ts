@@ -4,7 +4,7 @@ import type * as Schema from "effect/Schema"
 import { type Argument, Command } from "effect/cli"
 import { emit, jsonFlag } from "./output.ts"
 import type { Core } from "./packages.ts"
-import { listCommand, pageFlags, type PageQuery } from "./paging.ts"
+import { listCommand, pageFlags, type PageOptions, type PageQuery } from "./paging.ts"
 import { type ApiClient, checkPayload, remoteFlags, withApi } from "./remote.ts"
 import type { Scope } from "./scope.ts"
 
@@ -67,42 +67,51 @@ export type Resource<S extends Config, At, A> = ReturnType<typeof resource<S, At
 export const resource = <S extends Config, At, A>(description: ResourceDescription<S, At, A>) => {
   const { scope } = description
 
+  /** What a command runs with, from its parsed options. */
+  const callOf = <V>(client: ApiClient, options: { readonly scope: Values<S>; readonly json: boolean }, values: V): Call<At, V> => ({
+    client,
+    at: scope.at(options.scope),
+    values,
+    json: options.json
+  })
+
+  /**
+   * A command with the server's flags, `lead` (the item's id, or nothing), the command's own input, the
+   * scope's flags, the command's other flags and `--json`, in that order.
+   */
+  const command = <L extends Config, I extends Config, F extends Config, E, R>(
+    name: string,
+    lead: L,
+    spec: OwnParams<I, F> & { readonly run: (call: Call<At, Values<I> & Values<F>> & Values<L>) => Effect.Effect<void, E, R> }
+  ) =>
+    Command.make(
+      name,
+      { ...remoteFlags, lead, input: none(spec.input), scope: scope.flags, flags: none(spec.flags), json: jsonFlag },
+      (options) =>
+        withApi(options, (client) =>
+          spec.run(Object.assign(callOf(client, options, Object.assign({}, options.input, options.flags)), options.lead)))
+    ).pipe(Command.withDescription(spec.description))
+
   /** A command on the resource as a whole (a list without pages, a create that is more than a write). */
   const onAll = <I extends Config = {}, F extends Config = {}, E = never, R = never>(
     name: string,
     spec: OwnParams<I, F> & { readonly run: (call: Call<At, Values<I> & Values<F>>) => Effect.Effect<void, E, R> }
-  ) =>
-    Command.make(
-      name,
-      { ...remoteFlags, input: none(spec.input), scope: scope.flags, flags: none(spec.flags), json: jsonFlag },
-      (options) =>
-        withApi(options, (client) =>
-          spec.run({
-            client,
-            at: scope.at(options.scope),
-            values: Object.assign({}, options.input, options.flags),
-            json: options.json
-          }))
-    ).pipe(Command.withDescription(spec.description))
+  ) => command(name, {}, spec)
 
   /** A command on one item, named by the resource's id argument. */
   const onItem = <I extends Config = {}, F extends Config = {}, E = never, R = never>(
     name: string,
     spec: OwnParams<I, F> & { readonly run: (call: ItemCall<At, Values<I> & Values<F>>) => Effect.Effect<void, E, R> }
-  ) =>
-    Command.make(
-      name,
-      { ...remoteFlags, id: description.id, input: none(spec.input), scope: scope.flags, flags: none(spec.flags), json: jsonFlag },
-      (options) =>
-        withApi(options, (client) =>
-          spec.run({
-            client,
-            at: scope.at(options.scope),
-            id: options.id,
-            values: Object.assign({}, options.input, options.flags),
-            json: options.json
-          }))
-    ).pipe(Command.withDescription(spec.description))
+  ) => command(name, { id: description.id }, spec)
+
+  /** One page of a list, or every page with `--all`, as a table of `columns` of each item or of what `row` makes of it. */
+  const pages = <Item extends object, C, E, R>(spec: {
+    readonly columns: ReadonlyArray<string>
+    readonly row?: (item: Item) => object
+    readonly fetch: (call: C, page: PageQuery) => Effect.Effect<PageEnvelope<Item>, E, R>
+  }) =>
+  (call: C, options: PageOptions & { readonly json: boolean }) =>
+    listCommand(options, spec.columns, (page) => spec.fetch(call, page), spec.row)
 
   /** Body, check, send, then the answer as text or JSON. */
   const written = <V, C extends Call<At, V>, Sc extends Schema.Top, E1, R1, E2, R2>(
@@ -115,14 +124,21 @@ export const resource = <S extends Config, At, A>(description: ResourceDescripti
       Effect.flatMap(emit(call.json, spec.show ?? description.show))
     )
 
+  /** A change to one item (`update`, or a command named for the one change it makes), shown as the server answers it. */
+  const update = <I extends Config = {}, F extends Config = {}, Sc extends Schema.Top = never, E1 = never, R1 = never, E2 = never, R2 = never>(
+    name: string,
+    spec: OwnParams<I, F> & Write<Values<I> & Values<F>, ItemCall<At, Values<I> & Values<F>>, Sc, A, E1, R1, E2, R2>
+  ) => onItem(name, { ...spec, run: written(spec) })
+
   return {
     ...description,
     onAll,
     onItem,
+    update,
 
     /**
-     * `list`: one page, or every page with `--all`, as a table of `columns` (of what `row` makes of an
-     * item, where its interesting fields are nested). `flags` filter the list; they come before the page flags.
+     * `list`: the resource's items, a page at a time. `flags` filter the list; they come before the
+     * page flags.
      */
     list: <Item extends object, F extends Config = {}, E = never, R = never>(spec: {
       readonly description: string
@@ -133,13 +149,19 @@ export const resource = <S extends Config, At, A>(description: ResourceDescripti
     }) =>
       Command.make(
         "list",
-        { ...remoteFlags, scope: scope.flags, flags: none(spec.flags), ...pageFlags, json: jsonFlag },
+        { ...remoteFlags, scope: scope.flags, filters: none(spec.flags), page: pageFlags, json: jsonFlag },
         (options) =>
-          withApi(options, (client) => {
-            const call = { client, at: scope.at(options.scope), values: options.flags, json: options.json }
-            return listCommand(options, spec.columns, (page) => spec.fetch(call, page), spec.row)
-          })
+          withApi(options, (client) =>
+            pages(spec)(callOf(client, options, options.filters), { ...options.page, json: options.json }))
       ).pipe(Command.withDescription(spec.description)),
+
+    /** A list that belongs to one item (a role's members), a page at a time. */
+    listOf: <Item extends object, E = never, R = never>(name: string, spec: {
+      readonly description: string
+      readonly columns: ReadonlyArray<string>
+      readonly row?: (item: Item) => object
+      readonly fetch: (call: ItemCall<At, PageOptions>, page: PageQuery) => Effect.Effect<PageEnvelope<Item>, E, R>
+    }) => onItem(name, { description: spec.description, flags: pageFlags, run: (call) => pages(spec)(call, { ...call.values, json: call.json }) }),
 
     /** `get`: one item, shown. */
     get: <E, R>(spec: { readonly description: string; readonly fetch: (call: ItemCall<At, {}>) => Effect.Effect<A, E, R> }) =>
@@ -155,12 +177,6 @@ export const resource = <S extends Config, At, A>(description: ResourceDescripti
         & Write<Values<I> & Values<F>, Call<At, Values<I> & Values<F>>, Sc, A, E1, R1, E2, R2>
         & { readonly show?: (item: A) => string }
     ) => onAll("create", { ...spec, run: written(spec) }),
-
-    /** A change to one item (`update`, or a command named for the one change it makes), shown as the server answers it. */
-    update: <I extends Config = {}, F extends Config = {}, Sc extends Schema.Top = never, E1 = never, R1 = never, E2 = never, R2 = never>(
-      name: string,
-      spec: OwnParams<I, F> & Write<Values<I> & Values<F>, ItemCall<At, Values<I> & Values<F>>, Sc, A, E1, R1, E2, R2>
-    ) => onItem(name, { ...spec, run: written(spec) }),
 
     /**
      * `delete`: the item is gone, which the API answers with no body; the JSON says what was done, so
@@ -180,6 +196,17 @@ export const resource = <S extends Config, At, A>(description: ResourceDescripti
               deleted: true
             }))
           )
-      })
+      }),
+
+    /**
+     * `delete` and `restore` of items that are kept when deleted (flags, cohorts): each a PATCH of
+     * `deleted` with the resource's own update, answered with the item.
+     */
+    softDelete: <Sc extends Schema.Top, E, R>(
+      spec: Omit<Write<{}, ItemCall<At, {}>, Sc, A, never, never, E, R>, "body"> & { readonly remove: string; readonly restore: string }
+    ) => ({
+      remove: update("delete", { ...spec, description: spec.remove, body: () => Effect.succeed({ deleted: true }) }),
+      restore: update("restore", { ...spec, description: spec.restore, body: () => Effect.succeed({ deleted: false }) })
+    })
   }
 }

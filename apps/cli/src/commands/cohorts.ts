@@ -108,7 +108,7 @@ const create = cohort.onAll("create", {
     })
 })
 
-/** A PATCH of one cohort, which update, delete and restore all are. */
+/** A PATCH of one cohort: update, delete and restore are each one. */
 const patch = {
   schema: (core: Core) => core.CohortWrite,
   send: ({ client, at, id }: ItemCall<{ readonly project_id: string }, unknown>, payload: Core["CohortWrite"]["Type"]) =>
@@ -122,15 +122,9 @@ const update = cohort.update("update", {
   ...patch
 })
 
-const remove = cohort.update("delete", {
-  description: "Soft-delete a cohort (PATCH deleted: true; refused while a flag or a cohort uses it); `restore` undoes it",
-  body: () => Effect.succeed({ deleted: true }),
-  ...patch
-})
-
-const restore = cohort.update("restore", {
-  description: "Restore a soft-deleted cohort",
-  body: () => Effect.succeed({ deleted: false }),
+const { remove, restore } = cohort.softDelete({
+  remove: "Soft-delete a cohort (PATCH deleted: true; refused while a flag or a cohort uses it); `restore` undoes it",
+  restore: "Restore a soft-deleted cohort",
   ...patch
 })
 

@@ -2,7 +2,6 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { details, emit } from "../output.ts"
-import { listCommand, pageFlags } from "../paging.ts"
 import { resource } from "../resource.ts"
 import { inProject } from "../scope.ts"
 
@@ -29,16 +28,11 @@ const flagAccess = resource({
   show: (access: RoleAccessLike) => details({ ...row(access), flag: `${access.feature_flag.id} (${access.feature_flag.key})` })
 })
 
-const list = flagAccess.onItem("list", {
+const list = flagAccess.listOf("list", {
   description: "Roles granted access to a flag",
-  flags: pageFlags,
-  run: ({ client, at, id, values, json }) =>
-    listCommand(
-      { ...values, json },
-      ["id", "role", "role_id", "level", "added_at"],
-      (query) => client.flagRoleAccess.list({ params: { ...at, feature_flag_id: id }, query }),
-      row
-    )
+  columns: ["id", "role", "role_id", "level", "added_at"],
+  row,
+  fetch: ({ client, at, id }, query) => client.flagRoleAccess.list({ params: { ...at, feature_flag_id: id }, query })
 })
 
 const add = flagAccess.onItem("add", {

@@ -108,7 +108,7 @@ const create = flag.create({
   send: ({ client, at }, payload) => client.featureFlags.create({ params: at, payload })
 })
 
-/** A PATCH of one flag, which update, delete and restore all are. */
+/** A PATCH of one flag: update, delete and restore are each one. */
 const patch = {
   schema: (core: Core) => core.FeatureFlagUpdate,
   send: ({ client, at, id }: ItemCall<{ readonly project_id: string }, unknown>, payload: Core["FeatureFlagUpdate"]["Type"]) =>
@@ -129,15 +129,9 @@ const update = flag.update("update", {
   ...patch
 })
 
-const remove = flag.update("delete", {
-  description: "Soft-delete a feature flag (PATCH deleted: true); `restore` undoes it",
-  body: () => Effect.succeed({ deleted: true }),
-  ...patch
-})
-
-const restore = flag.update("restore", {
-  description: "Restore a soft-deleted feature flag (refused if its key is taken meanwhile)",
-  body: () => Effect.succeed({ deleted: false }),
+const { remove, restore } = flag.softDelete({
+  remove: "Soft-delete a feature flag (PATCH deleted: true); `restore` undoes it",
+  restore: "Restore a soft-deleted feature flag (refused if its key is taken meanwhile)",
   ...patch
 })
 

@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Argument, Command, Flag } from "effect/cli"
 import { details, emit, UsageError } from "../output.ts"
-import { allPages, listCommand, pageFlags } from "../paging.ts"
+import { allPages } from "../paging.ts"
 import { type ApiClient, checkPayload } from "../remote.ts"
 import { given } from "../request-body.ts"
 import { resource } from "../resource.ts"
@@ -73,16 +73,11 @@ const remove = role.delete({
   done: (id) => `Deleted role ${id}, its memberships and its flags' grants.`
 })
 
-const members = role.onItem("members", {
+const members = role.listOf("members", {
   description: "List a role's members, in the order they joined",
-  flags: pageFlags,
-  run: ({ client, at, id, values, json }) =>
-    listCommand(
-      { ...values, json },
-      ["id", "uuid", "email", "level", "joined_at"],
-      (query) => client.roles.memberships({ params: { ...at, role_id: id }, query }),
-      memberRow
-    )
+  columns: ["id", "uuid", "email", "level", "joined_at"],
+  row: memberRow,
+  fetch: ({ client, at, id }, query) => client.roles.memberships({ params: { ...at, role_id: id }, query })
 })
 
 /** The user uuid of an organization's member named by e-mail (asked of the members list) or by uuid. */
