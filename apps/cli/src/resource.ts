@@ -67,14 +67,6 @@ export type Resource<S extends Config, At, A> = ReturnType<typeof resource<S, At
 export const resource = <S extends Config, At, A>(description: ResourceDescription<S, At, A>) => {
   const { scope } = description
 
-  /** What a command runs with, from its parsed options. */
-  const callOf = <V>(client: ApiClient, options: { readonly scope: Values<S>; readonly json: boolean }, values: V): Call<At, V> => ({
-    client,
-    at: scope.at(options.scope),
-    values,
-    json: options.json
-  })
-
   /**
    * A command with the server's flags, `lead` (the item's id, or nothing), the command's own input, the
    * scope's flags, the command's other flags and `--json`, in that order.
@@ -89,7 +81,13 @@ export const resource = <S extends Config, At, A>(description: ResourceDescripti
       { ...remoteFlags, lead, input: none(spec.input), scope: scope.flags, flags: none(spec.flags), json: jsonFlag },
       (options) =>
         withApi(options, (client) =>
-          spec.run(Object.assign(callOf(client, options, Object.assign({}, options.input, options.flags)), options.lead)))
+          spec.run({
+            client,
+            at: scope.at(options.scope),
+            values: Object.assign({}, options.input, options.flags),
+            json: options.json,
+            ...options.lead
+          }))
     ).pipe(Command.withDescription(spec.description))
 
   /** A command on the resource as a whole (a list without pages, a create that is more than a write). */
@@ -147,13 +145,11 @@ export const resource = <S extends Config, At, A>(description: ResourceDescripti
       readonly row?: (item: Item) => object
       readonly fetch: (call: Call<At, Values<F>>, page: PageQuery) => Effect.Effect<PageEnvelope<Item>, E, R>
     }) =>
-      Command.make(
-        "list",
-        { ...remoteFlags, scope: scope.flags, filters: none(spec.flags), page: pageFlags, json: jsonFlag },
-        (options) =>
-          withApi(options, (client) =>
-            pages(spec)(callOf(client, options, options.filters), { ...options.page, json: options.json }))
-      ).pipe(Command.withDescription(spec.description)),
+      onAll("list", {
+        description: spec.description,
+        flags: { filters: none(spec.flags), page: pageFlags },
+        run: (call) => pages(spec)({ ...call, values: call.values.filters }, { ...call.values.page, json: call.json })
+      }),
 
     /** A list that belongs to one item (a role's members), a page at a time. */
     listOf: <Item extends object, E = never, R = never>(name: string, spec: {
