@@ -4,7 +4,7 @@ import * as Option from "effect/Option"
 import { Flag } from "effect/cli"
 import { emit, table } from "./output.ts"
 
-/** List endpoints page like DRF's LimitOffsetPagination (core's envelope). */
+/** List endpoints page by limit and offset, as PostHog's do: `{count, next, previous, results}` (core's envelope). */
 type Page<A> = PageEnvelope<A>
 
 /** The typed client's query for list endpoints: text, as the API keeps it. */
