@@ -10,7 +10,7 @@ export interface Scope<F extends Command.Command.Config, At> {
   readonly at: (values: Command.Command.Config.InferValue<F>) => At
 }
 
-export const scope = <F extends Command.Command.Config, At>(
+const scope = <F extends Command.Command.Config, At>(
   flags: F,
   at: (values: Command.Command.Config.InferValue<F>) => At
 ): Scope<F, At> => ({ flags, at })
@@ -18,8 +18,8 @@ export const scope = <F extends Command.Command.Config, At>(
 /** `--org`: an organization id, or the alias of the key holder's current one. */
 const orgFlag = Flag.String("org").pipe(Flag.withDescription(`Organization id, or ${CURRENT} for the key holder's current one`))
 
-/** `--project` of the project commands: a project id, by default the key holder's current one. */
-export const projectFlag = Flag.String("project").pipe(
+/** `--project`: a project id, by default the key holder's current one. */
+const projectFlag = Flag.String("project").pipe(
   Flag.withDescription(`Project id, or ${CURRENT} for the key holder's current project`),
   Flag.withDefault(CURRENT)
 )

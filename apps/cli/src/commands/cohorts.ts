@@ -1,4 +1,3 @@
-import type { CohortView } from "@hedgerow/core"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
@@ -135,7 +134,7 @@ const upload = cohort.onItem("upload", {
   run: ({ client, at, id, values, json }) =>
     Effect.gen(function*() {
       const payload = formOf({}, yield* readCsv(values.file), values.file)
-      const updated: CohortView = yield* client.cohorts.update({ params: { ...at, id }, payload })
+      const updated = yield* client.cohorts.update({ params: { ...at, id }, payload })
       yield* emit(json, cohort.show)(updated)
     })
 })
