@@ -1,6 +1,7 @@
 // The command line as a few bundled files (dist/bundle), which bin/hedgerow.mjs runs: Node resolving and
-// reading the several hundred modules of effect and of Hedgerow's packages one by one took more than half
-// of `hedgerow --help`. Commands still load lazily, each from a chunk of its own.
+// reading the several hundred modules of effect and of Hedgerow's packages one by one would be most of a
+// command's start (docs/decisions.md, "The hot path"). Commands still load lazily, each from a chunk of
+// its own.
 export default {
   input: "dist/main.js",
   platform: "node",
@@ -22,8 +23,8 @@ export default {
     minify: false,
     // The source text of every module loaded stays in the heap for the life of the process. Without
     // documentation comments, and with its few non-ASCII characters written as escapes (one such
-    // character makes V8 keep the whole file at two bytes a character), a server holds 4 MiB of it
-    // instead of 15. What the code does is unchanged.
+    // character makes V8 keep the whole file at two bytes a character), a server holds far less of it.
+    // What the code does is unchanged.
     comments: { legal: true, annotation: false, jsdoc: false },
     charset: "ascii",
     entryFileNames: "main.js",

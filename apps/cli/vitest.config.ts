@@ -1,8 +1,8 @@
 import { defineConfig } from "vitest/config"
 import { workspaceSources } from "../../vitest.shared.ts"
 
-// Every admin command opens PGlite on a data dir (a second or two each), and the end-to-end checks
-// start the real executable.
+// Every admin command opens PGlite on a data dir, and the end-to-end checks start the real executable:
+// both are slow next to a unit test.
 export default defineConfig({
   ...workspaceSources,
   test: {

@@ -9,8 +9,8 @@ import { type Core, loadCore, loadStore } from "./packages.ts"
 /**
  * Admin commands run core in this process on the server's store rather than over HTTP: users,
  * organizations and roles have no endpoints (only the operator may create them), and this is how the
- * operator makes the very first key, or a key for another user. On a PostgreSQL database they run beside running servers; an
- * embedded data directory admits one process at a time.
+ * operator makes the very first key, or a key for another user. On a PostgreSQL database they run
+ * beside running servers; an embedded data directory admits one process at a time.
  */
 
 export const DEFAULT_DATA_DIR = ".hedgerow"

@@ -4,7 +4,7 @@ import * as Option from "effect/Option"
 import { Flag } from "effect/cli"
 import { emit, table } from "./output.ts"
 
-/** List endpoints page like DRF's LimitOffsetPagination (core's envelope). */
+/** List endpoints page by limit and offset, as PostHog's do: `{count, next, previous, results}` (core's envelope). */
 type Page<A> = PageEnvelope<A>
 
 /** The typed client's query for list endpoints: text, as the API keeps it. */
@@ -18,6 +18,13 @@ export const pageFlags = {
   limit: Flag.Int("limit").pipe(Flag.withDescription("Page size (server default 100, at most 1000)"), Flag.optional),
   offset: Flag.Int("offset").pipe(Flag.withDescription("Skip this many items"), Flag.optional),
   all: Flag.Boolean("all").pipe(Flag.withDescription("Follow `next` to the last page"), Flag.withDefault(false))
+}
+
+/** The page flags' values. */
+export interface PageOptions {
+  readonly limit: Option.Option<number>
+  readonly offset: Option.Option<number>
+  readonly all: boolean
 }
 
 /** Query parameters from optional flag values, as text; absent ones are left out. */
@@ -70,12 +77,7 @@ const footer = (page: Page<unknown>, offset: number) => {
  * items whose interesting fields are nested).
  */
 export const listCommand = <A extends object, E, R>(
-  options: {
-    readonly limit: Option.Option<number>
-    readonly offset: Option.Option<number>
-    readonly all: boolean
-    readonly json: boolean
-  },
+  options: PageOptions & { readonly json: boolean },
   columns: ReadonlyArray<string>,
   fetch: (query: PageQuery) => Effect.Effect<Page<A>, E, R>,
   row: (item: A) => object = (item) => item

@@ -6,7 +6,6 @@ import * as Redacted from "effect/Redacted"
 import type * as Schema from "effect/Schema"
 import { Flag } from "effect/cli"
 import { readCredentials, sameServer } from "./credentials.ts"
-import { CURRENT } from "./defaults.ts"
 import { UsageError } from "./output.ts"
 import { type Core, loadApi, loadCore } from "./packages.ts"
 
@@ -30,12 +29,6 @@ export const remoteFlags = {
     Flag.optional
   )
 }
-
-/** `--org` of the organization commands: an organization id, by default the key holder's current one. */
-export const currentOrgFlag = Flag.String("org").pipe(
-  Flag.withDescription(`Organization id, or ${CURRENT} for the key holder's current one`),
-  Flag.withDefault(CURRENT)
-)
 
 export interface RemoteOptions {
   readonly url: Option.Option<string>
@@ -144,10 +137,11 @@ export const withPublicApi = <A, E, R>(url: Option.Option<string>, f: (client: A
   Effect.flatMap(resolveRemote({ url, key: Option.none() }), (remote) => withClient(remote.url, undefined, f))
 
 /**
- * The client refuses to send a payload its schema (core's, picked by `schemaOf`) rejects, with a schema error of its own. Checking it
- * first with the same schema, and wording the failure with core's DRF translation, makes the CLI say
- * exactly what the server would have said about the same body.
+ * The client refuses to send a payload its schema (core's, picked by `schemaOf`) rejects, with a schema
+ * error of its own. Checking it first with the same schema, and wording the failure as core words a
+ * rejected body, makes the CLI say exactly what the server would have said about the same body.
  */
 export const checkPayload = <S extends Schema.Top>(schemaOf: (core: Core) => S, payload: unknown) =>
-  // Decoded as the server decodes it (DRF-style coercions included); the client re-encodes the result.
+  // Decoded as the server decodes a body, text read as numbers or booleans where a field wants one; the
+  // client encodes the result again.
   Effect.flatMap(loadCore, (core) => core.decodeInput(schemaOf(core) as unknown as Schema.Decoder<S["Type"]>)(payload))

@@ -1,4 +1,4 @@
-// The platform's modules one by one: the package's index also loads its Redis client, a few hundred files.
+// The platform's modules one at a time: the package's index would also load its Redis client and all it needs.
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import * as Cause from "effect/Cause"

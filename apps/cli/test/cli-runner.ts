@@ -1,5 +1,5 @@
 import { NodeServices } from "@effect/platform-node"
-import { Bootstrap } from "@hedgerow/core"
+import { Bootstrap, type BootstrapOptions, MemberService, PersonalApiKeyService, systemActor, UserService } from "@hedgerow/core"
 import { HedgerowServer } from "@hedgerow/http-server"
 import { ConfigProvider, Console, Effect, Exit, Sink, Stdio, Stream } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
@@ -118,21 +118,47 @@ export const waitFor = async (serving: Serving, pattern: RegExp) => {
 /** The base URL once the server prints that it serves. */
 export const servingUrl = async (serving: Serving) => (await waitFor(serving, /serving the API on (http:\/\/\S+?) /))[1]!
 
-/** The server a test file runs against, and its bootstrapped owner's key and project. */
+/** Someone the tests act as: their user's uuid and e-mail, and an all-scopes key of theirs. */
+export interface Person {
+  readonly uuid: string
+  readonly email: string
+  readonly key: string
+}
+
+/** The server a test file runs against, and its bootstrapped owner with their key, organization and project. */
 export interface ServerSession {
   readonly url: string
   readonly key: string
+  readonly organization: string
   readonly project: number
+  readonly owner: Person
 }
 
-/** The file's session: the server's URL, and its store bootstrapped on first use, once. */
-export const serverSession = () => {
-  let session: ServerSession | undefined
+/**
+ * The file's session: the server's URL, and its store bootstrapped on first use, once, as `bootstrap`
+ * asks; what `setup` makes then (more people, a role...) joins the session.
+ */
+export const serverSession = <A extends object = {}, E = never, R = never>(
+  bootstrap: BootstrapOptions = { email: "owner@example.com" },
+  setup: (session: ServerSession) => Effect.Effect<A, E, R> = () => Effect.succeed({} as A)
+) => {
+  let session: (ServerSession & A) | undefined
   return Effect.gen(function*() {
     if (session !== undefined) return session
     const url = yield* HedgerowServer.baseUrl
-    const done = yield* Effect.flatMap(Effect.service(Bootstrap), (b) => b.run({ email: "owner@example.com" }))
-    session = { url, key: done.personal_api_key, project: done.project_id }
+    const done = yield* Effect.flatMap(Effect.service(Bootstrap), (b) => b.run(bootstrap))
+    const owner = { uuid: done.user.uuid, email: done.user.email, key: done.personal_api_key }
+    const made: ServerSession = { url, key: owner.key, organization: done.organization_id, project: done.project_id, owner }
+    session = { ...made, ...(yield* setup(made)) }
     return session
   })
 }
+
+/** A new user, a member of `organization` at `level`, with an all-scopes key of their own. */
+export const member = (organization: string, email: string, level: 1 | 8 | 15) =>
+  Effect.gen(function*() {
+    const user = yield* UserService.use((s) => s.create(systemActor, { email }))
+    yield* MemberService.use((s) => s.add(systemActor, organization, { email, level }))
+    const key = yield* PersonalApiKeyService.use((s) => s.create(systemActor, { email, scopes: ["*"] }))
+    return { uuid: user.uuid as string, email, key: key.personal_api_key } satisfies Person
+  })

@@ -1,27 +1,14 @@
 import { assert, layer } from "@effect/vitest"
-import { Bootstrap } from "@hedgerow/core"
 import { HedgerowServer } from "@hedgerow/http-server"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { lines, runInProcess } from "./cli-runner.ts"
-
-interface Session {
-  readonly url: string
-  readonly key: string
-  readonly email: string
-}
+import { lines, runInProcess, serverSession } from "./cli-runner.ts"
 
 // The server and its in-memory store live for the whole file; bootstrap happens once, on first use.
-let session: Session | undefined
-const connect = Effect.gen(function*() {
-  if (session !== undefined) return session
-  const url = yield* HedgerowServer.baseUrl
-  const done = yield* Effect.flatMap(Effect.service(Bootstrap), (b) => b.run({ email: "owner@cohorts.example" }))
-  session = { url, key: done.personal_api_key, email: done.user.email }
-  return session
-})
+const connect = serverSession({ email: "owner@cohorts.example" })
+type Session = Effect.Success<typeof connect>
 
 const cohorts = (s: Session, ...args: ReadonlyArray<string>) => runInProcess(["cohorts", ...args, "--url", s.url, "--key", s.key])
 
@@ -54,7 +41,7 @@ layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { exclude
 
       const text = yield* cohorts(s, "get", String(made.id))
       assert.match(text.stdout, /^type\s+dynamic$/m)
-      assert.match(text.stdout, new RegExp(`^created_by\\s+${s.email}$`, "m"))
+      assert.match(text.stdout, new RegExp(`^created_by\\s+${s.owner.email}$`, "m"))
       const listed = yield* cohorts(s, "list", "--search", "pro", "--type", "dynamic")
       const [header, ...rows] = lines(listed.stdout)
       assert.match(header!, /^ID\s+NAME\s+TYPE\s+COUNT\s+CREATED_BY\s+CREATED_AT$/)

@@ -1,27 +1,16 @@
 import { assert, layer } from "@effect/vitest"
-import { BatchExportService, Bootstrap, systemActor } from "@hedgerow/core"
+import { BatchExportService, systemActor } from "@hedgerow/core"
 import { HedgerowServer } from "@hedgerow/http-server"
 import { ConfigProvider, Effect, Layer } from "effect"
-import { lines, runChild, runInProcess } from "./cli-runner.ts"
-
-interface Session {
-  readonly url: string
-  readonly key: string
-  readonly organization: string
-  readonly batchExport: string
-}
+import { lines, runChild, runInProcess, serverSession } from "./cli-runner.ts"
 
 // One server for the file; bootstrap and a batch export happen on first use.
-let session: Session | undefined
-const connect = Effect.gen(function*() {
-  if (session !== undefined) return session
-  const url = yield* HedgerowServer.baseUrl
-  const done = yield* Effect.flatMap(Effect.service(Bootstrap), (b) => b.run({ email: "owner@example.com" }))
-  const made = yield* Effect.flatMap(Effect.service(BatchExportService), (s) =>
-    s.create(systemActor, done.organization_id, { project_id: done.project_id, name: "Nightly" }))
-  session = { url, key: done.personal_api_key, organization: done.organization_id, batchExport: made.id }
-  return session
-})
+const connect = serverSession({ email: "owner@example.com" }, (s) =>
+  Effect.map(
+    BatchExportService.use((exports) => exports.create(systemActor, s.organization, { project_id: s.project, name: "Nightly" })),
+    (made) => ({ batchExport: made.id })
+  ))
+type Session = Effect.Success<typeof connect>
 
 const cli = (s: Session, ...args: ReadonlyArray<string>) => runInProcess([...args, "--url", s.url, "--key", s.key])
 const jsonOf = (stdout: string) => JSON.parse(stdout) as Record<string, any>

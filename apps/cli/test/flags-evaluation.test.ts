@@ -1,25 +1,12 @@
 import { assert, layer } from "@effect/vitest"
-import { Bootstrap } from "@hedgerow/core"
 import { HedgerowServer } from "@hedgerow/http-server"
 import { Effect, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
-import { lines, runChild, runInProcess } from "./cli-runner.ts"
-
-interface Session {
-  readonly url: string
-  readonly key: string
-  readonly project: number
-}
+import { lines, runChild, runInProcess, serverSession } from "./cli-runner.ts"
 
 // The server and its in-memory store live for the whole file; bootstrap happens once, on first use.
-let session: Session | undefined
-const connect = Effect.gen(function*() {
-  if (session !== undefined) return session
-  const url = yield* HedgerowServer.baseUrl
-  const done = yield* Effect.flatMap(Effect.service(Bootstrap), (b) => b.run({ email: "owner@example.com" }))
-  session = { url, key: done.personal_api_key, project: done.project_id }
-  return session
-})
+const connect = serverSession()
+type Session = Effect.Success<typeof connect>
 
 const hedgerow = (s: Session, ...args: ReadonlyArray<string>) => runInProcess([...args, "--url", s.url, "--key", s.key])
 const flags = (s: Session, ...args: ReadonlyArray<string>) => hedgerow(s, "flags", ...args)

@@ -1,32 +1,20 @@
 import { assert, layer } from "@effect/vitest"
-import { bodyOf, Bootstrap, RoleService, systemActor } from "@hedgerow/core"
+import { bodyOf, RoleService, systemActor } from "@hedgerow/core"
 import { HedgerowServer } from "@hedgerow/http-server"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { lines, runChild, runInProcess } from "./cli-runner.ts"
+import { lines, runChild, runInProcess, serverSession } from "./cli-runner.ts"
 
-interface Session {
-  readonly url: string
-  readonly key: string
-  readonly project: number
-  readonly email: string
-  /** A role of the organization that can only view flags. */
-  readonly role: string
-}
-
-// The server and its in-memory store live for the whole file; bootstrap happens once, on first use.
-let session: Session | undefined
-const connect = Effect.gen(function*() {
-  if (session !== undefined) return session
-  const url = yield* HedgerowServer.baseUrl
-  const done = yield* Effect.flatMap(Effect.service(Bootstrap), (b) => b.run({ email: "owner@example.com" }))
-  const role = yield* Effect.flatMap(Effect.service(RoleService), (roles) =>
-    roles.create(systemActor, done.organization_id, bodyOf({ name: "Viewers", feature_flags_access_level: 21 })))
-  session = { url, key: done.personal_api_key, project: done.project_id, email: done.user.email, role: role.id }
-  return session
-})
+// The server and its in-memory store live for the whole file; bootstrap happens once, on first use, with
+// a role of the organization that can only view flags.
+const connect = serverSession({ email: "owner@example.com" }, (s) =>
+  Effect.map(
+    RoleService.use((roles) => roles.create(systemActor, s.organization, bodyOf({ name: "Viewers", feature_flags_access_level: 21 }))),
+    (role) => ({ role: role.id })
+  ))
+type Session = Effect.Success<typeof connect>
 
 const flags = (s: Session, ...args: ReadonlyArray<string>) => runInProcess(["flags", ...args, "--url", s.url, "--key", s.key])
 
@@ -60,7 +48,7 @@ layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { exclude
       const text = yield* flags(s, "get", String(flag.id))
       assert.strictEqual(text.code, 0)
       assert.match(text.stdout, new RegExp(`^key\\s+${key}$`, "m"))
-      assert.match(text.stdout, new RegExp(`^created_by\\s+${s.email}$`, "m"))
+      assert.match(text.stdout, new RegExp(`^created_by\\s+${s.owner.email}$`, "m"))
       // Never evaluated yet.
       assert.match(text.stdout, /^last_called_at\s+-$/m)
     }))
@@ -132,7 +120,7 @@ layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { exclude
       const text = yield* flags(s, "list", "--search", token, "--limit", "1")
       const [header, row, footer] = lines(text.stdout)
       assert.match(header!, /^ID\s+KEY\s+NAME\s+ACTIVE\s+STATUS\s+ROLLOUT\s+CREATED_BY$/)
-      assert.match(row!, new RegExp(`^${two.id}\\s+${two.key}\\s+Second\\s+false\\s+INACTIVE\\s+-\\s+${s.email}$`))
+      assert.match(row!, new RegExp(`^${two.id}\\s+${two.key}\\s+Second\\s+false\\s+INACTIVE\\s+-\\s+${s.owner.email}$`))
       assert.strictEqual(footer, "1-1 of 2 (--all for every page)")
     }))
 
@@ -148,7 +136,7 @@ layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { exclude
       const stale = yield* flags(s, "update", String(flag.id), "--name", "Lost", "--version", "1")
       assert.strictEqual(stale.code, 1)
       assert.deepStrictEqual(lines(stale.stderr), [
-        `error: The feature flag was updated by ${s.email} since you started editing it. Please refresh and try again.`
+        `error: The feature flag was updated by ${s.owner.email} since you started editing it. Please refresh and try again.`
       ])
     }))
 
@@ -188,7 +176,7 @@ layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { exclude
       const text = yield* flags(s, "activity", String(flag.id))
       const [header, newest, , , footer] = lines(text.stdout)
       assert.match(header!, /^CREATED_AT\s+ACTIVITY\s+FLAG\s+USER\s+CHANGED$/)
-      assert.match(newest!, new RegExp(`\\sdeleted\\s+${flag.key}\\s+${s.email}\\s+.*deleted`))
+      assert.match(newest!, new RegExp(`\\sdeleted\\s+${flag.key}\\s+${s.owner.email}\\s+.*deleted`))
       assert.strictEqual(footer, "3 of 3")
       const project = yield* json(s, "activity", "--limit", "1")
       assert.strictEqual(project.results[0].item_id, String(flag.id))

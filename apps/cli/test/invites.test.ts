@@ -1,30 +1,16 @@
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Bootstrap, MemberService, systemActor, UserService } from "@hedgerow/core"
 import { HedgerowServer } from "@hedgerow/http-server"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { parseCsv } from "../src/csv.ts"
-import { lines, runChild, runInProcess } from "./cli-runner.ts"
+import { lines, member, runChild, runInProcess, serverSession } from "./cli-runner.ts"
 
-interface Session {
-  readonly url: string
-  readonly key: string
-  readonly organization: string
-}
-
-// The server and its in-memory store live for the whole file; bootstrap happens once, on first use.
-let session: Session | undefined
-const connect = Effect.gen(function*() {
-  if (session !== undefined) return session
-  const url = yield* HedgerowServer.baseUrl
-  const done = yield* Effect.flatMap(Effect.service(Bootstrap), (b) => b.run({ email: "owner@example.com" }))
-  yield* UserService.use((s) => s.create(systemActor, { email: "already@example.com" }))
-  yield* MemberService.use((s) => s.add(systemActor, done.organization_id, { email: "already@example.com", level: 1 }))
-  session = { url, key: done.personal_api_key, organization: done.organization_id }
-  return session
-})
+// The server and its in-memory store live for the whole file; bootstrap happens once, on first use, with
+// a member already in the organization.
+const connect = serverSession({ email: "owner@example.com" }, (s) => Effect.as(member(s.organization, "already@example.com", 1), {}))
+type Session = Effect.Success<typeof connect>
 
 const invites = (s: Session, ...args: ReadonlyArray<string>) => runInProcess(["invites", ...args, "--url", s.url, "--key", s.key])
 

@@ -1,26 +1,15 @@
 import { assert, layer } from "@effect/vitest"
-import { Bootstrap, systemActor, UserService } from "@hedgerow/core"
+import { systemActor, UserService } from "@hedgerow/core"
 import { HedgerowServer } from "@hedgerow/http-server"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { lines, runChild, runInProcess } from "./cli-runner.ts"
-
-interface Session {
-  readonly url: string
-  readonly key: string
-}
+import { lines, runChild, runInProcess, serverSession } from "./cli-runner.ts"
 
 // The server and its in-memory store live for the whole file; bootstrap happens once, on first use.
-let session: Session | undefined
-const connect = Effect.gen(function*() {
-  if (session !== undefined) return session
-  const url = yield* HedgerowServer.baseUrl
-  const done = yield* Effect.flatMap(Effect.service(Bootstrap), (b) => b.run({ email: "owner@example.com" }))
-  session = { url, key: done.personal_api_key }
-  return session
-})
+const connect = serverSession()
+type Session = Effect.Success<typeof connect>
 
 const jsonOf = (stdout: string) => JSON.parse(stdout) as Record<string, any>
 

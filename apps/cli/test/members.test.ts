@@ -1,45 +1,12 @@
 import { assert, layer } from "@effect/vitest"
-import { Bootstrap, MemberService, PersonalApiKeyService, systemActor, UserService } from "@hedgerow/core"
 import { HedgerowServer } from "@hedgerow/http-server"
 import { Effect } from "effect"
-import { lines, runChild, runInProcess } from "./cli-runner.ts"
-
-interface Person {
-  readonly uuid: string
-  readonly email: string
-  readonly key: string
-}
-
-interface Session {
-  readonly url: string
-  readonly organization: string
-  readonly owner: Person
-  readonly member: Person
-  readonly leaver: Person
-}
+import { lines, member, type Person, runChild, runInProcess, serverSession } from "./cli-runner.ts"
 
 // The server and its in-memory store live for the whole file; the people are made once, on first use.
-let session: Session | undefined
-const connect = Effect.gen(function*() {
-  if (session !== undefined) return session
-  const url = yield* HedgerowServer.baseUrl
-  const done = yield* Effect.flatMap(Effect.service(Bootstrap), (b) => b.run({ email: "owner@example.com" }))
-  const person = (email: string, level: 1 | 8 | 15) =>
-    Effect.gen(function*() {
-      const user = yield* UserService.use((s) => s.create(systemActor, { email }))
-      yield* MemberService.use((s) => s.add(systemActor, done.organization_id, { email, level }))
-      const key = yield* PersonalApiKeyService.use((s) => s.create(systemActor, { email, scopes: ["*"] }))
-      return { uuid: user.uuid as string, email, key: key.personal_api_key }
-    })
-  session = {
-    url,
-    organization: done.organization_id,
-    owner: { uuid: done.user.uuid, email: done.user.email, key: done.personal_api_key },
-    member: yield* person("member@example.com", 1),
-    leaver: yield* person("leaver@example.com", 1)
-  }
-  return session
-})
+const connect = serverSession({ email: "owner@example.com" }, (s) =>
+  Effect.all({ member: member(s.organization, "member@example.com", 1), leaver: member(s.organization, "leaver@example.com", 1) }))
+type Session = Effect.Success<typeof connect>
 
 const members = (s: Session, as: Person, ...args: ReadonlyArray<string>) =>
   runInProcess(["members", ...args, "--url", s.url, "--key", as.key])

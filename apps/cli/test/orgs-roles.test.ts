@@ -1,39 +1,12 @@
 import { assert, layer } from "@effect/vitest"
-import { Bootstrap, MemberService, PersonalApiKeyService, systemActor, UserService } from "@hedgerow/core"
 import { HedgerowServer } from "@hedgerow/http-server"
 import { Effect } from "effect"
-import { lines, runChild, runInProcess } from "./cli-runner.ts"
-
-interface Person {
-  readonly uuid: string
-  readonly email: string
-  readonly key: string
-}
-
-interface Session {
-  readonly url: string
-  readonly organization: string
-  readonly owner: Person
-  readonly member: Person
-}
+import { lines, member, type Person, runChild, runInProcess, serverSession } from "./cli-runner.ts"
 
 // The server and its in-memory store live for the whole file; the people are made once, on first use.
-let session: Session | undefined
-const connect = Effect.gen(function*() {
-  if (session !== undefined) return session
-  const url = yield* HedgerowServer.baseUrl
-  const done = yield* Effect.flatMap(Effect.service(Bootstrap), (b) => b.run({ email: "owner@example.com", organizationName: "Home" }))
-  const user = yield* UserService.use((s) => s.create(systemActor, { email: "member@example.com" }))
-  yield* MemberService.use((s) => s.add(systemActor, done.organization_id, { email: "member@example.com", level: 1 }))
-  const key = yield* PersonalApiKeyService.use((s) => s.create(systemActor, { email: "member@example.com", scopes: ["*"] }))
-  session = {
-    url,
-    organization: done.organization_id,
-    owner: { uuid: done.user.uuid, email: done.user.email, key: done.personal_api_key },
-    member: { uuid: user.uuid, email: "member@example.com", key: key.personal_api_key }
-  }
-  return session
-})
+const connect = serverSession({ email: "owner@example.com", organizationName: "Home" }, (s) =>
+  Effect.map(member(s.organization, "member@example.com", 1), (made) => ({ member: made })))
+type Session = Effect.Success<typeof connect>
 
 const as = (s: Session, who: Person, ...args: ReadonlyArray<string>) => runInProcess([...args, "--url", s.url, "--key", who.key])
 const jsonOf = (stdout: string) => JSON.parse(stdout) as Record<string, any>

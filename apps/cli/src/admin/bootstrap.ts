@@ -1,9 +1,7 @@
 import type { Bootstrapped } from "@hedgerow/core"
-import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { Command, Flag } from "effect/cli"
-import { inProcess, localFlags } from "../local.ts"
-import { emit, jsonFlag } from "../output.ts"
+import { Flag } from "effect/cli"
+import { adminCommand } from "./command.ts"
 
 const render = (done: Bootstrapped) =>
   [
@@ -11,22 +9,20 @@ const render = (done: Bootstrapped) =>
     `Personal API key with scope * (shown only this once, keep it): ${done.personal_api_key}`
   ].join("\n")
 
-export const bootstrap = Command.make(
-  "bootstrap",
-  {
-    ...localFlags,
+export const bootstrap = adminCommand("bootstrap", {
+  description: "First setup of an empty store: an organization, its owner, a project and an all-scopes key",
+  flags: {
     email: Flag.String("email").pipe(Flag.withDescription("Owner's e-mail (default admin@hedgerow.local)"), Flag.optional),
     orgName: Flag.String("org-name").pipe(Flag.withDescription("Organization name (default Hedgerow)"), Flag.optional),
-    projectName: Flag.String("project-name").pipe(Flag.withDescription("Project name (default Default project)"), Flag.optional),
-    json: jsonFlag
+    projectName: Flag.String("project-name").pipe(Flag.withDescription("Project name (default Default project)"), Flag.optional)
   },
-  ({ email, orgName, projectName, json, ...store }) =>
-    inProcess(store, ({ Bootstrap }) =>
-      Bootstrap.use((b) =>
-        b.run({
-          email: Option.getOrUndefined(email),
-          organizationName: Option.getOrUndefined(orgName),
-          projectName: Option.getOrUndefined(projectName)
-        })
-      )).pipe(Effect.flatMap(emit(json, render)))
-).pipe(Command.withDescription("First setup of an empty store: an organization, its owner, a project and an all-scopes key"))
+  run: ({ Bootstrap }, { email, orgName, projectName }) =>
+    Bootstrap.use((b) =>
+      b.run({
+        email: Option.getOrUndefined(email),
+        organizationName: Option.getOrUndefined(orgName),
+        projectName: Option.getOrUndefined(projectName)
+      })
+    ),
+  show: render
+})

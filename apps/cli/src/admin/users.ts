@@ -5,23 +5,21 @@ import { inProcess, localFlags } from "../local.ts"
 import { details, emit, jsonFlag } from "../output.ts"
 import { given } from "../request-body.ts"
 import { readSecret } from "../secret-input.ts"
+import { adminCommand } from "./command.ts"
 
-const create = Command.make(
-  "create",
-  {
-    ...localFlags,
+const create = adminCommand("create", {
+  description: "Create a user (then `members add` puts them in an organization)",
+  flags: {
     email: Flag.String("email").pipe(Flag.withDescription("E-mail, unique per store")),
     firstName: Flag.String("first-name").pipe(Flag.withDescription("Given name"), Flag.optional),
-    lastName: Flag.String("last-name").pipe(Flag.withDescription("Family name"), Flag.optional),
-    json: jsonFlag
+    lastName: Flag.String("last-name").pipe(Flag.withDescription("Family name"), Flag.optional)
   },
-  ({ email, firstName, lastName, json, ...store }) =>
-    inProcess(store, ({ systemActor, UserService }) =>
-      UserService.use((s) => s.create(systemActor, { email, ...given({ first_name: firstName, last_name: lastName }) }))).pipe(
-      Effect.flatMap(emit(json, (user: User) => details(user, ["id", "uuid", "email", "first_name", "last_name", "created_at"])))
-    )
-).pipe(Command.withDescription("Create a user (then `members add` puts them in an organization)"))
+  run: ({ systemActor, UserService }, { email, firstName, lastName }) =>
+    UserService.use((s) => s.create(systemActor, { email, ...given({ first_name: firstName, last_name: lastName }) })),
+  show: (user) => details(user, ["id", "uuid", "email", "first_name", "last_name", "created_at"])
+})
 
+// The password is asked before the store is opened, so the store is held only while it is written.
 const setPassword = Command.make(
   "set-password",
   {

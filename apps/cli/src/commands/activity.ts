@@ -1,10 +1,10 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { Argument, Command, Flag } from "effect/cli"
-import { emit, jsonFlag, table } from "../output.ts"
+import { Argument, type Command, Flag } from "effect/cli"
+import { emit, table } from "../output.ts"
 import { followNext, queryOf } from "../paging.ts"
-import { type ApiClient, remoteFlags, withApi } from "../remote.ts"
-import { projectFlag } from "./flags-shared.ts"
+import type { ApiClient } from "../remote.ts"
+import type { Resource } from "../resource.ts"
 
 /** Activity endpoints page by number, as PostHog's do: `{results, next, previous, total_count}`. */
 interface ActivityPage<A> {
@@ -30,47 +30,47 @@ const everyPage = <A, E, R>(fetch: (query: ActivityQuery) => Effect.Effect<Activ
 
 /**
  * `activity [ID]` of a project's items (flags, cohorts): one item's log, or every item's of the
- * project, newest first; `item` names the column that shows what an entry is about.
+ * project, newest first; the column named after the resource's noun shows what an entry is about.
  */
-export const activityCommand = <E, R>(spec: {
-  readonly item: string
-  readonly description: string
-  readonly ofProject: (client: ApiClient, project: string, query: ActivityQuery) => Effect.Effect<ActivityPage<Entry>, E, R>
-  readonly ofItem: (client: ApiClient, project: string, id: string, query: ActivityQuery) => Effect.Effect<ActivityPage<Entry>, E, R>
-}) => {
-  const columns = ["created_at", "activity", spec.item, "user", "changed"]
+export const activityCommand = <S extends Command.Command.Config, At, A, E, R>(
+  of: Resource<S, At, A>,
+  spec: {
+    readonly description: string
+    readonly ofProject: (client: ApiClient, at: At, query: ActivityQuery) => Effect.Effect<ActivityPage<Entry>, E, R>
+    readonly ofItem: (client: ApiClient, at: At, id: string, query: ActivityQuery) => Effect.Effect<ActivityPage<Entry>, E, R>
+  }
+) => {
+  const columns = ["created_at", "activity", of.noun, "user", "changed"]
   const row = (entry: Entry) => ({
     created_at: entry.created_at,
     activity: entry.activity,
-    [spec.item]: entry.detail.name,
+    [of.noun]: entry.detail.name,
     user: entry.user?.email ?? entry.user?.first_name ?? null,
     changed: (entry.detail.changes ?? []).map((change) => change.field).filter((field) => field !== null).join(", ")
   })
-  return Command.make(
-    "activity",
-    {
-      ...remoteFlags,
-      id: Argument.String("id").pipe(Argument.withDescription(`A ${spec.item} id; without it, every ${spec.item} of the project`), Argument.optional),
-      project: projectFlag,
+  return of.onAll("activity", {
+    description: spec.description,
+    input: {
+      id: Argument.String("id").pipe(Argument.withDescription(`A ${of.noun} id; without it, every ${of.noun} of the project`), Argument.optional)
+    },
+    flags: {
       page: Flag.Int("page").pipe(Flag.withDescription("Page number (default 1)"), Flag.optional),
       limit: Flag.Int("limit").pipe(Flag.withDescription("Entries per page (default 10)"), Flag.optional),
-      all: Flag.Boolean("all").pipe(Flag.withDescription("Follow `next` to the last page"), Flag.withDefault(false)),
-      json: jsonFlag
+      all: Flag.Boolean("all").pipe(Flag.withDescription("Follow `next` to the last page"), Flag.withDefault(false))
     },
-    (options) =>
-      withApi(options, (client) => {
-        const fetch = (query: ActivityQuery) =>
-          Option.match(options.id, {
-            onNone: () => spec.ofProject(client, options.project, query),
-            onSome: (id) => spec.ofItem(client, options.project, id, query)
-          })
-        const first: ActivityQuery = queryOf({ page: options.page, limit: options.limit })
-        return options.all
-          ? everyPage(fetch, first).pipe(Effect.flatMap(emit(options.json, (all) =>
-            `${table(all.results.map(row), columns)}\n${all.results.length} of ${all.total_count}`)))
-          : fetch(first).pipe(Effect.flatMap(emit(options.json, (page) =>
-            `${table(page.results.map(row), columns)}\n${page.results.length} of ${page.total_count}` +
-            (page.next === null ? "" : " (--page or --all for more)"))))
-      })
-  ).pipe(Command.withDescription(spec.description))
+    run: ({ client, at, values, json }) => {
+      const fetch = (query: ActivityQuery) =>
+        Option.match(values.id, {
+          onNone: () => spec.ofProject(client, at, query),
+          onSome: (id) => spec.ofItem(client, at, id, query)
+        })
+      const first: ActivityQuery = queryOf({ page: values.page, limit: values.limit })
+      return values.all
+        ? everyPage(fetch, first).pipe(Effect.flatMap(emit(json, (all) =>
+          `${table(all.results.map(row), columns)}\n${all.results.length} of ${all.total_count}`)))
+        : fetch(first).pipe(Effect.flatMap(emit(json, (page) =>
+          `${table(page.results.map(row), columns)}\n${page.results.length} of ${page.total_count}` +
+          (page.next === null ? "" : " (--page or --all for more)"))))
+    }
+  })
 }

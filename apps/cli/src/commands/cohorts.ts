@@ -1,72 +1,46 @@
-import type { BasicCohortView, CohortView } from "@hedgerow/core"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import { Command, Flag } from "effect/cli"
 import { MAX_FORM_BYTES, MAX_MEMBERS_PER_REQUEST } from "../defaults.ts"
-import { details, emit, jsonFlag, UsageError } from "../output.ts"
-import { listCommand, pageFlags } from "../paging.ts"
-import { type ApiClient, checkPayload, remoteFlags, withApi } from "../remote.ts"
+import { emit, UsageError } from "../output.ts"
+import type { Core } from "../packages.ts"
+import { checkPayload } from "../remote.ts"
 import { commaList, extraData, given, jsonObjectData } from "../request-body.ts"
+import type { ItemCall } from "../resource.ts"
 import { activityCommand } from "./activity.ts"
 import { members } from "./cohorts-members.ts"
-import { cohortIdArgument } from "./cohorts-shared.ts"
-import { projectFlag } from "./flags-shared.ts"
+import { cohort, cohortRow } from "./cohorts-resource.ts"
 
-/** A cohort as one row of the list table (a `basic` list's cohort has all it needs). */
-const row = (cohort: BasicCohortView) => ({
-  id: cohort.id,
-  name: cohort.name,
-  type: cohort.is_static ? "static" : "dynamic",
-  count: cohort.count,
-  created_by: cohort.created_by?.email ?? null,
-  created_at: cohort.created_at
-})
-
-/** What a person reads of a cohort; `--json` prints all of it. */
-const summary = (cohort: CohortView) =>
-  details({ ...row(cohort), description: cohort.description, deleted: cohort.deleted, filters: cohort.filters }, [
-    "id", "name", "description", "type", "count", "deleted", "filters", "created_by", "created_at"
-  ])
-
-const list = Command.make(
-  "list",
-  {
-    ...remoteFlags,
-    project: projectFlag,
+const list = cohort.list({
+  description: "List a project's cohorts, newest first (soft-deleted ones are hidden)",
+  flags: {
     type: Flag.Literals("type", ["static", "dynamic"]).pipe(Flag.optional),
     search: Flag.String("search").pipe(Flag.withDescription("Case-insensitive part of the name"), Flag.optional),
     createdBy: Flag.Int("created-by").pipe(Flag.withDescription("Id of the user who created the cohorts"), Flag.optional),
     hideBehavioral: Flag.Boolean("hide-behavioral").pipe(
       Flag.withDescription("Leave out cohorts filtering on events, which flags cannot use"),
       Flag.withDefault(false)
-    ),
-    ...pageFlags,
-    json: jsonFlag
+    )
   },
-  (options) =>
-    withApi(options, (client) => {
-      const filters = {
-        ...given({ type: options.type, search: options.search }),
-        ...(Option.isSome(options.createdBy) ? { created_by_id: String(options.createdBy.value) } : {}),
-        ...(options.hideBehavioral ? { hide_behavioral_cohorts: "true" } : {})
+  columns: ["id", "name", "type", "count", "created_by", "created_at"],
+  row: cohortRow,
+  fetch: ({ client, at, values }, page) =>
+    client.cohorts.list({
+      params: at,
+      query: {
+        ...given({ type: values.type, search: values.search }),
+        ...(Option.isSome(values.createdBy) ? { created_by_id: String(values.createdBy.value) } : {}),
+        ...(values.hideBehavioral ? { hide_behavioral_cohorts: "true" } : {}),
+        ...page
       }
-      return listCommand(
-        options,
-        ["id", "name", "type", "count", "created_by", "created_at"],
-        (page) => client.cohorts.list({ params: { project_id: options.project }, query: { ...filters, ...page } }),
-        row
-      )
     })
-).pipe(Command.withDescription("List a project's cohorts, newest first (soft-deleted ones are hidden)"))
+})
 
-const get = Command.make(
-  "get",
-  { ...remoteFlags, id: cohortIdArgument, project: projectFlag, json: jsonFlag },
-  (options) =>
-    withApi(options, (client) =>
-      client.cohorts.retrieve({ params: { project_id: options.project, id: options.id } }).pipe(Effect.flatMap(emit(options.json, summary))))
-).pipe(Command.withDescription("Show a cohort (soft-deleted ones too)"))
+const get = cohort.get({
+  description: "Show a cohort (soft-deleted ones too)",
+  fetch: ({ client, at, id }) => client.cohorts.retrieve({ params: { ...at, id } })
+})
 
 /** Flags shared by create and update; `--data` holds any other writable field, and the flags win. */
 const bodyFlags = {
@@ -79,11 +53,11 @@ const bodyFlags = {
   data: Flag.String("data").pipe(Flag.withDescription("Other writable fields as a JSON object, inline or @file.json"), Flag.optional)
 }
 
-const bodyOf = (options: { readonly [K in keyof typeof bodyFlags]: Option.Option<string> }) =>
+const bodyOf = (values: { readonly [K in keyof typeof bodyFlags]: Option.Option<string> }) =>
   Effect.gen(function*() {
-    const extra = yield* extraData(options.data)
-    const filters = Option.isSome(options.filters) ? yield* jsonObjectData(options.filters.value, "--filters") : undefined
-    return { ...extra, ...given({ name: options.name, description: options.description }), ...(filters === undefined ? {} : { filters }) }
+    const extra = yield* extraData(values.data)
+    const filters = Option.isSome(values.filters) ? yield* jsonObjectData(values.filters.value, "--filters") : undefined
+    return { ...extra, ...given({ name: values.name, description: values.description }), ...(filters === undefined ? {} : { filters }) }
   })
 
 const fileFlag = Flag.String("file").pipe(Flag.withDescription("A CSV of distinct ids: a column headed distinct_id, or one column"))
@@ -108,79 +82,67 @@ const formOf = (body: Record<string, unknown>, csv: Uint8Array, fileName: string
   return form
 }
 
-const create = Command.make(
-  "create",
-  {
-    ...remoteFlags,
-    project: projectFlag,
+// Not a plain write: with --file the body goes as a form, beside the CSV, once checked as JSON.
+const create = cohort.onAll("create", {
+  description: "Create a cohort: dynamic from --filters, or static from --distinct-ids and --file",
+  flags: {
     ...bodyFlags,
     static: Flag.Boolean("static").pipe(Flag.withDescription("A static cohort: a list of distinct ids"), Flag.withDefault(false)),
     distinctIds: Flag.String("distinct-ids").pipe(Flag.withDescription("A static cohort's first members, comma-separated"), Flag.optional),
-    file: fileFlag.pipe(Flag.withDescription("A static cohort's first members from a CSV (implies --static)"), Flag.optional),
-    json: jsonFlag
+    file: fileFlag.pipe(Flag.withDescription("A static cohort's first members from a CSV (implies --static)"), Flag.optional)
   },
-  (options) =>
-    withApi(options, (client) =>
-      Effect.gen(function*() {
-        const isStatic = options.static || Option.isSome(options.file) || Option.isSome(options.distinctIds)
-        const body = {
-          ...(yield* bodyOf(options)),
-          ...(isStatic ? { is_static: true } : {}),
-          ...(Option.isSome(options.distinctIds) ? { _create_static_person_ids: commaList(options.distinctIds.value) } : {})
-        }
-        const checked = yield* checkPayload((core) => core.CohortWrite, body)
-        const params = { project_id: options.project }
-        const cohort = Option.isSome(options.file)
-          ? yield* client.cohorts.create({ params, payload: formOf(body, yield* readCsv(options.file.value), options.file.value) })
-          : yield* client.cohorts.create({ params, payload: checked })
-        yield* emit(options.json, summary)(cohort)
-      }))
-).pipe(Command.withDescription("Create a cohort: dynamic from --filters, or static from --distinct-ids and --file"))
+  run: ({ client, at, values, json }) =>
+    Effect.gen(function*() {
+      const isStatic = values.static || Option.isSome(values.file) || Option.isSome(values.distinctIds)
+      const body = {
+        ...(yield* bodyOf(values)),
+        ...(isStatic ? { is_static: true } : {}),
+        ...(Option.isSome(values.distinctIds) ? { _create_static_person_ids: commaList(values.distinctIds.value) } : {})
+      }
+      const checked = yield* checkPayload((core) => core.CohortWrite, body)
+      const created = Option.isSome(values.file)
+        ? yield* client.cohorts.create({ params: at, payload: formOf(body, yield* readCsv(values.file.value), values.file.value) })
+        : yield* client.cohorts.create({ params: at, payload: checked })
+      yield* emit(json, cohort.show)(created)
+    })
+})
 
-/** PATCH one cohort with `body`, checked first with core's own schema. */
-const patch = (client: ApiClient, options: { readonly project: string; readonly id: string; readonly json: boolean }, body: object) =>
-  checkPayload((core) => core.CohortWrite, body).pipe(
-    Effect.flatMap((payload) => client.cohorts.update({ params: { project_id: options.project, id: options.id }, payload })),
-    Effect.flatMap(emit(options.json, summary))
-  )
+/** A PATCH of one cohort: update, delete and restore are each one. */
+const patch = {
+  schema: (core: Core) => core.CohortWrite,
+  send: ({ client, at, id }: ItemCall<{ readonly project_id: string }, unknown>, payload: Core["CohortWrite"]["Type"]) =>
+    client.cohorts.update({ params: { ...at, id }, payload })
+}
 
-const update = Command.make(
-  "update",
-  { ...remoteFlags, id: cohortIdArgument, project: projectFlag, ...bodyFlags, json: jsonFlag },
-  (options) => withApi(options, (client) => Effect.flatMap(bodyOf(options), (body) => patch(client, options, body)))
-).pipe(Command.withDescription("Change some fields of a cohort"))
+const update = cohort.update("update", {
+  description: "Change some fields of a cohort",
+  flags: bodyFlags,
+  body: bodyOf,
+  ...patch
+})
 
-const remove = Command.make(
-  "delete",
-  { ...remoteFlags, id: cohortIdArgument, project: projectFlag, json: jsonFlag },
-  (options) => withApi(options, (client) => patch(client, options, { deleted: true }))
-).pipe(Command.withDescription("Soft-delete a cohort (PATCH deleted: true; refused while a flag or a cohort uses it); `restore` undoes it"))
+const { remove, restore } = cohort.softDelete({
+  remove: "Soft-delete a cohort (PATCH deleted: true; refused while a flag or a cohort uses it); `restore` undoes it",
+  restore: "Restore a soft-deleted cohort",
+  ...patch
+})
 
-const restore = Command.make(
-  "restore",
-  { ...remoteFlags, id: cohortIdArgument, project: projectFlag, json: jsonFlag },
-  (options) => withApi(options, (client) => patch(client, options, { deleted: false }))
-).pipe(Command.withDescription("Restore a soft-deleted cohort"))
+const upload = cohort.onItem("upload", {
+  description:
+    `Add the distinct ids of a CSV to a static cohort (at most ${MAX_FORM_BYTES / 1024 / 1024} MiB, ${MAX_MEMBERS_PER_REQUEST.toLocaleString("en-US")} ids)`,
+  flags: { file: fileFlag },
+  run: ({ client, at, id, values, json }) =>
+    Effect.gen(function*() {
+      const payload = formOf({}, yield* readCsv(values.file), values.file)
+      const updated = yield* client.cohorts.update({ params: { ...at, id }, payload })
+      yield* emit(json, cohort.show)(updated)
+    })
+})
 
-const upload = Command.make(
-  "upload",
-  { ...remoteFlags, id: cohortIdArgument, project: projectFlag, file: fileFlag, json: jsonFlag },
-  (options) =>
-    withApi(options, (client) =>
-      Effect.gen(function*() {
-        const payload = formOf({}, yield* readCsv(options.file), options.file)
-        const cohort = yield* client.cohorts.update({ params: { project_id: options.project, id: options.id }, payload })
-        yield* emit(options.json, summary)(cohort)
-      }))
-).pipe(Command.withDescription(
-  `Add the distinct ids of a CSV to a static cohort (at most ${MAX_FORM_BYTES / 1024 / 1024} MiB, ${MAX_MEMBERS_PER_REQUEST.toLocaleString("en-US")} ids)`
-))
-
-const activity = activityCommand({
-  item: "cohort",
+const activity = activityCommand(cohort, {
   description: "Activity log of one cohort or of every cohort of the project, newest first",
-  ofProject: (client, project, query) => client.cohorts.projectActivity({ params: { project_id: project }, query }),
-  ofItem: (client, project, id, query) => client.cohorts.activity({ params: { project_id: project, id }, query })
+  ofProject: (client, at, query) => client.cohorts.projectActivity({ params: at, query }),
+  ofItem: (client, at, id, query) => client.cohorts.activity({ params: { ...at, id }, query })
 })
 
 export const cohorts = Command.make("cohorts").pipe(

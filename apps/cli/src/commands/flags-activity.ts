@@ -1,8 +1,8 @@
 import { activityCommand } from "./activity.ts"
+import { flag } from "./flags-resource.ts"
 
-export const activity = activityCommand({
-  item: "flag",
+export const activity = activityCommand(flag, {
   description: "Activity log of one flag or of every flag of the project, newest first",
-  ofProject: (client, project, query) => client.featureFlags.projectActivity({ params: { project_id: project }, query }),
-  ofItem: (client, project, id, query) => client.featureFlags.activity({ params: { project_id: project, id }, query })
+  ofProject: (client, at, query) => client.featureFlags.projectActivity({ params: at, query }),
+  ofItem: (client, at, id, query) => client.featureFlags.activity({ params: { ...at, id }, query })
 })

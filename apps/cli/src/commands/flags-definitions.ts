@@ -1,8 +1,7 @@
 import * as Effect from "effect/Effect"
-import { Command, Flag } from "effect/cli"
-import { emit, jsonFlag, table } from "../output.ts"
-import { remoteFlags, withApi } from "../remote.ts"
-import { projectFlag } from "./flags-shared.ts"
+import { Flag } from "effect/cli"
+import { emit, table } from "../output.ts"
+import { flag } from "./flags-resource.ts"
 
 /** A flag of the definitions; its filters are read only as far as the table shows them. */
 interface Definition {
@@ -66,28 +65,22 @@ const render = (definitions: Definitions) => {
 }
 
 /** What a server-side SDK polls to evaluate the project's flags locally, read with the personal key. */
-export const definitions = Command.make(
-  "definitions",
-  {
-    ...remoteFlags,
-    project: projectFlag,
+export const definitions = flag.onAll("definitions", {
+  description: "The project's flag definitions for local evaluation (what server-side SDKs poll): a table, or the whole body with --json",
+  flags: {
     sendCohorts: Flag.Boolean("send-cohorts").pipe(
       Flag.withDescription("Also send the definitions of the dynamic cohorts the flags name"),
       Flag.withDefault(false)
-    ),
-    json: jsonFlag
+    )
   },
-  (options) =>
-    withApi(options, (client) =>
-      client.flagDefinitions.projectLocalEvaluation({
-        params: { project_id: options.project },
-        query: options.sendCohorts ? { send_cohorts: "true" } : {},
-        headers: {}
-      }).pipe(
-        // Without If-None-Match the answer is never 304.
-        Effect.flatMap((answer) => answer === undefined ? Effect.die("304 to a request without If-None-Match") : Effect.succeed(answer)),
-        Effect.flatMap(emit(options.json, render))
-      ))
-).pipe(Command.withDescription(
-  "The project's flag definitions for local evaluation (what server-side SDKs poll): a table, or the whole body with --json"
-))
+  run: ({ client, at, values, json }) =>
+    client.flagDefinitions.projectLocalEvaluation({
+      params: at,
+      query: values.sendCohorts ? { send_cohorts: "true" } : {},
+      headers: {}
+    }).pipe(
+      // Without If-None-Match the answer is never 304.
+      Effect.flatMap((answer) => answer === undefined ? Effect.die("304 to a request without If-None-Match") : Effect.succeed(answer)),
+      Effect.flatMap(emit(json, render))
+    )
+})

@@ -1,12 +1,9 @@
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import { Argument, Command, Flag } from "effect/cli"
-import { details, emit, jsonFlag } from "../output.ts"
-import { listCommand, pageFlags } from "../paging.ts"
-import { remoteFlags, withApi } from "../remote.ts"
-import { projectFlag } from "./flags-shared.ts"
-
-const flagArgument = Argument.String("flag-id").pipe(Argument.withDescription("Feature flag id"))
+import { details, emit } from "../output.ts"
+import { resource } from "../resource.ts"
+import { inProject } from "../scope.ts"
 
 interface RoleAccessLike {
   readonly id: number
@@ -23,56 +20,41 @@ const row = (access: RoleAccessLike) => ({
   added_at: access.added_at
 })
 
-const list = Command.make(
-  "list",
-  { ...remoteFlags, flag: flagArgument, project: projectFlag, ...pageFlags, json: jsonFlag },
-  (options) =>
-    withApi(options, (client) =>
-      listCommand(
-        options,
-        ["id", "role", "role_id", "level", "added_at"],
-        (query) => client.flagRoleAccess.list({ params: { project_id: options.project, feature_flag_id: options.flag }, query }),
-        row
-      ))
-).pipe(Command.withDescription("Roles granted access to a flag"))
+/** The roles granted a flag are commands on the flag, named here by `flag-id`. */
+const flagAccess = resource({
+  noun: "role access",
+  scope: inProject,
+  id: Argument.String("flag-id").pipe(Argument.withDescription("Feature flag id")),
+  show: (access: RoleAccessLike) => details({ ...row(access), flag: `${access.feature_flag.id} (${access.feature_flag.key})` })
+})
 
-const add = Command.make(
-  "add",
-  {
-    ...remoteFlags,
-    flag: flagArgument,
-    role: Flag.String("role").pipe(Flag.withDescription("Role id (uuid) of the flag's organization")),
-    project: projectFlag,
-    json: jsonFlag
-  },
-  (options) =>
-    withApi(options, (client) =>
-      client.flagRoleAccess.create({
-        params: { project_id: options.project, feature_flag_id: options.flag },
-        payload: { role_id: options.role }
-      }).pipe(Effect.flatMap(emit(options.json, (access) =>
-        details({ ...row(access), flag: `${access.feature_flag.id} (${access.feature_flag.key})` }))))
+const list = flagAccess.listOf("list", {
+  description: "Roles granted access to a flag",
+  columns: ["id", "role", "role_id", "level", "added_at"],
+  row,
+  fetch: ({ client, at, id }, query) => client.flagRoleAccess.list({ params: { ...at, feature_flag_id: id }, query })
+})
+
+const add = flagAccess.onItem("add", {
+  description: "Grant a role access to a flag: members of a can-only-view role may then edit it",
+  input: { role: Flag.String("role").pipe(Flag.withDescription("Role id (uuid) of the flag's organization")) },
+  run: ({ client, at, id, values, json }) =>
+    client.flagRoleAccess.create({ params: { ...at, feature_flag_id: id }, payload: { role_id: values.role } }).pipe(
+      Effect.flatMap(emit(json, flagAccess.show))
     )
-).pipe(Command.withDescription("Grant a role access to a flag: members of a can-only-view role may then edit it"))
+})
 
-const remove = Command.make(
-  "remove",
-  {
-    ...remoteFlags,
-    flag: flagArgument,
-    id: Argument.String("role-access-id").pipe(Argument.withDescription("The entry's id, as `role-access list` shows it")),
-    project: projectFlag,
-    json: jsonFlag
-  },
-  (options) =>
-    withApi(options, (client) =>
-      client.flagRoleAccess.destroy({ params: { project_id: options.project, feature_flag_id: options.flag, id: options.id } }).pipe(
-        // 204 answers nothing; the JSON echoes what was done so scripts still get an object.
-        Effect.andThen(options.json
-          ? Console.log(JSON.stringify({ feature_flag_id: options.flag, id: options.id, removed: true }, null, 2))
-          : Console.log(`Removed role access ${options.id} from flag ${options.flag}.`))
-      ))
-).pipe(Command.withDescription("Take a role's access to a flag away"))
+const remove = flagAccess.onItem("remove", {
+  description: "Take a role's access to a flag away",
+  input: { entry: Argument.String("role-access-id").pipe(Argument.withDescription("The entry's id, as `role-access list` shows it")) },
+  run: ({ client, at, id, values: { entry }, json }) =>
+    client.flagRoleAccess.destroy({ params: { ...at, feature_flag_id: id, id: entry } }).pipe(
+      // The API answers 204 with no body; the JSON says what was done so scripts still get an object.
+      Effect.andThen(json
+        ? Console.log(JSON.stringify({ feature_flag_id: id, id: entry, removed: true }, null, 2))
+        : Console.log(`Removed role access ${entry} from flag ${id}.`))
+    )
+})
 
 export const roleAccess = Command.make("role-access").pipe(
   Command.withDescription("Per-role access to a flag (PostHog's legacy FeatureFlagRoleAccess)"),

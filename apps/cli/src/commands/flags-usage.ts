@@ -1,9 +1,8 @@
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import { Command, Flag } from "effect/cli"
-import { emit, jsonFlag, table } from "../output.ts"
-import { remoteFlags, withApi } from "../remote.ts"
-import { flagIdArgument, projectFlag } from "./flags-shared.ts"
+import { Flag } from "effect/cli"
+import { emit, table } from "../output.ts"
+import { given } from "../request-body.ts"
+import { flag } from "./flags-resource.ts"
 
 interface Report {
   readonly flag_key: string
@@ -28,25 +27,16 @@ const render = (report: Report): string => {
 }
 
 /** How often the SDKs reported the flag called, per day and value returned. */
-export const usage = Command.make(
-  "usage",
-  {
-    ...remoteFlags,
-    id: flagIdArgument,
-    project: projectFlag,
+export const usage = flag.onItem("usage", {
+  description:
+    "The flag's calls as the SDKs report them ($feature_flag_called), per UTC day and value returned: a table, or the report with --json",
+  flags: {
     dateFrom: Flag.String("date-from").pipe(Flag.withDescription("First day: YYYY-MM-DD, or before today as --date-from=-30d, -4w or -1m (default -30d)"), Flag.optional),
-    dateTo: Flag.String("date-to").pipe(Flag.withDescription("Last day, the same way (default today)"), Flag.optional),
-    json: jsonFlag
+    dateTo: Flag.String("date-to").pipe(Flag.withDescription("Last day, the same way (default today)"), Flag.optional)
   },
-  (options) =>
-    withApi(options, (client) =>
-      client.flagUsage.usage({
-        params: { project_id: options.project, id: options.id },
-        query: {
-          ...Option.match(options.dateFrom, { onNone: () => ({}), onSome: (date_from) => ({ date_from }) }),
-          ...Option.match(options.dateTo, { onNone: () => ({}), onSome: (date_to) => ({ date_to }) })
-        }
-      }).pipe(Effect.flatMap(emit(options.json, render))))
-).pipe(Command.withDescription(
-  "The flag's calls as the SDKs report them ($feature_flag_called), per UTC day and value returned: a table, or the report with --json"
-))
+  run: ({ client, at, id, values, json }) =>
+    client.flagUsage.usage({
+      params: { ...at, id },
+      query: given({ date_from: values.dateFrom, date_to: values.dateTo })
+    }).pipe(Effect.flatMap(emit(json, render)))
+})

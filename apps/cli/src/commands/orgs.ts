@@ -3,46 +3,46 @@ import * as Effect from "effect/Effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { CURRENT } from "../defaults.ts"
 import { details, emit, jsonFlag, UsageError } from "../output.ts"
-import { listCommand, pageFlags } from "../paging.ts"
-import { checkPayload, remoteFlags, withApi } from "../remote.ts"
+import { remoteFlags, withApi } from "../remote.ts"
+import { resource } from "../resource.ts"
+import { topLevel } from "../scope.ts"
 
 const idArgument = Argument.String("id").pipe(Argument.withDescription(`Organization id, or ${CURRENT} for your current one`))
 const nameArgument = Argument.String("name").pipe(Argument.withDescription("Organization name (at most 64 characters)"))
 
 const COLUMNS = ["id", "name", "slug", "membership_level", "created_at"]
-const summary = (organization: OrganizationView) => details(organization, COLUMNS)
 
-const list = Command.make(
-  "list",
-  { ...remoteFlags, ...pageFlags, json: jsonFlag },
-  (options) => withApi(options, (client) => listCommand(options, COLUMNS, (query) => client.organizations.list({ query })))
-).pipe(Command.withDescription("List your organizations, by name"))
+const organization = resource({
+  noun: "organization",
+  scope: topLevel,
+  id: idArgument,
+  show: (found: OrganizationView) => details(found, COLUMNS)
+})
 
-const create = Command.make(
-  "create",
-  { ...remoteFlags, name: nameArgument, json: jsonFlag },
-  (options) =>
-    withApi(options, (client) =>
-      Effect.gen(function*() {
-        const payload = yield* checkPayload((core) => core.OrganizationCreate, { name: options.name })
-        const organization = yield* client.organizations.create({ payload })
-        yield* emit(options.json, (created: OrganizationView) =>
-          `${summary(created)}\nYou own it, and work in its first project from now on.`)(organization)
-      }))
-).pipe(Command.withDescription("Found an organization: you become its owner, with a first project"))
+const list = organization.list({
+  description: "List your organizations, by name",
+  columns: COLUMNS,
+  fetch: ({ client }, query) => client.organizations.list({ query })
+})
 
-const rename = Command.make(
-  "rename",
-  { ...remoteFlags, id: idArgument, name: nameArgument, json: jsonFlag },
-  (options) =>
-    withApi(options, (client) =>
-      Effect.gen(function*() {
-        const payload = yield* checkPayload((core) => core.OrganizationUpdate, { name: options.name })
-        const organization = yield* client.organizations.update({ params: { organization_id: options.id }, payload })
-        yield* emit(options.json, summary)(organization)
-      }))
-).pipe(Command.withDescription("Rename an organization (administrator level); its slug stays"))
+const create = organization.create({
+  description: "Found an organization: you become its owner, with a first project",
+  input: { name: nameArgument },
+  body: (values) => Effect.succeed({ name: values.name }),
+  schema: (core) => core.OrganizationCreate,
+  send: ({ client }, payload) => client.organizations.create({ payload }),
+  show: (created) => `${details(created, COLUMNS)}\nYou own it, and work in its first project from now on.`
+})
 
+const rename = organization.update("rename", {
+  description: "Rename an organization (administrator level); its slug stays",
+  input: { name: nameArgument },
+  body: (values) => Effect.succeed({ name: values.name }),
+  schema: (core) => core.OrganizationUpdate,
+  send: ({ client, id }, payload) => client.organizations.update({ params: { organization_id: id }, payload })
+})
+
+// Refused before the key is even looked up: without --yes nothing is asked of the server.
 const remove = Command.make(
   "delete",
   {
