@@ -4,6 +4,7 @@ import { gzipSync } from "node:zlib"
 import { describe, expect, it } from "vitest"
 import { decodeLz64 } from "../src/request/lz64.ts"
 import { decodeSdkBody, MAX_DECODED_BYTES, SDK_BODY_SHAPE } from "../src/request/sdk-body.ts"
+import { cpuMillisOf } from "./thread-time.ts"
 
 const body = { token: "phc_x", distinct_id: "d-1", person_properties: { name: "Zoë 🐝" } }
 const json = JSON.stringify(body)
@@ -14,16 +15,6 @@ const FORM = "application/x-www-form-urlencoded"
 const form = (data: string) => Buffer.from(`data=${encodeURIComponent(data)}`)
 const bytes = (text: string) => Buffer.from(text)
 
-/**
- * The milliseconds of this thread's CPU a decoding took: what it holds the event loop for, which a
- * machine busy with other work does not inflate as it would a clock's reading.
- */
-const cpuMillisOf = <A>(decode: () => A): { readonly result: A; readonly millis: number } => {
-  const before = process.threadCpuUsage()
-  const result = decode()
-  const spent = process.threadCpuUsage(before)
-  return { result, millis: (spent.user + spent.system) / 1000 }
-}
 
 describe("SDK bodies are decoded exactly once", () => {
   it("reads every encoding the SDKs send", () => {
