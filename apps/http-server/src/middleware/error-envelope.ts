@@ -38,7 +38,10 @@ export const around = (
     // The router's types insist that a middleware passes unhandled errors on; this one handles all.
   }) as Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest>
 
-/** The envelope alone around every route; the server puts the request log and CORS around it (see app.ts). */
+/**
+ * The envelope alone as a global middleware, for a router without the server's other middleware (the
+ * server itself wraps `around` inside the request log and CORS, in app.ts).
+ */
 export const layer = HttpRouter.middleware(
   Effect.zipWith(Effect.service(ServerSettings), Effect.serviceOption(Authentication), around),
   { global: true }

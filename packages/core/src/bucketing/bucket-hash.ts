@@ -72,7 +72,10 @@ class BucketHasher {
 
   /** See `hashAhead`. */
   hashAhead(prefixes: ReadonlyArray<HashPrefix>, identifier: string, salt: DrawnSalt): void {
-    const lanes = prefixes.length === 0 ? null : (this.#lanes ??= loadSha1x4())
+    if (prefixes.length === 0) return
+    // Loaded once: `null` (no SIMD) is an answer too, kept so that no draw tries again.
+    if (this.#lanes === undefined) this.#lanes = loadSha1x4()
+    const lanes = this.#lanes
     if (lanes === null) return
     const slot = DRAWN_SALTS.indexOf(salt)
     const draw: Draw = this.#lastDraws[slot] = { number: ++this.#draws, identifier }
