@@ -1,4 +1,7 @@
+import { HedgerowApi } from "@hedgerow/api"
 import { ManagedRuntime } from "effect"
+import { HttpRouter } from "effect/http"
+import { HttpApiScalar, OpenApi } from "effect/http-api"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HedgerowServer } from "../src/index.ts"
 
@@ -27,5 +30,22 @@ describe("the rendered docs", () => {
     expect(pages[0]!.length).toBeGreaterThan(1_000_000)
     expect(pages[0]).not.toContain("<script src=")
     expect(new Set(pages).size).toBe(1)
+  })
+
+  it("are sent as Effect's own renderings are, byte for byte, with their length: the page and the OpenAPI document as JSON", async () => {
+    const scalar = HttpRouter.toWebHandler(HttpApiScalar.layer(HedgerowApi, { path: "/api/docs/" }), { disableLogger: true })
+    const rendered = [
+      { path: "/api/docs/", type: "text/html", body: await (await scalar.handler(new Request("http://localhost/api/docs/"))).bytes() },
+      { path: "/api/schema/", type: "application/json", body: new TextEncoder().encode(JSON.stringify(OpenApi.fromApi(HedgerowApi))) }
+    ]
+    await scalar.dispose()
+    for (const { path, type, body } of rendered) {
+      for (let visit = 0; visit < 2; visit++) {
+        const response = await fetch(`${url}${path}`)
+        expect(response.headers.get("content-type"), path).toBe(type)
+        expect(response.headers.get("content-length"), path).toBe(String(body.length))
+        expect(Buffer.from(await response.arrayBuffer()).equals(body), path).toBe(true)
+      }
+    }
   })
 })
