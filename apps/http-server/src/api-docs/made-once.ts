@@ -13,8 +13,9 @@ const asBytes = (response: HttpServerResponse.HttpServerResponse) => {
 
 /**
  * A response that is the same on every visit, made at the first visit and kept for the life of the
- * process: visits that arrive while it is being made wait for that one making. Every visit is then
- * answered with the same response, whose headers the middleware around the route add to a copy of.
+ * process. Visits that arrive while it is being made wait for it rather than make their own (should all
+ * of them leave first, the next visit makes it). Every visit is answered with this one response: the
+ * middleware around the route set their headers on copies of it, which share its body.
  */
 export const madeOnce = <E, R>(make: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
   Effect.runSync(Effect.cached(Effect.map(make, asBytes)))
