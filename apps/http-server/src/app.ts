@@ -3,7 +3,8 @@ import { Authentication } from "@hedgerow/core"
 import { Hedgerow, type StoreOptions } from "@hedgerow/store"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { HttpApiBuilder } from "effect/http-api"
+import * as ApiDocs from "./api-docs/routes.ts"
 import * as AuthorizationMiddleware from "./http-api/authorization.ts"
 import * as Handlers from "./http-api/handlers.ts"
 import * as RequestDecodingMiddleware from "./http-api/request-decoding.ts"
@@ -38,33 +39,18 @@ const edgeMiddleware = HttpRouter.middleware(
  */
 export const routerConfig = { ignoreTrailingSlash: true, maxParamLength: Number.MAX_SAFE_INTEGER } as const
 
-const DOCS_PATH = "/api/docs/"
-
-/**
- * The rendered docs, made on each visit. `HttpApiScalar.layer` alone loads Scalar's script when the
- * server starts and keeps the page once made, both large; here the script loads at the first visit, and
- * each page is dropped once sent: most servers are never asked for their docs.
- */
-const docsRoute = HttpRouter.add(
-  "GET",
-  DOCS_PATH,
-  Effect.flatten(HttpRouter.toHttpEffect(HttpApiScalar.layer(HedgerowApi, { path: DOCS_PATH }))).pipe(
-    Effect.provideService(HttpRouter.RouterConfig, routerConfig)
-  )
-)
-
 /**
  * The routes of the contract, the OpenAPI document and its rendered docs, over core, for a server that
  * strips `basePath` from each request before routing it ("" when the API is the whole server).
  */
 export const routesAt = (basePath: string) =>
   Layer.mergeAll(
-    HttpApiBuilder.layer(HedgerowApi, { openapiPath: "/api/schema/" }).pipe(
+    HttpApiBuilder.layer(HedgerowApi).pipe(
       Layer.provide(Handlers.layerNoDeps),
       Layer.provide(AuthorizationMiddleware.layerNoDeps),
       Layer.provide(RequestDecodingMiddleware.layer)
     ),
-    docsRoute,
+    ApiDocs.routes,
     edgeMiddleware
   ).pipe(
     // Read once, for the handlers, the key middleware and the envelope's answers alike.

@@ -8,6 +8,7 @@
  * - middleware/: around every route: the request log, CORS, the error envelope and its fallbacks for a
  *   request no route matches (404, 405, the web console's pages);
  * - http-api/: HttpApi's handlers for the endpoints' bindings, and the contract's two middlewares;
+ * - api-docs/: the OpenAPI document and its docs page, each made once, at its first visit;
  * - request/: what is read of a request: its URL, its session, its bodies (JSON, forms, the SDKs');
  * - endpoints/: each endpoint of the contract bound to its core call, one file per group;
  * - answers/: what goes out: endpoint answers, error envelopes, cookies, the logged 500;

@@ -1,5 +1,6 @@
 import { Authorization, HedgerowApi } from "@hedgerow/api"
 import { HttpApi } from "effect/http-api"
+import { DOCS_PATH, SCHEMA_PATH } from "../api-docs/routes.ts"
 
 /** A served path: its template, a pattern matching it and the methods it serves. */
 export interface KnownPath {
@@ -13,7 +14,7 @@ export interface KnownPath {
 /** Each served path with the methods it serves, to tell 405 from 404 and to log a 405 by its template. */
 const knownPaths: ReadonlyArray<KnownPath> = (() => {
   // The OpenAPI document and its docs page are served beside the contract's endpoints.
-  const byPath = new Map<string, Set<string>>([["/api/schema/", new Set(["GET"])], ["/api/docs/", new Set(["GET"])]])
+  const byPath = new Map<string, Set<string>>([[SCHEMA_PATH, new Set(["GET"])], [DOCS_PATH, new Set(["GET"])]])
   const publicPaths = new Set<string>()
   HttpApi.reflect(HedgerowApi, {
     onGroup: () => {},
