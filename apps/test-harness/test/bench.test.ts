@@ -64,14 +64,14 @@ describe("benchmark driver", () => {
         const figures = await Effect.runPromise(
           runBench({ sections: ["scenarios"], durationSeconds: 0.3, connections: 2, warmupSeconds: 0, steadySeconds: 1, scenarios })
         )
-        assert.deepStrictEqual(figures.runs.map((run) => run.label), ["Hedgerow in this process, embedded store in memory"])
+        assert.deepStrictEqual(figures.runs.map((run) => run.label), ["Hedgerow in process, in-memory store"])
         assertClean(figures, scenarios)
         for (const scenario of figures.runs[0]!.scenarios) {
           assert.strictEqual(scenario.memoryAfterHedgerow.length, 1)
           assert.isAbove(scenario.memoryAfterHedgerow[0]!.heapUsedBytes ?? 0, 0)
         }
         const report = formatBench(figures)
-        assert.include(report, "=== Hedgerow in this process, embedded store in memory ===")
+        assert.include(report, "=== Hedgerow in process, in-memory store ===")
         assert.include(report, "hedgerow/baseline")
         assert.include(report, "HttpApi alone/baseline")
         assert.include(report, "Process memory after the Hedgerow run: RSS")
