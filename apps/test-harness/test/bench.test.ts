@@ -9,8 +9,13 @@ import { eventScenarios } from "../src/bench/event-scenarios.ts"
 import { flagScenarios } from "../src/bench/flag-scenarios.ts"
 import { serverErrors } from "../src/bench/fuzzed-writes.ts"
 import { failures } from "../src/bench/load.ts"
+import { atMost } from "../src/bench/goals.ts"
+import type { LoadFigures } from "../src/bench/load.ts"
 import { parseInvocation } from "../src/bench/options.ts"
-import { type BenchFigures, failedRequests, loadsOf, runBench } from "../src/bench/run-bench.ts"
+import { cpuTicksOf } from "../src/bench/process-cpu.ts"
+import { type BenchFigures, defaultSections, failedRequests, loadsOf, runBench } from "../src/bench/run-bench.ts"
+import { cpuMicrosPerRequest, type ShippedFigures } from "../src/bench/shipped.ts"
+import { shippedChecks } from "../src/bench/shipped-table.ts"
 import type { Scenario } from "../src/bench/scenario.ts"
 import { getProject } from "../src/bench/scenarios.ts"
 import { targetingScenarios } from "../src/bench/targeting-scenarios.ts"
@@ -64,14 +69,14 @@ describe("benchmark driver", () => {
         const figures = await Effect.runPromise(
           runBench({ sections: ["scenarios"], durationSeconds: 0.3, connections: 2, warmupSeconds: 0, steadySeconds: 1, scenarios })
         )
-        assert.deepStrictEqual(figures.runs.map((run) => run.label), ["Hedgerow in this process, embedded store in memory"])
+        assert.deepStrictEqual(figures.runs.map((run) => run.label), ["Hedgerow in process, in-memory store"])
         assertClean(figures, scenarios)
         for (const scenario of figures.runs[0]!.scenarios) {
           assert.strictEqual(scenario.memoryAfterHedgerow.length, 1)
           assert.isAbove(scenario.memoryAfterHedgerow[0]!.heapUsedBytes ?? 0, 0)
         }
         const report = formatBench(figures)
-        assert.include(report, "=== Hedgerow in this process, embedded store in memory ===")
+        assert.include(report, "=== Hedgerow in process, in-memory store ===")
         assert.include(report, "hedgerow/baseline")
         assert.include(report, "HttpApi alone/baseline")
         assert.include(report, "Process memory after the Hedgerow run: RSS")
@@ -189,6 +194,104 @@ describe("benchmark driver", () => {
     const dataDirs = progress.flatMap((line) => /new data dir, (\S+) \(removed at the end\)/.exec(line)?.[1] ?? [])
     assert.strictEqual(dataDirs.length, 2)
     assert.isTrue(dataDirs.every((dataDir) => !existsSync(dataDir)), dataDirs.join(", "))
+  })
+
+  it("measures `hedgerow serve` as shipped and a baseline process, with the CPU each spent, and removes its data dir", async () => {
+    const progress: Array<string> = []
+    const figures = await Effect.runPromise(runBench({
+      sections: ["shipped"],
+      durationSeconds: 0.3,
+      connections: 2,
+      warmupSeconds: 0.2,
+      startSeconds: 0.3,
+      steadySeconds: 1,
+      progress: (line) => progress.push(line)
+    }))
+    assert.deepStrictEqual(figures.runs, [])
+    const shipped = figures.shipped!
+    assert.deepStrictEqual(shipped.scenarios.map((scenario) => scenario.name), [
+      "GET project",
+      "GET flags, a project of 100 flags",
+      "POST /flags?v=2, a project of 100 flags",
+      "GET definitions for local evaluation, a project of 100 flags",
+      "GET definitions again, unchanged (If-None-Match: 304), a project of 100 flags",
+      "GET flag",
+      "PATCH flag",
+      "POST flag",
+      "POST /batch/, 1,000 $feature_flag_called events"
+    ])
+    const measured = [
+      ...shipped.scenarios.flatMap((scenario) => [scenario.hedgerow, scenario.baseline]),
+      ...[shipped.logged, shipped.unlogged].flatMap((start) => [start.first, start.warm])
+    ]
+    for (const run of measured) {
+      assert.isAbove(run.load.completed, 0)
+      // Read from /proc on Linux; the report shows n/a elsewhere.
+      if (process.platform === "linux") assert.isAbove(cpuMicrosPerRequest(run) ?? 0, 0)
+    }
+    // The list is a full page of the seeded flags.
+    assert.isAbove(shipped.scenarios[1]!.responseBytes, 100_000)
+    assert.strictEqual(failedRequests(figures), 0)
+
+    const report = formatBench(figures)
+    assert.include(report, "=== Hedgerow as shipped: `hedgerow serve` on a data dir ===")
+    assert.include(report, "as shipped: GET flag, the request log's share of its CPU")
+    assert.match(report, /\d+ of 8 targets met\./)
+    const dataDirs = progress.flatMap((line) => /new data dir, (\S+);/.exec(line)?.[1] ?? [])
+    assert.strictEqual(dataDirs.length, 1)
+    assert.isFalse(existsSync(dataDirs[0]!), dataDirs[0])
+  })
+
+  it("reads a process's CPU ticks past a command name with spaces and parentheses", () => {
+    const stat = "4242 (node (x) y) S 1 4242 4242 0 -1 4194560 5000 0 0 0 1234 567 0 0 20 0 11 0 100 1000000 5000"
+    assert.strictEqual(cpuTicksOf(stat), 1234 + 567)
+    assert.strictEqual(cpuTicksOf("garbage"), undefined)
+  })
+
+  it("judges the request log's share and a new server's rate from the shipped figures", () => {
+    const load = (completed: number, requestsPerSecond: number): LoadFigures => ({
+      requestsPerSecond,
+      p50Ms: 1,
+      p99Ms: 2,
+      completed,
+      non2xx: 0,
+      errors: 0,
+      timeouts: 0,
+      statusCodes: { 200: completed },
+      completedByOrigin: {}
+    })
+    const getFlag = {
+      name: "GET flag",
+      method: "GET",
+      path: "/flag",
+      status: 200,
+      responseBytes: 10,
+      hedgerow: { load: load(1000, 1000), serverCpuSeconds: 0.08 },
+      baseline: { load: load(4000, 4000), serverCpuSeconds: 0.04 },
+      cpuGoal: atMost(100)
+    }
+    const figures: ShippedFigures = {
+      seededFlags: 100,
+      scenarios: [getFlag],
+      probeScenario: "GET flag",
+      startSeconds: 5,
+      logged: { first: { load: load(700, 700) }, warm: { load: load(1000, 1000), serverCpuSeconds: 0.1 } },
+      unlogged: { first: { load: load(800, 800) }, warm: { load: load(1000, 1000), serverCpuSeconds: 0.096 } }
+    }
+    assert.strictEqual(cpuMicrosPerRequest(getFlag.hedgerow), 80)
+    assert.strictEqual(cpuMicrosPerRequest(figures.logged.first), undefined)
+    assert.deepStrictEqual(shippedChecks(figures).map((c) => [c.figure, c.value, c.target?.met]), [
+      ["as shipped: GET flag, server CPU per request", "80 µs", true],
+      ["as shipped: GET flag, the request log's share of its CPU", "4 %", true],
+      ["as shipped: GET flag, req/s over the first 5 s after a start / warm", "70 %", false]
+    ])
+  })
+
+  it("runs all but the in-process scenarios by default, and all of them on PostgreSQL", () => {
+    assert.deepStrictEqual(defaultSections({}), ["shipped", "cli", "memory"])
+    assert.deepStrictEqual(defaultSections({ databaseUrl: "postgres://localhost/hedgerow" }), ["shipped", "scenarios", "cli", "memory"])
+    const invocation = parseInvocation(["--only", "memory,shipped"])
+    assert.deepStrictEqual(invocation._tag === "run" ? invocation.options.sections : undefined, ["shipped", "memory"])
   })
 
   it("takes --database-url as the PostgreSQL server to run on", () => {

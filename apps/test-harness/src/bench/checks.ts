@@ -5,6 +5,15 @@ export const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)}
 export const wholeMilliseconds = (ms: number) => `${integer(ms)} ms`
 export const percent = (fraction: number) => `${Number((fraction * 100).toFixed(1))} %`
 export const times = (fraction: number) => `${fraction.toFixed(2)}x`
+export const milliseconds = (n: number) => n.toFixed(2)
+export const microseconds = (n: number) => `${integer(n)} µs`
+
+/** Hedgerow's figure over the baseline's, with fewer decimals the larger it is. */
+export const ratio = (hedgerow: number, baseline: number) => {
+  if (baseline === 0) return "n/a"
+  const r = hedgerow / baseline
+  return `${r >= 10 ? r.toFixed(1) : r >= 1 ? r.toFixed(2) : r.toFixed(3)}x`
+}
 
 /** First column left-aligned, the rest right-aligned, two spaces between columns. */
 export const columns = (rows: ReadonlyArray<ReadonlyArray<string>>) => {

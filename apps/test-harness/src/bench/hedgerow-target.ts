@@ -1,8 +1,9 @@
 import { Bootstrap, type OrganizationId, type ProjectId, type UserId } from "@hedgerow/core"
 import { HedgerowServer, logSettingsFromConfig } from "@hedgerow/http-server"
-import { analyzeChangedTables, type Hedgerow } from "@hedgerow/store"
+import { analyzeChangedTables } from "@hedgerow/store"
 import { Context, Effect, Layer, type Scope } from "effect"
 import { type ProcessMemory, thisProcessMemory } from "./memory.ts"
+import { seedFlags, type SeedTenant } from "./seed-flags.ts"
 
 /** The bootstrapped tenant every scenario works in, and how to reach and authenticate to it. */
 export class HedgerowFixture extends Context.Service<HedgerowFixture, {
@@ -16,13 +17,19 @@ export class HedgerowFixture extends Context.Service<HedgerowFixture, {
   readonly authorization: Readonly<Record<string, string>>
 }>()("hedgerow/bench/HedgerowFixture") {}
 
-/** Brings the planner's statistics up to date after seeding, the way the store in use gets them. */
-export class RefreshStatistics extends Context.Service<RefreshStatistics, {
-  readonly run: Effect.Effect<void, unknown>
-}>()("hedgerow/bench/RefreshStatistics") {}
+/**
+ * Writes flags of the plausible product (seed-flags.ts) straight into the target's store, then brings the
+ * planner's statistics up to date the way that store gets them. The embedded store's background analyzer
+ * (or autovacuum on a server) would get there in time; not waiting for it keeps the run short, and
+ * measures the steady state a user sees shortly after an import.
+ */
+export class FlagSeeder extends Context.Service<FlagSeeder, {
+  /** Flags `from` to `to - 1` in the tenant's project; nothing when the range is empty. */
+  readonly seed: (tenant: SeedTenant, from: number, to: number) => Effect.Effect<void, unknown>
+}>()("hedgerow/bench/FlagSeeder") {}
 
-/** Everything a scenario's setup may use: core's services over the target's store, and the fixture. */
-export type ScenarioServices = Layer.Success<ReturnType<typeof Hedgerow.layer>> | HedgerowFixture | RefreshStatistics
+/** Everything a scenario's setup may use: the fixture and the seeder. */
+export type ScenarioServices = HedgerowFixture | FlagSeeder
 
 /** A Hedgerow deployment under test, for as long as the scope that started it. */
 export interface HedgerowTarget {
@@ -63,18 +70,19 @@ export const bootstrapTenant = Effect.gen(function*() {
 export const fixtureAt = (tenant: Tenant, baseUrl: string) => HedgerowFixture.of({ ...tenant, baseUrl })
 
 /**
- * The servers' request log: off unless HEDGEROW_LOG_LEVEL asks for it, since the report goes to stdout
- * too. On, the lines come first and the report after them, at the end of stdout.
+ * The request log of every server but the shipped section's (which writes it to a file): off unless
+ * HEDGEROW_LOG_LEVEL asks for it, since the report goes to stdout too. On, the lines come first and the
+ * report after them, at the end of stdout.
  */
 export const benchLogSettings = logSettingsFromConfig({ level: "none", format: "text" })
 
 /**
- * Hedgerow in this process on an in-memory store, bootstrapped. Scenarios get the layer's services
- * too, so they seed data through core directly; the embedded store's own analyzer rule refreshes
- * statistics.
+ * Hedgerow in this process on an in-memory store, bootstrapped: not as it ships, kept for its extra rows
+ * (Effect's HttpApi alone, the search over 10,000 flags, cohort targeting). Flags are seeded through core
+ * over the server's own store, and the embedded store's own analyzer rule refreshes statistics.
  */
 export const inProcess: TargetPlan = {
-  label: "Hedgerow in this process, embedded store in memory",
+  label: "Hedgerow in process, in-memory store",
   serverProcesses: 0,
   start: () => Effect.gen(function*() {
     const log = yield* benchLogSettings
@@ -83,9 +91,11 @@ export const inProcess: TargetPlan = {
       Effect.map(([tenant, url]) => fixtureAt(tenant, url)),
       Effect.provideContext(context)
     )
-    const refresh = RefreshStatistics.of({ run: analyzeChangedTables.pipe(Effect.asVoid, Effect.provideContext(context)) })
+    const seeder = FlagSeeder.of({
+      seed: (tenant, from, to) => seedFlags(tenant, from, to).pipe(Effect.andThen(analyzeChangedTables), Effect.provideContext(context))
+    })
     return {
-      context: context.pipe(Context.add(HedgerowFixture, fixture), Context.add(RefreshStatistics, refresh)),
+      context: Context.make(HedgerowFixture, fixture).pipe(Context.add(FlagSeeder, seeder)),
       urls: [fixture.baseUrl],
       memory: Effect.sync(() => [thisProcessMemory()])
     } satisfies HedgerowTarget

@@ -4,8 +4,15 @@ import { type BenchOptions, defaultBenchOptions, type Section, SECTIONS } from "
 export const usage = `Usage: npm run bench -- [--only SECTIONS] [--duration S] [--connections N] [--warmup S] [--steady S]
                        [--database-url URL]
 
-  --only SECTIONS     a comma-separated list of the sections to run, in their order (default all of them):
-                        scenarios  Hedgerow against a bare node:http server, request by request
+  --only SECTIONS     a comma-separated list of the sections to run, in their order (default all but
+                      scenarios; all of them with --database-url):
+                        shipped    \`hedgerow serve\` on a data dir of 100 flags, its request log going to a
+                                   file, against a bare node:http process, request by request: server
+                                   CPU per request, req/s, p50/p99; then GET flag over the first 5 s
+                                   after a start and with the request log off
+                        scenarios  Hedgerow in this process on an in-memory store against a bare
+                                   node:http server, request by request, with Effect's HttpApi alone
+                                   beside the throughput targets
                         cli        \`hedgerow serve\` started on a new and on an existing data dir, to its first
                                    200; \`hedgerow --version\`, \`--help\` and \`flags list\`
                         memory     one \`hedgerow serve\` on a data dir of 10,000 flags: resident memory
@@ -18,8 +25,8 @@ export const usage = `Usage: npm run bench -- [--only SECTIONS] [--duration S] [
   --database-url URL  run the scenarios on the PostgreSQL server at URL instead of Hedgerow in this process
                       on its in-memory store: twice, with one and with two \`hedgerow serve\` processes. Each
                       run creates a fresh database on that server (its user needs CREATEDB) and drops it at
-                      the end; the database named in URL is never written to. The cli and memory sections
-                      always run on the embedded store, in a temporary data dir removed afterwards.`
+                      the end; the database named in URL is never written to. The shipped, cli and memory
+                      sections always run on the embedded store, in a temporary data dir removed afterwards.`
 
 /** What the command line asks for; anything other than `run` ends the process without a benchmark. */
 export type Invocation =

@@ -2,8 +2,9 @@ import { displayUrl, Hedgerow } from "@hedgerow/store"
 import { scopedDatabase } from "@hedgerow/store/testing"
 import { Context, Data, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { benchLogSettings, bootstrapTenant, fixtureAt, HedgerowFixture, type HedgerowTarget, RefreshStatistics, type TargetPlan } from "./hedgerow-target.ts"
+import { benchLogSettings, bootstrapTenant, fixtureAt, FlagSeeder, HedgerowFixture, type HedgerowTarget, type TargetPlan } from "./hedgerow-target.ts"
 import { residentBytes } from "./memory.ts"
+import { seedFlags } from "./seed-flags.ts"
 import { scopedServer } from "./scoped-server.ts"
 
 export class BenchDatabaseFailed extends Data.TaggedError("BenchDatabaseFailed")<{ readonly url: string; readonly reason: string }> {
@@ -56,9 +57,11 @@ export const onPostgres = (serverUrl: string, processes: number): TargetPlan => 
     const fixture = fixtureAt(tenant, servers[0]!.url)
     const sql = Context.get(services, SqlClient.SqlClient)
     // A server keeps statistics with autovacuum, too slowly for a run that starts seconds after seeding.
-    const refresh = RefreshStatistics.of({ run: Effect.asVoid(sql`ANALYZE`) })
+    const seeder = FlagSeeder.of({
+      seed: (tenant, from, to) => seedFlags(tenant, from, to).pipe(Effect.andThen(sql`ANALYZE`), Effect.provideContext(services))
+    })
     return {
-      context: services.pipe(Context.add(HedgerowFixture, fixture), Context.add(RefreshStatistics, refresh)),
+      context: Context.make(HedgerowFixture, fixture).pipe(Context.add(FlagSeeder, seeder)),
       urls: servers.map((server) => server.url),
       memory: Effect.sync(() =>
         servers.map((server, i) => ({ label: `server ${i + 1} (pid ${server.child.pid})`, rssBytes: residentBytes(server.child.pid!) }))

@@ -1,23 +1,32 @@
-import { Context, Effect, type Scope } from "effect"
+import { Effect, type Scope } from "effect"
 import { availableParallelism } from "node:os"
 import { baselineServer } from "./baseline-server.ts"
 import { BenchFailed } from "./bench-failed.ts"
 import { serverErrors } from "./fuzzed-writes.ts"
 import type { Goal } from "./goals.ts"
-import { HedgerowFixture, type HedgerowTarget, inProcess, type TargetPlan } from "./hedgerow-target.ts"
+import { type HedgerowTarget, inProcess, type TargetPlan } from "./hedgerow-target.ts"
 import { httpApiFloorServer } from "./http-api-floor.ts"
-import { failures, type LoadFigures, runLoad } from "./load.ts"
+import { failures, type LoadFigures } from "./load.ts"
+import { measure } from "./measure.ts"
 import type { ProcessMemory } from "./memory.ts"
 import { onPostgres } from "./postgres-target.ts"
-import { probe } from "./probe.ts"
-import type { RequestSpec, Scenario } from "./scenario.ts"
+import { prepare } from "./prepare.ts"
+import type { Scenario } from "./scenario.ts"
 import { scenarios as defaultScenarios } from "./scenarios.ts"
 import { measureServerMemory, type ServerMemoryFigures, type ServerMemoryOptions } from "./server-memory.ts"
+import { measureShipped, type ShippedFigures, shippedLoads } from "./shipped.ts"
 import { measureStartAndCli, type StartAndCliFigures } from "./start-and-cli.ts"
 
 /** The parts of a run, in the order they run; `--only` picks some. */
-export const SECTIONS = ["scenarios", "cli", "memory"] as const
+export const SECTIONS = ["shipped", "scenarios", "cli", "memory"] as const
 export type Section = typeof SECTIONS[number]
+
+/**
+ * What runs when `--only` is not given: all but the in-process scenarios, which would make the run
+ * too long for rows that are not Hedgerow as shipped; with a PostgreSQL server to run them on, all.
+ */
+export const defaultSections = (options: Pick<BenchOptions, "databaseUrl">): ReadonlyArray<Section> =>
+  options.databaseUrl === undefined ? SECTIONS.filter((section) => section !== "scenarios") : SECTIONS
 
 export interface BenchOptions {
   /** What to run; every section when absent. */
@@ -27,6 +36,8 @@ export interface BenchOptions {
   readonly connections: number
   /** Seconds of unreported load before each measured run, so JIT and pools are warm; 0 skips it. */
   readonly warmupSeconds: number
+  /** Seconds of load on a new server of the shipped section, from the moment it prints its URL. */
+  readonly startSeconds?: number | undefined
   /**
    * A PostgreSQL server to run on instead of the in-process embedded store: a fresh database there,
    * served by one and then by two `hedgerow serve` processes.
@@ -41,7 +52,8 @@ export interface BenchOptions {
   readonly progress?: ((line: string) => void) | undefined
 }
 
-export const defaultBenchOptions = { durationSeconds: 10, connections: 10, warmupSeconds: 2, steadySeconds: 300 } as const
+export const defaultBenchOptions = { durationSeconds: 8, connections: 10, warmupSeconds: 4, steadySeconds: 300 } as const
+const DEFAULT_START_SECONDS = 5
 const defaultMemoryOptions = { fuzzWrites: 40_000, seedFlags: 10_000, settleSeconds: 10 } as const
 
 export interface ScenarioFigures {
@@ -84,6 +96,7 @@ export interface BenchFigures {
   readonly warmupSeconds: number
   /** Logical CPUs of this machine, which the load generator and every server share. */
   readonly cpus: number
+  readonly shipped?: ShippedFigures | undefined
   /** One per target, when the scenarios ran; none otherwise. */
   readonly runs: ReadonlyArray<RunFigures>
   readonly startAndCli?: StartAndCliFigures | undefined
@@ -100,65 +113,21 @@ export const loadsOf = (scenario: ScenarioFigures): ReadonlyArray<LoadFigures> =
  * the server refuses with a 4xx as a rule). The figures only mean something at 0.
  */
 export const failedRequests = (figures: BenchFigures) =>
-  figures.runs.flatMap((run) => run.scenarios).flatMap(loadsOf).reduce((sum, load) => sum + failures(load), 0) +
+  [...(figures.shipped === undefined ? [] : shippedLoads(figures.shipped)), ...figures.runs.flatMap((run) => run.scenarios).flatMap(loadsOf)]
+    .reduce((sum, load) => sum + failures(load), 0) +
   (figures.serverMemory === undefined
     ? 0
     : failures(figures.serverMemory.steady) + serverErrors(figures.serverMemory.fuzz) + figures.serverMemory.fuzz.errors)
 
-const describeStatuses = (figures: LoadFigures) =>
-  Object.entries(figures.statusCodes).map(([code, count]) => `${count}x ${code}`).join(", ") || "none"
-
-const measure = (scenario: string, target: string, urls: ReadonlyArray<string>, spec: RequestSpec, options: BenchOptions) =>
-  Effect.gen(function*() {
-    const load = (durationSeconds: number) =>
-      runLoad({
-        urls,
-        method: spec.method,
-        headers: spec.headers,
-        body: spec.body,
-        idReplacement: spec.idReplacement,
-        expectedStatus: spec.expectedStatus,
-        durationSeconds,
-        connections: options.connections
-      })
-    if (options.warmupSeconds > 0) {
-      options.progress?.(`${scenario}: warming up ${target} for ${options.warmupSeconds} s`)
-      const warmup = yield* load(options.warmupSeconds)
-      // Failures here would fail the measured run as well; stop before spending its time.
-      if (failures(warmup) > 0) {
-        return yield* new BenchFailed({
-          scenario,
-          reason: `${target} failed ${failures(warmup)} requests during the warm-up ` +
-            `(${warmup.errors} errors, status codes: ${describeStatuses(warmup)})`
-        })
-      }
-    }
-    options.progress?.(`${scenario}: measuring ${target} for ${options.durationSeconds} s`)
-    return yield* load(options.durationSeconds)
-  }).pipe(Effect.mapError((error) =>
-    error._tag === "LoadFailed" ? new BenchFailed({ scenario, reason: error.message }) : error))
-
 const runScenario = (scenario: Scenario, options: BenchOptions, target: HedgerowTarget) =>
   Effect.gen(function*() {
-    const fixture = Context.get(target.context, HedgerowFixture)
-    const spec = yield* scenario.setup.pipe(
-      Effect.provideContext(target.context),
-      Effect.mapError((error) => new BenchFailed({ scenario: scenario.name, reason: `setup failed: ${String(error)}` }))
-    )
-    // Every server answers the probe alike, so the first one sizes the baseline.
-    const probed = yield* probe(`${fixture.baseUrl}${spec.path}`, spec).pipe(
-      Effect.mapError((error) => new BenchFailed({ scenario: scenario.name, reason: `probe request failed: ${error.message}` }))
-    )
-    if (spec.expectedStatus === undefined ? probed.status < 200 || probed.status > 299 : probed.status !== spec.expectedStatus) {
-      const excerpt = Buffer.from(probed.body).toString("utf8").slice(0, 300)
-      return yield* new BenchFailed({ scenario: scenario.name, reason: `probe got ${probed.status} from Hedgerow: ${excerpt}` })
-    }
-
-    const hedgerowFigures = yield* measure(scenario.name, "hedgerow", target.urls.map((url) => `${url}${spec.path}`), spec, options)
+    const { probed, spec } = yield* prepare(scenario, target.context)
+    const { load: hedgerowFigures } = yield* measure(scenario.name, "hedgerow", target.urls.map((url) => `${url}${spec.path}`), spec, options)
     const memory = yield* target.memory
     // A server of the harness's own, answering what Hedgerow answered, for as long as its run.
     const against = <E>(label: string, server: Effect.Effect<string, E, Scope.Scope>) =>
-      Effect.scoped(Effect.flatMap(server, (baseUrl) => measure(scenario.name, label, [`${baseUrl}${spec.path}`], spec, options)))
+      Effect.scoped(Effect.flatMap(server, (baseUrl) =>
+        Effect.map(measure(scenario.name, label, [`${baseUrl}${spec.path}`], spec, options), ({ load }) => load)))
     const baselineFigures = yield* against("baseline", baselineServer(probed.body, probed.status))
     const httpApiAlone = scenario.throughputGoal === undefined ? undefined : yield* against(
       "HttpApi alone",
@@ -211,7 +180,18 @@ const runTarget = (plan: TargetPlan, options: BenchOptions) =>
 /** Every section `options` asks for, one after the other; each with the machine to itself. */
 export const runBench = (options: BenchOptions) =>
   Effect.gen(function*() {
-    const sections = new Set(options.sections ?? SECTIONS)
+    const sections = new Set(options.sections ?? defaultSections(options))
+    const shipped = sections.has("shipped")
+      ? yield* measureShipped(
+        {
+          durationSeconds: options.durationSeconds,
+          connections: options.connections,
+          warmupSeconds: options.warmupSeconds,
+          startSeconds: options.startSeconds ?? DEFAULT_START_SECONDS
+        },
+        (line) => options.progress?.(`as shipped: ${line}`)
+      )
+      : undefined
     const runs = sections.has("scenarios") ? yield* Effect.forEach(plansFor(options), (plan) => runTarget(plan, options)) : []
     const startAndCli = sections.has("cli")
       ? yield* measureStartAndCli((line) => options.progress?.(`start and command line: ${line}`))
@@ -233,6 +213,7 @@ export const runBench = (options: BenchOptions) =>
       connections: options.connections,
       warmupSeconds: options.warmupSeconds,
       cpus: availableParallelism(),
+      shipped,
       runs,
       startAndCli,
       serverMemory

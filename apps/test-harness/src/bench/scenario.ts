@@ -23,5 +23,7 @@ export interface Scenario {
   readonly name: string
   /** What Hedgerow's requests per second should be as a fraction of the baseline's; none when absent. */
   readonly throughputGoal?: Goal | undefined
+  /** The most server CPU a request should take, in µs, of `hedgerow serve` as it ships; none when absent. */
+  readonly cpuGoal?: Goal | undefined
   readonly setup: Effect.Effect<RequestSpec, unknown, ScenarioServices>
 }

@@ -28,7 +28,7 @@ export const scopedServer = (storeEnv: Readonly<Record<string, string>>, log: Lo
       )
   )
 
-/** A new, empty directory for the embedded store, removed with the scope. */
+/** A new, empty directory, removed with the scope: the embedded store's data dir, or one holding it and logs. */
 export const scratchDataDir = Effect.acquireRelease(
   Effect.sync(() => mkdtempSync(path.join(tmpdir(), "hedgerow-bench-"))),
   (dataDir) => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true }))

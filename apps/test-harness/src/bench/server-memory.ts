@@ -1,14 +1,14 @@
-import { analyzeChangedTables, Hedgerow } from "@hedgerow/store"
-import { Duration, Effect, Fiber, Layer } from "effect"
+import { Duration, Effect, Fiber } from "effect"
 import { BenchFailed } from "./bench-failed.ts"
-import { flagsPath, seedFlags } from "./flag-scenarios.ts"
+import { flagsPath } from "./flag-scenarios.ts"
 import { type FuzzFigures, sendFuzzedWrites } from "./fuzzed-writes.ts"
 import { atMost } from "./goals.ts"
-import { benchLogSettings, bootstrapTenant, type Tenant } from "./hedgerow-target.ts"
+import { benchLogSettings, type Tenant } from "./hedgerow-target.ts"
 import { failures, type LoadFigures, type LoadStep, runLoad } from "./load.ts"
 import { residentBytes } from "./memory.ts"
 import { probe } from "./probe.ts"
 import { scopedServer, scratchDataDir } from "./scoped-server.ts"
+import { seededDataDir } from "./seeded-data-dir.ts"
 
 /** Resident memory of one `hedgerow serve` on the embedded store, through loads a team's use resembles. */
 export interface ServerMemoryFigures {
@@ -54,22 +54,6 @@ export interface ServerMemoryOptions {
 }
 
 const failed = (reason: string) => new BenchFailed({ scenario: "memory", reason })
-
-/**
- * A new data dir bootstrapped and seeded from this process through the store's own layer, which is
- * closed again (and its lock released) before the server starts on it.
- */
-const seededDataDir = (dataDir: string, flags: number) =>
-  Effect.scoped(Effect.gen(function*() {
-    const services = yield* Layer.build(Hedgerow.layer({ dataDir }))
-    return yield* Effect.gen(function*() {
-      const tenant = yield* bootstrapTenant
-      yield* seedFlags(tenant, 0, flags)
-      // As a server would after an import, once its analyzer came round to it.
-      yield* analyzeChangedTables
-      return tenant
-    }).pipe(Effect.provideContext(services))
-  }))
 
 /** Ids of the first page of the project's flags: the ones the loads read and change. */
 const firstFlagIds = (baseUrl: string, tenant: Tenant) =>

@@ -1,16 +1,9 @@
-import { type Check, check, checkTable, columns, integer, mebibytes, percent } from "./checks.ts"
+import { type Check, check, checkTable, columns, integer, mebibytes, milliseconds, percent, ratio } from "./checks.ts"
 import type { LoadFigures } from "./load.ts"
 import type { ProcessMemory } from "./memory.ts"
 import type { BenchFigures, RunFigures, ScenarioFigures } from "./run-bench.ts"
 import { serverMemoryBlock, serverMemoryChecks, startAndCliBlock, startAndCliChecks } from "./section-tables.ts"
-
-const milliseconds = (n: number) => n.toFixed(2)
-
-const ratio = (hedgerow: number, baseline: number) => {
-  if (baseline === 0) return "n/a"
-  const r = hedgerow / baseline
-  return `${r >= 10 ? r.toFixed(1) : r >= 1 ? r.toFixed(2) : r.toFixed(3)}x`
-}
+import { shippedBlock, shippedChecks } from "./shipped-table.ts"
 
 const targetRow = (target: string, figures: LoadFigures) => [
   target,
@@ -79,6 +72,7 @@ const scenarioBlock = (scenario: ScenarioFigures) => {
 
 /** Every figure that has a target, each named by where it comes from. */
 const targetedChecks = (figures: BenchFigures): ReadonlyArray<Check> => [
+  ...(figures.shipped === undefined ? [] : shippedChecks(figures.shipped)),
   ...figures.runs.flatMap((run) =>
     run.scenarios.flatMap((scenario) => {
       const c = throughputCheck(scenario)
@@ -107,20 +101,21 @@ const runBlock = (run: RunFigures) => [
 ]
 
 /**
- * The report `npm run bench` prints: for the scenarios a header and a labelled table per run with a block
- * per scenario; a table per further section; then every figure that has a target, with whether it is met.
+ * The report `npm run bench` prints: a header; Hedgerow as shipped, a block per scenario and its checks;
+ * for the scenarios a labelled table per run with a block per scenario; a table per further section;
+ * then every figure that has a target, with whether it is met.
  */
 export const formatBench = (figures: BenchFigures) => {
   const serverProcesses = figures.runs.some((run) => run.serverProcesses > 0)
   const machine = `Node ${process.version}, ${figures.cpus} CPU${figures.cpus === 1 ? "" : "s"}`
   return [
-    ...(figures.runs.length === 0
-      ? [`Hedgerow on ${machine}.`]
-      : [
-        `Hedgerow against a bare node:http server sending a body of the same size, on loopback (${machine}).`,
-        `${figures.connections} connections, ${figures.durationSeconds} s measured per target` +
-        (figures.warmupSeconds > 0 ? ` after ${figures.warmupSeconds} s of warm-up.` : ", no warm-up.")
-      ]),
+    figures.runs.length === 0
+      ? `Hedgerow on ${machine}.`
+      : `Hedgerow against a bare node:http server sending a body of the same size, on loopback (${machine}).`,
+    ...(figures.shipped === undefined && figures.runs.length === 0 ? [] : [
+      `${figures.connections} connections, ${figures.durationSeconds} s measured per target` +
+      (figures.warmupSeconds > 0 ? ` after ${figures.warmupSeconds} s of warm-up.` : ", no warm-up.")
+    ]),
     ...(serverProcesses
       ? [
         `The load generator (a thread of the bench process), the server processes and PostgreSQL (if on this machine)`,
@@ -128,6 +123,7 @@ export const formatBench = (figures: BenchFigures) => {
         `The baseline is one node:http server in the bench process, in every run.`
       ]
       : []),
+    ...(figures.shipped === undefined ? [] : shippedBlock(figures.shipped)),
     ...figures.runs.flatMap(runBlock),
     ...(figures.startAndCli === undefined ? [] : startAndCliBlock(figures.startAndCli)),
     ...(figures.serverMemory === undefined ? [] : serverMemoryBlock(figures.serverMemory)),

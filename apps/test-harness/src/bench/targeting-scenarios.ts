@@ -1,8 +1,8 @@
 import type { ProjectId } from "@hedgerow/core"
 import { Effect } from "effect"
 import { atLeast } from "./goals.ts"
-import { flagsPath, seedFlags } from "./flag-scenarios.ts"
-import { HedgerowFixture, RefreshStatistics } from "./hedgerow-target.ts"
+import { flagsPath } from "./flag-scenarios.ts"
+import { FlagSeeder, HedgerowFixture } from "./hedgerow-target.ts"
 import type { Scenario } from "./scenario.ts"
 
 /** The project's plain flags, as the other `/flags` scenario's project has. */
@@ -43,8 +43,7 @@ const targetingSetup = Effect.gen(function*() {
   const fixture = yield* HedgerowFixture
   const made = yield* call("POST", `/api/organizations/${fixture.organizationId}/projects/`, { name: "Targeting" })
   const projectId = made.id as ProjectId
-  yield* seedFlags({ projectId, userId: fixture.userId }, 0, PLAIN_FLAGS)
-  yield* (yield* RefreshStatistics).run
+  yield* (yield* FlagSeeder).seed({ projectId, userId: fixture.userId }, 0, PLAIN_FLAGS)
   const project = `/api/projects/${projectId}`
   const company = (yield* call("POST", `${project}/groups_types/`, { group_type: "company" })).group_type_index
   const staff = yield* call("POST", `${project}/cohorts/`, {

@@ -4,6 +4,9 @@ import { fileURLToPath } from "node:url"
 /** The same entry point `npm start` uses. */
 export const hedgerowBin = fileURLToPath(new URL("../../../cli/bin/hedgerow.mjs", import.meta.url))
 
+/** The URL `hedgerow serve` printed it serves on, once its output holds the line. */
+export const servingUrlOf = (output: string) => /serving the API on (http:\/\/\S+?) /.exec(output)?.[1]
+
 /** A running `hedgerow serve` child process. */
 export interface ServerProcess {
   readonly url: string
@@ -46,12 +49,12 @@ export const startServerProcess = (options: ServeOptions = {}): Promise<ServerPr
       reject(new Error(`hedgerow serve did not start in time:\n${output}`))
     }, options.timeoutMs ?? 60_000)
     const check = () => {
-      const match = /serving the API on (http:\/\/\S+?) /.exec(output)
-      if (match === null) return
+      const url = servingUrlOf(output)
+      if (url === undefined) return
       clearTimeout(timer)
       child.stdout!.off("data", check)
       resolve({
-        url: match[1]!,
+        url,
         child,
         output: () => output,
         stop: () => {

@@ -1,0 +1,67 @@
+import { Effect } from "effect"
+import { spawn } from "node:child_process"
+import { closeSync, openSync, readFileSync } from "node:fs"
+import { ServerStartFailed } from "./scoped-server.ts"
+
+/** A server running as a child process on this Node, its stdout going to a file. */
+export interface LoggedProcess {
+  readonly url: string
+  readonly pid: number
+}
+
+export interface LoggedProcessOptions {
+  /** Node's arguments: the script and its own. */
+  readonly args: ReadonlyArray<string>
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** Where the child's stdout goes, from its first line; created or emptied. */
+  readonly logFile: string
+  /** The URL the child printed it serves on, once its stdout holds it. */
+  readonly urlOf: (stdout: string) => string | undefined
+}
+
+/**
+ * Starts a server on this Node with its stdout written straight to a file, as an operator redirects it:
+ * the child writes to the file itself, with nothing of this process in between. Its URL is read back from
+ * that file. Stopped with the scope: SIGTERM, and SIGKILL if it has not exited 10 s later.
+ */
+export const loggedProcess = (options: LoggedProcessOptions) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () =>
+        new Promise<{ readonly process: LoggedProcess; readonly exited: Promise<void>; readonly kill: (signal: NodeJS.Signals) => void }>(
+          (resolve, reject) => {
+            const stdout = openSync(options.logFile, "w")
+            const child = spawn(process.execPath, [...options.args], { env: options.env, stdio: ["ignore", stdout, "pipe"] })
+            // The child holds its own descriptor of the file.
+            closeSync(stdout)
+            let stderr = ""
+            child.stderr!.on("data", (chunk: Buffer) => {
+              stderr += chunk.toString()
+            })
+            const exited = new Promise<void>((done) => child.once("exit", () => done()))
+            const output = () => `${readFileSync(options.logFile, "utf8")}${stderr}`
+            const started = Date.now()
+            const poll = setInterval(() => {
+              const url = options.urlOf(readFileSync(options.logFile, "utf8"))
+              if (url !== undefined) {
+                clearInterval(poll)
+                resolve({ process: { url, pid: child.pid! }, exited, kill: (signal) => child.kill(signal) })
+              } else if (child.exitCode !== null || child.signalCode !== null) {
+                clearInterval(poll)
+                reject(new Error(`${options.args.join(" ")} exited before serving:\n${output()}`))
+              } else if (Date.now() - started > 60_000) {
+                clearInterval(poll)
+                child.kill("SIGKILL")
+                reject(new Error(`${options.args.join(" ")} did not start within 60 s:\n${output()}`))
+              }
+            }, 5)
+          }
+        ),
+      catch: (error) => new ServerStartFailed({ reason: error instanceof Error ? error.message : String(error) })
+    }),
+    ({ exited, kill }) =>
+      Effect.sync(() => kill("SIGTERM")).pipe(
+        Effect.andThen(Effect.promise(() => exited)),
+        Effect.timeoutOrElse({ duration: "10 seconds", orElse: () => Effect.sync(() => kill("SIGKILL")).pipe(Effect.andThen(Effect.promise(() => exited))) })
+      )
+  ).pipe(Effect.map(({ process }) => process))

@@ -1,0 +1,184 @@
+import { Context, Effect } from "effect"
+import * as path from "node:path"
+import { hedgerowBin, servingUrlOf } from "../targets/server-process.ts"
+import { baselineProcess } from "./baseline-process.ts"
+import { BenchFailed } from "./bench-failed.ts"
+import { flagScenarios, getFlag } from "./flag-scenarios.ts"
+import { eventScenarios } from "./event-scenarios.ts"
+import { atLeast, atMost, type Goal } from "./goals.ts"
+import { fixtureAt, FlagSeeder, HedgerowFixture, type ScenarioServices, type Tenant } from "./hedgerow-target.ts"
+import { loggedProcess } from "./logged-process.ts"
+import { measure, type Measured, type MeasureOptions } from "./measure.ts"
+import { prepare } from "./prepare.ts"
+import type { RequestSpec, Scenario } from "./scenario.ts"
+import { getProject } from "./scenarios.ts"
+import { scratchDataDir } from "./scoped-server.ts"
+import { seededDataDir } from "./seeded-data-dir.ts"
+
+/** Flags in the data dir's project: a default page of the list, and what `/flags` evaluates. */
+const SEEDED_FLAGS = 100
+
+/**
+ * The scenarios that run on the served data dir: every one whose project is no larger than the seeded
+ * one, since the server holds the store and nothing else may write to it. Flags are made through the
+ * API, which only the writes' own scenarios do in numbers.
+ */
+const shippedScenarios: ReadonlyArray<Scenario> = [getProject, ...flagScenarios({ listFlags: SEEDED_FLAGS }), ...eventScenarios]
+
+export const shippedGoals = {
+  /** The CPU a GET flag spends on its request log line, as a share of the whole request's. */
+  logShare: atMost(0.05),
+  /** Requests a second over the first seconds after a start, as a share of the warm server's. */
+  startShare: atLeast(0.8)
+} as const
+
+export interface ShippedOptions extends MeasureOptions {
+  /** Seconds of load on a new server from the moment it prints its URL (5). */
+  readonly startSeconds: number
+}
+
+/** One scenario against `hedgerow serve` and then against the baseline process. */
+export interface ShippedScenarioFigures {
+  readonly name: string
+  readonly method: string
+  readonly path: string
+  /** The status of Hedgerow's answer, which the baseline answers with too. */
+  readonly status: number
+  /** Size of Hedgerow's response body, which the baseline answers with too. */
+  readonly responseBytes: number
+  readonly hedgerow: Measured
+  readonly baseline: Measured
+  readonly cpuGoal?: Goal | undefined
+}
+
+/** A new server loaded from the moment it printed its URL, then warmed up and measured as every load is. */
+export interface StartFigures {
+  /** The first `startSeconds` of load, with no warm-up. */
+  readonly first: Measured
+  readonly warm: Measured
+}
+
+export interface ShippedFigures {
+  readonly seededFlags: number
+  readonly scenarios: ReadonlyArray<ShippedScenarioFigures>
+  /** The scenario new starts and the request log are measured on. */
+  readonly probeScenario: string
+  readonly startSeconds: number
+  /** A new start with the request log at its default, as shipped. */
+  readonly logged: StartFigures
+  /** The same with the request log off (HEDGEROW_LOG_LEVEL=none): its history is the same but for the log. */
+  readonly unlogged: StartFigures
+}
+
+/** Server CPU per answered request in µs; undefined where the CPU could not be read. */
+export const cpuMicrosPerRequest = (measured: Measured) =>
+  measured.serverCpuSeconds === undefined || measured.load.completed === 0
+    ? undefined
+    : (measured.serverCpuSeconds / measured.load.completed) * 1_000_000
+
+/** Every load whose requests must all have succeeded. */
+export const shippedLoads = (figures: ShippedFigures) => [
+  ...figures.scenarios.flatMap((scenario) => [scenario.hedgerow.load, scenario.baseline.load]),
+  ...[figures.logged, figures.unlogged].flatMap((start) => [start.first.load, start.warm.load])
+]
+
+const failed = (reason: string) => new BenchFailed({ scenario: "as shipped", reason })
+
+/**
+ * `hedgerow serve` as an operator starts it: bin/hedgerow.mjs, which restarts itself in place with its
+ * own process settings (same pid, so its CPU can be read throughout), its stdout written to `logFile`.
+ * `logLevel` "" leaves the request log at its default.
+ */
+const serve = (dataDir: string, logFile: string, logLevel: "" | "none") =>
+  loggedProcess({
+    args: [hedgerowBin, "serve"],
+    env: {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      // A DATABASE_URL or log setting of the caller's shell must not change what is measured.
+      DATABASE_URL: "",
+      HEDGEROW_DATA_DIR: dataDir,
+      HEDGEROW_LOG_LEVEL: logLevel,
+      HEDGEROW_LOG_FORMAT: ""
+    },
+    logFile,
+    urlOf: servingUrlOf
+  }).pipe(Effect.mapError((error) => failed(error.message)))
+
+/** The seeded tenant at `url`. The data dir is seeded before the server starts, so any more is refused. */
+const servedContext = (tenant: Tenant, url: string): Context.Context<ScenarioServices> =>
+  Context.make(HedgerowFixture, fixtureAt(tenant, url)).pipe(Context.add(FlagSeeder, FlagSeeder.of({
+    seed: (_, from, to) =>
+      from >= to ? Effect.void : Effect.fail(new Error(`the served data dir holds ${from} flags, and nothing but its server may add the ${to - from} more asked for`))
+  })))
+
+const runScenario = (scenario: Scenario, index: number, context: Context.Context<ScenarioServices>, serverPid: number, dir: string, options: MeasureOptions) =>
+  Effect.gen(function*() {
+    const { baseUrl } = Context.get(context, HedgerowFixture)
+    const { probed, spec } = yield* prepare(scenario, context)
+    const hedgerow = yield* measure(scenario.name, "hedgerow", [`${baseUrl}${spec.path}`], spec, options, serverPid)
+    const baseline = yield* Effect.scoped(Effect.gen(function*() {
+      const server = yield* baselineProcess(dir, `baseline-${index}`, probed.body, probed.status).pipe(Effect.mapError((error) => failed(error.message)))
+      return yield* measure(scenario.name, "baseline", [`${server.url}${spec.path}`], spec, options, server.pid)
+    }))
+    const figures: ShippedScenarioFigures = {
+      name: scenario.name,
+      method: spec.method,
+      path: spec.path,
+      status: probed.status,
+      responseBytes: probed.body.byteLength,
+      hedgerow,
+      baseline,
+      cpuGoal: scenario.cpuGoal
+    }
+    return { figures, spec }
+  })
+
+/**
+ * Seeds a data dir and serves it with `hedgerow serve`, its request log at the default level going to a
+ * file beside the data dir; runs each scenario against it and then against the baseline process. Then
+ * two more starts on the same data dir, each loaded with GET flag from its first moment and then warm:
+ * one as shipped, for a new server's rate against its warm one, and one with the request log off, for
+ * the log's share of a request's CPU. The directory, logs included, is removed at the end.
+ */
+export const measureShipped = (options: ShippedOptions, progress: (line: string) => void) =>
+  Effect.scoped(Effect.gen(function*() {
+    const dir = yield* scratchDataDir
+    const dataDir = path.join(dir, "data")
+    progress(`seeding ${SEEDED_FLAGS} flags into a new data dir, ${dataDir}; server logs beside it (removed at the end)`)
+    const tenant = yield* seededDataDir(dataDir, SEEDED_FLAGS).pipe(Effect.mapError((error) => failed(`seeding: ${String(error)}`)))
+    const measureOptions = { ...options, progress }
+
+    progress("starting `hedgerow serve` on it")
+    const runs = yield* Effect.scoped(Effect.gen(function*() {
+      const server = yield* serve(dataDir, path.join(dir, "hedgerow.log"), "")
+      const context = servedContext(tenant, server.url)
+      return yield* Effect.forEach(shippedScenarios, (scenario, i) => runScenario(scenario, i, context, server.pid, dir, measureOptions))
+    }))
+    const probeSpec: RequestSpec = runs[shippedScenarios.indexOf(getFlag)]!.spec
+    const newStart = (label: string, logFile: string, logLevel: "" | "none") =>
+      Effect.scoped(Effect.gen(function*() {
+        progress(`starting \`hedgerow serve\` again, ${label}`)
+        const server = yield* serve(dataDir, path.join(dir, logFile), logLevel)
+        const load = (target: string, loadOptions: MeasureOptions) =>
+          measure(getFlag.name, target, [`${server.url}${probeSpec.path}`], probeSpec, loadOptions, server.pid)
+        const first = yield* load(`${label}, its first ${options.startSeconds} s`, {
+          ...measureOptions,
+          warmupSeconds: 0,
+          durationSeconds: options.startSeconds
+        })
+        return { first, warm: yield* load(label, measureOptions) } satisfies StartFigures
+      }))
+    const logged = yield* newStart("request log at its default", "hedgerow-logged.log", "")
+    const unlogged = yield* newStart("request log off", "hedgerow-unlogged.log", "none")
+
+    return {
+      seededFlags: SEEDED_FLAGS,
+      scenarios: runs.map(({ figures }) => figures),
+      probeScenario: getFlag.name,
+      startSeconds: options.startSeconds,
+      logged,
+      unlogged
+    } satisfies ShippedFigures
+  }))
