@@ -32,7 +32,6 @@ export type {
 } from "./embed/embedding.ts"
 export type { NodeListener } from "./embed/mount.ts"
 export type * from "./endpoints/access.ts"
-export { accessOf } from "./endpoints/access.ts"
 export type * from "./endpoints/binding.ts"
 export { bindGroup } from "./endpoints/binding.ts"
 export type { NamedBinding, RunnableBinding } from "./endpoints/registry.ts"

@@ -7,7 +7,7 @@ import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HedgerowServer } from "../src/index.ts"
-import { threadMillis } from "./thread-time.ts"
+import { threadMillis } from "../../../packages/core/test/thread-slices.ts"
 
 // The docs do not depend on the store: the embedded one serves.
 let runtime: ManagedRuntime.ManagedRuntime<any, any>

@@ -85,7 +85,7 @@ describe("an evaluation past its regex budget", () => {
   const regexOn = (key: string, operator: string, value: string) => ({ key, operator, value, type: "person" })
 
   const light = flag("light", [regexOn("plan", "regex", "^pro$")])
-  // The review's request: ten `not_regex` conditions a value of 10,000 characters makes expensive.
+  // Ten `not_regex` conditions that a value of 10,000 characters makes expensive.
   const heavy = flag("heavy", Array.from({ length: 10 }, (_, i) => regexOn("email", "not_regex", `a.{${200 + i}}$`)))
   const plain = flag("plain", [{ key: "plan", operator: "exact", value: "pro", type: "person" }])
   const dependent = flag("dependent", [{ key: String(heavy.id), type: "flag", operator: "flag_evaluates_to", value: true }])

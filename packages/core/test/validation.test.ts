@@ -52,7 +52,7 @@ describe("decodeInput speaks Django REST framework", () => {
   })
 })
 
-describe("Bool is DRF's BooleanField", () => {
+describe("Bool reads true and false as PostHog's API does", () => {
   const read = decodeInput(Schema.Struct({ flag: Bool }))
   const decoded = (flag: unknown) => Effect.runSync(read({ flag }).pipe(Effect.map(({ flag }) => flag), Effect.orElseSucceed(() => "refused")))
   it("takes Python's words for true and false lower-cased, capitalized or upper-cased, and 1, 0 and the booleans", () => {

@@ -1,4 +1,3 @@
-import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { details, emit } from "../output.ts"
@@ -50,9 +49,7 @@ const remove = flagAccess.onItem("remove", {
   run: ({ client, at, id, values: { entry }, json }) =>
     client.flagRoleAccess.destroy({ params: { ...at, feature_flag_id: id, id: entry } }).pipe(
       // The API answers 204 with no body; the JSON says what was done so scripts still get an object.
-      Effect.andThen(json
-        ? Console.log(JSON.stringify({ feature_flag_id: id, id: entry, removed: true }, null, 2))
-        : Console.log(`Removed role access ${entry} from flag ${id}.`))
+      Effect.andThen(emit(json, () => `Removed role access ${entry} from flag ${id}.`)({ feature_flag_id: id, id: entry, removed: true }))
     )
 })
 

@@ -1,5 +1,4 @@
 import type { GroupTypeView } from "@hedgerow/core"
-import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Argument, Command, Flag } from "effect/cli"
@@ -92,9 +91,12 @@ const remove = groupType.onItem("delete", {
   run: ({ client, at, id, json }) =>
     client.groupTypes.destroy({ params: { ...at, group_type_index: id } }).pipe(
       // The API answers 204 with no body; the JSON says what was done so scripts still get an object.
-      Effect.andThen(json
-        ? Console.log(JSON.stringify({ group_type_index: Number(id), deleted: true }, null, 2))
-        : Console.log(`Deleted group type ${id}; flags on that index evaluate off until a group type takes it again.`))
+      Effect.andThen(
+        emit(json, () => `Deleted group type ${id}; flags on that index evaluate off until a group type takes it again.`)({
+          group_type_index: Number(id),
+          deleted: true
+        })
+      )
     )
 })
 

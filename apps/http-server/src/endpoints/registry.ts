@@ -72,10 +72,13 @@ type HeldBinding = (call: never) => Effect.Effect<unknown, unknown, Services>
  * decodes by the contract), which the types cannot follow through a name known only at run time: the
  * cast from a binding of the table to one that takes any decoded parts stands on that.
  */
-export const bindingsOf = (group: BoundGroupName): ReadonlyMap<string, NamedBinding> => {
+const bindingTable: ReadonlyMap<BoundGroupName, ReadonlyMap<string, NamedBinding>> = new Map(boundGroups.map((group) => {
   const access = accessOf(group)
-  return new Map(Object.entries<HeldBinding>(endpoints[group]).map(([name, run]) => [name, { access, run } as NamedBinding]))
-}
+  return [group, new Map(Object.entries<HeldBinding>(endpoints[group]).map(([name, run]) => [name, { access, run } as NamedBinding]))]
+}))
+
+/** A group's bindings by endpoint name. */
+export const bindingsOf = (group: BoundGroupName): ReadonlyMap<string, NamedBinding> => bindingTable.get(group)!
 
 /** An endpoint's binding by group and name. */
 export const bindingOf = (group: BoundGroupName, endpoint: string): NamedBinding | undefined => bindingsOf(group).get(endpoint)

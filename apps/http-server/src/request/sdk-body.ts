@@ -37,7 +37,7 @@ const gunzip = (bytes: Uint8Array): Decoded => {
 
 const lz64 = (bytes: Uint8Array): Decoded => {
   // lz-string's base64 holds `+`, which a form's encoding may have turned into a space.
-  const opened = decodeLz64(UTF8.decode(bytes).trim().replace(/ /g, "+"), MAX_DECODED_BYTES)
+  const opened = decodeLz64(plusesRestored(UTF8.decode(bytes).trim()), MAX_DECODED_BYTES)
   if (opened === "tooLarge") return openedTooLarge()
   return opened === "invalid" ? malformedData("the body is not valid lz64") : opened.text
 }
@@ -45,11 +45,16 @@ const lz64 = (bytes: Uint8Array): Decoded => {
 const isGzip = (bytes: Uint8Array) => bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b
 
 /** What an SDK says its body is compressed with, in any of the names core knows. */
-const compressionOf = (said: string) =>
-  Object.prototype.hasOwnProperty.call(COMPRESSIONS, said.trim().toLowerCase()) ? COMPRESSIONS[said.trim().toLowerCase()] : undefined
+const compressionOf = (said: string) => {
+  const name = said.trim().toLowerCase()
+  return Object.hasOwn(COMPRESSIONS, name) ? COMPRESSIONS[name] : undefined
+}
 
-/** Base64 as PostHog reads it: a `+` sent as a space (a form's encoding) is put back. */
-const fromBase64 = (text: string): Uint8Array => Buffer.from(text.replace(/ /g, "+"), "base64")
+/** A `+` of base64 that a form's encoding turned into a space, put back. */
+const plusesRestored = (text: string) => text.replace(/ /g, "+")
+
+/** Base64 as PostHog reads it, pluses restored. */
+const fromBase64 = (text: string): Uint8Array => Buffer.from(plusesRestored(text), "base64")
 
 /** The first character of the text that is not JSON's whitespace, or -1. */
 const firstCode = (text: string): number => {
@@ -89,6 +94,18 @@ const parseJson = (text: string): unknown => {
 }
 
 /**
+ * A form's fields, or the refusal of one with more fields than a JSON object may have members: its
+ * separators are counted before any field is read.
+ */
+const formFields = (raw: Uint8Array): URLSearchParams | ValidationError => {
+  let separators = 0
+  for (let at = raw.indexOf(0x26); at !== -1; at = raw.indexOf(0x26, at + 1)) {
+    if (++separators >= FlagsRequestBounds.MAX_MEMBERS) return malformedData(FlagsRequestBounds.TOO_WIDE)
+  }
+  return new URLSearchParams(UTF8.decode(raw))
+}
+
+/**
  * A body as PostHog reads what its SDKs send to `/flags`, `/decide` and the capture endpoints, each
  * encoding undone exactly once: a form's `data` field (or a GET's `data` query parameter, given as
  * `form`) is the payload; `compression` (the query's, else the form's) or else `Content-Encoding` says
@@ -100,7 +117,8 @@ export const decodeSdkBody = (raw: Uint8Array, encoding: SdkEncoding, form?: URL
   let payload = raw
   let said = encoding.compression
   const mediaType = (encoding.contentType ?? "").split(";")[0]!.trim().toLowerCase()
-  const fields = form ?? (mediaType === "application/x-www-form-urlencoded" ? new URLSearchParams(UTF8.decode(raw)) : undefined)
+  const fields = form ?? (mediaType === "application/x-www-form-urlencoded" ? formFields(raw) : undefined)
+  if (fields instanceof ValidationError) return fields
   if (fields !== undefined) {
     // A field given twice is its last value, as PostHog reads a form.
     const data = fields.getAll("data").at(-1)

@@ -29,7 +29,7 @@ export const defaultSections = (options: Pick<BenchOptions, "databaseUrl">): Rea
   options.databaseUrl === undefined ? SECTIONS.filter((section) => section !== "scenarios") : SECTIONS
 
 export interface BenchOptions {
-  /** What to run; every section when absent. */
+  /** What to run; `defaultSections(options)` when absent. */
   readonly sections?: ReadonlyArray<Section> | undefined
   /** Seconds of measured load per target. */
   readonly durationSeconds: number

@@ -172,7 +172,7 @@ export const cohortMemberScenarios: ReadonlyArray<Scenario> = [
       assert.deepEqual(await membersOf(target, where, listed.id), ["anna"])
       const activity = await target.call(COHORTS.activity, cohortCall(where, listed.id))
       assert.deepEqual(activity.body.results.map((entry: { activity: string }) => entry.activity), ["created"])
-      // Removal takes any id text can store, however long: a member stored before the bound can still go.
+      // Removal takes any id text can store, however long, so no stored member is out of reach.
       expectReply(await raw(COHORTS.removePerson, listed.id, { person_id: "x".repeat(401) }), 200, { success: true })
       assert.deepEqual(await membersOf(target, where, listed.id), ["anna"])
     }

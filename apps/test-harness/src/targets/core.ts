@@ -1,5 +1,5 @@
 import { type ApiFailure, Authentication, bodyOf, CSRF_COOKIE, CSRF_HEADER, envelopeOf, FormBody, SESSION_COOKIE, type SessionRequest } from "@hedgerow/core"
-import { accessOf, bindingOf, isAnswer, setCookieHeaders, undecodedPart } from "@hedgerow/http-server"
+import { bindingOf, isAnswer, setCookieHeaders, undecodedPart } from "@hedgerow/http-server"
 import { Effect, type ManagedRuntime, Schema } from "effect"
 import { type Call, endpointOf, type EndpointRef, type FormCall, type Reply, renderPath, type Target } from "./target.ts"
 
@@ -56,7 +56,9 @@ export const coreTarget = (runtime: ManagedRuntime.ManagedRuntime<any, any>): Ta
     // A form reaches core as the server's reader hands it over.
     const requestBody = call.form === undefined ? bodyOf(json) : bodyOf(formBodyOf(call.form))
     const url = `${CORE_ORIGIN}${renderPath(endpoint.path, call)}`
-    const publicGroup = accessOf(ref.group) !== "authenticated"
+    const binding = bindingOf(ref.group, ref.endpoint)
+    if (binding === undefined) return Promise.reject(new Error(`No binding for ${ref.group}.${ref.endpoint}`))
+    const publicGroup = binding.access !== "authenticated"
     const request = () => sessionRequestOf(endpoint.method, call)
     const program = Effect.gen(function*() {
       // A caller is authenticated first, as the server's middleware does before decoding the request.
@@ -64,8 +66,6 @@ export const coreTarget = (runtime: ManagedRuntime.ManagedRuntime<any, any>): Ta
       const params = yield* decodePart("Params", endpoint.params, asText(call.params))
       const query = yield* decodePart("Query", endpoint.query, asText(call.query))
       const headers = yield* decodePart("Headers", endpoint.headers, asText(call.headers))
-      const binding = bindingOf(ref.group, ref.endpoint)
-      if (binding === undefined) throw new Error(`No binding for ${ref.group}.${ref.endpoint}`)
       let value: unknown
       if (binding.access === "session") {
         // Whoever calls: the binding reads the request's session itself.

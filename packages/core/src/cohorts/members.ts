@@ -47,7 +47,7 @@ export const addedMembers = (body: unknown): ReadonlyArray<string> | ValidationE
 
 /**
  * `PATCH {id}/remove_person_from_static_cohort/`: one distinct id. Removal is idempotent, so any text
- * that could be stored is taken, however long: a member stored before the length bound can be removed.
+ * that could be stored is taken, however long, so no stored member is out of reach.
  */
 export const removedMember = (body: unknown): string | ValidationError => {
   const given = isRecord(body) ? body["person_id"] : undefined

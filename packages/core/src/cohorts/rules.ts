@@ -76,13 +76,16 @@ export const flagUseError = (
 ): ValidationError | undefined => {
   const cohortOf = lookupIn(project.cohorts)
   if (!project.flags.some((flag) => flag.active && flagReaches(flag, cohort, cohortOf))) return undefined
+  const walked = new Set<number>()
   for (const filter of filtersIn(cohortProperties(written))) {
     if (filter["type"] === "behavioral") {
       return ValidationError.field(attr, "Behavioral filters cannot be added to cohorts used in feature flags.", "behavioral_cohort_found")
     }
     const named = namedCohortId(filter)
-    if (named === null) continue
+    // A cohort an earlier filter's walk reached has had all it reaches checked.
+    if (named === null || walked.has(named)) continue
     for (const dependency of cohortsReached([named], cohortOf)) {
+      walked.add(dependency.id)
       if (dependency.is_static || !isBehavioralCohort(dependency)) continue
       return ValidationError.field(
         attr,

@@ -94,7 +94,7 @@ export const leafOperator = (leaf: JsonRecord): string => {
  * Every leaf of the definitions that is a property filter, however deep (walked with a stack of its own,
  * as a stored definition may be nested past what a call stack holds).
  */
-export const definitionFilters = (definitions: CohortDefinitions): ReadonlyArray<JsonRecord> => {
+export const cohortLeafFilters = (definitions: CohortDefinitions): ReadonlyArray<JsonRecord> => {
   const filters: Array<JsonRecord> = []
   const stack = [...new Set(definitions.values())]
   const seen = new Set<JsonRecord>()

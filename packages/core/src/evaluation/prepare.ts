@@ -2,7 +2,7 @@ import { flagPrefix } from "../bucketing/hash-prefix.ts"
 import { type ConditionGroup, conditionsOf, type FlagConditions, type JsonValue } from "../feature-flags/conditions.ts"
 import type { StoredFlag } from "../feature-flags/model.ts"
 import { isRecord } from "../shared/fields.ts"
-import { definitionFilters, leafOperator } from "./cohorts.ts"
+import { cohortLeafFilters, leafOperator } from "./cohorts.ts"
 import { dependencyGraph } from "./graph.ts"
 import {
   type CohortDefinitions,
@@ -126,7 +126,7 @@ export const prepareFlags = (flags: ReadonlyArray<EvaluatedFlag>, project: Proje
 const patternsInUse = (flags: ReadonlyArray<PreparedFlag>, cohorts: CohortDefinitions): Iterable<string> => {
   const patterns = new Set<string>()
   for (const flag of flags) for (const pattern of flag.regexPatterns) patterns.add(pattern)
-  for (const leaf of definitionFilters(cohorts)) {
+  for (const leaf of cohortLeafFilters(cohorts)) {
     for (const pattern of regexPatterns(leafOperator(leaf), leaf["value"])) patterns.add(pattern)
   }
   return patterns

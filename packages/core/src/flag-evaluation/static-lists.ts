@@ -36,14 +36,16 @@ export const loadStaticLists = (repository: (typeof CohortRepository)["Service"]
     const total = key.live.reduce((sum, cohort) => sum + (reached.has(cohort.id) ? cohort.count ?? 0 : 0), 0)
     if (total > MAX_HELD_MEMBERS) return Option.some(undefined)
     const lists = new Map<number, ReadonlySet<string>>()
+    let held = 0
     for (const cohort of key.cohorts) {
       const members = new Set<string>()
       for (let offset = 0; ; offset += PAGE) {
         const page = yield* repository.members(cohort as CohortId, { offset, limit: PAGE })
         for (const member of page) members.add(member)
+        held += page.length
+        // Lists grown past the bound since their counts were read are left to the store.
+        if (held > MAX_HELD_MEMBERS) return Option.some(undefined)
         if (page.length < PAGE) break
-        // A list grown past the bound since its count was read is left to the store.
-        if (members.size > MAX_HELD_MEMBERS) return Option.some(undefined)
         yield* Effect.yieldNow
       }
       lists.set(cohort, members)

@@ -1,8 +1,8 @@
-import { millisOf } from "../shared/time.ts"
+import { DAY_MS, millisOf } from "../shared/time.ts"
 import type { UserSummary } from "../users/model.ts"
 import { INVITE_DAYS_VALIDITY, type Invite, type InviteRecord } from "./model.ts"
 
-const VALIDITY_MS = INVITE_DAYS_VALIDITY * 24 * 60 * 60 * 1000
+const VALIDITY_MS = INVITE_DAYS_VALIDITY * DAY_MS
 
 /** Expired: created more than three days ago. */
 export const isExpired = (invite: InviteRecord, now: number): boolean => millisOf(invite.created_at) + VALIDITY_MS < now

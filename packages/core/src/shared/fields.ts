@@ -120,14 +120,14 @@ export const Choice = <const L extends ReadonlyArray<string | number>>(values: L
 }
 
 /** Each word lower-cased, capitalized or upper-cased, plus the number and the boolean: the spellings PostHog accepts. */
-const drfValues = (words: ReadonlySet<string>, number: number, boolean: boolean) =>
+const spellingsOf = (words: ReadonlySet<string>, number: number, boolean: boolean) =>
   new Set<unknown>([
     ...[...words].flatMap((word) => [word, word.charAt(0).toUpperCase() + word.slice(1), word.toUpperCase()]),
     number,
     boolean
   ])
-const TRUE_VALUES = drfValues(TRUE_WORDS, 1, true)
-const FALSE_VALUES = drfValues(FALSE_WORDS, 0, false)
+const TRUE_VALUES = spellingsOf(TRUE_WORDS, 1, true)
+const FALSE_VALUES = spellingsOf(FALSE_WORDS, 0, false)
 
 /** A boolean field: the usual spellings of true and false, decoded to a boolean. */
 export const Bool = Schema.Union([Schema.Boolean, Schema.String, Schema.Number])
