@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HedgerowServer } from "../src/index.ts"
 import { formatEntryLine, formatRequestLine } from "../src/log/format.ts"
-import { batchedLineWriter } from "../src/log/line-writer.ts"
+import { batchedLineWriter, BLOCK_BYTES, heldByteWriter } from "../src/log/line-writer.ts"
 
 describe("the request log's lines", () => {
   const line = {
@@ -53,6 +53,34 @@ describe("the request log's lines", () => {
     expect(chunks).toEqual([])
     await new Promise((resolve) => setImmediate(resolve))
     expect(chunks).toEqual(["a\nb\nc\n"])
+  })
+
+  it("held for stdout: reach the sink as bytes together once the hold is over, or as soon as the next would not fit", async () => {
+    const blocks: Array<string> = []
+    const writer = heldByteWriter((bytes) => blocks.push(Buffer.from(bytes).toString("utf8")), 30)
+    writer.write("a é\n")
+    await new Promise((resolve) => setImmediate(resolve))
+    writer.write("b\n")
+    expect(blocks).toEqual([])
+    await new Promise((resolve) => setTimeout(resolve, 60))
+    expect(blocks).toEqual(["a é\nb\n"])
+    // Three of these fill all but one byte of the block.
+    const third = "x".repeat((BLOCK_BYTES - 1) / 3 - 1) + "\n"
+    writer.write(third)
+    writer.write(third)
+    writer.write(third)
+    // A fourth would not fit the block: the three go first.
+    writer.write("c\n")
+    expect(blocks).toEqual(["a é\nb\n", third + third + third])
+    const long = "y".repeat(BLOCK_BYTES) + "\n"
+    writer.write(long)
+    expect(blocks).toEqual(["a é\nb\n", third + third + third, "c\n", long])
+    writer.write("d\n")
+    writer.flush()
+    expect(blocks.at(-1)).toBe("d\n")
+    // Nothing is left for the timer that the flush cancelled.
+    await new Promise((resolve) => setTimeout(resolve, 60))
+    expect(blocks).toHaveLength(5)
   })
 })
 

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Logger, References } from "effect"
 import type { LogLevel as EffectLogLevel } from "effect/LogLevel"
-import { batchedLineWriter, type LineSink, stdoutSink } from "./line-writer.ts"
+import { batchedLineWriter, heldByteWriter, type LineSink, stdoutSink } from "./line-writer.ts"
 import { entryLogger } from "./logger.ts"
 import type { LogLevel, LogSettings } from "./settings.ts"
 
@@ -17,12 +17,27 @@ export const ServerLog = Context.Reference<ServerLogShape>("hedgerow/ServerLog",
 const minimumOf: Record<LogLevel, EffectLogLevel> = { info: "Info", warn: "Warn", error: "Error", none: "None" }
 
 /**
- * The log on `sink` (stdout unless a test captures it), batched, and flushed when the server stops.
- * Effect's own log calls in the server's fibers go the same way, at the same level and in the same format.
+ * How long lines wait for others before going to stdout: a write to a file costs the server more than
+ * formatting many lines (docs/decisions.md, "The hot path"), and a line a few tens of milliseconds late
+ * tells an operator the same.
  */
-export const layer = (settings: LogSettings, sink: LineSink = stdoutSink) =>
+const STDOUT_HOLD_MILLIS = 50
+
+/**
+ * The log on `sink`, batched per turn of the event loop, or on stdout (unless a caller captures it)
+ * batched over `STDOUT_HOLD_MILLIS`; flushed when the server stops, and on stdout also when the process
+ * exits without stopping it (an uncaught exception). Effect's own log calls in the server's fibers go
+ * the same way, at the same level and in the same format.
+ */
+export const layer = (settings: LogSettings, sink?: LineSink) =>
   Layer.effectContext(Effect.gen(function*() {
-    const writer = batchedLineWriter(sink)
+    const writer = sink === undefined ? heldByteWriter(stdoutSink, STDOUT_HOLD_MILLIS) : batchedLineWriter(sink)
+    if (sink === undefined) {
+      yield* Effect.acquireRelease(
+        Effect.sync(() => process.on("exit", writer.flush)),
+        () => Effect.sync(() => process.off("exit", writer.flush))
+      )
+    }
     yield* Effect.addFinalizer(() => Effect.sync(writer.flush))
     return Context.make(ServerLog, { ...settings, write: writer.write }).pipe(
       Context.add(Logger.CurrentLoggers, new Set([entryLogger(settings.format, writer.write)])),

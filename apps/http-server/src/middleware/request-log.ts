@@ -18,12 +18,17 @@ class RequestNote {
   }
 }
 
-const CurrentNote = Context.Service<RequestNote>("hedgerow/RequestLog/Note")
+/**
+ * Each request's note, kept beside the request the server received rather than in the fiber's context:
+ * an entry there would make every later lookup of the request's services one step longer.
+ */
+const notes = new WeakMap<object, RequestNote>()
 
 /** The current request's note; undefined while the log is off. */
 const currentNote = (): RequestNote | undefined => {
   const fiber = Fiber.getCurrent()
-  return fiber === undefined ? undefined : Context.getOrUndefined(fiber.context, CurrentNote)
+  const request = fiber === undefined ? undefined : Context.getOrUndefined(fiber.context, HttpServerRequest.HttpServerRequest)
+  return request === undefined ? undefined : notes.get(request.source)
 }
 
 /** Records the key (its id) that authenticated the current request; does nothing while the log is off. */
@@ -53,10 +58,11 @@ export const around = (log: ServerLogShape) => {
   const lowest = lowestStatusOf(log.level)
   if (lowest === Number.POSITIVE_INFINITY) return <E, R>(inner: HttpEffect<E, R>) => inner
   const finish = (response: HttpServerResponse.HttpServerResponse) => {
-    if (response.status < lowest) return response
     const context = Fiber.getCurrent()!.context
-    const note = Context.getUnsafe(context, CurrentNote)
     const request = Context.getUnsafe(context, HttpServerRequest.HttpServerRequest)
+    const note = notes.get(request.source)!
+    notes.delete(request.source)
+    if (response.status < lowest) return response
     log.write(formatRequestLine(log.format, {
       method: request.method,
       path: note.template ?? templateOf(context, request.url),
@@ -70,10 +76,7 @@ export const around = (log: ServerLogShape) => {
   return <E, R>(inner: HttpEffect<E, R>): HttpEffect<E, R> => {
     const finished = Effect.map(inner, finish)
     return Effect.withFiber((fiber) => {
-      // Set rather than provided, as the router sets the matched route: both stay in the fiber's context
-      // until the request ends (the server then restores the context it began with), so `finish` reads
-      // them there, and a request costs a note and a context entry, no closure.
-      fiber.setContext(Context.add(fiber.context, CurrentNote, new RequestNote(performance.now())))
+      notes.set(Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest).source, new RequestNote(performance.now()))
       return finished
     })
   }
