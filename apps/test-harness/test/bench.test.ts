@@ -14,7 +14,8 @@ import type { LoadFigures } from "../src/bench/load.ts"
 import { parseInvocation } from "../src/bench/options.ts"
 import { cpuTicksOf } from "../src/bench/process-cpu.ts"
 import { type BenchFigures, defaultSections, failedRequests, loadsOf, runBench } from "../src/bench/run-bench.ts"
-import { cpuMicrosPerRequest, type ShippedFigures } from "../src/bench/shipped.ts"
+import { NO_BINARIES, postgresBinaries } from "../src/bench/postgres-cluster.ts"
+import { cpuMicrosPerRequest, type ShippedFigures, shippedScenarios } from "../src/bench/shipped.ts"
 import { shippedChecks } from "../src/bench/shipped-table.ts"
 import type { Scenario } from "../src/bench/scenario.ts"
 import { getProject } from "../src/bench/scenarios.ts"
@@ -242,6 +243,60 @@ describe("benchmark driver", () => {
     assert.isFalse(existsSync(dataDirs[0]!), dataDirs[0])
   })
 
+  it.runIf(postgresBinaries() !== undefined)(
+    "measures `hedgerow serve` on a PostgreSQL cluster it starts, with one and two processes, the CPU of both and of the cluster, and removes the cluster",
+    async () => {
+      const progress: Array<string> = []
+      const figures = await Effect.runPromise(runBench({
+        sections: ["postgres"],
+        durationSeconds: 0.3,
+        connections: 2,
+        warmupSeconds: 0.2,
+        steadySeconds: 1,
+        progress: (line) => progress.push(line)
+      }))
+      const postgres = figures.postgres!
+      if ("skipped" in postgres) return assert.fail(postgres.skipped)
+      assert.isTrue(postgres.ownCluster)
+      assert.deepStrictEqual(postgres.scenarios.map((scenario) => scenario.name), shippedScenarios.map((scenario) => scenario.name))
+      let databaseSeconds = 0
+      for (const scenario of postgres.scenarios) {
+        assert.isAbove(scenario.baseline.load.completed, 0, scenario.name)
+        assert.deepStrictEqual(scenario.rows.map((row) => row.processes), [1, 2])
+        for (const { processes, measured, rssBytes, completedPerServer } of scenario.rows) {
+          const where = `${scenario.name}, ${processes}`
+          assert.isAbove(measured.load.completed, 0, where)
+          // The load reached every server, and each one's memory was read.
+          assert.strictEqual(completedPerServer.length, processes, where)
+          assert.isTrue(completedPerServer.every((completed) => completed > 0), where)
+          assert.strictEqual(completedPerServer.reduce((a, b) => a + b, 0), measured.load.completed, where)
+          assert.isTrue(rssBytes.length === processes && rssBytes.every((bytes) => bytes > 0), where)
+          if (process.platform === "linux") {
+            assert.isAbove(cpuMicrosPerRequest(measured) ?? 0, 0, where)
+            // Read for every run; a request the servers answer from memory may cost the cluster nothing.
+            assert.isDefined(measured.databaseCpuSeconds, where)
+            databaseSeconds += measured.databaseCpuSeconds ?? 0
+          }
+        }
+      }
+      if (process.platform === "linux") assert.isAbove(databaseSeconds, 0)
+      assert.strictEqual(failedRequests(figures), 0)
+
+      const report = formatBench(figures)
+      assert.include(report, "=== Hedgerow as shipped on PostgreSQL: `hedgerow serve` with DATABASE_URL ===")
+      assert.include(report, "2 processes/baseline")
+      // The cluster and the servers' logs are gone with the run.
+      const dirs = progress.flatMap((line) => /(?:new cluster|new directory), (\S+) \(removed at the end\)/.exec(line)?.[1] ?? [])
+      assert.strictEqual(dirs.length, 2, progress.join("\n"))
+      assert.isTrue(dirs.every((dir) => !existsSync(dir)), dirs.join(", "))
+    }
+  )
+
+  it("says why the PostgreSQL rows did not run", () => {
+    const report = formatBench({ durationSeconds: 1, connections: 1, warmupSeconds: 0, cpus: 2, runs: [], postgres: { skipped: NO_BINARIES } })
+    assert.include(report, `Not run: ${NO_BINARIES}.`)
+  })
+
   it("reads a process's CPU ticks past a command name with spaces and parentheses", () => {
     const stat = "4242 (node (x) y) S 1 4242 4242 0 -1 4194560 5000 0 0 0 1234 567 0 0 20 0 11 0 100 1000000 5000"
     assert.strictEqual(cpuTicksOf(stat), 1234 + 567)
@@ -288,8 +343,8 @@ describe("benchmark driver", () => {
   })
 
   it("runs all but the in-process scenarios by default, and all of them on PostgreSQL", () => {
-    assert.deepStrictEqual(defaultSections({}), ["shipped", "cli", "memory"])
-    assert.deepStrictEqual(defaultSections({ databaseUrl: "postgres://localhost/hedgerow" }), ["shipped", "scenarios", "cli", "memory"])
+    assert.deepStrictEqual(defaultSections({}), ["shipped", "postgres", "cli", "memory"])
+    assert.deepStrictEqual(defaultSections({ databaseUrl: "postgres://localhost/hedgerow" }), ["shipped", "postgres", "scenarios", "cli", "memory"])
     const invocation = parseInvocation(["--only", "memory,shipped"])
     assert.deepStrictEqual(invocation._tag === "run" ? invocation.options.sections : undefined, ["shipped", "memory"])
   })
