@@ -57,6 +57,19 @@ const assertClean = (figures: BenchFigures, expected: ReadonlyArray<Scenario>) =
   assert.strictEqual(failedRequests(figures), 0)
 }
 
+/** A load's figures with these requests answered, all of them 200. */
+const load = (completed: number, requestsPerSecond: number): LoadFigures => ({
+  requestsPerSecond,
+  p50Ms: 1,
+  p99Ms: 2,
+  completed,
+  non2xx: 0,
+  errors: 0,
+  timeouts: 0,
+  statusCodes: { 200: completed },
+  completedByOrigin: {}
+})
+
 /** Runs one statement on the test server's own database (roles and the catalog only, never its tables). */
 const onServer = <A>(url: string, statement: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
   Effect.runPromise(Effect.gen(function*() {
@@ -292,9 +305,37 @@ describe("benchmark driver", () => {
     }
   )
 
-  it("says why the PostgreSQL rows did not run", () => {
-    const report = formatBench({ durationSeconds: 1, connections: 1, warmupSeconds: 0, cpus: 2, runs: [], postgres: { skipped: NO_BINARIES } })
-    assert.include(report, `Not run: ${NO_BINARIES}.`)
+  it("prints the PostgreSQL rows' database CPU as n/a where it was not read, and says why the section did not run", () => {
+    const bench = { durationSeconds: 1, connections: 1, warmupSeconds: 0, cpus: 2, runs: [] }
+    const row = (processes: number, databaseCpuSeconds: number | undefined) => ({
+      processes,
+      measured: { load: load(1000, 1000), serverCpuSeconds: 0.1, databaseCpuSeconds },
+      rssBytes: Array.from({ length: processes }, () => 64 * 1024 * 1024),
+      completedPerServer: Array.from({ length: processes }, () => 1000 / processes)
+    })
+    const figures = (ownCluster: boolean) => ({
+      database: "PostgreSQL 15",
+      ownCluster,
+      seededFlags: 100,
+      scenarios: [{
+        name: "GET flag",
+        method: "GET",
+        path: "/flag",
+        status: 200,
+        responseBytes: 10,
+        baseline: { load: load(4000, 4000), serverCpuSeconds: 0.04 },
+        rows: [row(1, ownCluster ? 0.05 : undefined), row(2, ownCluster ? 0.06 : undefined)]
+      }]
+    })
+    const cells = (report: string, target: string) => report.split("\n").find((line) => line.startsWith(target))!.split(/\s{2,}/)
+    const own = formatBench({ ...bench, postgres: figures(true) })
+    // target, CPU µs/req, req/s, p50, p99, non-2xx, errors, database µs/req, RSS
+    assert.deepStrictEqual(cells(own, "hedgerow serve, 1 process"), ["hedgerow serve, 1 process", "100", "1,000", "1.00", "2.00", "0", "0", "50", "64.0 MiB"])
+    assert.deepStrictEqual(cells(own, "hedgerow serve, 2 processes").slice(-2), ["60", "64.0 MiB + 64.0 MiB"])
+    assert.include(own, "Requests answered by each of the 2 processes: 500 / 500")
+    const given = formatBench({ ...bench, postgres: figures(false) })
+    assert.deepStrictEqual(cells(given, "hedgerow serve, 1 process").slice(-2), ["n/a", "64.0 MiB"])
+    assert.include(formatBench({ ...bench, postgres: { skipped: NO_BINARIES } }), `Not run: ${NO_BINARIES}.`)
   })
 
   it("reads a process's CPU ticks past a command name with spaces and parentheses", () => {
@@ -304,17 +345,6 @@ describe("benchmark driver", () => {
   })
 
   it("judges the request log's share and a new server's rate from the shipped figures", () => {
-    const load = (completed: number, requestsPerSecond: number): LoadFigures => ({
-      requestsPerSecond,
-      p50Ms: 1,
-      p99Ms: 2,
-      completed,
-      non2xx: 0,
-      errors: 0,
-      timeouts: 0,
-      statusCodes: { 200: completed },
-      completedByOrigin: {}
-    })
     const getFlag = {
       name: "GET flag",
       method: "GET",

@@ -75,9 +75,14 @@ const freePort = () =>
 const clusterDir = Effect.acquireRelease(
   Effect.try({
     try: () => {
-      const dir = mkdtempSync(path.join(tmpdir(), "hedgerow-bench-pg-"))
       const owner = clusterOwner()
-      if (owner !== undefined) chownSync(dir, owner.uid, owner.gid)
+      const dir = mkdtempSync(path.join(tmpdir(), "hedgerow-bench-pg-"))
+      try {
+        if (owner !== undefined) chownSync(dir, owner.uid, owner.gid)
+      } catch (error) {
+        rmSync(dir, { recursive: true, force: true })
+        throw error
+      }
       return { dir, owner }
     },
     catch: (error) => new ClusterFailed({ reason: error instanceof Error ? error.message : String(error) })
@@ -107,7 +112,7 @@ export const scratchCluster = (bin: string) =>
         ),
       catch: (error) => new ClusterFailed({ reason: error instanceof Error ? error.message : String(error) })
     })
-    const port = yield* Effect.promise(freePort)
+    const port = yield* Effect.tryPromise({ try: freePort, catch: (error) => new ClusterFailed({ reason: `no free port: ${String(error)}` }) })
     const url = `postgres://hedgerow@127.0.0.1:${port}/postgres`
     const postmaster = yield* loggedProcess({
       ...asOwner,

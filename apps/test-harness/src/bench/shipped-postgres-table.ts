@@ -1,6 +1,7 @@
 import { columns, integer, mebibytes } from "./checks.ts"
 import type { PostgresFigures, PostgresRow, PostgresScenarioFigures, PostgresSkipped } from "./shipped-postgres.ts"
-import { cpuCell, ratioRow, row, ROW_HEADS, scenarioHeading } from "./shipped-table.ts"
+import { microsPerRequest } from "./shipped.ts"
+import { microsCell, ratioRow, row, ROW_HEADS, scenarioHeading } from "./shipped-table.ts"
 
 const HEADING = "=== Hedgerow as shipped on PostgreSQL: `hedgerow serve` with DATABASE_URL ==="
 
@@ -9,7 +10,7 @@ const deployment = (processes: number) => `${processes} process${processes === 1
 /** The shipped section's cells, then the database's CPU per request and the servers' resident memory. */
 const deploymentRow = ({ processes, measured, rssBytes }: PostgresRow) => [
   ...row(`hedgerow serve, ${deployment(processes)}`, measured),
-  cpuCell(measured, measured.databaseCpuSeconds),
+  microsCell(microsPerRequest(measured.databaseCpuSeconds, measured)),
   rssBytes.map(mebibytes).join(" + ")
 ]
 

@@ -5,16 +5,16 @@ import { cpuMicrosPerRequest, type ShippedFigures, shippedGoals, type ShippedSce
 
 const NOT_READ = "n/a"
 
-/** Server CPU (or the CPU given) per request in µs, or n/a. */
-export const cpuCell = (measured: Measured, cpuSeconds = measured.serverCpuSeconds) => {
-  const micros = cpuMicrosPerRequest(measured, cpuSeconds)
-  return micros === undefined ? NOT_READ : integer(micros)
-}
+/** CPU per request in µs, or n/a where it was not read. */
+export const microsCell = (micros: number | undefined) => micros === undefined ? NOT_READ : integer(micros)
+
+/** The heads of `row`'s cells. */
+export const ROW_HEADS = ["target", "CPU µs/req", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors"]
 
 /** A target's cells: CPU per request, req/s, p50, p99 and the failed requests. */
 export const row = (target: string, measured: Measured) => [
   target,
-  cpuCell(measured),
+  microsCell(cpuMicrosPerRequest(measured)),
   integer(measured.load.requestsPerSecond),
   milliseconds(measured.load.p50Ms),
   milliseconds(measured.load.p99Ms),
@@ -42,9 +42,6 @@ export const ratioRow = (label: string, measured: Measured, baseline: Measured) 
     ""
   ]
 }
-
-/** The heads of `row`'s cells. */
-export const ROW_HEADS = ["target", "CPU µs/req", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors"]
 
 /** A scenario's heading: its request and the size of the body the baseline answers with too. */
 export const scenarioHeading = (scenario: Pick<ShippedScenarioFigures, "name" | "method" | "path" | "responseBytes">) =>

@@ -70,11 +70,12 @@ export interface ShippedFigures {
   readonly unlogged: StartFigures
 }
 
-/** Server CPU (or the CPU given) per answered request in µs; undefined where the CPU could not be read. */
-export const cpuMicrosPerRequest = (measured: Measured, cpuSeconds = measured.serverCpuSeconds) =>
-  cpuSeconds === undefined || measured.load.completed === 0
-    ? undefined
-    : (cpuSeconds / measured.load.completed) * 1_000_000
+/** CPU seconds spent over a measured run per request it answered, in µs; undefined where the CPU was not read. */
+export const microsPerRequest = (cpuSeconds: number | undefined, measured: Measured) =>
+  cpuSeconds === undefined || measured.load.completed === 0 ? undefined : (cpuSeconds / measured.load.completed) * 1_000_000
+
+/** Server CPU per answered request in µs; undefined where the CPU could not be read. */
+export const cpuMicrosPerRequest = (measured: Measured) => microsPerRequest(measured.serverCpuSeconds, measured)
 
 /** Every load whose requests must all have succeeded. */
 export const shippedLoads = (figures: ShippedFigures) => [
