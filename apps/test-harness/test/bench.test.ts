@@ -14,7 +14,8 @@ import type { LoadFigures } from "../src/bench/load.ts"
 import { parseInvocation } from "../src/bench/options.ts"
 import { cpuTicksOf } from "../src/bench/process-cpu.ts"
 import { type BenchFigures, defaultSections, failedRequests, loadsOf, runBench } from "../src/bench/run-bench.ts"
-import { cpuMicrosPerRequest, type ShippedFigures } from "../src/bench/shipped.ts"
+import { NO_BINARIES, postgresBinaries } from "../src/bench/postgres-cluster.ts"
+import { cpuMicrosPerRequest, type ShippedFigures, shippedScenarios } from "../src/bench/shipped.ts"
 import { shippedChecks } from "../src/bench/shipped-table.ts"
 import type { Scenario } from "../src/bench/scenario.ts"
 import { getProject } from "../src/bench/scenarios.ts"
@@ -55,6 +56,19 @@ const assertClean = (figures: BenchFigures, expected: ReadonlyArray<Scenario>) =
   }
   assert.strictEqual(failedRequests(figures), 0)
 }
+
+/** A load's figures with these requests answered, all of them 200. */
+const load = (completed: number, requestsPerSecond: number): LoadFigures => ({
+  requestsPerSecond,
+  p50Ms: 1,
+  p99Ms: 2,
+  completed,
+  non2xx: 0,
+  errors: 0,
+  timeouts: 0,
+  statusCodes: { 200: completed },
+  completedByOrigin: {}
+})
 
 /** Runs one statement on the test server's own database (roles and the catalog only, never its tables). */
 const onServer = <A>(url: string, statement: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
@@ -242,6 +256,88 @@ describe("benchmark driver", () => {
     assert.isFalse(existsSync(dataDirs[0]!), dataDirs[0])
   })
 
+  it.runIf(postgresBinaries() !== undefined)(
+    "measures `hedgerow serve` on a PostgreSQL cluster it starts, with one and two processes, the CPU of both and of the cluster, and removes the cluster",
+    async () => {
+      const progress: Array<string> = []
+      const figures = await Effect.runPromise(runBench({
+        sections: ["postgres"],
+        durationSeconds: 0.3,
+        connections: 2,
+        warmupSeconds: 0.2,
+        steadySeconds: 1,
+        progress: (line) => progress.push(line)
+      }))
+      const postgres = figures.postgres!
+      if ("skipped" in postgres) return assert.fail(postgres.skipped)
+      assert.isTrue(postgres.ownCluster)
+      assert.deepStrictEqual(postgres.scenarios.map((scenario) => scenario.name), shippedScenarios.map((scenario) => scenario.name))
+      let databaseSeconds = 0
+      for (const scenario of postgres.scenarios) {
+        assert.isAbove(scenario.baseline.load.completed, 0, scenario.name)
+        assert.deepStrictEqual(scenario.rows.map((row) => row.processes), [1, 2])
+        for (const { processes, measured, rssBytes, completedPerServer } of scenario.rows) {
+          const where = `${scenario.name}, ${processes}`
+          assert.isAbove(measured.load.completed, 0, where)
+          // The load reached every server, and each one's memory was read.
+          assert.strictEqual(completedPerServer.length, processes, where)
+          assert.isTrue(completedPerServer.every((completed) => completed > 0), where)
+          assert.strictEqual(completedPerServer.reduce((a, b) => a + b, 0), measured.load.completed, where)
+          assert.isTrue(rssBytes.length === processes && rssBytes.every((bytes) => bytes > 0), where)
+          if (process.platform === "linux") {
+            assert.isAbove(cpuMicrosPerRequest(measured) ?? 0, 0, where)
+            // Read for every run; a request the servers answer from memory may cost the cluster nothing.
+            assert.isDefined(measured.databaseCpuSeconds, where)
+            databaseSeconds += measured.databaseCpuSeconds ?? 0
+          }
+        }
+      }
+      if (process.platform === "linux") assert.isAbove(databaseSeconds, 0)
+      assert.strictEqual(failedRequests(figures), 0)
+
+      const report = formatBench(figures)
+      assert.include(report, "=== Hedgerow as shipped on PostgreSQL: `hedgerow serve` with DATABASE_URL ===")
+      assert.include(report, "2 processes/baseline")
+      // The cluster and the servers' logs are gone with the run.
+      const dirs = progress.flatMap((line) => /(?:new cluster|new directory), (\S+) \(removed at the end\)/.exec(line)?.[1] ?? [])
+      assert.strictEqual(dirs.length, 2, progress.join("\n"))
+      assert.isTrue(dirs.every((dir) => !existsSync(dir)), dirs.join(", "))
+    }
+  )
+
+  it("prints the PostgreSQL rows' database CPU as n/a where it was not read, and says why the section did not run", () => {
+    const bench = { durationSeconds: 1, connections: 1, warmupSeconds: 0, cpus: 2, runs: [] }
+    const row = (processes: number, databaseCpuSeconds: number | undefined) => ({
+      processes,
+      measured: { load: load(1000, 1000), serverCpuSeconds: 0.1, databaseCpuSeconds },
+      rssBytes: Array.from({ length: processes }, () => 64 * 1024 * 1024),
+      completedPerServer: Array.from({ length: processes }, () => 1000 / processes)
+    })
+    const figures = (ownCluster: boolean) => ({
+      database: "PostgreSQL 15",
+      ownCluster,
+      seededFlags: 100,
+      scenarios: [{
+        name: "GET flag",
+        method: "GET",
+        path: "/flag",
+        status: 200,
+        responseBytes: 10,
+        baseline: { load: load(4000, 4000), serverCpuSeconds: 0.04 },
+        rows: [row(1, ownCluster ? 0.05 : undefined), row(2, ownCluster ? 0.06 : undefined)]
+      }]
+    })
+    const cells = (report: string, target: string) => report.split("\n").find((line) => line.startsWith(target))!.split(/\s{2,}/)
+    const own = formatBench({ ...bench, postgres: figures(true) })
+    // target, CPU µs/req, req/s, p50, p99, non-2xx, errors, database µs/req, RSS
+    assert.deepStrictEqual(cells(own, "hedgerow serve, 1 process"), ["hedgerow serve, 1 process", "100", "1,000", "1.00", "2.00", "0", "0", "50", "64.0 MiB"])
+    assert.deepStrictEqual(cells(own, "hedgerow serve, 2 processes").slice(-2), ["60", "64.0 MiB + 64.0 MiB"])
+    assert.include(own, "Requests answered by each of the 2 processes: 500 / 500")
+    const given = formatBench({ ...bench, postgres: figures(false) })
+    assert.deepStrictEqual(cells(given, "hedgerow serve, 1 process").slice(-2), ["n/a", "64.0 MiB"])
+    assert.include(formatBench({ ...bench, postgres: { skipped: NO_BINARIES } }), `Not run: ${NO_BINARIES}.`)
+  })
+
   it("reads a process's CPU ticks past a command name with spaces and parentheses", () => {
     const stat = "4242 (node (x) y) S 1 4242 4242 0 -1 4194560 5000 0 0 0 1234 567 0 0 20 0 11 0 100 1000000 5000"
     assert.strictEqual(cpuTicksOf(stat), 1234 + 567)
@@ -249,17 +345,6 @@ describe("benchmark driver", () => {
   })
 
   it("judges the request log's share and a new server's rate from the shipped figures", () => {
-    const load = (completed: number, requestsPerSecond: number): LoadFigures => ({
-      requestsPerSecond,
-      p50Ms: 1,
-      p99Ms: 2,
-      completed,
-      non2xx: 0,
-      errors: 0,
-      timeouts: 0,
-      statusCodes: { 200: completed },
-      completedByOrigin: {}
-    })
     const getFlag = {
       name: "GET flag",
       method: "GET",
@@ -288,8 +373,8 @@ describe("benchmark driver", () => {
   })
 
   it("runs all but the in-process scenarios by default, and all of them on PostgreSQL", () => {
-    assert.deepStrictEqual(defaultSections({}), ["shipped", "cli", "memory"])
-    assert.deepStrictEqual(defaultSections({ databaseUrl: "postgres://localhost/hedgerow" }), ["shipped", "scenarios", "cli", "memory"])
+    assert.deepStrictEqual(defaultSections({}), ["shipped", "postgres", "cli", "memory"])
+    assert.deepStrictEqual(defaultSections({ databaseUrl: "postgres://localhost/hedgerow" }), ["shipped", "postgres", "scenarios", "cli", "memory"])
     const invocation = parseInvocation(["--only", "memory,shipped"])
     assert.deepStrictEqual(invocation._tag === "run" ? invocation.options.sections : undefined, ["shipped", "memory"])
   })

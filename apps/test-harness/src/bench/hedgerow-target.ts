@@ -70,9 +70,9 @@ export const bootstrapTenant = Effect.gen(function*() {
 export const fixtureAt = (tenant: Tenant, baseUrl: string) => HedgerowFixture.of({ ...tenant, baseUrl })
 
 /**
- * The request log of every server but the shipped section's (which writes it to a file): off unless
- * HEDGEROW_LOG_LEVEL asks for it, since the report goes to stdout too. On, the lines come first and the
- * report after them, at the end of stdout.
+ * The request log of every server but those of the shipped and postgres sections (which write it to a
+ * file): off unless HEDGEROW_LOG_LEVEL asks for it, since the report goes to stdout too. On, the lines
+ * come first and the report after them, at the end of stdout.
  */
 export const benchLogSettings = logSettingsFromConfig({ level: "none", format: "text" })
 

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { BenchFailed } from "./bench-failed.ts"
 import { failures, type LoadFigures, runLoad } from "./load.ts"
-import { processCpuSeconds } from "./process-cpu.ts"
+import { processCpuSeconds, processTreeCpuSeconds } from "./process-cpu.ts"
 import type { RequestSpec } from "./scenario.ts"
 
 const describeStatuses = (figures: LoadFigures) =>
@@ -16,17 +16,30 @@ export interface MeasureOptions {
   readonly progress?: ((line: string) => void) | undefined
 }
 
-/** A measured load, and the CPU the server process spent over it when it was read. */
+/** A measured load, and the CPU the server processes (and a database) spent over it when it was read. */
 export interface Measured {
   readonly load: LoadFigures
-  /** Its user and system CPU seconds between the start and the end of the measured run. */
+  /** Their user and system CPU seconds between the start and the end of the measured run, summed. */
   readonly serverCpuSeconds?: number | undefined
+  /** The same of the database's processes, where the run was given one. */
+  readonly databaseCpuSeconds?: number | undefined
+}
+
+/** CPU seconds between two readings, where both were read. */
+const spent = (before: number | undefined, after: number | undefined) =>
+  before === undefined || after === undefined ? undefined : after - before
+
+/** The sum of the processes' CPU seconds so far, where every one was read. */
+const summedCpuSeconds = (pids: ReadonlyArray<number>) => {
+  const seconds = pids.map(processCpuSeconds)
+  return seconds.every((s) => s !== undefined) ? seconds.reduce((a, b) => a + b, 0) : undefined
 }
 
 /**
  * Loads `urls` with the scenario's request: a warm-up, whose failures stop the run before its time is
- * spent, then the measured run. Given the pid of the process serving them, reads its CPU time around
- * the measured run.
+ * spent, then the measured run. Given the pids of the processes serving them, reads their CPU time around
+ * the measured run; given a database's root process (a PostgreSQL postmaster), the CPU of it and every
+ * process under it as well.
  */
 export const measure = (
   scenario: string,
@@ -34,7 +47,8 @@ export const measure = (
   urls: ReadonlyArray<string>,
   spec: RequestSpec,
   options: MeasureOptions,
-  serverPid?: number
+  serverPids?: number | ReadonlyArray<number>,
+  databasePid?: number
 ) =>
   Effect.gen(function*() {
     const load = (durationSeconds: number) =>
@@ -61,13 +75,15 @@ export const measure = (
       }
     }
     options.progress?.(`${scenario}: measuring ${target} for ${options.durationSeconds} s`)
-    const cpu = () => serverPid === undefined ? undefined : processCpuSeconds(serverPid)
-    const before = cpu()
+    const serverCpu = () => serverPids === undefined ? undefined : summedCpuSeconds(typeof serverPids === "number" ? [serverPids] : serverPids)
+    const databaseCpu = () => databasePid === undefined ? undefined : processTreeCpuSeconds(databasePid)
+    const before = { server: serverCpu(), database: databaseCpu() }
     const figures = yield* load(options.durationSeconds)
-    const after = cpu()
+    const after = { server: serverCpu(), database: databaseCpu() }
     return {
       load: figures,
-      serverCpuSeconds: before === undefined || after === undefined ? undefined : after - before
+      serverCpuSeconds: spent(before.server, after.server),
+      databaseCpuSeconds: spent(before.database, after.database)
     } satisfies Measured
   }).pipe(Effect.mapError((error) =>
     error._tag === "LoadFailed" ? new BenchFailed({ scenario, reason: error.message }) : error))

@@ -10,6 +10,10 @@ export const usage = `Usage: npm run bench -- [--only SECTIONS] [--duration S] [
                                    file, against a bare node:http process, request by request: server
                                    CPU per request, req/s, p50/p99; then GET flag over the first 5 s
                                    after a start and with the request log off
+                        postgres   the same requests on PostgreSQL: a cluster the bench starts (Debian's
+                                   newest in /usr/lib/postgresql, skipped when there is none), a database
+                                   of 100 flags served by one and then by two \`hedgerow serve\` processes;
+                                   the servers' and the database's CPU per request, and each server's RSS
                         scenarios  Hedgerow in this process on an in-memory store against a bare
                                    node:http server, request by request, with Effect's HttpApi alone
                                    beside the throughput targets
@@ -23,10 +27,11 @@ export const usage = `Usage: npm run bench -- [--only SECTIONS] [--duration S] [
                       first reading, 0 for none (default ${defaultBenchOptions.warmupSeconds})
   --steady S          seconds of the memory section's steady load (default ${defaultBenchOptions.steadySeconds})
   --database-url URL  run the scenarios on the PostgreSQL server at URL instead of Hedgerow in this process
-                      on its in-memory store: twice, with one and with two \`hedgerow serve\` processes. Each
-                      run creates a fresh database on that server (its user needs CREATEDB) and drops it at
-                      the end; the database named in URL is never written to. The shipped, cli and memory
-                      sections always run on the embedded store, in a temporary data dir removed afterwards.`
+                      on its in-memory store: twice, with one and with two \`hedgerow serve\` processes; and
+                      the postgres section there instead of on a cluster of its own. Each run creates a
+                      fresh database on that server (its user needs CREATEDB) and drops it at the end; the
+                      database named in URL is never written to. The shipped, cli and memory sections
+                      always run on the embedded store, in a temporary data dir removed afterwards.`
 
 /** What the command line asks for; anything other than `run` ends the process without a benchmark. */
 export type Invocation =

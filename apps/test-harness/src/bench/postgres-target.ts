@@ -23,7 +23,7 @@ const postgresCause = (error: unknown): { readonly message: string; readonly cod
  * A fresh database on the server the URL points at, dropped with the scope, also when the run fails or
  * is interrupted (Ctrl-C): the benchmark never writes into the database the URL names.
  */
-const benchDatabase = (serverUrl: string) =>
+export const benchDatabase = (serverUrl: string) =>
   scopedDatabase(serverUrl, "hedgerow_bench").pipe(Effect.mapError((error) => {
     const cause = postgresCause(error)
     // 42501 insufficient_privilege: the user may log in but lacks CREATEDB.

@@ -15,10 +15,11 @@ import type { Scenario } from "./scenario.ts"
 import { scenarios as defaultScenarios } from "./scenarios.ts"
 import { measureServerMemory, type ServerMemoryFigures, type ServerMemoryOptions } from "./server-memory.ts"
 import { measureShipped, type ShippedFigures, shippedLoads } from "./shipped.ts"
+import { measureShippedOnPostgres, type PostgresFigures, postgresLoads, type PostgresSkipped } from "./shipped-postgres.ts"
 import { measureStartAndCli, type StartAndCliFigures } from "./start-and-cli.ts"
 
 /** The parts of a run, in the order they run; `--only` picks some. */
-export const SECTIONS = ["shipped", "scenarios", "cli", "memory"] as const
+export const SECTIONS = ["shipped", "postgres", "scenarios", "cli", "memory"] as const
 export type Section = typeof SECTIONS[number]
 
 /**
@@ -40,7 +41,8 @@ export interface BenchOptions {
   readonly startSeconds?: number | undefined
   /**
    * A PostgreSQL server to run on instead of the in-process embedded store: a fresh database there,
-   * served by one and then by two `hedgerow serve` processes.
+   * served by one and then by two `hedgerow serve` processes. The postgres section runs there too,
+   * instead of on a cluster of its own.
    */
   readonly databaseUrl?: string | undefined
   readonly scenarios?: ReadonlyArray<Scenario> | undefined
@@ -97,6 +99,7 @@ export interface BenchFigures {
   /** Logical CPUs of this machine, which the load generator and every server share. */
   readonly cpus: number
   readonly shipped?: ShippedFigures | undefined
+  readonly postgres?: PostgresFigures | PostgresSkipped | undefined
   /** One per target, when the scenarios ran; none otherwise. */
   readonly runs: ReadonlyArray<RunFigures>
   readonly startAndCli?: StartAndCliFigures | undefined
@@ -113,8 +116,11 @@ export const loadsOf = (scenario: ScenarioFigures): ReadonlyArray<LoadFigures> =
  * the server refuses with a 4xx as a rule). The figures only mean something at 0.
  */
 export const failedRequests = (figures: BenchFigures) =>
-  [...(figures.shipped === undefined ? [] : shippedLoads(figures.shipped)), ...figures.runs.flatMap((run) => run.scenarios).flatMap(loadsOf)]
-    .reduce((sum, load) => sum + failures(load), 0) +
+  [
+    ...(figures.shipped === undefined ? [] : shippedLoads(figures.shipped)),
+    ...(figures.postgres === undefined ? [] : postgresLoads(figures.postgres)),
+    ...figures.runs.flatMap((run) => run.scenarios).flatMap(loadsOf)
+  ].reduce((sum, load) => sum + failures(load), 0) +
   (figures.serverMemory === undefined
     ? 0
     : failures(figures.serverMemory.steady) + serverErrors(figures.serverMemory.fuzz) + figures.serverMemory.fuzz.errors)
@@ -192,6 +198,15 @@ export const runBench = (options: BenchOptions) =>
         (line) => options.progress?.(`as shipped: ${line}`)
       )
       : undefined
+    const postgres = sections.has("postgres")
+      ? yield* measureShippedOnPostgres({
+        durationSeconds: options.durationSeconds,
+        connections: options.connections,
+        warmupSeconds: options.warmupSeconds,
+        databaseUrl: options.databaseUrl,
+        progress: (line) => options.progress?.(`on PostgreSQL: ${line}`)
+      })
+      : undefined
     const runs = sections.has("scenarios") ? yield* Effect.forEach(plansFor(options), (plan) => runTarget(plan, options)) : []
     const startAndCli = sections.has("cli")
       ? yield* measureStartAndCli((line) => options.progress?.(`start and command line: ${line}`))
@@ -214,6 +229,7 @@ export const runBench = (options: BenchOptions) =>
       warmupSeconds: options.warmupSeconds,
       cpus: availableParallelism(),
       shipped,
+      postgres,
       runs,
       startAndCli,
       serverMemory

@@ -8,7 +8,7 @@ import { failures, type LoadFigures, type LoadStep, runLoad } from "./load.ts"
 import { residentBytes } from "./memory.ts"
 import { probe } from "./probe.ts"
 import { scopedServer, scratchDataDir } from "./scoped-server.ts"
-import { seededDataDir } from "./seeded-data-dir.ts"
+import { seededStore } from "./seeded-store.ts"
 
 /** Resident memory of one `hedgerow serve` on the embedded store, through loads a team's use resembles. */
 export interface ServerMemoryFigures {
@@ -104,7 +104,7 @@ export const measureServerMemory = (options: ServerMemoryOptions, progress: (lin
   Effect.scoped(Effect.gen(function*() {
     const dataDir = yield* scratchDataDir
     progress(`seeding ${options.seedFlags.toLocaleString("en-US")} flags into a new data dir, ${dataDir} (removed at the end)`)
-    const tenant = yield* seededDataDir(dataDir, options.seedFlags).pipe(Effect.mapError((error) => failed(`seeding: ${String(error)}`)))
+    const tenant = yield* seededStore({ dataDir }, options.seedFlags).pipe(Effect.mapError((error) => failed(`seeding: ${String(error)}`)))
     progress("starting `hedgerow serve` on it")
     const server = yield* scopedServer({ HEDGEROW_DATA_DIR: dataDir }, yield* benchLogSettings).pipe(
       Effect.mapError((error) => failed(error.message))

@@ -5,14 +5,16 @@ import { cpuMicrosPerRequest, type ShippedFigures, shippedGoals, type ShippedSce
 
 const NOT_READ = "n/a"
 
-const cpuCell = (measured: Measured) => {
-  const micros = cpuMicrosPerRequest(measured)
-  return micros === undefined ? NOT_READ : integer(micros)
-}
+/** CPU per request in µs, or n/a where it was not read. */
+export const microsCell = (micros: number | undefined) => micros === undefined ? NOT_READ : integer(micros)
 
-const row = (target: string, measured: Measured) => [
+/** The heads of `row`'s cells. */
+export const ROW_HEADS = ["target", "CPU µs/req", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors"]
+
+/** A target's cells: CPU per request, req/s, p50, p99 and the failed requests. */
+export const row = (target: string, measured: Measured) => [
   target,
-  cpuCell(measured),
+  microsCell(cpuMicrosPerRequest(measured)),
   integer(measured.load.requestsPerSecond),
   milliseconds(measured.load.p50Ms),
   milliseconds(measured.load.p99Ms),
@@ -26,28 +28,35 @@ const cpuCheck = (figure: string, measured: Measured, goal: Goal | undefined): C
   return micros === undefined ? { figure, value: NOT_READ, target: undefined } : check(figure, micros, microseconds, goal)
 }
 
-const scenarioBlock = (scenario: ShippedScenarioFigures) => {
-  const hedgerowCpu = cpuMicrosPerRequest(scenario.hedgerow)
-  const baselineCpu = cpuMicrosPerRequest(scenario.baseline)
+/** The row of a target's figures over the baseline's, in the cells of `row`. */
+export const ratioRow = (label: string, measured: Measured, baseline: Measured) => {
+  const cpu = cpuMicrosPerRequest(measured)
+  const baselineCpu = cpuMicrosPerRequest(baseline)
   return [
+    label,
+    cpu === undefined || baselineCpu === undefined ? NOT_READ : ratio(cpu, baselineCpu),
+    ratio(measured.load.requestsPerSecond, baseline.load.requestsPerSecond),
+    ratio(measured.load.p50Ms, baseline.load.p50Ms),
+    ratio(measured.load.p99Ms, baseline.load.p99Ms),
     "",
-    `${scenario.name}: ${scenario.method} ${scenario.path} (${integer(scenario.responseBytes)}-byte response body)`,
-    ...columns([
-      ["target", "CPU µs/req", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors"],
-      row("hedgerow serve", scenario.hedgerow),
-      row("baseline", scenario.baseline),
-      [
-        "hedgerow/baseline",
-        hedgerowCpu === undefined || baselineCpu === undefined ? NOT_READ : ratio(hedgerowCpu, baselineCpu),
-        ratio(scenario.hedgerow.load.requestsPerSecond, scenario.baseline.load.requestsPerSecond),
-        ratio(scenario.hedgerow.load.p50Ms, scenario.baseline.load.p50Ms),
-        ratio(scenario.hedgerow.load.p99Ms, scenario.baseline.load.p99Ms),
-        "",
-        ""
-      ]
-    ])
+    ""
   ]
 }
+
+/** A scenario's heading: its request and the size of the body the baseline answers with too. */
+export const scenarioHeading = (scenario: Pick<ShippedScenarioFigures, "name" | "method" | "path" | "responseBytes">) =>
+  `${scenario.name}: ${scenario.method} ${scenario.path} (${integer(scenario.responseBytes)}-byte response body)`
+
+const scenarioBlock = (scenario: ShippedScenarioFigures) => [
+  "",
+  scenarioHeading(scenario),
+  ...columns([
+    ROW_HEADS,
+    row("hedgerow serve", scenario.hedgerow),
+    row("baseline", scenario.baseline),
+    ratioRow("hedgerow/baseline", scenario.hedgerow, scenario.baseline)
+  ])
+]
 
 /**
  * Server CPU per request of each scenario with a goal, then the request log's share of the probe's CPU
@@ -86,7 +95,7 @@ export const shippedBlock = (figures: ShippedFigures) => [
   `${figures.probeScenario} on two more starts of the server on the same data dir, as shipped and with HEDGEROW_LOG_LEVEL=none:`,
   `each loaded for ${figures.startSeconds} s from the moment it printed its URL, then warmed up and measured as above.`,
   ...columns([
-    ["target", "CPU µs/req", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors"],
+    ROW_HEADS,
     row(`first ${figures.startSeconds} s after a start`, figures.logged.first),
     row("warm", figures.logged.warm),
     row(`request log off, first ${figures.startSeconds} s`, figures.unlogged.first),

@@ -9,21 +9,21 @@ import { atLeast, atMost, type Goal } from "./goals.ts"
 import { fixtureAt, FlagSeeder, HedgerowFixture, type ScenarioServices, type Tenant } from "./hedgerow-target.ts"
 import { loggedProcess } from "./logged-process.ts"
 import { measure, type Measured, type MeasureOptions } from "./measure.ts"
-import { prepare } from "./prepare.ts"
+import { type Prepared, prepare } from "./prepare.ts"
 import type { RequestSpec, Scenario } from "./scenario.ts"
 import { getProject } from "./scenarios.ts"
 import { scratchDataDir } from "./scoped-server.ts"
-import { seededDataDir } from "./seeded-data-dir.ts"
+import { seededStore } from "./seeded-store.ts"
 
-/** Flags in the data dir's project: a default page of the list, and what `/flags` evaluates. */
-const SEEDED_FLAGS = 100
+/** Flags in the served project: a default page of the list, and what `/flags` evaluates. */
+export const SEEDED_FLAGS = 100
 
 /**
  * The scenarios that run on the served data dir: every one whose project is no larger than the seeded
  * one, since the server holds the store and nothing else may write to it. Flags are made through the
  * API, which only the writes' own scenarios do in numbers.
  */
-const shippedScenarios: ReadonlyArray<Scenario> = [getProject, ...flagScenarios({ listFlags: SEEDED_FLAGS }), ...eventScenarios]
+export const shippedScenarios: ReadonlyArray<Scenario> = [getProject, ...flagScenarios({ listFlags: SEEDED_FLAGS }), ...eventScenarios]
 
 export const shippedGoals = {
   /** The CPU a GET flag spends on its request log line, as a share of the whole request's. */
@@ -70,11 +70,12 @@ export interface ShippedFigures {
   readonly unlogged: StartFigures
 }
 
+/** CPU seconds spent over a measured run per request it answered, in µs; undefined where the CPU was not read. */
+export const microsPerRequest = (cpuSeconds: number | undefined, measured: Measured) =>
+  cpuSeconds === undefined || measured.load.completed === 0 ? undefined : (cpuSeconds / measured.load.completed) * 1_000_000
+
 /** Server CPU per answered request in µs; undefined where the CPU could not be read. */
-export const cpuMicrosPerRequest = (measured: Measured) =>
-  measured.serverCpuSeconds === undefined || measured.load.completed === 0
-    ? undefined
-    : (measured.serverCpuSeconds / measured.load.completed) * 1_000_000
+export const cpuMicrosPerRequest = (measured: Measured) => microsPerRequest(measured.serverCpuSeconds, measured)
 
 /** Every load whose requests must all have succeeded. */
 export const shippedLoads = (figures: ShippedFigures) => [
@@ -84,44 +85,54 @@ export const shippedLoads = (figures: ShippedFigures) => [
 
 const failed = (reason: string) => new BenchFailed({ scenario: "as shipped", reason })
 
+/** The store a served process keeps: a data dir of the embedded store, or a PostgreSQL database. */
+export type ServedStore = { readonly dataDir: string } | { readonly databaseUrl: string }
+
 /**
  * `hedgerow serve` as an operator starts it: bin/hedgerow.mjs, which restarts itself in place with its
  * own process settings (same pid, so its CPU can be read throughout), its stdout written to `logFile`.
  * `logLevel` "" leaves the request log at its default.
  */
-const serve = (dataDir: string, logFile: string, logLevel: "" | "none") =>
+export const serve = (store: ServedStore, logFile: string, logLevel: "" | "none") =>
   loggedProcess({
     args: [hedgerowBin, "serve"],
     env: {
       ...process.env,
       PORT: "0",
       HOST: "127.0.0.1",
-      // A DATABASE_URL or log setting of the caller's shell must not change what is measured.
-      DATABASE_URL: "",
-      HEDGEROW_DATA_DIR: dataDir,
+      // A store or log setting of the caller's shell must not change what is measured.
+      DATABASE_URL: "databaseUrl" in store ? store.databaseUrl : "",
+      HEDGEROW_DATA_DIR: "dataDir" in store ? store.dataDir : "",
       HEDGEROW_LOG_LEVEL: logLevel,
       HEDGEROW_LOG_FORMAT: ""
     },
     logFile,
     urlOf: servingUrlOf
-  }).pipe(Effect.mapError((error) => failed(error.message)))
+  })
 
-/** The seeded tenant at `url`. The data dir is seeded before the server starts, so any more is refused. */
-const servedContext = (tenant: Tenant, url: string): Context.Context<ScenarioServices> =>
+/** The seeded tenant at `url`. The store is seeded before a server starts, so any more is refused. */
+export const servedContext = (tenant: Tenant, url: string): Context.Context<ScenarioServices> =>
   Context.make(HedgerowFixture, fixtureAt(tenant, url)).pipe(Context.add(FlagSeeder, FlagSeeder.of({
     seed: (_, from, to) =>
-      from >= to ? Effect.void : Effect.fail(new Error(`the served data dir holds ${from} flags, and nothing but its server may add the ${to - from} more asked for`))
+      from >= to ? Effect.void : Effect.fail(new Error(`the served store holds ${from} flags, and nothing but its servers may add the ${to - from} more asked for`))
   })))
+
+/** The scenario's request against the baseline process answering what Hedgerow answered it; its files go to `dir`. */
+export const measureBaseline = (scenario: Scenario, { probed, spec }: Prepared, dir: string, name: string, options: MeasureOptions) =>
+  Effect.scoped(Effect.gen(function*() {
+    const server = yield* baselineProcess(dir, name, probed.body, probed.status)
+    return yield* measure(scenario.name, "baseline", [`${server.url}${spec.path}`], spec, options, server.pid)
+  }))
 
 const runScenario = (scenario: Scenario, index: number, context: Context.Context<ScenarioServices>, serverPid: number, dir: string, options: MeasureOptions) =>
   Effect.gen(function*() {
     const { baseUrl } = Context.get(context, HedgerowFixture)
-    const { probed, spec } = yield* prepare(scenario, context)
+    const prepared = yield* prepare(scenario, context)
+    const { probed, spec } = prepared
     const hedgerow = yield* measure(scenario.name, "hedgerow", [`${baseUrl}${spec.path}`], spec, options, serverPid)
-    const baseline = yield* Effect.scoped(Effect.gen(function*() {
-      const server = yield* baselineProcess(dir, `baseline-${index}`, probed.body, probed.status).pipe(Effect.mapError((error) => failed(error.message)))
-      return yield* measure(scenario.name, "baseline", [`${server.url}${spec.path}`], spec, options, server.pid)
-    }))
+    const baseline = yield* measureBaseline(scenario, prepared, dir, `baseline-${index}`, options).pipe(
+      Effect.catchTag("ServerStartFailed", (error) => Effect.fail(failed(error.message)))
+    )
     const figures: ShippedScenarioFigures = {
       name: scenario.name,
       method: spec.method,
@@ -147,12 +158,12 @@ export const measureShipped = (options: ShippedOptions, progress: (line: string)
     const dir = yield* scratchDataDir
     const dataDir = path.join(dir, "data")
     progress(`seeding ${SEEDED_FLAGS} flags into a new data dir, ${dataDir}; server logs beside it (removed at the end)`)
-    const tenant = yield* seededDataDir(dataDir, SEEDED_FLAGS).pipe(Effect.mapError((error) => failed(`seeding: ${String(error)}`)))
+    const tenant = yield* seededStore({ dataDir }, SEEDED_FLAGS).pipe(Effect.mapError((error) => failed(`seeding: ${String(error)}`)))
     const measureOptions = { ...options, progress }
 
     progress("starting `hedgerow serve` on it")
     const runs = yield* Effect.scoped(Effect.gen(function*() {
-      const server = yield* serve(dataDir, path.join(dir, "hedgerow.log"), "")
+      const server = yield* serve({ dataDir }, path.join(dir, "hedgerow.log"), "").pipe(Effect.mapError((error) => failed(error.message)))
       const context = servedContext(tenant, server.url)
       return yield* Effect.forEach(shippedScenarios, (scenario, i) => runScenario(scenario, i, context, server.pid, dir, measureOptions))
     }))
@@ -160,7 +171,7 @@ export const measureShipped = (options: ShippedOptions, progress: (line: string)
     const newStart = (label: string, logFile: string, logLevel: "" | "none") =>
       Effect.scoped(Effect.gen(function*() {
         progress(`starting \`hedgerow serve\` again, ${label}`)
-        const server = yield* serve(dataDir, path.join(dir, logFile), logLevel)
+        const server = yield* serve({ dataDir }, path.join(dir, logFile), logLevel).pipe(Effect.mapError((error) => failed(error.message)))
         const load = (target: string, loadOptions: MeasureOptions) =>
           measure(getFlag.name, target, [`${server.url}${probeSpec.path}`], probeSpec, loadOptions, server.pid)
         const first = yield* load(`${label}, its first ${options.startSeconds} s`, {

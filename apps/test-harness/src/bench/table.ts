@@ -4,6 +4,7 @@ import type { ProcessMemory } from "./memory.ts"
 import type { BenchFigures, RunFigures, ScenarioFigures } from "./run-bench.ts"
 import { serverMemoryBlock, serverMemoryChecks, startAndCliBlock, startAndCliChecks } from "./section-tables.ts"
 import { shippedBlock, shippedChecks } from "./shipped-table.ts"
+import { shippedOnPostgresBlock } from "./shipped-postgres-table.ts"
 
 const targetRow = (target: string, figures: LoadFigures) => [
   target,
@@ -112,7 +113,7 @@ export const formatBench = (figures: BenchFigures) => {
     figures.runs.length === 0
       ? `Hedgerow on ${machine}.`
       : `Hedgerow against a bare node:http server sending a body of the same size, on loopback (${machine}).`,
-    ...(figures.shipped === undefined && figures.runs.length === 0 ? [] : [
+    ...(figures.shipped === undefined && figures.postgres === undefined && figures.runs.length === 0 ? [] : [
       `${figures.connections} connections, ${figures.durationSeconds} s measured per target` +
       (figures.warmupSeconds > 0 ? ` after ${figures.warmupSeconds} s of warm-up.` : ", no warm-up.")
     ]),
@@ -124,6 +125,7 @@ export const formatBench = (figures: BenchFigures) => {
       ]
       : []),
     ...(figures.shipped === undefined ? [] : shippedBlock(figures.shipped)),
+    ...(figures.postgres === undefined ? [] : shippedOnPostgresBlock(figures.postgres)),
     ...figures.runs.flatMap(runBlock),
     ...(figures.startAndCli === undefined ? [] : startAndCliBlock(figures.startAndCli)),
     ...(figures.serverMemory === undefined ? [] : serverMemoryBlock(figures.serverMemory)),
