@@ -10,6 +10,9 @@ export const usage = `Usage: npm run bench -- [--only SECTIONS] [--duration S] [
                                    file, against a bare node:http process, request by request: server
                                    CPU per request, req/s, p50/p99; then GET flag over the first 5 s
                                    after a start and with the request log off
+                        embedding  openHedgerow in this process: CPU and wall µs of flags.getAll of 100
+                                   flags per person, beside posthog-node's local getAllFlags of the
+                                   same flags and people, their answers compared
                         scenarios  Hedgerow in this process on an in-memory store against a bare
                                    node:http server, request by request, with Effect's HttpApi alone
                                    beside the throughput targets

@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os"
 import { baselineServer } from "./baseline-server.ts"
 import { BenchFailed } from "./bench-failed.ts"
 import { serverErrors } from "./fuzzed-writes.ts"
+import { defaultEmbeddingOptions, type EmbeddingFigures, type EmbeddingOptions, measureEmbedding } from "./embedding.ts"
 import type { Goal } from "./goals.ts"
 import { type HedgerowTarget, inProcess, type TargetPlan } from "./hedgerow-target.ts"
 import { httpApiFloorServer } from "./http-api-floor.ts"
@@ -18,7 +19,7 @@ import { measureShipped, type ShippedFigures, shippedLoads } from "./shipped.ts"
 import { measureStartAndCli, type StartAndCliFigures } from "./start-and-cli.ts"
 
 /** The parts of a run, in the order they run; `--only` picks some. */
-export const SECTIONS = ["shipped", "scenarios", "cli", "memory"] as const
+export const SECTIONS = ["shipped", "embedding", "scenarios", "cli", "memory"] as const
 export type Section = typeof SECTIONS[number]
 
 /**
@@ -48,6 +49,8 @@ export interface BenchOptions {
   readonly steadySeconds: number
   /** The memory section's fuzzed writes (40,000), flags seeded (10,000) and idle seconds after the writes (10). */
   readonly memory?: Partial<Pick<ServerMemoryOptions, "fuzzWrites" | "seedFlags" | "settleSeconds">> | undefined
+  /** The embedding section's flags (100), people (2,000), warm-up passes (5) and measured passes (10). */
+  readonly embedding?: Partial<EmbeddingOptions> | undefined
   /** Receives a line as each phase starts; silent when absent. */
   readonly progress?: ((line: string) => void) | undefined
 }
@@ -97,6 +100,7 @@ export interface BenchFigures {
   /** Logical CPUs of this machine, which the load generator and every server share. */
   readonly cpus: number
   readonly shipped?: ShippedFigures | undefined
+  readonly embedding?: EmbeddingFigures | undefined
   /** One per target, when the scenarios ran; none otherwise. */
   readonly runs: ReadonlyArray<RunFigures>
   readonly startAndCli?: StartAndCliFigures | undefined
@@ -192,6 +196,9 @@ export const runBench = (options: BenchOptions) =>
         (line) => options.progress?.(`as shipped: ${line}`)
       )
       : undefined
+    const embedding = sections.has("embedding")
+      ? yield* measureEmbedding({ ...defaultEmbeddingOptions, ...options.embedding }, (line) => options.progress?.(`embedded: ${line}`))
+      : undefined
     const runs = sections.has("scenarios") ? yield* Effect.forEach(plansFor(options), (plan) => runTarget(plan, options)) : []
     const startAndCli = sections.has("cli")
       ? yield* measureStartAndCli((line) => options.progress?.(`start and command line: ${line}`))
@@ -214,6 +221,7 @@ export const runBench = (options: BenchOptions) =>
       warmupSeconds: options.warmupSeconds,
       cpus: availableParallelism(),
       shipped,
+      embedding,
       runs,
       startAndCli,
       serverMemory
