@@ -242,6 +242,40 @@ describe("benchmark driver", () => {
     assert.isFalse(existsSync(dataDirs[0]!), dataDirs[0])
   })
 
+  it("measures the embedding's flags.getAll beside posthog-node's local getAllFlags, their answers alike", async () => {
+    const progress: Array<string> = []
+    const figures = await Effect.runPromise(runBench({
+      sections: ["embedding"],
+      durationSeconds: 0.3,
+      connections: 1,
+      warmupSeconds: 0,
+      steadySeconds: 1,
+      embedding: { people: 40, warmupPasses: 1, passes: 2 },
+      progress: (line) => progress.push(line)
+    }))
+    assert.deepStrictEqual(figures.runs, [])
+    const embedding = figures.embedding!
+    assert.strictEqual(embedding.flags, 100)
+    assert.strictEqual(embedding.people, 40)
+    assert.strictEqual(embedding.compared, 40 * 100)
+    assert.strictEqual(embedding.mismatches, 0, embedding.mismatchSamples.join("; "))
+    // The people tell the flags' answers apart: neither all off nor all on.
+    assert.isAbove(embedding.enabled, 0)
+    assert.isBelow(embedding.enabled, embedding.compared)
+    assert.isAbove(embedding.multivariateFlags, 0)
+    assert.isAbove(embedding.groupFlags, 0)
+    for (const cost of [embedding.embedding, embedding.posthogNode]) {
+      assert.isAbove(cost.cpuMicros, 0)
+      assert.isAbove(cost.wallMicros, 0)
+    }
+    const report = formatBench(figures)
+    assert.include(report, "=== Hedgerow embedded: flags read in the application's process ===")
+    assert.include(report, "the two agree on every one.")
+    assert.include(report, "embedded: flags.getAll of 100 flags, CPU per call")
+    assert.match(report, /\d+ of 1 targets met\./)
+    assert.isTrue(progress.some((line) => line.startsWith("embedded: ")))
+  })
+
   it("reads a process's CPU ticks past a command name with spaces and parentheses", () => {
     const stat = "4242 (node (x) y) S 1 4242 4242 0 -1 4194560 5000 0 0 0 1234 567 0 0 20 0 11 0 100 1000000 5000"
     assert.strictEqual(cpuTicksOf(stat), 1234 + 567)
@@ -288,8 +322,8 @@ describe("benchmark driver", () => {
   })
 
   it("runs all but the in-process scenarios by default, and all of them on PostgreSQL", () => {
-    assert.deepStrictEqual(defaultSections({}), ["shipped", "cli", "memory"])
-    assert.deepStrictEqual(defaultSections({ databaseUrl: "postgres://localhost/hedgerow" }), ["shipped", "scenarios", "cli", "memory"])
+    assert.deepStrictEqual(defaultSections({}), ["shipped", "embedding", "cli", "memory"])
+    assert.deepStrictEqual(defaultSections({ databaseUrl: "postgres://localhost/hedgerow" }), ["shipped", "embedding", "scenarios", "cli", "memory"])
     const invocation = parseInvocation(["--only", "memory,shipped"])
     assert.deepStrictEqual(invocation._tag === "run" ? invocation.options.sections : undefined, ["shipped", "memory"])
   })

@@ -27,8 +27,8 @@ export const embeddingBlock = (figures: EmbeddingFigures) => [
   `made through that API: one condition and a rollout each, ${integer(figures.multivariateFlags)} of them multivariate and ${integer(figures.groupFlags)} on a company's properties,`,
   `the rest on the person's. ${integer(figures.people)} people, each with their properties and company. posthog-node ${figures.posthogNodeVersion} evaluates`,
   "the same flags for the same people locally (getAllFlags, onlyEvaluateLocally), its definitions loaded from that API.",
-  `Per call: the bench process's user and system CPU (process.cpuUsage) and wall time over ${figures.passes} passes over the people`,
-  `after ${figures.warmupPasses} of warm-up, the two taking turns pass by pass.`,
+  `Per call: the bench process's user and system CPU (process.cpuUsage, all its threads) and wall time over ${figures.passes} passes`,
+  `over the people, after the pass that compares the answers and ${figures.warmupPasses} of warm-up, the two taking turns pass by pass.`,
   ...columns([
     ["target", "CPU µs/call", "wall µs/call"],
     row("flags.getAll", figures.embedding),

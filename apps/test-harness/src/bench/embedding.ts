@@ -22,13 +22,16 @@ export interface EmbeddingOptions {
   readonly flags: number
   /** People evaluated, one call each per pass (2,000). */
   readonly people: number
-  /** Unreported passes over the people before the measured ones, so that both evaluators are compiled and warm (5). */
+  /**
+   * Unreported passes over the people after the one that compares the answers, so that both evaluators
+   * are compiled and warm (2).
+   */
   readonly warmupPasses: number
-  /** Measured passes over the people (10). */
+  /** Measured passes over the people (5). */
   readonly passes: number
 }
 
-export const defaultEmbeddingOptions: EmbeddingOptions = { flags: 100, people: 2_000, warmupPasses: 5, passes: 10 }
+export const defaultEmbeddingOptions: EmbeddingOptions = { flags: 100, people: 2_000, warmupPasses: 2, passes: 5 }
 
 /** One evaluator's cost of a call, over every measured pass. */
 export interface CallCost {

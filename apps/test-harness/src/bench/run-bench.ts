@@ -49,7 +49,7 @@ export interface BenchOptions {
   readonly steadySeconds: number
   /** The memory section's fuzzed writes (40,000), flags seeded (10,000) and idle seconds after the writes (10). */
   readonly memory?: Partial<Pick<ServerMemoryOptions, "fuzzWrites" | "seedFlags" | "settleSeconds">> | undefined
-  /** The embedding section's flags (100), people (2,000), warm-up passes (5) and measured passes (10). */
+  /** The embedding section's flags (100), people (2,000), warm-up passes (2) and measured passes (5). */
   readonly embedding?: Partial<EmbeddingOptions> | undefined
   /** Receives a line as each phase starts; silent when absent. */
   readonly progress?: ((line: string) => void) | undefined
