@@ -5,6 +5,8 @@ import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { existsSync } from "node:fs"
 import { assert, describe, it } from "vitest"
+import type { EmbeddingFigures } from "../src/bench/embedding.ts"
+import { embeddingChecks } from "../src/bench/embedding-table.ts"
 import { eventScenarios } from "../src/bench/event-scenarios.ts"
 import { flagScenarios } from "../src/bench/flag-scenarios.ts"
 import { serverErrors } from "../src/bench/fuzzed-writes.ts"
@@ -274,6 +276,31 @@ describe("benchmark driver", () => {
     assert.include(report, "embedded: flags.getAll of 100 flags, CPU per call")
     assert.match(report, /\d+ of 1 targets met\./)
     assert.isTrue(progress.some((line) => line.startsWith("embedded: ")))
+  })
+
+  it("judges the embedding's CPU per call against 60 µs, and says when the two evaluators answered apart", () => {
+    const figures: EmbeddingFigures = {
+      flags: 100,
+      multivariateFlags: 10,
+      groupFlags: 10,
+      people: 2,
+      warmupPasses: 1,
+      passes: 1,
+      posthogNodeVersion: "5.70.0",
+      embedding: { cpuMicros: 59.96, wallMicros: 70 },
+      posthogNode: { cpuMicros: 1_000, wallMicros: 900 },
+      compared: 200,
+      enabled: 50,
+      mismatches: 1,
+      mismatchSamples: ["person-1 embedded-person-0: embedding true, posthog-node false"]
+    }
+    assert.deepStrictEqual(embeddingChecks(figures).map((c) => [c.figure, c.value, c.target?.met]), [
+      ["embedded: flags.getAll of 100 flags, CPU per call", "60.0 µs", true],
+      ["embedded: posthog-node's local getAllFlags of the same flags, CPU per call", "1,000.0 µs", undefined]
+    ])
+    const report = formatBench({ durationSeconds: 1, connections: 1, warmupSeconds: 0, cpus: 2, runs: [], embedding: figures })
+    assert.include(report, "1 DIFFER, so these figures are not comparable. First: person-1 embedded-person-0: embedding true, posthog-node false")
+    assert.include(report, "1 of 1 targets met.")
   })
 
   it("reads a process's CPU ticks past a command name with spaces and parentheses", () => {

@@ -1,7 +1,7 @@
-import { type Check, check, checkTable, columns, finerMicroseconds, integer, percent, ratio } from "./checks.ts"
+import { type Check, check, checkTable, columns, finerMicroseconds, integer, percent, ratio, tenths } from "./checks.ts"
 import { type CallCost, type EmbeddingFigures, embeddingGoals } from "./embedding.ts"
 
-const row = (target: string, cost: CallCost) => [target, cost.cpuMicros.toFixed(1), cost.wallMicros.toFixed(1)]
+const row = (target: string, cost: CallCost) => [target, tenths(cost.cpuMicros), tenths(cost.wallMicros)]
 
 export const embeddingChecks = (figures: EmbeddingFigures): ReadonlyArray<Check> => [
   check(

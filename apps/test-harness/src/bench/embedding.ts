@@ -3,11 +3,11 @@ import { Effect } from "effect"
 import { PostHog } from "posthog-node"
 import { call } from "./api-call.ts"
 import { BenchFailed } from "./bench-failed.ts"
+import { GROUP_TYPE, type PersonOptions, type WorkloadFlag, workloadFlags, type WorkloadPerson, workloadPeople } from "./embedding-workload.ts"
 import { flagsPath } from "./flag-scenarios.ts"
 import { atMost } from "./goals.ts"
 import { fixtureAt, HedgerowFixture, tenantOf } from "./hedgerow-target.ts"
 import { loopbackServer } from "./loopback-server.ts"
-import { GROUP_TYPE, type PersonOptions, type WorkloadFlag, workloadFlags, type WorkloadPerson, workloadPeople } from "./embedding-workload.ts"
 
 /** Where the application mounts Hedgerow's API on its own server. */
 const BASE_PATH = "/hedgerow"
@@ -61,7 +61,7 @@ export interface EmbeddingFigures {
   readonly mismatchSamples: ReadonlyArray<string>
 }
 
-const failed = (reason: string) => new BenchFailed({ scenario: "embedding", reason })
+const failed = (reason: string) => new BenchFailed({ scenario: "embedded", reason })
 
 const MISMATCH_SAMPLES = 5
 
@@ -145,12 +145,13 @@ export const measureEmbedding = (options: EmbeddingOptions, progress: (line: str
       Effect.tryPromise({ try: () => openHedgerow({ store: {}, basePath: BASE_PATH }), catch: (error) => failed(`opening: ${String(error)}`) }),
       (opened) => Effect.promise(() => opened.close())
     )
-    if (hedgerow.bootstrapped === undefined) return yield* failed("the in-memory store was not bootstrapped")
+    const { bootstrapped } = hedgerow
+    if (bootstrapped === undefined) return yield* failed("the in-memory store was not bootstrapped")
     const host = `${yield* loopbackServer(hedgerow.handler)}${BASE_PATH}`
     const { flags, multivariate, group } = workloadFlags(options.flags)
     progress(`making a project of ${flags.length} flags through the embedded API at ${host}`)
     yield* makeProject(flags).pipe(
-      Effect.provideService(HedgerowFixture, fixtureAt(tenantOf(hedgerow.bootstrapped), host)),
+      Effect.provideService(HedgerowFixture, fixtureAt(tenantOf(bootstrapped), host)),
       Effect.mapError((error) => failed(`making the project: ${error.message}`))
     )
 
@@ -158,7 +159,7 @@ export const measureEmbedding = (options: EmbeddingOptions, progress: (line: str
       Effect.sync(() =>
         new PostHog(hedgerow.project.api_token, {
           host,
-          personalApiKey: hedgerow.bootstrapped!.personal_api_key,
+          personalApiKey: bootstrapped.personal_api_key,
           // The definitions are loaded once; nothing changes them during the run.
           featureFlagsPollingInterval: null,
           disableGeoip: true
