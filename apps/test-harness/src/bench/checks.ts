@@ -7,6 +7,10 @@ export const percent = (fraction: number) => `${Number((fraction * 100).toFixed(
 export const times = (fraction: number) => `${fraction.toFixed(2)}x`
 export const milliseconds = (n: number) => n.toFixed(2)
 export const microseconds = (n: number) => `${integer(n)} µs`
+/** One decimal, thousands separated. */
+export const tenths = (n: number) => n.toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })
+/** µs to a tenth, for figures of tens of µs judged against a bound of a few tens. */
+export const finerMicroseconds = (n: number) => `${tenths(n)} µs`
 
 /** Hedgerow's figure over the baseline's, with fewer decimals the larger it is. */
 export const ratio = (hedgerow: number, baseline: number) => {

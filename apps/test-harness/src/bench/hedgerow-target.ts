@@ -1,4 +1,4 @@
-import { Bootstrap, type OrganizationId, type ProjectId, type UserId } from "@hedgerow/core"
+import { Bootstrap, type Bootstrapped, type OrganizationId, type ProjectId, type UserId } from "@hedgerow/core"
 import { HedgerowServer, logSettingsFromConfig } from "@hedgerow/http-server"
 import { analyzeChangedTables } from "@hedgerow/store"
 import { Context, Effect, Layer, type Scope } from "effect"
@@ -53,19 +53,19 @@ export interface TargetPlan {
 /** The fixture but for its URL, known before any server serves the store. */
 export type Tenant = Omit<HedgerowFixture["Service"], "baseUrl">
 
+/** The tenant a bootstrap made, and its key as the fixture's requests carry it. */
+export const tenantOf = (bootstrapped: Bootstrapped): Tenant => ({
+  organizationId: bootstrapped.organization_id,
+  projectId: bootstrapped.project_id,
+  userId: bootstrapped.user.id,
+  authorization: { authorization: `Bearer ${bootstrapped.personal_api_key}` }
+})
+
 /**
  * Bootstraps an empty store through core: the tenant of the fixture, for whichever URL serves it. Run
  * before any server process starts on that store, so that none bootstraps it first.
  */
-export const bootstrapTenant = Effect.gen(function*() {
-  const tenant = yield* (yield* Bootstrap).run({})
-  return {
-    organizationId: tenant.organization_id,
-    projectId: tenant.project_id,
-    userId: tenant.user.id,
-    authorization: { authorization: `Bearer ${tenant.personal_api_key}` }
-  } satisfies Tenant
-})
+export const bootstrapTenant = Effect.map(Bootstrap.use((bootstrap) => bootstrap.run({})), tenantOf)
 
 export const fixtureAt = (tenant: Tenant, baseUrl: string) => HedgerowFixture.of({ ...tenant, baseUrl })
 

@@ -14,6 +14,9 @@ export const usage = `Usage: npm run bench -- [--only SECTIONS] [--duration S] [
                                    newest in /usr/lib/postgresql, skipped when there is none), a database
                                    of 100 flags served by one and then by two \`hedgerow serve\` processes;
                                    the servers' and the database's CPU per request, and each server's RSS
+                        embedding  openHedgerow in this process: CPU and wall µs of flags.getAll of 100
+                                   flags per person, beside posthog-node's local getAllFlags of the
+                                   same flags and people, their answers compared
                         scenarios  Hedgerow in this process on an in-memory store against a bare
                                    node:http server, request by request, with Effect's HttpApi alone
                                    beside the throughput targets

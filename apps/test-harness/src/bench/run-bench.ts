@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os"
 import { baselineServer } from "./baseline-server.ts"
 import { BenchFailed } from "./bench-failed.ts"
 import { serverErrors } from "./fuzzed-writes.ts"
+import { defaultEmbeddingOptions, type EmbeddingFigures, type EmbeddingOptions, measureEmbedding } from "./embedding.ts"
 import type { Goal } from "./goals.ts"
 import { type HedgerowTarget, inProcess, type TargetPlan } from "./hedgerow-target.ts"
 import { httpApiFloorServer } from "./http-api-floor.ts"
@@ -19,7 +20,7 @@ import { measureShippedOnPostgres, type PostgresFigures, postgresLoads, type Pos
 import { measureStartAndCli, type StartAndCliFigures } from "./start-and-cli.ts"
 
 /** The parts of a run, in the order they run; `--only` picks some. */
-export const SECTIONS = ["shipped", "postgres", "scenarios", "cli", "memory"] as const
+export const SECTIONS = ["shipped", "postgres", "embedding", "scenarios", "cli", "memory"] as const
 export type Section = typeof SECTIONS[number]
 
 /**
@@ -50,6 +51,8 @@ export interface BenchOptions {
   readonly steadySeconds: number
   /** The memory section's fuzzed writes (40,000), flags seeded (10,000) and idle seconds after the writes (10). */
   readonly memory?: Partial<Pick<ServerMemoryOptions, "fuzzWrites" | "seedFlags" | "settleSeconds">> | undefined
+  /** The embedding section's flags (100), people (2,000), warm-up passes (2) and measured passes (5). */
+  readonly embedding?: Partial<EmbeddingOptions> | undefined
   /** Receives a line as each phase starts; silent when absent. */
   readonly progress?: ((line: string) => void) | undefined
 }
@@ -100,6 +103,7 @@ export interface BenchFigures {
   readonly cpus: number
   readonly shipped?: ShippedFigures | undefined
   readonly postgres?: PostgresFigures | PostgresSkipped | undefined
+  readonly embedding?: EmbeddingFigures | undefined
   /** One per target, when the scenarios ran; none otherwise. */
   readonly runs: ReadonlyArray<RunFigures>
   readonly startAndCli?: StartAndCliFigures | undefined
@@ -207,6 +211,9 @@ export const runBench = (options: BenchOptions) =>
         progress: (line) => options.progress?.(`on PostgreSQL: ${line}`)
       })
       : undefined
+    const embedding = sections.has("embedding")
+      ? yield* measureEmbedding({ ...defaultEmbeddingOptions, ...options.embedding }, (line) => options.progress?.(`embedded: ${line}`))
+      : undefined
     const runs = sections.has("scenarios") ? yield* Effect.forEach(plansFor(options), (plan) => runTarget(plan, options)) : []
     const startAndCli = sections.has("cli")
       ? yield* measureStartAndCli((line) => options.progress?.(`start and command line: ${line}`))
@@ -230,6 +237,7 @@ export const runBench = (options: BenchOptions) =>
       cpus: availableParallelism(),
       shipped,
       postgres,
+      embedding,
       runs,
       startAndCli,
       serverMemory

@@ -1,4 +1,5 @@
 import { type Check, check, checkTable, columns, integer, mebibytes, milliseconds, percent, ratio } from "./checks.ts"
+import { embeddingBlock, embeddingChecks } from "./embedding-table.ts"
 import type { LoadFigures } from "./load.ts"
 import type { ProcessMemory } from "./memory.ts"
 import type { BenchFigures, RunFigures, ScenarioFigures } from "./run-bench.ts"
@@ -74,6 +75,7 @@ const scenarioBlock = (scenario: ScenarioFigures) => {
 /** Every figure that has a target, each named by where it comes from. */
 const targetedChecks = (figures: BenchFigures): ReadonlyArray<Check> => [
   ...(figures.shipped === undefined ? [] : shippedChecks(figures.shipped)),
+  ...(figures.embedding === undefined ? [] : embeddingChecks(figures.embedding)),
   ...figures.runs.flatMap((run) =>
     run.scenarios.flatMap((scenario) => {
       const c = throughputCheck(scenario)
@@ -103,7 +105,7 @@ const runBlock = (run: RunFigures) => [
 
 /**
  * The report `npm run bench` prints: a header; Hedgerow as shipped, a block per scenario and its checks;
- * for the scenarios a labelled table per run with a block per scenario; a table per further section;
+ * Hedgerow embedded, its reads beside posthog-node's; for the scenarios a labelled table per run with a block per scenario; a table per further section;
  * then every figure that has a target, with whether it is met.
  */
 export const formatBench = (figures: BenchFigures) => {
@@ -126,6 +128,7 @@ export const formatBench = (figures: BenchFigures) => {
       : []),
     ...(figures.shipped === undefined ? [] : shippedBlock(figures.shipped)),
     ...(figures.postgres === undefined ? [] : shippedOnPostgresBlock(figures.postgres)),
+    ...(figures.embedding === undefined ? [] : embeddingBlock(figures.embedding)),
     ...figures.runs.flatMap(runBlock),
     ...(figures.startAndCli === undefined ? [] : startAndCliBlock(figures.startAndCli)),
     ...(figures.serverMemory === undefined ? [] : serverMemoryBlock(figures.serverMemory)),

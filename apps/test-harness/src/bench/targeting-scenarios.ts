@@ -1,8 +1,10 @@
 import type { ProjectId } from "@hedgerow/core"
 import { Effect } from "effect"
+import { call } from "./api-call.ts"
 import { atLeast } from "./goals.ts"
 import { flagsPath } from "./flag-scenarios.ts"
 import { FlagSeeder, HedgerowFixture } from "./hedgerow-target.ts"
+import { groupProperty, person } from "./property-condition.ts"
 import type { Scenario } from "./scenario.ts"
 
 /** The project's plain flags, as the other `/flags` scenario's project has. */
@@ -14,22 +16,6 @@ export const TARGETED_FLAGS = 20
 /** Members of the static cohort: a list as a team imports one. */
 const STATIC_MEMBERS = 1_000
 
-/** The management API as the setup calls it, over the fixture's server and key. */
-const call = (method: string, path: string, body?: unknown) =>
-  Effect.gen(function*() {
-    const fixture = yield* HedgerowFixture
-    const response = yield* Effect.promise(() =>
-      fetch(`${fixture.baseUrl}${path}`, {
-        method,
-        headers: { ...fixture.authorization, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) })
-      }))
-    const text = yield* Effect.promise(() => response.text())
-    if (!response.ok) return yield* Effect.fail(new Error(`${method} ${path} answered ${response.status}: ${text}`))
-    return JSON.parse(text) as { readonly id: number; readonly group_type_index: number; readonly api_token: string }
-  })
-
-const person = (key: string, operator: string, value: unknown) => ({ key, type: "person", operator, value })
 /** A flag's condition on a cohort's members, or on its other people. */
 const inCohort = (id: number, operator: "in" | "not_in" = "in") => ({ key: "id", type: "cohort", operator, value: id })
 
@@ -84,7 +70,7 @@ const targetingSetup = Effect.gen(function*() {
       ? {
         aggregation_group_type_index: company,
         groups: [{
-          properties: [{ key: "plan", type: "group", group_type_index: company, operator: "exact", value: ["enterprise"] }],
+          properties: [groupProperty(company, "plan", "exact", ["enterprise"])],
           rollout_percentage: 50
         }]
       }
