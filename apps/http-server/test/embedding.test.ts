@@ -190,6 +190,18 @@ describe(`Hedgerow opened in an application on ${backend.name}, its API mounted 
     expect("flip" in (await hedgerow.flags.getAll("ann"))).toBe(false)
   })
 
+  it("answers every key as an own property of getAll's object, __proto__ and constructor too", async () => {
+    const odd = await createFlag({ key: "__proto__", filters: { groups: [{ properties: [], rollout_percentage: 100 }] } })
+    await createFlag({ key: "constructor", filters: { groups: [{ properties: [], rollout_percentage: 100 }] } })
+    const all = await hedgerow.flags.getAll("ann")
+    expect(Object.getPrototypeOf(all)).toBe(Object.prototype)
+    expect(Object.hasOwn(all, "__proto__")).toBe(true)
+    expect(Object.keys(all)).toContain("__proto__")
+    expect(all["constructor"]).toBe(true)
+    expect(JSON.parse(JSON.stringify(all))["__proto__"]).toBe(true)
+    await patchFlag(odd.id, { deleted: true })
+  })
+
   it("marks the flags it evaluates as called, as /flags does: an active one read is shown as used at once, an inactive one not", async () => {
     const used = await createFlag({ key: "used-in-process", filters: { groups: [{ properties: [], rollout_percentage: 100 }] } })
     const idle = await createFlag({ key: "idle-in-process", active: false, filters: { groups: [] } })

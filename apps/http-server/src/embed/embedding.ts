@@ -141,9 +141,18 @@ const embeddedFlags = (evaluation: FlagEvaluationService["Service"], project: Pr
     isEnabled: (key, distinctId, options) => Effect.map(one(key, distinctId, options), (flag) => flag && flag.value !== false),
     getVariant: (key, distinctId, options) => Effect.map(one(key, distinctId, options), (flag) => flag?.value),
     getPayload: (key, distinctId, options) => Effect.map(one(key, distinctId, options), (flag) => flag?.payload as JsonValue | undefined),
-    getAll: (distinctId, options) =>
-      Effect.map(read(distinctId, options), (flags) => Object.fromEntries([...flags].map(([key, flag]) => [key, flag.value])))
+    getAll: (distinctId, options) => Effect.map(read(distinctId, options), valuesByKey)
   }
+}
+
+/** Each flag's value under its key, as own properties (a key may be any name, `__proto__` too). */
+const valuesByKey = (flags: ReadonlyMap<string, ServerFlag>): Record<string, FlagValue> => {
+  const values: Record<string, FlagValue> = {}
+  for (const [key, flag] of flags) {
+    if (key === "__proto__") Object.defineProperty(values, key, { value: flag.value, enumerable: true, writable: true, configurable: true })
+    else values[key] = flag.value
+  }
+  return values
 }
 
 /** The project the options name, else the first one; refused when there is none. */

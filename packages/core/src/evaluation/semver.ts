@@ -9,20 +9,37 @@ type Triple = readonly [number, number, number]
 
 const STRICT_PART = /^(0|[1-9]\d*)$/
 
-/** The SDK's reading, or undefined for a version it leaves to the service. */
+const DOT = 46
+const MINUS = 45
+const PLUS = 43
+const ZERO = 48
+const NINE = 57
+
+/**
+ * The SDK's reading, or undefined for a version it leaves to the service: after an optional `v`, up to
+ * the first `-` or `+`, three parts split by dots, each empty (0) or a number without a leading zero;
+ * parts past the third are not read. Read a character at a time: it runs for every version condition of
+ * every evaluation.
+ */
 export const sdkVersion = (value: unknown): Triple | undefined => {
-  const text = String(value).trim().replace(/^[vV]/, "")
-  const base = text.split("-")[0]!.split("+")[0]!
-  if (base === "" || base.startsWith(".")) return undefined
-  const parts = base.split(".")
-  const out: Array<number> = []
-  for (let i = 0; i < 3; i++) {
-    const part = parts[i]
-    if (part === undefined || part === "") out.push(0)
-    else if (STRICT_PART.test(part)) out.push(Number.parseInt(part, 10))
-    else return undefined
+  const text = String(value).trim()
+  let i = text.charCodeAt(0) === 118 || text.charCodeAt(0) === 86 ? 1 : 0
+  const first = text.charCodeAt(i)
+  if (i === text.length || first === DOT || first === MINUS || first === PLUS) return undefined
+  const parts = [0, 0, 0]
+  for (let part = 0; part < 3; part++) {
+    const start = i
+    for (let c = text.charCodeAt(i); i < text.length && c !== DOT && c !== MINUS && c !== PLUS; c = text.charCodeAt(++i)) {
+      if (c < ZERO || c > NINE) return undefined
+    }
+    const digits = i - start
+    if (digits > 1 && text.charCodeAt(start) === ZERO) return undefined
+    if (digits > 0) parts[part] = Number(text.slice(start, i))
+    // The version ends at its first `-` or `+`, or with the text; the parts it leaves out are 0.
+    if (text.charCodeAt(i) !== DOT) break
+    i++
   }
-  return [out[0]!, out[1]!, out[2]!]
+  return [parts[0]!, parts[1]!, parts[2]!]
 }
 
 const compareTriples = (a: Triple, b: Triple): number => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]
