@@ -30,7 +30,7 @@ const serving = subcommand(process.argv.slice(2)) === "serve"
 // Two settings of a server can only be made as its process starts, so a server starts again with them,
 // in place (same pid, stdio and signals), on Linux where Node's executable can be run again (Node ends
 // the process when an exec fails rather than returning). Either one the operator already gave is kept.
-// docs/decisions.md ("The hot path") has what each was measured to change.
+// docs/decisions.md ("The process settings") has what each was measured to change.
 // - glibc's malloc gives an allocation over 128 KiB a mapping of its own, returned whole when freed,
 //   until the first such free raises that threshold: a server's answers of a few hundred KiB then come
 //   from the main heap, which fragments and grows by steps it never gives back. MALLOC_MMAP_THRESHOLD_
@@ -73,6 +73,15 @@ setFlagsFromString("--semi-space-growth-factor=1")
 // hot functions of Postgres on background threads whose allocator keeps the compilations' memory for
 // good, while a statement's time goes to the JavaScript around it rather than to the WebAssembly.
 setFlagsFromString("--liftoff-only")
+// V8 optimizes a function only after some thousands of calls, and runs it until then on its interpreter
+// and baseline compiler, several times slower: a new server answered its first second at a quarter of its
+// warm rate. A server tiers up sooner: to Maglev, V8's mid-tier optimizing compiler (off by default in
+// this Node), after a hundred calls, and to TurboFan after a thousand.
+if (serving) {
+  setFlagsFromString("--maglev")
+  setFlagsFromString("--invocation-count-for-maglev=100")
+  setFlagsFromString("--invocation-count-for-turbofan=1000")
+}
 import("../dist/bundle/main.js").catch((error) => {
   if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes("/dist/bundle/main.js")) throw error
   console.error("error: hedgerow is not built yet; run `npm run build` in the repository")

@@ -1,4 +1,5 @@
 import { Context, Effect } from "effect"
+import { cpSync } from "node:fs"
 import * as path from "node:path"
 import { hedgerowBin, servingUrlOf } from "../targets/server-process.ts"
 import { baselineProcess } from "./baseline-process.ts"
@@ -7,7 +8,7 @@ import { flagScenarios, getFlag } from "./flag-scenarios.ts"
 import { eventScenarios } from "./event-scenarios.ts"
 import { atLeast, atMost, type Goal } from "./goals.ts"
 import { fixtureAt, FlagSeeder, HedgerowFixture, type ScenarioServices, type Tenant } from "./hedgerow-target.ts"
-import { loggedProcess } from "./logged-process.ts"
+import { type LoggedProcess, loggedProcess } from "./logged-process.ts"
 import { measure, type Measured, type MeasureOptions } from "./measure.ts"
 import { type Prepared, prepare } from "./prepare.ts"
 import type { RequestSpec, Scenario } from "./scenario.ts"
@@ -51,11 +52,18 @@ export interface ShippedScenarioFigures {
   readonly cpuGoal?: Goal | undefined
 }
 
-/** A new server loaded from the moment it printed its URL, then warmed up and measured as every load is. */
+/** The measured runs of each new server once warm, taken in turns: logged, unlogged, logged, unlogged. */
+export const WARM_ROUNDS = 2
+
+/** A new server loaded from the moment it printed its URL, then warmed up and measured. */
 export interface StartFigures {
   /** The first `startSeconds` of load, with no warm-up. */
   readonly first: Measured
-  readonly warm: Measured
+  /**
+   * Its runs once warm, each a `WARM_ROUNDS`th of the measured time, taken in turn with the other new
+   * server's, so that whatever else the machine does meets both alike.
+   */
+  readonly warm: ReadonlyArray<Measured>
 }
 
 export interface ShippedFigures {
@@ -77,10 +85,26 @@ export const microsPerRequest = (cpuSeconds: number | undefined, measured: Measu
 /** Server CPU per answered request in µs; undefined where the CPU could not be read. */
 export const cpuMicrosPerRequest = (measured: Measured) => microsPerRequest(measured.serverCpuSeconds, measured)
 
+/** Server CPU per answered request over several runs, in µs; undefined where any run's CPU was not read. */
+export const cpuMicrosOverRuns = (runs: ReadonlyArray<Measured>) => {
+  let cpuSeconds = 0
+  let completed = 0
+  for (const run of runs) {
+    if (run.serverCpuSeconds === undefined) return undefined
+    cpuSeconds += run.serverCpuSeconds
+    completed += run.load.completed
+  }
+  return completed === 0 ? undefined : (cpuSeconds / completed) * 1_000_000
+}
+
+/** Requests a second over runs of equal length. */
+export const requestsPerSecondOverRuns = (runs: ReadonlyArray<Measured>) =>
+  runs.reduce((sum, run) => sum + run.load.requestsPerSecond, 0) / runs.length
+
 /** Every load whose requests must all have succeeded. */
 export const shippedLoads = (figures: ShippedFigures) => [
   ...figures.scenarios.flatMap((scenario) => [scenario.hedgerow.load, scenario.baseline.load]),
-  ...[figures.logged, figures.unlogged].flatMap((start) => [start.first.load, start.warm.load])
+  ...[figures.logged, figures.unlogged].flatMap((start) => [start.first, ...start.warm].map((run) => run.load))
 ]
 
 const failed = (reason: string) => new BenchFailed({ scenario: "as shipped", reason })
@@ -149,9 +173,10 @@ const runScenario = (scenario: Scenario, index: number, context: Context.Context
 /**
  * Seeds a data dir and serves it with `hedgerow serve`, its request log at the default level going to a
  * file beside the data dir; runs each scenario against it and then against the baseline process. Then
- * two more starts on the same data dir, each loaded with GET flag from its first moment and then warm:
- * one as shipped, for a new server's rate against its warm one, and one with the request log off, for
- * the log's share of a request's CPU. The directory, logs included, is removed at the end.
+ * two new servers, one on the data dir as shipped and one on a copy of it with the request log off, each
+ * loaded with GET flag from its first moment, then warmed up and measured in turns: the first for a new
+ * server's rate against its warm one, both for the log's share of a request's CPU. The directory, logs
+ * included, is removed at the end.
  */
 export const measureShipped = (options: ShippedOptions, progress: (line: string) => void) =>
   Effect.scoped(Effect.gen(function*() {
@@ -168,28 +193,42 @@ export const measureShipped = (options: ShippedOptions, progress: (line: string)
       return yield* Effect.forEach(shippedScenarios, (scenario, i) => runScenario(scenario, i, context, server.pid, dir, measureOptions))
     }))
     const probeSpec: RequestSpec = runs[shippedScenarios.indexOf(getFlag)]!.spec
-    const newStart = (label: string, logFile: string, logLevel: "" | "none") =>
-      Effect.scoped(Effect.gen(function*() {
+    // Each server holds its data dir's lock, so the second serves a copy, made while no server runs.
+    const copiedDataDir = path.join(dir, "data-copy")
+    yield* Effect.sync(() => cpSync(dataDir, copiedDataDir, { recursive: true }))
+    const load = (server: LoggedProcess, target: string, loadOptions: MeasureOptions) =>
+      measure(getFlag.name, target, [`${server.url}${probeSpec.path}`], probeSpec, loadOptions, server.pid)
+    const newServer = (label: string, store: ServedStore, logFile: string, logLevel: "" | "none") =>
+      Effect.gen(function*() {
         progress(`starting \`hedgerow serve\` again, ${label}`)
-        const server = yield* serve({ dataDir }, path.join(dir, logFile), logLevel).pipe(Effect.mapError((error) => failed(error.message)))
-        const load = (target: string, loadOptions: MeasureOptions) =>
-          measure(getFlag.name, target, [`${server.url}${probeSpec.path}`], probeSpec, loadOptions, server.pid)
-        const first = yield* load(`${label}, its first ${options.startSeconds} s`, {
+        const server = yield* serve(store, path.join(dir, logFile), logLevel).pipe(Effect.mapError((error) => failed(error.message)))
+        const first = yield* load(server, `${label}, its first ${options.startSeconds} s`, {
           ...measureOptions,
           warmupSeconds: 0,
           durationSeconds: options.startSeconds
         })
-        return { first, warm: yield* load(label, measureOptions) } satisfies StartFigures
-      }))
-    const logged = yield* newStart("request log at its default", "hedgerow-logged.log", "")
-    const unlogged = yield* newStart("request log off", "hedgerow-unlogged.log", "none")
+        return { label, server, first }
+      })
+    const logged = yield* newServer("request log at its default", { dataDir }, "hedgerow-logged.log", "")
+    const unlogged = yield* newServer("request log off", { dataDir: copiedDataDir }, "hedgerow-unlogged.log", "none")
+    const warm: [Array<Measured>, Array<Measured>] = [[], []]
+    for (let round = 0; round < WARM_ROUNDS; round++) {
+      for (const [i, { label, server }] of [logged, unlogged].entries()) {
+        warm[i]!.push(yield* load(server, `${label}, warm (${round + 1} of ${WARM_ROUNDS})`, {
+          ...measureOptions,
+          // Each server is warmed up before its first measured run only.
+          warmupSeconds: round === 0 ? options.warmupSeconds : 0,
+          durationSeconds: options.durationSeconds / WARM_ROUNDS
+        }))
+      }
+    }
 
     return {
       seededFlags: SEEDED_FLAGS,
       scenarios: runs.map(({ figures }) => figures),
       probeScenario: getFlag.name,
       startSeconds: options.startSeconds,
-      logged,
-      unlogged
+      logged: { first: logged.first, warm: warm[0] },
+      unlogged: { first: unlogged.first, warm: warm[1] }
     } satisfies ShippedFigures
   }))
