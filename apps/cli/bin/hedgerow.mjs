@@ -75,13 +75,8 @@ setFlagsFromString("--semi-space-growth-factor=1")
 setFlagsFromString("--liftoff-only")
 // V8 optimizes a function only after some thousands of calls, and runs it until then on its interpreter
 // and baseline compiler, several times slower: a new server answered its first second at a quarter of its
-// warm rate. A server tiers up sooner: to Maglev, V8's mid-tier optimizing compiler (off by default in
-// this Node), after a hundred calls, and to TurboFan after a thousand.
-if (serving) {
-  setFlagsFromString("--maglev")
-  setFlagsFromString("--invocation-count-for-maglev=100")
-  setFlagsFromString("--invocation-count-for-turbofan=1000")
-}
+// warm rate. A server has TurboFan optimize after a thousand calls instead.
+if (serving) setFlagsFromString("--invocation-count-for-turbofan=1000")
 import("../dist/bundle/main.js").catch((error) => {
   if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes("/dist/bundle/main.js")) throw error
   console.error("error: hedgerow is not built yet; run `npm run build` in the repository")

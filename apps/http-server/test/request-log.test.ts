@@ -81,6 +81,27 @@ describe("the request log's lines", () => {
     // Nothing is left for the timer that the flush cancelled.
     await new Promise((resolve) => setTimeout(resolve, 60))
     expect(blocks).toHaveLength(5)
+    // Closed, it writes each line at once.
+    writer.write("e\n")
+    writer.close()
+    writer.write("f\n")
+    expect(blocks.slice(5)).toEqual(["e\n", "f\n"])
+  })
+
+  it("held for stdout: a small batch is handed over as a copy, so a queue that keeps it does not keep a whole block", () => {
+    const handed: Array<Uint8Array> = []
+    const writer = heldByteWriter((bytes) => handed.push(bytes), 1_000)
+    writer.write("a line\n")
+    writer.flush()
+    writer.write("x".repeat(BLOCK_BYTES / 2) + "\n")
+    writer.flush()
+    expect(handed.map((bytes) => bytes.byteLength)).toEqual([7, BLOCK_BYTES / 2 + 1])
+    expect(handed[0]!.buffer.byteLength).toBeLessThan(BLOCK_BYTES)
+    // The writer goes on in a block of its own: what it handed over is never written again.
+    writer.write("b\n")
+    writer.close()
+    expect(Buffer.from(handed[0]!).toString()).toBe("a line\n")
+    expect(Buffer.from(handed[2]!).toString()).toBe("b\n")
   })
 })
 

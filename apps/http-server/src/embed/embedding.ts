@@ -145,11 +145,15 @@ const embeddedFlags = (evaluation: FlagEvaluationService["Service"], project: Pr
   }
 }
 
-/** Each flag's value under its key, as own properties (a key may be any name, `__proto__` too). */
+/**
+ * Each flag's value under its key, as own properties. A key may be any name: one the object inherits
+ * (`__proto__`, `toString`, ...) is defined rather than assigned, since assigning would set the prototype,
+ * or throw where the application has frozen `Object.prototype`.
+ */
 const valuesByKey = (flags: ReadonlyMap<string, ServerFlag>): Record<string, FlagValue> => {
   const values: Record<string, FlagValue> = {}
   for (const [key, flag] of flags) {
-    if (key === "__proto__") Object.defineProperty(values, key, { value: flag.value, enumerable: true, writable: true, configurable: true })
+    if (key in values) Object.defineProperty(values, key, { value: flag.value, enumerable: true, writable: true, configurable: true })
     else values[key] = flag.value
   }
   return values

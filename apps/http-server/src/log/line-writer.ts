@@ -7,6 +7,12 @@ export interface LineWriter {
   readonly flush: () => void
 }
 
+/** A writer that holds lines for a while, until it is closed. */
+export interface HeldWriter extends LineWriter {
+  /** Hands over what is pending, and every line written from then on as it comes. */
+  readonly close: () => void
+}
+
 /** Past this many pending characters the lines go out at once instead of at the end of the turn. */
 const MAX_PENDING = 64 * 1024
 
@@ -42,20 +48,29 @@ export type ByteSink = (bytes: Uint8Array) => void
 export const BLOCK_BYTES = 64 * 1024
 
 /**
- * Encodes each line at once into a block of bytes and hands the block to `sink` `holdMillis` after its
- * first line, or when it is full. A line is kept as bytes outside V8's heap, not as a string the young
- * generation would copy for as long as it waits. Each block is handed over for good: `sink` may keep it.
+ * Encodes each line at once into a block of bytes and hands the bytes to `sink` `holdMillis` after the
+ * block's first line, or when it is full. A line is kept as bytes outside V8's heap, not as a string the
+ * young generation would copy for as long as it waits. What is handed over is `sink`'s to keep (a stdout
+ * that cannot take it at once queues it): a block at least a quarter full goes whole and a new one is
+ * made, a smaller batch is copied out so that a quiet server's queue holds its lines, not its blocks.
+ * Once closed, the writer hands each line over as it comes.
  */
-export const heldByteWriter = (sink: ByteSink, holdMillis: number): LineWriter => {
+export const heldByteWriter = (sink: ByteSink, holdMillis: number): HeldWriter => {
   let block = Buffer.allocUnsafeSlow(BLOCK_BYTES)
   let used = 0
+  let closed = false
   let timer: ReturnType<typeof setTimeout> | undefined = undefined
   const flush = () => {
     if (timer !== undefined) clearTimeout(timer)
     timer = undefined
     if (used === 0) return
-    const bytes = block.subarray(0, used)
-    block = Buffer.allocUnsafeSlow(BLOCK_BYTES)
+    let bytes: Uint8Array
+    if (used >= BLOCK_BYTES / 4) {
+      bytes = block.subarray(0, used)
+      block = Buffer.allocUnsafeSlow(BLOCK_BYTES)
+    } else {
+      bytes = Buffer.copyBytesFrom(block, 0, used)
+    }
     used = 0
     sink(bytes)
   }
@@ -67,13 +82,21 @@ export const heldByteWriter = (sink: ByteSink, holdMillis: number): LineWriter =
       if (bytes > BLOCK_BYTES) return sink(Buffer.from(line))
     }
     used += block.write(line, used)
-    // The timer does not keep the process alive: whoever stops the server flushes (see server-log.ts).
-    timer ??= setTimeout(flush, holdMillis).unref()
+    if (closed) flush()
+    // The timer does not keep the process alive: whoever stops the server closes the writer (see server-log.ts).
+    else timer ??= setTimeout(flush, holdMillis).unref()
   }
-  return { write, flush }
+  const close = () => {
+    closed = true
+    flush()
+  }
+  return { write, flush, close }
 }
 
-/** stdout. Node writes to files and pipes synchronously on Linux, so a batch is out once this returns. */
+/**
+ * stdout. Node writes to a file at once; to a pipe or a socket it writes what the reader has room for
+ * and queues the rest in the process.
+ */
 export const stdoutSink: ByteSink = (bytes) => {
   process.stdout.write(bytes)
 }

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Logger, References } from "effect"
 import type { LogLevel as EffectLogLevel } from "effect/LogLevel"
-import { batchedLineWriter, heldByteWriter, type LineSink, stdoutSink } from "./line-writer.ts"
+import { batchedLineWriter, heldByteWriter, type LineSink, type LineWriter, stdoutSink } from "./line-writer.ts"
 import { entryLogger } from "./logger.ts"
 import type { LogLevel, LogSettings } from "./settings.ts"
 
@@ -31,14 +31,22 @@ const STDOUT_HOLD_MILLIS = 50
  */
 export const layer = (settings: LogSettings, sink?: LineSink) =>
   Layer.effectContext(Effect.gen(function*() {
-    const writer = sink === undefined ? heldByteWriter(stdoutSink, STDOUT_HOLD_MILLIS) : batchedLineWriter(sink)
+    let writer: LineWriter
     if (sink === undefined) {
+      const held = heldByteWriter(stdoutSink, STDOUT_HOLD_MILLIS)
+      writer = held
+      // From the server's stop on, a line still written (a request finishing late) goes out at once.
       yield* Effect.acquireRelease(
-        Effect.sync(() => process.on("exit", writer.flush)),
-        () => Effect.sync(() => process.off("exit", writer.flush))
+        Effect.sync(() => process.on("exit", held.flush)),
+        () => Effect.sync(() => {
+          held.close()
+          process.off("exit", held.flush)
+        })
       )
+    } else {
+      writer = batchedLineWriter(sink)
+      yield* Effect.addFinalizer(() => Effect.sync(writer.flush))
     }
-    yield* Effect.addFinalizer(() => Effect.sync(writer.flush))
     return Context.make(ServerLog, { ...settings, write: writer.write }).pipe(
       Context.add(Logger.CurrentLoggers, new Set([entryLogger(settings.format, writer.write)])),
       Context.add(References.MinimumLogLevel, minimumOf[settings.level])

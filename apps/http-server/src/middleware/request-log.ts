@@ -60,9 +60,10 @@ export const around = (log: ServerLogShape) => {
   const finish = (response: HttpServerResponse.HttpServerResponse) => {
     const context = Fiber.getCurrent()!.context
     const request = Context.getUnsafe(context, HttpServerRequest.HttpServerRequest)
-    const note = notes.get(request.source)!
+    const note = notes.get(request.source)
     notes.delete(request.source)
-    if (response.status < lowest) return response
+    // A request logged already: its source reached the server twice (an embedding's handler called again).
+    if (note === undefined || response.status < lowest) return response
     log.write(formatRequestLine(log.format, {
       method: request.method,
       path: note.template ?? templateOf(context, request.url),
