@@ -52,8 +52,8 @@ export interface ShippedScenarioFigures {
   readonly cpuGoal?: Goal | undefined
 }
 
-/** The measured runs of each new server once warm, taken in turns: logged, unlogged, logged, unlogged. */
-export const WARM_ROUNDS = 2
+/** The measured runs of each new server once warm, taken in turns: logged, unlogged, logged, ... */
+export const WARM_ROUNDS = 4
 
 /** A new server loaded from the moment it printed its URL, then warmed up and measured. */
 export interface StartFigures {
@@ -85,16 +85,13 @@ export const microsPerRequest = (cpuSeconds: number | undefined, measured: Measu
 /** Server CPU per answered request in µs; undefined where the CPU could not be read. */
 export const cpuMicrosPerRequest = (measured: Measured) => microsPerRequest(measured.serverCpuSeconds, measured)
 
-/** Server CPU per answered request over several runs, in µs; undefined where any run's CPU was not read. */
-export const cpuMicrosOverRuns = (runs: ReadonlyArray<Measured>) => {
-  let cpuSeconds = 0
-  let completed = 0
-  for (const run of runs) {
-    if (run.serverCpuSeconds === undefined) return undefined
-    cpuSeconds += run.serverCpuSeconds
-    completed += run.load.completed
-  }
-  return completed === 0 ? undefined : (cpuSeconds / completed) * 1_000_000
+/**
+ * The least server CPU per answered request of several runs, in µs: the run the rest of the machine
+ * disturbed least. Undefined where no run's CPU was read.
+ */
+export const leastCpuMicros = (runs: ReadonlyArray<Measured>) => {
+  const each = runs.flatMap((run) => cpuMicrosPerRequest(run) ?? [])
+  return each.length === 0 ? undefined : Math.min(...each)
 }
 
 /** Requests a second over runs of equal length. */
