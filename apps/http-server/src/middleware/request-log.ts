@@ -19,16 +19,18 @@ class RequestNote {
 }
 
 /**
- * Each request's note, kept beside the request the server received rather than in the fiber's context:
- * an entry there would make every later lookup of the request's services one step longer.
+ * Each request's note is kept on the request the server received, under a key of this module's own: in
+ * the fiber's context it would make every later lookup of the request's services one step longer, and in
+ * a weak map it would cost every young-generation collection a pass over the map.
  */
-const notes = new WeakMap<object, RequestNote>()
+const NOTE = Symbol("hedgerow/request-log/note")
+type Noted = { [NOTE]?: RequestNote | undefined }
 
 /** The current request's note; undefined while the log is off. */
 const currentNote = (): RequestNote | undefined => {
   const fiber = Fiber.getCurrent()
   const request = fiber === undefined ? undefined : Context.getOrUndefined(fiber.context, HttpServerRequest.HttpServerRequest)
-  return request === undefined ? undefined : notes.get(request.source)
+  return request === undefined ? undefined : (request.source as Noted)[NOTE]
 }
 
 /** Records the key (its id) that authenticated the current request; does nothing while the log is off. */
@@ -60,8 +62,9 @@ export const around = (log: ServerLogShape) => {
   const finish = (response: HttpServerResponse.HttpServerResponse) => {
     const context = Fiber.getCurrent()!.context
     const request = Context.getUnsafe(context, HttpServerRequest.HttpServerRequest)
-    const note = notes.get(request.source)
-    notes.delete(request.source)
+    const source = request.source as Noted
+    const note = source[NOTE]
+    source[NOTE] = undefined
     // A request logged already: its source reached the server twice (an embedding's handler called again).
     if (note === undefined || response.status < lowest) return response
     log.write(formatRequestLine(log.format, {
@@ -77,7 +80,8 @@ export const around = (log: ServerLogShape) => {
   return <E, R>(inner: HttpEffect<E, R>): HttpEffect<E, R> => {
     const finished = Effect.map(inner, finish)
     return Effect.withFiber((fiber) => {
-      notes.set(Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest).source, new RequestNote(performance.now()))
+      const source = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest).source as Noted
+      source[NOTE] = new RequestNote(performance.now())
       return finished
     })
   }
