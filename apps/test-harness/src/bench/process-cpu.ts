@@ -66,7 +66,9 @@ export const processTreeCpuSeconds = (rootPid: number): number | undefined => {
       }
       ticksOf.set(pid, ticksAt(fields, [11, 12, 13, 14]))
       const parent = Number(fields[1])
-      childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), pid])
+      const siblings = childrenOf.get(parent)
+      if (siblings === undefined) childrenOf.set(parent, [pid])
+      else siblings.push(pid)
     }
   } catch {
     return undefined
