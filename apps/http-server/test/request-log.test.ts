@@ -3,8 +3,19 @@ import { Effect, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HedgerowServer } from "../src/index.ts"
-import { formatEntryLine, formatRequestLine } from "../src/log/format.ts"
+import { formatEntryLine } from "../src/log/entry-line.ts"
 import { batchedLineWriter, BLOCK_BYTES, heldByteWriter } from "../src/log/line-writer.ts"
+import { type RequestLine, requestLineBound, requestLineEncoder } from "../src/log/request-line.ts"
+import type { LogFormat } from "../src/log/settings.ts"
+
+/** A request line as the held writer puts it in its block, read back. */
+const requestLineText = (format: LogFormat, line: RequestLine) => {
+  const block = Buffer.alloc(BLOCK_BYTES)
+  const start = 100
+  const end = requestLineEncoder(format)(line, block, start)
+  expect(end - start).toBeLessThanOrEqual(requestLineBound(line))
+  return block.toString("utf8", start, end)
+}
 
 describe("the request log's lines", () => {
   const line = {
@@ -17,10 +28,10 @@ describe("the request log's lines", () => {
   }
 
   it("are text, or one JSON object, with the level the status makes and no key id when there is none", () => {
-    expect(formatRequestLine("text", line)).toMatch(
+    expect(requestLineText("text", line)).toMatch(
       /^\S+Z warn GET \/api\/projects\/:project_id\/feature_flags\/:id\/ 404 3\.1ms request_id=5b0f6c58-8a2b-4a3e-9d55-0d8c1a7f2e11\n$/
     )
-    const json = formatRequestLine("json", { ...line, status: 200, keyId: "0e9d2c4b-1f3a-4c5d-8e6f-7a8b9c0d1e2f" })
+    const json = requestLineText("json", { ...line, status: 200, keyId: "0e9d2c4b-1f3a-4c5d-8e6f-7a8b9c0d1e2f" })
     expect(json.endsWith("}\n")).toBe(true)
     expect(JSON.parse(json)).toEqual({
       time: expect.any(String),
@@ -32,6 +43,26 @@ describe("the request log's lines", () => {
       request_id: line.requestId,
       key_id: "0e9d2c4b-1f3a-4c5d-8e6f-7a8b9c0d1e2f"
     })
+  })
+
+  it("carry the time in UTC to the millisecond, and the duration rounded to a tenth of a millisecond", () => {
+    const before = Date.now()
+    const text = requestLineText("text", { ...line, durationMs: 0 })
+    const after = Date.now()
+    const time = text.split(" ")[0]!
+    expect(time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+    expect(new Date(time).toISOString()).toBe(time)
+    expect(Date.parse(time)).toBeGreaterThanOrEqual(before)
+    expect(Date.parse(time)).toBeLessThanOrEqual(after)
+    const durationOf = (durationMs: number) => requestLineText("text", { ...line, durationMs }).split(" ")[5]
+    expect([0, 0.04, 0.05, 9.96, 10, 12_345.67, 86_400_000].map(durationOf)).toEqual(
+      ["0.0ms", "0.0ms", "0.1ms", "10.0ms", "10.0ms", "12345.7ms", "86400000.0ms"]
+    )
+    expect(JSON.parse(requestLineText("json", { ...line, durationMs: 9.96 })).duration_ms).toBe(10)
+  })
+
+  it("stay ASCII, should a value ever hold anything else", () => {
+    expect(requestLineText("text", { ...line, path: "/é/" })).toContain(" /?/ 404 ")
   })
 
   it("put an entry's cause under it, indented, in text", () => {
@@ -86,6 +117,33 @@ describe("the request log's lines", () => {
     writer.close()
     writer.write("f\n")
     expect(blocks.slice(5)).toEqual(["e\n", "f\n"])
+  })
+
+  it("written by an encoder: go into the held block with the other lines, or as a string to a caller's sink", async () => {
+    const blocks: Array<string> = []
+    const held = heldByteWriter((bytes) => blocks.push(Buffer.from(bytes).toString("utf8")), 1_000)
+    const encoded = requestLineText("text", line)
+    held.write("a\n")
+    held.writeEncoded(requestLineEncoder("text"), line, requestLineBound(line))
+    held.flush()
+    expect(blocks).toHaveLength(1)
+    expect(blocks[0]!.slice(0, 2)).toBe("a\n")
+    // The line's time is read again when it is written; everything after it is the same.
+    expect(blocks[0]!.slice(2).split(" ").slice(1)).toEqual(encoded.split(" ").slice(1))
+    // A line whose bound would pass the block's end starts a new block.
+    held.write("x".repeat(BLOCK_BYTES - 100) + "\n")
+    held.writeEncoded(requestLineEncoder("text"), line, requestLineBound(line))
+    expect(blocks).toHaveLength(2)
+    held.close()
+    expect(blocks).toHaveLength(3)
+    expect(blocks[2]!.endsWith(` request_id=${line.requestId}\n`)).toBe(true)
+
+    const chunks: Array<string> = []
+    const batched = batchedLineWriter((text) => chunks.push(text))
+    batched.writeEncoded(requestLineEncoder("json"), line, requestLineBound(line))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(chunks).toHaveLength(1)
+    expect(JSON.parse(chunks[0]!)).toMatchObject({ path: line.path, status: 404, request_id: line.requestId })
   })
 
   it("held for stdout: a small batch is handed over as a copy, so a queue that keeps it does not keep a whole block", () => {

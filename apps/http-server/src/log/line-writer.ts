@@ -1,8 +1,13 @@
 /** Where finished lines go, each with its newline. */
 export type LineSink = (text: string) => void
 
+/** Writes `value` as one line of ASCII bytes, its newline included, into `into` from `at`; returns where it ended. */
+export type LineEncoder<A> = (value: A, into: Uint8Array, at: number) => number
+
 export interface LineWriter {
   readonly write: LineSink
+  /** Writes the line `encode` makes of `value` in at most `maxBytes` bytes. */
+  readonly writeEncoded: <A>(encode: LineEncoder<A>, value: A, maxBytes: number) => void
   /** Hands over what is pending now. */
   readonly flush: () => void
 }
@@ -38,7 +43,11 @@ export const batchedLineWriter = (sink: LineSink): LineWriter => {
       setImmediate(flush)
     }
   }
-  return { write, flush }
+  const writeEncoded = <A>(encode: LineEncoder<A>, value: A, maxBytes: number) => {
+    const bytes = Buffer.allocUnsafe(maxBytes)
+    write(bytes.toString("latin1", 0, encode(value, bytes, 0)))
+  }
+  return { write, writeEncoded, flush }
 }
 
 /** Where a held writer's bytes go. */
@@ -48,8 +57,8 @@ export type ByteSink = (bytes: Uint8Array) => void
 export const BLOCK_BYTES = 64 * 1024
 
 /**
- * Encodes each line at once into a block of bytes and hands the bytes to `sink` `holdMillis` after the
- * block's first line, or when it is full. A line is kept as bytes outside V8's heap, not as a string the
+ * Puts each line at once into a block of bytes (a string encoded, or the bytes an encoder writes there)
+ * and hands the bytes to `sink` `holdMillis` after the block's first line, or when it is full. A line is kept as bytes outside V8's heap, not as a string the
  * young generation would copy for as long as it waits. What is handed over is `sink`'s to keep (a stdout
  * that cannot take it at once queues it): a block at least a quarter full goes whole and a new one is
  * made, a smaller batch is copied out so that a quiet server's queue holds its lines, not its blocks.
@@ -74,6 +83,11 @@ export const heldByteWriter = (sink: ByteSink, holdMillis: number): HeldWriter =
     used = 0
     sink(bytes)
   }
+  const written = () => {
+    if (closed) flush()
+    // The timer does not keep the process alive: whoever stops the server closes the writer (see server-log.ts).
+    else timer ??= setTimeout(flush, holdMillis).unref()
+  }
   const write = (line: string) => {
     // A UTF-16 unit takes at most three bytes in UTF-8; only a line that might not fit is measured.
     if (used + line.length * 3 > BLOCK_BYTES) {
@@ -82,15 +96,22 @@ export const heldByteWriter = (sink: ByteSink, holdMillis: number): HeldWriter =
       if (bytes > BLOCK_BYTES) return sink(Buffer.from(line))
     }
     used += block.write(line, used)
-    if (closed) flush()
-    // The timer does not keep the process alive: whoever stops the server closes the writer (see server-log.ts).
-    else timer ??= setTimeout(flush, holdMillis).unref()
+    written()
+  }
+  const writeEncoded = <A>(encode: LineEncoder<A>, value: A, maxBytes: number) => {
+    if (used + maxBytes > BLOCK_BYTES) flush()
+    if (maxBytes > BLOCK_BYTES) {
+      const bytes = Buffer.allocUnsafe(maxBytes)
+      return sink(bytes.subarray(0, encode(value, bytes, 0)))
+    }
+    used = encode(value, block, used)
+    written()
   }
   const close = () => {
     closed = true
     flush()
   }
-  return { write, flush, close }
+  return { write, writeEncoded, flush, close }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Cause, Logger, Predicate, References } from "effect"
-import { formatEntryLine } from "./format.ts"
+import { formatEntryLine } from "./entry-line.ts"
 import type { LineSink } from "./line-writer.ts"
 import type { LogFormat } from "./settings.ts"
 

@@ -2,16 +2,18 @@ import { Context, Effect, Layer, Logger, References } from "effect"
 import type { LogLevel as EffectLogLevel } from "effect/LogLevel"
 import { batchedLineWriter, heldByteWriter, type LineSink, type LineWriter, stdoutSink } from "./line-writer.ts"
 import { entryLogger } from "./logger.ts"
+import { type RequestLine, requestLineBound, requestLineEncoder } from "./request-line.ts"
 import type { LogLevel, LogSettings } from "./settings.ts"
 
-/** The server's log: its settings and where its lines go. */
+/** The server's log: its settings and where its request lines go. */
 export interface ServerLogShape extends LogSettings {
-  readonly write: LineSink
+  /** Writes a request's line, whatever its status: the caller leaves out what the level does not log. */
+  readonly request: (line: RequestLine) => void
 }
 
 /** Without a layer no request is logged: a process embedding the server (a test, the benchmark) owns its stdout. */
 export const ServerLog = Context.Reference<ServerLogShape>("hedgerow/ServerLog", {
-  defaultValue: () => ({ level: "none", format: "text", write: () => {} })
+  defaultValue: () => ({ level: "none", format: "text", request: () => {} })
 })
 
 const minimumOf: Record<LogLevel, EffectLogLevel> = { info: "Info", warn: "Warn", error: "Error", none: "None" }
@@ -47,7 +49,9 @@ export const layer = (settings: LogSettings, sink?: LineSink) =>
       writer = batchedLineWriter(sink)
       yield* Effect.addFinalizer(() => Effect.sync(writer.flush))
     }
-    return Context.make(ServerLog, { ...settings, write: writer.write }).pipe(
+    const encode = requestLineEncoder(settings.format)
+    const request = (line: RequestLine) => writer.writeEncoded(encode, line, requestLineBound(line))
+    return Context.make(ServerLog, { ...settings, request }).pipe(
       Context.add(Logger.CurrentLoggers, new Set([entryLogger(settings.format, writer.write)])),
       Context.add(References.MinimumLogLevel, minimumOf[settings.level])
     )

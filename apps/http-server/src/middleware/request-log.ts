@@ -1,6 +1,5 @@
 import { Context, Effect, Fiber } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { formatRequestLine } from "../log/format.ts"
 import type { ServerLogShape } from "../log/server-log.ts"
 import { lowestStatusOf } from "../log/settings.ts"
 import { knownPathOf } from "./known-paths.ts"
@@ -67,14 +66,14 @@ export const around = (log: ServerLogShape) => {
     source[NOTE] = undefined
     // A request logged already: its source reached the server twice (an embedding's handler called again).
     if (note === undefined || response.status < lowest) return response
-    log.write(formatRequestLine(log.format, {
+    log.request({
       method: request.method,
       path: note.template ?? templateOf(context, request.url),
       status: response.status,
       durationMs: performance.now() - note.startedAt,
       requestId: response.headers["x-request-id"],
       keyId: note.keyId
-    }))
+    })
     return response
   }
   return <E, R>(inner: HttpEffect<E, R>): HttpEffect<E, R> => {

@@ -7,7 +7,6 @@ import { envelopeReply, shuttingDownReply } from "../answers/envelope.ts"
 import { unexpectedFailure } from "../answers/unexpected-failure.ts"
 import { definitionsAnswer } from "../endpoints/flag-definitions.ts"
 import { flagsAnswer } from "../endpoints/flag-evaluation.ts"
-import { formatRequestLine } from "../log/format.ts"
 import { ServerLog } from "../log/server-log.ts"
 import { lowestStatusOf } from "../log/settings.ts"
 import { corsHeaders } from "../middleware/cors.ts"
@@ -105,7 +104,7 @@ export const make = Effect.gen(function*() {
   const logLine = (method: string, taken: Taken, status: number, requestId: string, keyId: string | undefined) => {
     if (status < lowest) return
     const durationMs = performance.now() - taken.startedAt
-    log.write(formatRequestLine(log.format, { method, path: taken.template, status, durationMs, requestId, keyId }))
+    log.request({ method, path: taken.template, status, durationMs, requestId, keyId })
   }
 
   const evaluate = (request: IncomingMessage, response: ServerResponse, taken: FlagsRequest) => {
