@@ -55,6 +55,12 @@ export interface ShippedScenarioFigures {
 /** The measured runs of each new server once warm, taken in turns: logged, unlogged, logged, ... */
 export const WARM_ROUNDS = 4
 
+/**
+ * Pairs of new servers, one logged and one not: two starts of the same build differ by more than the
+ * log costs (the code V8 optimizes, where the heap lands), so the log's share is read over several.
+ */
+export const LOG_PAIRS = 3
+
 /** A new server loaded from the moment it printed its URL, then warmed up and measured. */
 export interface StartFigures {
   /** The first `startSeconds` of load, with no warm-up. */
@@ -72,10 +78,10 @@ export interface ShippedFigures {
   /** The scenario new starts and the request log are measured on. */
   readonly probeScenario: string
   readonly startSeconds: number
-  /** A new start with the request log at its default, as shipped. */
-  readonly logged: StartFigures
-  /** The same with the request log off (HEDGEROW_LOG_LEVEL=none): its history is the same but for the log. */
-  readonly unlogged: StartFigures
+  /** New starts with the request log at its default, as shipped, one a pair. */
+  readonly logged: ReadonlyArray<StartFigures>
+  /** The same with the request log off (HEDGEROW_LOG_LEVEL=none): each the other of its pair. */
+  readonly unlogged: ReadonlyArray<StartFigures>
 }
 
 /** CPU seconds spent over a measured run per request it answered, in µs; undefined where the CPU was not read. */
@@ -94,14 +100,28 @@ export const leastCpuMicros = (runs: ReadonlyArray<Measured>) => {
   return each.length === 0 ? undefined : Math.min(...each)
 }
 
+const mean = (values: ReadonlyArray<number>) => values.reduce((sum, value) => sum + value, 0) / values.length
+
+/** The mean over starts of each one's least CPU per request; undefined where a start's CPU was not read. */
+export const startsCpuMicros = (starts: ReadonlyArray<StartFigures>) => {
+  const each = starts.map((start) => leastCpuMicros(start.warm))
+  return each.length === 0 || each.includes(undefined) ? undefined : mean(each as ReadonlyArray<number>)
+}
+
 /** Requests a second over runs of equal length. */
-export const requestsPerSecondOverRuns = (runs: ReadonlyArray<Measured>) =>
-  runs.reduce((sum, run) => sum + run.load.requestsPerSecond, 0) / runs.length
+export const requestsPerSecondOverRuns = (runs: ReadonlyArray<Measured>) => mean(runs.map((run) => run.load.requestsPerSecond))
+
+/** The mean over starts of each one's rate in its first seconds against its own warm rate. */
+export const startShare = (starts: ReadonlyArray<StartFigures>) =>
+  mean(starts.map((start) => {
+    const warmRate = requestsPerSecondOverRuns(start.warm)
+    return warmRate === 0 ? 0 : start.first.load.requestsPerSecond / warmRate
+  }))
 
 /** Every load whose requests must all have succeeded. */
 export const shippedLoads = (figures: ShippedFigures) => [
   ...figures.scenarios.flatMap((scenario) => [scenario.hedgerow.load, scenario.baseline.load]),
-  ...[figures.logged, figures.unlogged].flatMap((start) => [start.first, ...start.warm].map((run) => run.load))
+  ...[...figures.logged, ...figures.unlogged].flatMap((start) => [start.first, ...start.warm].map((run) => run.load))
 ]
 
 const failed = (reason: string) => new BenchFailed({ scenario: "as shipped", reason })
@@ -170,10 +190,10 @@ const runScenario = (scenario: Scenario, index: number, context: Context.Context
 /**
  * Seeds a data dir and serves it with `hedgerow serve`, its request log at the default level going to a
  * file beside the data dir; runs each scenario against it and then against the baseline process. Then
- * two new servers, one on the data dir as shipped and one on a copy of it with the request log off, each
- * loaded with GET flag from its first moment, then warmed up and measured in turns: the first for a new
- * server's rate against its warm one, both for the log's share of a request's CPU. The directory, logs
- * included, is removed at the end.
+ * `LOG_PAIRS` pairs of new servers, one pair at a time, one as shipped and one with the request log off,
+ * each on a copy of the data dir, loaded with GET flag from its first moment, then warmed up and measured
+ * in turns: the logged ones for a new server's rate against its warm one, both for the log's share of a
+ * request's CPU. The directory, logs included, is removed at the end.
  */
 export const measureShipped = (options: ShippedOptions, progress: (line: string) => void) =>
   Effect.scoped(Effect.gen(function*() {
@@ -190,15 +210,17 @@ export const measureShipped = (options: ShippedOptions, progress: (line: string)
       return yield* Effect.forEach(shippedScenarios, (scenario, i) => runScenario(scenario, i, context, server.pid, dir, measureOptions))
     }))
     const probeSpec: RequestSpec = runs[shippedScenarios.indexOf(getFlag)]!.spec
-    // Each server holds its data dir's lock, so the second serves a copy, made while no server runs.
-    const copiedDataDir = path.join(dir, "data-copy")
-    yield* Effect.sync(() => cpSync(dataDir, copiedDataDir, { recursive: true }))
     const load = (server: LoggedProcess, target: string, loadOptions: MeasureOptions) =>
       measure(getFlag.name, target, [`${server.url}${probeSpec.path}`], probeSpec, loadOptions, server.pid)
-    const newServer = (label: string, store: ServedStore, logFile: string, logLevel: "" | "none") =>
+    const newServer = (label: string, name: string, logLevel: "" | "none") =>
       Effect.gen(function*() {
+        // Each server holds its data dir's lock: each serves a copy, made while no server runs.
+        const copy = path.join(dir, `data-${name}`)
+        yield* Effect.sync(() => cpSync(dataDir, copy, { recursive: true }))
         progress(`starting \`hedgerow serve\` again, ${label}`)
-        const server = yield* serve(store, path.join(dir, logFile), logLevel).pipe(Effect.mapError((error) => failed(error.message)))
+        const server = yield* serve({ dataDir: copy }, path.join(dir, `hedgerow-${name}.log`), logLevel).pipe(
+          Effect.mapError((error) => failed(error.message))
+        )
         const first = yield* load(server, `${label}, its first ${options.startSeconds} s`, {
           ...measureOptions,
           warmupSeconds: 0,
@@ -206,26 +228,34 @@ export const measureShipped = (options: ShippedOptions, progress: (line: string)
         })
         return { label, server, first }
       })
-    const logged = yield* newServer("request log at its default", { dataDir }, "hedgerow-logged.log", "")
-    const unlogged = yield* newServer("request log off", { dataDir: copiedDataDir }, "hedgerow-unlogged.log", "none")
-    const warm: [Array<Measured>, Array<Measured>] = [[], []]
-    for (let round = 0; round < WARM_ROUNDS; round++) {
-      for (const [i, { label, server }] of [logged, unlogged].entries()) {
-        warm[i]!.push(yield* load(server, `${label}, warm (${round + 1} of ${WARM_ROUNDS})`, {
-          ...measureOptions,
-          // Each server is warmed up before its first measured run only.
-          warmupSeconds: round === 0 ? options.warmupSeconds : 0,
-          durationSeconds: options.durationSeconds / WARM_ROUNDS
-        }))
-      }
-    }
+    const pair = (index: number) =>
+      Effect.scoped(Effect.gen(function*() {
+        const pairLabel = `pair ${index + 1} of ${LOG_PAIRS}`
+        const servers = [
+          yield* newServer(`${pairLabel}, request log at its default`, `logged-${index + 1}`, ""),
+          yield* newServer(`${pairLabel}, request log off`, `unlogged-${index + 1}`, "none")
+        ]
+        const warm: [Array<Measured>, Array<Measured>] = [[], []]
+        for (let round = 0; round < WARM_ROUNDS; round++) {
+          for (const [i, { label, server }] of servers.entries()) {
+            warm[i]!.push(yield* load(server, `${label}, warm (${round + 1} of ${WARM_ROUNDS})`, {
+              ...measureOptions,
+              // Each server is warmed up before its first measured run only.
+              warmupSeconds: round === 0 ? options.warmupSeconds : 0,
+              durationSeconds: options.durationSeconds / WARM_ROUNDS
+            }))
+          }
+        }
+        return [{ first: servers[0]!.first, warm: warm[0] }, { first: servers[1]!.first, warm: warm[1] }] as const
+      }))
+    const pairs = yield* Effect.forEach(Array.from({ length: LOG_PAIRS }, (_, i) => i), pair)
 
     return {
       seededFlags: SEEDED_FLAGS,
       scenarios: runs.map(({ figures }) => figures),
       probeScenario: getFlag.name,
       startSeconds: options.startSeconds,
-      logged: { first: logged.first, warm: warm[0] },
-      unlogged: { first: unlogged.first, warm: warm[1] }
+      logged: pairs.map(([logged]) => logged),
+      unlogged: pairs.map(([, unlogged]) => unlogged)
     } satisfies ShippedFigures
   }))
