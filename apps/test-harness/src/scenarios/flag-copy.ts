@@ -11,7 +11,7 @@ import {
   rolledOut,
   uniqueKey
 } from "./feature-flags-support.ts"
-import { denied, expectReply, invalid, missingScope, needWorld, NOT_AUTHENTICATED, NOT_FOUND, type Scenario } from "./scenario.ts"
+import { denied, expectReply, invalid, missingScope, needWorld, NOT_AUTHENTICATED, NOT_FOUND, type Scenario, type ScenarioContext } from "./scenario.ts"
 
 const COPY = { group: "flagCopy", endpoint: "copyFlags" } as const
 
@@ -45,17 +45,21 @@ const cohortsNamed = async (target: Target, at: { readonly key: string; readonly
 
 const SOURCE_MISSING = invalid(null, "Feature flag to copy does not exist.")
 
+/** Most scenarios copy as the owner of organization A, from its project, to `count` new projects of A. */
+const asOwnerOfA = async (context: ScenarioContext, count = 0) => {
+  const world = needWorld(context)
+  const owner = world.keys.ownerA
+  const targets: Array<number> = []
+  for (let i = 0; i < count; i++) targets.push(await newProject(context.target, owner, world.orgA))
+  return { target: context.target, world, owner, source: { key: owner, project: world.projectA }, targets }
+}
+
 export const flagCopyScenarios: ReadonlyArray<Scenario> = [
   {
     name: "copy_flags creates the flag in a target and changes it in place where its key exists, as PostHog answers",
     needs: ["world"],
     run: async (context) => {
-      const { target } = context
-      const world = needWorld(context)
-      const owner = world.keys.ownerA
-      const source = { key: owner, project: world.projectA }
-      const fresh = await newProject(target, owner, world.orgA)
-      const holding = await newProject(target, owner, world.orgA)
+      const { target, world, owner, source, targets: [fresh, holding] } = await asOwnerOfA(context, 2)
       const key = uniqueKey("copied")
       const flag = await createFlag(target, source, {
         key,
@@ -106,11 +110,8 @@ export const flagCopyScenarios: ReadonlyArray<Scenario> = [
     name: "copy_flags brings the cohorts the flag names, matched by name, and never changes the target's",
     needs: ["world"],
     run: async (context) => {
-      const { target } = context
-      const world = needWorld(context)
-      const owner = world.keys.ownerA
-      const source = { key: owner, project: world.projectA }
-      const there = { key: owner, project: await newProject(target, owner, world.orgA) }
+      const { target, world, owner, source, targets: [project] } = await asOwnerOfA(context, 1)
+      const there = { key: owner, project: project! }
       const leafName = cohortName("leaf")
       const leaf = await createCohort(target, source, { name: leafName, filters: properties([person("plan", "pro")]) })
       const headName = cohortName("head")
@@ -151,12 +152,7 @@ export const flagCopyScenarios: ReadonlyArray<Scenario> = [
     name: "copy_flags reports each target it cannot write in failed, with nothing of it written, and goes on",
     needs: ["world"],
     run: async (context) => {
-      const { target } = context
-      const world = needWorld(context)
-      const owner = world.keys.ownerA
-      const source = { key: owner, project: world.projectA }
-      const good = await newProject(target, owner, world.orgA)
-      const bad = await newProject(target, owner, world.orgA)
+      const { target, world, owner, source, targets: [good, bad] } = await asOwnerOfA(context, 2)
       // The flag depends on another flag: a target has it by key (the dependency is moved to its id there), the other not.
       const base = await createFlag(target, source, { key: uniqueKey("copy-base") })
       await createFlag(target, { key: owner, project: good }, { key: base.key })

@@ -17,6 +17,7 @@ export interface ProjectRecords {
   readonly flags: ReadonlyArray<{ readonly id: number } & FileFlag>
 }
 
+/** Code point order, whatever the machine's locale: the same file from every machine. */
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 /**
@@ -64,7 +65,7 @@ export const flagsFileOf = (records: ProjectRecords): FlagsFile | string => {
       active: flag.active,
       filters: byNames(flag.filters) as Record<string, unknown>,
       ensure_experience_continuity: flag.ensure_experience_continuity,
-      tags: [...flag.tags].sort(byText),
+      tags: [...flag.tags].sort(),
       evaluation_runtime: flag.evaluation_runtime,
       is_remote_configuration: flag.is_remote_configuration,
       has_encrypted_payloads: flag.has_encrypted_payloads

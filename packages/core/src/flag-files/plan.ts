@@ -95,7 +95,8 @@ export const importPlan = (file: FlagsFile, current: FlagsFile): ImportPlan | st
   }
   const currentFlags = new Map(current.flags.map((flag) => [flag.key, flag]))
   for (const flag of file.flags) {
-    const wanted = { ...flag, filters: withProjectIndexes(flag.filters, indexes) as FileFlag["filters"] }
+    // Tags are a set: the project's are read sorted, so the file's are compared sorted.
+    const wanted = { ...flag, tags: [...flag.tags].sort(), filters: withProjectIndexes(flag.filters, indexes) as FileFlag["filters"] }
     plan("flag", flag.key, wanted, currentFlags.get(flag.key), FLAG_FIELDS)
   }
   const named = {
