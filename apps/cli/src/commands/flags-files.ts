@@ -74,8 +74,8 @@ const planLines = (plan: ImportPlan, written: boolean): ReadonlyArray<string> =>
 const apply = (client: ApiClient, at: At, file: FlagsFile, plan: ImportPlan, current: FlagsFile) =>
   Effect.gen(function*() {
     const core = yield* loadCore
-    const actionOf = (kind: PlannedRecord["kind"], name: string) =>
-      plan.records.find((record) => record.kind === kind && record.name === name)!
+    const planned = new Map(plan.records.map((record) => [`${record.kind}:${record.name}`, record]))
+    const actionOf = (kind: PlannedRecord["kind"], name: string) => planned.get(`${kind}:${name}`)!
     const step = <A, E, R>(kind: string, name: string, write: Effect.Effect<A, E, R>) =>
       write.pipe(Effect.mapError((error) => new UsageError({ message: `import stopped at ${kind} ${JSON.stringify(name)}: ${describeFailure(error)}` })))
 

@@ -90,9 +90,8 @@ export const importPlan = (file: FlagsFile, current: FlagsFile): ImportPlan | st
   for (const type of file.group_types) {
     plan("group type", type.group_type, type, current.group_types.find((other) => other.group_type === type.group_type), GROUP_TYPE_FIELDS)
   }
-  for (const cohort of file.cohorts) {
-    plan("cohort", cohort.name, cohort, current.cohorts.find((other) => other.name === cohort.name), COHORT_FIELDS)
-  }
+  const currentCohorts = new Map(current.cohorts.map((cohort) => [cohort.name, cohort]))
+  for (const cohort of file.cohorts) plan("cohort", cohort.name, cohort, currentCohorts.get(cohort.name), COHORT_FIELDS)
   const currentFlags = new Map(current.flags.map((flag) => [flag.key, flag]))
   for (const flag of file.flags) {
     // Tags are a set: the project's are read sorted, so the file's are compared sorted.
