@@ -201,6 +201,11 @@ export const flagCopyScenarios: ReadonlyArray<Scenario> = [
         403,
         denied("API keys with scoped projects are only supported on project-based endpoints.")
       )
+      expectReply(
+        await copy(target, world.keys.bothScopedToB, world.orgA, body),
+        403,
+        denied(`API key does not have access to the requested organization: ID ${world.orgA}.`)
+      )
       // A member whose role can only view flags may not copy the owner's.
       expectReply(await copy(target, world.keys.memberA, world.orgA, body), 403, denied("You do not have permission to copy this flag."))
       expectReply(await copy(target, world.keys.ownerA, world.orgB, body), 404, NOT_FOUND)
@@ -212,6 +217,25 @@ export const flagCopyScenarios: ReadonlyArray<Scenario> = [
       const deleted = await createFlag(target, { key: world.keys.ownerA, project: world.projectA }, { key: uniqueKey("copy-deleted") })
       expectReply(await target.call(FLAGS.update, { key: world.keys.ownerA, params: { project_id: world.projectA, id: deleted.id }, body: { deleted: true } }), 200)
       expectReply(await copy(target, world.keys.ownerA, world.orgA, { ...body, feature_flag_key: deleted.key }), 400, SOURCE_MISSING)
+    }
+  },
+  {
+    name: "copy_flags fails a target whose flag of that key the caller may not edit, and writes the others",
+    needs: ["world"],
+    run: async (context) => {
+      const { target, world, owner, targets: [theirs, open] } = await asOwnerOfA(context, 2)
+      // A member whose role can only view flags may edit the flags they made, so may copy one of theirs...
+      const member = world.keys.memberA
+      const key = uniqueKey("member-copied")
+      await createFlag(target, { key: member, project: world.projectA }, { key, filters: rolledOut(10) })
+      // ...but not onto the owner's flag of that key in another project.
+      const owners = await createFlag(target, { key: owner, project: theirs! }, { key, filters: rolledOut(90) })
+      const reply = await copy(target, member, world.orgA, { feature_flag_key: key, from_project: world.projectA, target_project_ids: [theirs, open] })
+      expectReply(reply, 200)
+      assert.deepStrictEqual(reply.body.failed, [{ project_id: theirs, error_message: "You do not have permission to copy flags to this project." }])
+      assert.equal(reply.body.success.length, 1)
+      assert.deepEqual(reply.body.success[0].filters, rolledOut(10))
+      expectReply(await getFlag(target, { key: owner, project: theirs! }, owners.id), 200, owners)
     }
   },
   {
