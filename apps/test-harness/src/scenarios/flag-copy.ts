@@ -45,13 +45,17 @@ const cohortsNamed = async (target: Target, at: { readonly key: string; readonly
 
 const SOURCE_MISSING = invalid(null, "Feature flag to copy does not exist.")
 
-/** Most scenarios copy as the owner of organization A, from its project, to `count` new projects of A. */
+/**
+ * Most scenarios copy as the owner of organization A, from a new project of A (so that the cohorts they make
+ * stay out of the project other scenarios read), to `count` other new projects of A.
+ */
 const asOwnerOfA = async (context: ScenarioContext, count = 0) => {
   const world = needWorld(context)
   const owner = world.keys.ownerA
-  const targets: Array<number> = []
-  for (let i = 0; i < count; i++) targets.push(await newProject(context.target, owner, world.orgA))
-  return { target: context.target, world, owner, source: { key: owner, project: world.projectA }, targets }
+  const projects: Array<number> = []
+  for (let i = 0; i <= count; i++) projects.push(await newProject(context.target, owner, world.orgA))
+  const [home, ...targets] = projects
+  return { target: context.target, world, owner, source: { key: owner, project: home! }, targets }
 }
 
 export const flagCopyScenarios: ReadonlyArray<Scenario> = [
@@ -70,7 +74,7 @@ export const flagCopyScenarios: ReadonlyArray<Scenario> = [
       })
       const existing = await createFlag(target, { key: owner, project: holding }, { key, name: "Existing flag", filters: rolledOut(99) })
 
-      const reply = await copy(target, owner, world.orgA, { feature_flag_key: key, from_project: world.projectA, target_project_ids: [fresh, holding] })
+      const reply = await copy(target, owner, world.orgA, { feature_flag_key: key, from_project: source.project, target_project_ids: [fresh, holding] })
       expectReply(reply, 200)
       assert.deepEqual(reply.body.failed, [])
       const [created, changed] = reply.body.success
@@ -96,7 +100,7 @@ export const flagCopyScenarios: ReadonlyArray<Scenario> = [
       // Copying again changes nothing but the version; `disable_copied_flag` writes it inactive.
       const again = await copy(target, owner, world.orgA, {
         feature_flag_key: key,
-        from_project: world.projectA,
+        from_project: source.project,
         target_project_ids: [fresh],
         disable_copied_flag: true,
         copy_schedule: true
@@ -126,7 +130,7 @@ export const flagCopyScenarios: ReadonlyArray<Scenario> = [
         filters: { groups: [conditionGroup([cohortFilter(head.id)]), conditionGroup([cohortFilter(list.id)])] }
       })
 
-      const reply = await copy(target, owner, world.orgA, { feature_flag_key: key, from_project: world.projectA, target_project_ids: [there.project] })
+      const reply = await copy(target, owner, world.orgA, { feature_flag_key: key, from_project: source.project, target_project_ids: [there.project] })
       expectReply(reply, 200)
       assert.deepEqual(reply.body.failed, [])
 
@@ -168,7 +172,7 @@ export const flagCopyScenarios: ReadonlyArray<Scenario> = [
 
       const reply = await copy(target, owner, world.orgA, {
         feature_flag_key: key,
-        from_project: world.projectA,
+        from_project: source.project,
         target_project_ids: [unknown, world.projectB, bad, good]
       })
       expectReply(reply, 200)
