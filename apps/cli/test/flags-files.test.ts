@@ -1,25 +1,29 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Bootstrap } from "@hedgerow/core"
 import { HedgerowServer } from "@hedgerow/http-server"
+import type { StoreOptions } from "@hedgerow/store"
+import { type Backend, forEachBackend } from "@hedgerow/store/testing"
 import { Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { lines, runInProcess } from "./cli-runner.ts"
 
-const Server = HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} })
+const serverOn = (store: StoreOptions) => HedgerowServer.layer({ port: 0, host: "127.0.0.1", store })
+/** The embedded store in memory. */
+const embedded: Backend["on"] = (build) => build({})
 
-/** A server of its own (its own in-memory store), bootstrapped: its URL, key and project. */
-const deployment = Effect.gen(function*() {
+/** A server of its own, on a new store of the backend, bootstrapped: its URL, key and project. */
+const deploymentOn = (on: Backend["on"]) => Effect.gen(function*() {
   // Fresh: each deployment is a server and a store of its own.
-  const context = yield* Layer.build(Layer.fresh(Server))
+  const context = yield* Layer.build(Layer.fresh(on(serverOn)))
   return yield* Effect.gen(function*() {
     const url = yield* HedgerowServer.baseUrl
     const boot = yield* Effect.flatMap(Effect.service(Bootstrap), (b) => b.run({ email: "owner@example.com" }))
     return { url, key: boot.personal_api_key, project: boot.project_id as number }
   }).pipe(Effect.provide(context))
 })
-type Deployment = Effect.Success<typeof deployment>
+type Deployment = Effect.Success<ReturnType<typeof deploymentOn>>
 
 /** One API call, its JSON answer (and status). */
 const call = (at: Deployment, method: string, route: string, body?: unknown) =>
@@ -82,10 +86,13 @@ const populate = (at: Deployment) =>
     })
   })
 
-describe("hedgerow flags export and import", () => {
+forEachBackend((backend) => describe(`hedgerow flags export and import (${backend.name})`, () => {
+  const deployment = deploymentOn(backend.on)
+
   it.effect("copies a project to another deployment: the dry run says what would change, the import does it, and a second import changes nothing", () =>
     Effect.gen(function*() {
-      const source = yield* deployment
+      // Two deployments on two kinds of store, when the backend is PostgreSQL.
+      const source = yield* deploymentOn(embedded)
       const target = yield* deployment
       yield* populate(source)
       // The target numbers its group types otherwise: `team` is its index 0.
@@ -251,4 +258,4 @@ describe("hedgerow flags export and import", () => {
       const cohorts = (yield* call(there, "GET", "cohorts/")).body.results.map((cohort: any) => cohort.name).sort()
       assert.deepStrictEqual(cohorts, ["Beta testers", "Pro in Europe", "Pro plans"])
     }))
-})
+}))
