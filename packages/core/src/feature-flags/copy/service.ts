@@ -87,7 +87,9 @@ export class FlagCopyService extends Context.Service<FlagCopyService, {
       const sourceParts = (project: ProjectId, flag: StoredFlag) =>
         Effect.gen(function*() {
           const conditions = conditionsOf(flag.filters)
-          const reached = cohortsInMakingOrder(cohortIdsIn(conditions), lookupIn(yield* cohorts.everyBrief(project)))
+          // A deleted cohort is not brought along: a reference to one stays as it is, for the target's rules to judge.
+          const live = (yield* cohorts.everyBrief(project)).filter((cohort) => !cohort.deleted)
+          const reached = cohortsInMakingOrder(cohortIdsIn(conditions), lookupIn(live))
           const descriptions = new Map<number, string>()
           for (const cohort of reached) {
             const full = yield* cohorts.find(project, cohort.id)
