@@ -7,7 +7,7 @@ import { Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { lines, runInProcess } from "./cli-runner.ts"
+import { lines, runChild, runInProcess } from "./cli-runner.ts"
 
 const serverOn = (store: StoreOptions) => HedgerowServer.layer({ port: 0, host: "127.0.0.1", store })
 /** The embedded store in memory. */
@@ -101,6 +101,9 @@ forEachBackend((backend) => describe(`hedgerow flags export and import (${backen
 
       const exported = yield* cli(source, "export")
       assert.strictEqual(exported.code, 0, exported.stderr)
+      // The executable (its bundle) writes the same file.
+      const viaBinary = yield* runChild(["flags", "export", "--url", source.url, "--key", source.key, "--project", String(source.project)])
+      assert.strictEqual(viaBinary.stdout, exported.stdout, viaBinary.stderr)
       const file = JSON.parse(exported.stdout)
       assert.deepStrictEqual(file.group_types.map((type: any) => [type.group_type_index, type.group_type]), [[0, "company"], [1, "team"]])
       assert.deepStrictEqual(file.cohorts.map((cohort: any) => cohort.name), ["Beta testers", "Pro in Europe", "Pro plans"])
