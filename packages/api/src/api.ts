@@ -4,6 +4,7 @@ import { CaptureGroup } from "./groups/capture.ts"
 import { CohortsGroup } from "./groups/cohorts.ts"
 import { DomainsGroup } from "./groups/domains.ts"
 import { FeatureFlagsGroup } from "./groups/feature-flags.ts"
+import { FlagCopyGroup } from "./groups/flag-copy.ts"
 import { FlagDefinitionsGroup } from "./groups/flag-definitions.ts"
 import { FlagEvaluationGroup } from "./groups/flag-evaluation.ts"
 import { FlagRoleAccessGroup } from "./groups/flag-role-access.ts"
@@ -36,6 +37,7 @@ export class HedgerowApi extends HttpApi.make("hedgerow")
   .add(ProjectsGroup)
   .add(FeatureFlagsGroup)
   .add(FlagRoleAccessGroup)
+  .add(FlagCopyGroup)
   .add(FlagDefinitionsGroup)
   .add(FlagEvaluationGroup)
   .add(GroupTypesGroup)

@@ -40,7 +40,8 @@ export const layerNoDeps = Layer.mergeAll(
   BatchExportService.layerNoDeps,
   DomainService.layerNoDeps,
   // The events register the group types their `$groupidentify` names.
-  FlagServices.layerNoDeps.pipe(Layer.provideMerge(GroupTypeService.layerNoDeps)),
+  // Copying a flag to another project makes the cohorts it names there, as a cohort's own create does.
+  FlagServices.layerNoDeps.pipe(Layer.provideMerge(GroupTypeService.layerNoDeps), Layer.provide(CohortWriter.layerNoDeps)),
   CohortService.layerNoDeps.pipe(Layer.provide(CohortWriter.layerNoDeps)),
   Layer.provideMerge(Bootstrap.layerNoDeps, PersonalApiKeyService.layerNoDeps)
 ).pipe(

@@ -6,8 +6,10 @@ import { commaList, extraData, given, jsonObjectData } from "../request-body.ts"
 import type { ItemCall } from "../resource.ts"
 import type { Core } from "../packages.ts"
 import { activity } from "./flags-activity.ts"
+import { copy } from "./flags-copy.ts"
 import { definitions } from "./flags-definitions.ts"
 import { evaluate } from "./flags-evaluate.ts"
+import { flagFileCommands } from "./flags-files.ts"
 import { flag } from "./flags-resource.ts"
 import { roleAccess } from "./flags-role-access.ts"
 import { usage } from "./flags-usage.ts"
@@ -143,5 +145,5 @@ const status = flag.onItem("status", {
 
 export const flags = Command.make("flags").pipe(
   Command.withDescription("Feature flags of a project, through the API (--url, --key): manage them, evaluate one, read the definitions"),
-  Command.withSubcommands([list, get, create, update, remove, restore, status, activity, roleAccess, evaluate, definitions, usage])
+  Command.withSubcommands([list, get, create, update, remove, restore, status, activity, roleAccess, evaluate, definitions, usage, copy, ...flagFileCommands])
 )

@@ -6,6 +6,7 @@ import { capture } from "./capture.ts"
 import { cohorts } from "./cohorts.ts"
 import { domains } from "./domains.ts"
 import { featureFlags } from "./feature-flags.ts"
+import { flagCopy } from "./flag-copy.ts"
 import { flagDefinitions } from "./flag-definitions.ts"
 import { flagEvaluation } from "./flag-evaluation.ts"
 import { flagRoleAccess } from "./flag-role-access.ts"
@@ -38,6 +39,7 @@ export const endpoints: { readonly [G in BoundGroupName]: GroupBindings<G> } = {
   projects,
   featureFlags,
   flagRoleAccess,
+  flagCopy,
   flagDefinitions,
   groupTypes,
   flagUsage,

@@ -23,6 +23,7 @@ import { featureFlagTransportScenarios } from "./feature-flag-transport.ts"
 import { featureFlagValidationScenarios } from "./feature-flag-validation.ts"
 import { featureFlagScenarios } from "./feature-flags.ts"
 import { firstDayScenarios } from "./first-day.ts"
+import { flagCopyScenarios } from "./flag-copy.ts"
 import { flagDefinitionScenarios } from "./flag-definitions.ts"
 import { flagEvaluationScenarios } from "./flag-evaluation.ts"
 import { flagEvaluationReasonScenarios } from "./flag-evaluation-reasons.ts"
@@ -71,6 +72,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...featureFlagAuthScenarios,
   ...featureFlagRegressionScenarios,
   ...featureFlagTransportScenarios,
+  ...flagCopyScenarios,
   ...flagDefinitionScenarios,
   ...flagEvaluationScenarios,
   ...flagRemoteConfigScenarios,

@@ -3,6 +3,7 @@ import { EventCaptureService } from "../events/service.ts"
 import { FlagEvaluationService } from "../flag-evaluation/service.ts"
 import { FlagAccessControlsService } from "./access/access-controls.ts"
 import { FlagCallerRights } from "./access/caller-rights.ts"
+import { FlagCopyService } from "./copy/service.ts"
 import { FlagRoleAccessService } from "./access/role-access.ts"
 import { LiveFlags } from "./live/live-flags.ts"
 import { FlagLookup } from "./lookup.ts"
@@ -26,6 +27,7 @@ export const layerNoDeps = Layer.mergeAll(
   FlagActions.layerNoDeps,
   FlagAccessControlsService.layerNoDeps,
   FlagCallsService.layerNoDeps,
+  FlagCopyService.layerNoDeps,
   // Evaluation reads the same live flags as the list, so a project is held in memory once; the events
   // read the flags they name from it.
   EventCaptureService.layerNoDeps.pipe(Layer.provideMerge(FlagEvaluationService.layerNoDeps))
