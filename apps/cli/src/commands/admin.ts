@@ -1,4 +1,5 @@
 import { Command } from "effect/cli"
+import { backup, restore } from "../admin/backup.ts"
 import { batchExports } from "../admin/batch-exports.ts"
 import { bootstrap } from "../admin/bootstrap.ts"
 import { keys } from "../admin/keys.ts"
@@ -12,5 +13,5 @@ export const admin = Command.make("admin").pipe(
     "Operator commands, run in this process on the store: on PostgreSQL (--database-url) beside running servers; " +
       "on a data directory, stop the server first (it holds the directory's lock)"
   ),
-  Command.withSubcommands([bootstrap, orgs, users, members, keys, roles, batchExports])
+  Command.withSubcommands([bootstrap, orgs, users, members, keys, roles, batchExports, backup, restore])
 )
