@@ -39,6 +39,13 @@ const writeNew = (file: string, bytes: Uint8Array) =>
       })
   })
 
+/** A backup file's bytes, for `restore` or a move to PostgreSQL. */
+export const readBackupFile = (file: string) =>
+  Effect.tryPromise({
+    try: () => fs.promises.readFile(file),
+    catch: (error) => new UsageError({ message: `cannot read ${file}: ${(error as Error).message}` })
+  })
+
 export const backup = Command.make(
   "backup",
   {
@@ -75,11 +82,7 @@ export const restore = Command.make(
   ({ dataDir, from, json }) =>
     Effect.gen(function*() {
       const { restoreDataDir } = yield* loadStore
-      const bytes = yield* Effect.tryPromise({
-        try: () => fs.promises.readFile(from),
-        catch: (error) => new UsageError({ message: `cannot read ${from}: ${(error as Error).message}` })
-      })
-      return yield* restoreDataDir(bytes, dataDir)
+      return yield* restoreDataDir(yield* readBackupFile(from), dataDir)
     }).pipe(Effect.flatMap(emit(json, (done) =>
       `Restored ${from} into ${done.dir} (store at migration ${done.migration}); serve it with: hedgerow serve --data-dir ${done.dir}`
     )))

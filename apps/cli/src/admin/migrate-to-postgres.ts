@@ -2,11 +2,11 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Command, Flag } from "effect/cli"
-import * as fs from "node:fs"
 import * as path from "node:path"
 import { dataDirFlag } from "../local.ts"
-import { emit, jsonFlag, table, UsageError } from "../output.ts"
+import { emit, jsonFlag, table } from "../output.ts"
 import { loadStore } from "../packages.ts"
+import { readBackupFile } from "./backup.ts"
 
 /**
  * The road from the embedded store to PostgreSQL: the store of a data directory (or of a backup file)
@@ -37,11 +37,7 @@ export const migrateToPostgres = Command.make(
             source: path.resolve(dataDir),
             served: made.from === "running process"
           })),
-        onSome: (file) =>
-          Effect.tryPromise({
-            try: async () => ({ bytes: await fs.promises.readFile(file), source: path.resolve(file), served: false }),
-            catch: (error) => new UsageError({ message: `cannot read ${file}: ${(error as Error).message}` })
-          })
+        onSome: (file) => Effect.map(readBackupFile(file), (bytes) => ({ bytes, source: path.resolve(file), served: false }))
       })
       const copied = yield* copyToPostgres(source.bytes, databaseUrl.trim())
       return { source: source.source, source_was_serving: source.served, ...copied }

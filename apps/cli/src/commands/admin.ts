@@ -12,7 +12,7 @@ import { users } from "../admin/users.ts"
 export const admin = Command.make("admin").pipe(
   Command.withDescription(
     "Operator commands, run in this process on the store: on PostgreSQL (--database-url) beside running servers; " +
-      "on a data directory, stop the server first (it holds the directory's lock)"
+      "on a data directory, stop the server first (it holds the directory's lock), but to back it up, which the server does itself"
   ),
   Command.withSubcommands([bootstrap, orgs, users, members, keys, roles, batchExports, backup, restore, migrateToPostgres])
 )
