@@ -193,5 +193,68 @@ forEachBackend((backend) => {
       expect(none.code).toBe(1)
       expect(lines(none.stderr)).toEqual([`error: ${nowhere} holds no embedded store (no ${path.join(nowhere, "pgdata")})`])
     }, 60_000)
+
+    it("moves a store a server is serving (the server makes the copy and goes on) and a backup file", async () => {
+      const server = startServe({ HEDGEROW_DATA_DIR: dataDir })
+      const url = await servingUrl(server)
+      await waitFor(server, /Ctrl-C/)
+      const served = await createDatabase(testDatabaseUrl()!, "hedgerow_move")
+      const fromFile = await createDatabase(testDatabaseUrl()!, "hedgerow_move")
+      try {
+        const moved = await Effect.runPromise(runChild(["admin", "migrate-to-postgres", "--data-dir", dataDir, "--database-url", served.url]))
+        expect(moved.stderr).toBe("")
+        expect(moved.code).toBe(0)
+        expect(lines(moved.stdout)).toContain(
+          `A server was running on ${dataDir}: what it wrote after the copy was taken is not in PostgreSQL; stop it before moving for good.`
+        )
+        // The server answered throughout and still does.
+        expect((await call(url, "GET", `/api/projects/${project}/feature_flags/${made.flag}/`)).key).toBe("beta-checkout")
+
+        const file = path.join(dataDir, "..", `${path.basename(dataDir)}.tar.gz`)
+        expect((await Effect.runPromise(runChild(["admin", "backup", "--data-dir", dataDir, "--out", file]))).code).toBe(0)
+        const fromBackup = await Effect.runPromise(runChild(["admin", "migrate-to-postgres", "--from", file, "--database-url", fromFile.url]))
+        rmSync(file, { force: true })
+        expect(fromBackup.code).toBe(0)
+        expect(lines(fromBackup.stdout)[0]).toMatch(new RegExp(`^Moved the store of ${file} to `))
+        const [a, b] = [await readDatabase(served.url), await readDatabase(fromFile.url)]
+        expect(b.rows).toEqual(a.rows)
+        expect(b.positions).toEqual(a.positions)
+        expect(a.rows["batch_exports"]).toHaveLength(1)
+      } finally {
+        await stop(server)
+        await served.drop()
+        await fromFile.drop()
+      }
+    }, 180_000)
+
+    it("a move that fails part-way leaves the target database as empty as it found it", async () => {
+      // A store with a table this version does not make: its tables differ from the target's, which is
+      // found after the migrations ran on the target, in the move's transaction.
+      const odd = mkdtempSync(path.join(tmpdir(), "hedgerow-odd-"))
+      const target = await createDatabase(testDatabaseUrl()!, "hedgerow_move")
+      try {
+        await Effect.runPromise(Effect.provide(
+          Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql`CREATE TABLE stray (n integer)`),
+          Hedgerow.layer({ dataDir: odd }).pipe(Layer.orDie)
+        ))
+        const moved = await Effect.runPromise(runChild(["admin", "migrate-to-postgres", "--data-dir", odd, "--database-url", target.url]))
+        expect(moved.code).toBe(1)
+        expect(lines(moved.stderr)).toHaveLength(1)
+        expect(moved.stderr).toMatch(/^error: the store's tables \(activity_log, .*, stray, users\) differ from those this version makes \(activity_log, .*, users\); move it with the hedgerow version that last served it\n$/)
+        expect(Object.keys((await readDatabase(target.url)).rows)).toEqual([])
+      } finally {
+        await target.drop()
+        rmSync(odd, { recursive: true, force: true })
+      }
+    }, 120_000)
+
+    it("names an unreachable database without its password", async () => {
+      const url = "postgres://hedgerow:s3cret-pw@127.0.0.1:1/hedgerow"
+      const moved = await Effect.runPromise(runChild(["admin", "migrate-to-postgres", "--data-dir", dataDir, "--database-url", url]))
+      expect(moved.code).toBe(1)
+      expect(moved.stderr).not.toContain("s3cret-pw")
+      expect(lines(moved.stderr)).toHaveLength(1)
+      expect(moved.stderr).toMatch(/^error: cannot use the PostgreSQL database at postgres:\/\/hedgerow:\*\*\*@127\.0\.0\.1:1\/hedgerow: .*ECONNREFUSED/)
+    }, 60_000)
   })
 })
