@@ -189,6 +189,14 @@ describe("hedgerow admin backup and restore", () => {
       `error: cannot read ${path.join(root, "nowhere.tar.gz")}: ENOENT: no such file or directory, open '${path.join(root, "nowhere.tar.gz")}'\n`
     )
 
+    // Where the store is on PostgreSQL, a data directory is not what to back up.
+    const elsewhere = await Effect.runPromise(runChild(["admin", "backup", "--out", path.join(root, "pg.tar.gz")], { DATABASE_URL: "postgres://db.internal/hedgerow" }))
+    expect(elsewhere.code).toBe(1)
+    expect(elsewhere.stderr).toBe(
+      "error: backup copies the embedded store; the store is on PostgreSQL here (--database-url or DATABASE_URL), " +
+        "which PostgreSQL's own tools back up (pg_dump)\n"
+    )
+
     const none = path.join(root, "no-store")
     const made = await admin(["backup", "--data-dir", none, "--out", path.join(root, "none.tar.gz")])
     expect(made.code).toBe(1)

@@ -3,7 +3,7 @@ import * as Option from "effect/Option"
 import { Command, Flag } from "effect/cli"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { dataDirFlag } from "../local.ts"
+import { dataDirFlag, databaseUrlFlag } from "../local.ts"
 import { emit, jsonFlag, UsageError } from "../output.ts"
 import { loadStore } from "../packages.ts"
 
@@ -50,14 +50,23 @@ export const backup = Command.make(
   "backup",
   {
     dataDir: dataDirFlag,
+    databaseUrl: databaseUrlFlag,
     out: Flag.String("out").pipe(
       Flag.withDescription("File to write (default hedgerow-backup-<time>.tar.gz here); never overwritten"),
       Flag.optional
     ),
     json: jsonFlag
   },
-  ({ dataDir, json, out }) =>
+  ({ dataDir, databaseUrl, json, out }) =>
     Effect.gen(function*() {
+      // With a database URL in the environment, the store in use is that one, and a data directory
+      // nearby may be one it was moved from: backing that up instead would only look like a backup.
+      if (Option.isSome(Option.filter(databaseUrl, (url) => url.trim() !== ""))) {
+        return yield* new UsageError({
+          message: "backup copies the embedded store; the store is on PostgreSQL here (--database-url or DATABASE_URL), " +
+            "which PostgreSQL's own tools back up (pg_dump)"
+        })
+      }
       const { backupDataDir } = yield* loadStore
       const file = path.resolve(Option.getOrElse(out, defaultFile))
       if (fs.existsSync(file)) return yield* new UsageError({ message: `${file} already exists; a backup never overwrites a file` })
