@@ -2,7 +2,7 @@ import { assert, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber } from "effect"
 import { SqlClient } from "effect/sql"
 import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { hostname, tmpdir } from "node:os"
 import * as path from "node:path"
 import { backupDataDir, Hedgerow, restoreDataDir } from "../src/index.ts"
 
@@ -44,4 +44,21 @@ it.live("a backup asked for in the middle of a transaction waits for its end and
       return yield* sql<{ n: number }>`SELECT n FROM pairs ORDER BY n`
     }).pipe(Effect.provide(Hedgerow.layer({ dataDir: restored.dir }), { local: true }))
     assert.deepStrictEqual(rows.map((row) => row.n), [1, 2])
+  }).pipe(Effect.scoped), 120_000)
+
+it.live("a data directory whose path is too long for a socket still serves, and a backup then asks for the server to stop", () =>
+  Effect.gen(function*() {
+    const dir = path.join(yield* tempDir, "a-directory-name-long-enough".repeat(4))
+    const failure = yield* backupDataDir(dir).pipe(
+      Effect.flip,
+      Effect.provide(Hedgerow.layer({ dataDir: dir }), { local: true })
+    )
+    assert.strictEqual(
+      failure.message,
+      `${dir} is in use by process ${process.pid} on host ${hostname()}, which does not answer backup requests on ` +
+        `${path.join(dir, "hedgerow.sock")}; stop it, then back up again`
+    )
+    // Stopped, it is backed up by the caller.
+    const made = yield* backupDataDir(dir)
+    assert.strictEqual(made.from, "stopped store")
   }).pipe(Effect.scoped), 120_000)
