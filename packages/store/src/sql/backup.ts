@@ -3,6 +3,7 @@ import { Data, Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { promisify } from "node:util"
 import * as zlib from "node:zlib"
+import { archiveDirectory } from "./directory-archive.ts"
 
 /**
  * A backup of the embedded store is PGlite's data directory as a tar archive, gzipped: the whole
@@ -12,18 +13,32 @@ import * as zlib from "node:zlib"
 /** A backup could not be made or read; the message says why, for the operator. */
 export class BackupFailed extends Data.TaggedError("BackupFailed")<{ readonly message: string }> {}
 
-const gzip = promisify(zlib.gzip)
 const gunzipAsync = promisify(zlib.gunzip)
 
-/** The data directory's files as a tar archive, after a checkpoint has written every changed page to them. */
-const archive = (db: PGlite) =>
+/**
+ * The files of the database in `databaseDir` as a tar archive, after a checkpoint has written every
+ * changed page to them. PGlite writes straight to those files, so with no statement running they hold
+ * the whole database; they are read asynchronously, leaving the event loop free meanwhile.
+ */
+const archive = (db: PGlite, databaseDir: string) =>
   Effect.tryPromise(async () => {
     await db.exec("CHECKPOINT")
-    return new Uint8Array(await (await db.dumpDataDir("none")).arrayBuffer())
+    return archiveDirectory(databaseDir)
   })
 
-/** Compressed on libuv's threads, off the event loop. */
-const compressed = (tar: Uint8Array) => Effect.tryPromise(async () => new Uint8Array(await gzip(tar)))
+/** The archive's parts compressed one after the other on libuv's threads, off the event loop. */
+const compressed = (parts: ReadonlyArray<Uint8Array>) =>
+  Effect.tryPromise(() =>
+    new Promise<Uint8Array>((resolve, reject) => {
+      const stream = zlib.createGzip()
+      const out: Array<Buffer> = []
+      stream.on("data", (chunk: Buffer) => out.push(chunk))
+      stream.once("end", () => resolve(Buffer.concat(out)))
+      stream.once("error", reject)
+      for (const part of parts) stream.write(part)
+      stream.end()
+    })
+  )
 
 const failed = (cause: unknown) => new BackupFailed({ message: `could not back up the store: ${messageOf(cause)}` })
 
@@ -34,12 +49,16 @@ const failed = (cause: unknown) => new BackupFailed({ message: `could not back u
  * needs no recovery when it starts. Compression happens after the lease is given back, so the store
  * pauses only for the copy of its files.
  */
-export const backupServedStore = (db: PGlite, sql: SqlClient.SqlClient): Effect.Effect<Uint8Array, BackupFailed> =>
-  Effect.scoped(Effect.andThen(sql.reserve, archive(db))).pipe(Effect.flatMap(compressed), Effect.mapError(failed))
+export const backupServedStore = (
+  db: PGlite,
+  sql: SqlClient.SqlClient,
+  databaseDir: string
+): Effect.Effect<Uint8Array, BackupFailed> =>
+  Effect.scoped(Effect.andThen(sql.reserve, archive(db, databaseDir))).pipe(Effect.flatMap(compressed), Effect.mapError(failed))
 
-/** The backup of a PGlite nothing else uses. */
-export const backupUnsharedStore = (db: PGlite): Effect.Effect<Uint8Array, BackupFailed> =>
-  archive(db).pipe(Effect.flatMap(compressed), Effect.mapError(failed))
+/** The backup of a PGlite on `databaseDir` that nothing else uses. */
+export const backupUnsharedStore = (db: PGlite, databaseDir: string): Effect.Effect<Uint8Array, BackupFailed> =>
+  archive(db, databaseDir).pipe(Effect.flatMap(compressed), Effect.mapError(failed))
 
 /** The archive inside a backup file; refuses what is not gzip. */
 export const unpackBackup = (bytes: Uint8Array): Effect.Effect<Uint8Array<ArrayBuffer>, BackupFailed> =>

@@ -31,7 +31,7 @@ const backupStoppedDataDir = (dir: string): Effect.Effect<DataDirBackup, BackupF
     const bytes = yield* Effect.scoped(
       Effect.gen(function*() {
         yield* acquireDataDirLock(dir)
-        return yield* backupUnsharedStore(yield* openPglite(database))
+        return yield* backupUnsharedStore(yield* openPglite(database), database)
       })
     )
     return { bytes, from: "stopped store" } satisfies DataDirBackup

@@ -160,7 +160,7 @@ export const layerPgliteDataDir = (dir: string): Layer.Layer<
       const db = yield* openPglite(databaseDirOf(dir))
       const context = yield* pgliteContext(db)
       // Opened last, so closed first: no backup is asked for once the database starts closing.
-      yield* serveBackups(dir, backupServedStore(db, Context.get(context, SqlClient.SqlClient)))
+      yield* serveBackups(dir, backupServedStore(db, Context.get(context, SqlClient.SqlClient), databaseDirOf(dir)))
       return context
     })
   ).pipe(Layer.provide(Reactivity.layer))
