@@ -53,7 +53,13 @@ forEachBackend((backend) => {
     beforeAll(async () => {
       database = await createDatabase(testDatabaseUrl()!, "hedgerow_move")
     })
+    // A server a failed test left running, stopped before the files go.
+    let running: Serving | undefined
     afterAll(async () => {
+      if (running !== undefined && running.child.exitCode === null) {
+        running.child.kill("SIGKILL")
+        await running.exited
+      }
       await database?.drop()
       rmSync(dataDir, { recursive: true, force: true })
     })
@@ -76,6 +82,7 @@ forEachBackend((backend) => {
 
     it("moves a store seeded through the API into PostgreSQL, every row of every table and every sequence", async () => {
       const server = startServe({ HEDGEROW_DATA_DIR: dataDir })
+      running = server
       const url = await servingUrl(server)
       await waitFor(server, /Ctrl-C/)
       const banner = BOOTSTRAP.exec(server.output())!
@@ -99,9 +106,10 @@ forEachBackend((backend) => {
       await call(url, "POST", `/api/organizations/${organization}/domains/`, { domain: "moved.example.com" }, 201)
       await call(url, "POST", `/api/organizations/${organization}/invites/`, { target_email: "new@moved.example.com", level: 1 }, 201)
       const cohort = await call(url, "POST", `/api/projects/${project}/cohorts/`, { name: "Beta", is_static: true }, 201)
-      await call(url, "PATCH", `/api/projects/${project}/cohorts/${cohort.id}/add_persons_to_static_cohort/`, {
-        person_ids: ["anna", "bob"]
-      })
+      // More than one page of the move's reads.
+      for (const ids of [["anna", "bob"], ...[0, 1, 2].map((n) => Array.from({ length: 400 }, (_, i) => `person-${n}-${i}`))]) {
+        await call(url, "PATCH", `/api/projects/${project}/cohorts/${cohort.id}/add_persons_to_static_cohort/`, { person_ids: ids })
+      }
       await call(url, "POST", `/api/projects/${project}/groups_types/`, { group_type: "company" }, 201)
       const flag = await call(url, "POST", `/api/projects/${project}/feature_flags/`, {
         key: "beta-checkout",
@@ -135,6 +143,7 @@ forEachBackend((backend) => {
       expect(Object.keys(target.rows)).toEqual(Object.keys(source.rows))
       for (const table of Object.keys(source.rows)) expect(target.rows[table], table).toEqual(source.rows[table])
       expect(target.positions).toEqual(source.positions)
+      expect(target.rows["cohort_members"]).toHaveLength(1_202)
       expect(printed).toContain(`hedgerow_migrations       ${source.rows["hedgerow_migrations"]!.length}`)
     }, 180_000)
 

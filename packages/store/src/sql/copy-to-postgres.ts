@@ -23,7 +23,7 @@ export interface CopiedStore {
   readonly sequences: number
 }
 
-/** Rows per INSERT: a few hundred kilobytes of JSON for the widest rows. */
+/** Rows read and written at a time: a few hundred kilobytes of JSON for the widest rows. */
 const ROWS_PER_INSERT = 500
 
 /** The store's tables (and partitioned tables) in the current schema, by name. */
@@ -41,9 +41,13 @@ const sequencesOf = (sql: SqlClient.SqlClient) =>
     (rows) => rows.map((row) => row.name)
   )
 
-/** Every row of `table` as JSON text, in the form PostgreSQL reads back with json_populate_recordset. */
-const rowsOf = (sql: SqlClient.SqlClient, table: string) =>
-  Effect.map(sql<{ row: string }>`SELECT row_to_json(t)::text AS row FROM ${sql(table)} AS t`, (rows) => rows.map((r) => r.row))
+/**
+ * A page of `table`'s rows after the row at `after` (in physical order, which a table read alone keeps),
+ * each as JSON text in the form PostgreSQL reads back with json_populate_recordset, with where it lies.
+ */
+const pageOf = (sql: SqlClient.SqlClient, table: string, after: string) =>
+  sql<{ at: string; row: string }>`SELECT ctid::text AS at, row_to_json(t)::text AS row FROM ${sql(table)} AS t
+    WHERE ctid > ${after}::tid ORDER BY ctid LIMIT ${ROWS_PER_INSERT}`
 
 const sameList = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => a.length === b.length && a.every((x, i) => x === b[i])
 
@@ -96,21 +100,26 @@ export const copyToPostgres = (backup: Uint8Array, url: string): Effect.Effect<C
 
         const copied: Array<{ table: string; rows: number }> = []
         for (const table of tables) {
-          const rows = yield* rowsOf(source, table)
           // Identity columns keep their values; generated ones are computed again.
           const columns = yield* target<{ name: string }>`SELECT attname AS name FROM pg_attribute
             WHERE attrelid = format('%I', ${table}::text)::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = ''
             ORDER BY attnum`.pipe(Effect.map((list) => list.map((column) => target`${target(column.name)}`)))
-          for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-            const batch = `[${rows.slice(start, start + ROWS_PER_INSERT).join(",")}]`
+          // Read a page at a time, so that a large table is never held whole.
+          let read = 0
+          for (let after = "(0,0)"; ;) {
+            const page = yield* pageOf(source, table, after)
+            if (page.length === 0) break
+            const batch = `[${page.map((entry) => entry.row).join(",")}]`
             yield* target`INSERT INTO ${target(table)} (${target.csv(columns)}) OVERRIDING SYSTEM VALUE
               SELECT ${target.csv(columns)} FROM json_populate_recordset(NULL::${target(table)}, ${batch}::json)`
+            read += page.length
+            after = page.at(-1)!.at
           }
           const [counted] = yield* target<{ n: number }>`SELECT count(*)::integer AS n FROM ${target(table)}`
-          if (counted?.n !== rows.length) {
-            return yield* new CopyToPostgresFailed({ message: `${table}: ${rows.length} rows read, ${counted?.n ?? 0} written` })
+          if (counted?.n !== read) {
+            return yield* new CopyToPostgresFailed({ message: `${table}: ${read} rows read, ${counted?.n ?? 0} written` })
           }
-          copied.push({ table, rows: rows.length })
+          copied.push({ table, rows: read })
         }
         for (const key of foreignKeys) {
           yield* target`ALTER TABLE ${target(key.table)} ADD CONSTRAINT ${target(key.name)} ${target.unsafe(key.definition)}`
