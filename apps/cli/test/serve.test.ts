@@ -30,7 +30,7 @@ describe("hedgerow serve (what npm start runs)", () => {
     expect(server.output()).toContain(`curl -H "Authorization: Bearer ${key}" ${url}/api/organizations/${organization}/projects/`)
     const health = await fetch(`${url}/_health`)
     expect(health.status).toBe(200)
-    // glibc's mmap threshold is fixed for the server's life (see bin/hedgerow.mjs), in the same process.
+    // glibc's mmap threshold is fixed for the server's life (see bin/start.mjs), in the same process.
     expect(environmentOf(server.child.pid!)).toContain("MALLOC_MMAP_THRESHOLD_=131072")
     // So is V8's initial old generation, below which the memory-saving mode collects nothing.
     expect(commandLineOf(server.child.pid!)).toContain("--initial-old-space-size=64")

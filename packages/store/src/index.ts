@@ -11,3 +11,6 @@ export { DEFAULT_DNS_TIMEOUT_MS, dnsChallengeLookup, DnsConfigError, type DnsOpt
 export { DEFAULT_MAIL_FROM, SmtpConfigError, smtpTransport, smtpUrlOf } from "./network/smtp.ts"
 export { Listener } from "./sql/listener.ts"
 export { OwnCommits } from "./sql/change-feed.ts"
+export { BackupFailed } from "./sql/backup.ts"
+export { backupDataDir, type DataDirBackup, type Restored, RestoreRefused, restoreDataDir } from "./sql/data-dir-backup.ts"
+export { type CopiedStore, copyToPostgres, CopyToPostgresFailed } from "./sql/copy-to-postgres.ts"

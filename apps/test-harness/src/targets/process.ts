@@ -11,12 +11,19 @@ import { closingAfter, type TargetStore } from "./prepared.ts"
 import { startServerProcess } from "./server-process.ts"
 
 /**
- * Writes the operator fixtures into `options`' store from this process, closes it, then starts `hedgerow
- * serve` on the same store, configured through `env` and the harness's DNS and mail servers.
+ * Writes the operator fixtures into `options`' store from this process, closes it, does what `between`
+ * does with it, then starts `hedgerow serve` on the store `env` names, configured through it and the
+ * harness's DNS and mail servers.
  */
-const serve = async (local: LocalNetwork, options: StoreOptions, env: Readonly<Record<string, string>>) => {
+export const serve = async (
+  local: LocalNetwork,
+  options: StoreOptions,
+  env: Readonly<Record<string, string>>,
+  between: () => Promise<void> = async () => {}
+) => {
   const runtime = ManagedRuntime.make(Hedgerow.layer(options))
   const world = await runtime.runPromise(createWorld).finally(() => runtime.dispose())
+  await between()
   const server = await startServerProcess({ env: { ...local.env, ...env } })
   const close = async () => {
     await server.stop()

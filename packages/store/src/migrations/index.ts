@@ -31,29 +31,30 @@ const migrate = Migrator.make({})({ loader: Migrator.fromRecord(migrations), tab
  * once on one PostgreSQL database, the first migrates while the others wait, then find nothing to do.
  * (The migrator's own table lock cannot cover the creation of that table, nor the first migration.)
  */
-export const layerNoDeps = Layer.effectDiscard(
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    yield* sql.withTransaction(Effect.gen(function*() {
-      yield* sql`SELECT pg_advisory_xact_lock(hashtext('hedgerow:migrations'))`
-      // The migrator's own table, as it would make it: its way (try, and on failure look again) is for
-      // callers outside a transaction, and inside this one would hide the first error (a missing
-      // privilege, say) behind "current transaction is aborted".
-      yield* sql`CREATE TABLE IF NOT EXISTS hedgerow_migrations (
-        migration_id integer PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now(), name text NOT NULL)`
-      yield* migrate
-    }))
-  }).pipe(
-    Effect.mapError((error) =>
-      new MigrationFailed({
-        reason: error._tag === "MigrationError"
-          ? `${error.message}${error.cause === undefined ? "" : `: ${sqlErrorReason(error.cause)}`}`
-          : sqlErrorReason(error)
-      })
-    ),
-    Effect.withSpan("hedgerow.migrate")
-  )
+export const migrateDatabase = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.withTransaction(Effect.gen(function*() {
+    yield* sql`SELECT pg_advisory_xact_lock(hashtext('hedgerow:migrations'))`
+    // The migrator's own table, as it would make it: its way (try, and on failure look again) is for
+    // callers outside a transaction, and inside this one would hide the first error (a missing
+    // privilege, say) behind "current transaction is aborted".
+    yield* sql`CREATE TABLE IF NOT EXISTS hedgerow_migrations (
+      migration_id integer PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now(), name text NOT NULL)`
+    yield* migrate
+  }))
+}).pipe(
+  Effect.mapError((error) =>
+    new MigrationFailed({
+      reason: error._tag === "MigrationError"
+        ? `${error.message}${error.cause === undefined ? "" : `: ${sqlErrorReason(error.cause)}`}`
+        : sqlErrorReason(error)
+    })
+  ),
+  Effect.withSpan("hedgerow.migrate")
 )
+
+/** The database brought up to date before anything uses it. */
+export const layerNoDeps = Layer.effectDiscard(migrateDatabase)
 
 /** The database refused a migration (often a privilege): PostgreSQL's own words, for the operator. */
 export class MigrationFailed extends Data.TaggedError("MigrationFailed")<{ readonly reason: string }> {

@@ -1,10 +1,12 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { Data, Effect, Layer, Scope } from "effect"
+import { Context, Data, Effect, Layer, Scope } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { Listener } from "./listener.ts"
+import { backupServedStore } from "./backup.ts"
+import { serveBackups } from "./backup-socket.ts"
 import { openPglite, pgliteContext } from "./pglite-client.ts"
 
 /** Another live process holds the data directory. */
@@ -30,6 +32,9 @@ export interface LockOwner {
 }
 
 export const lockFileName = "hedgerow.lock"
+
+/** Where PGlite keeps the database inside a data directory, beside the lock. */
+export const databaseDirOf = (dir: string) => path.join(path.resolve(dir), "pgdata")
 
 const parseOwner = (text: string): LockOwner | undefined => {
   try {
@@ -152,7 +157,10 @@ export const layerPgliteDataDir = (dir: string): Layer.Layer<
       // Same scope for both, so finalizers run in reverse: PGlite is closed (and
       // flushed) before another process can see the lock disappear.
       yield* acquireDataDirLock(dir)
-      const db = yield* openPglite(path.join(path.resolve(dir), "pgdata"))
-      return yield* pgliteContext(db)
+      const db = yield* openPglite(databaseDirOf(dir))
+      const context = yield* pgliteContext(db)
+      // Opened last, so closed first: no backup is asked for once the database starts closing.
+      yield* serveBackups(dir, backupServedStore(db, Context.get(context, SqlClient.SqlClient), databaseDirOf(dir)))
+      return context
     })
   ).pipe(Layer.provide(Reactivity.layer))

@@ -154,8 +154,14 @@ const POSTGRES_CONF = [
   "random_page_cost=1.1"
 ]
 
-/** Opens PGlite (in memory when `dataDir` is undefined) for the lifetime of the current scope. */
-export const openPglite = (dataDir: string | undefined): Effect.Effect<PGlite, SqlError.SqlError, Scope.Scope> =>
+/**
+ * Opens PGlite (in memory when `dataDir` is undefined) for the lifetime of the current scope; with
+ * `archive`, a new database is first made of that data directory archive (a backup's).
+ */
+export const openPglite = (
+  dataDir: string | undefined,
+  archive?: Blob
+): Effect.Effect<PGlite, SqlError.SqlError, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.tryPromise({
       // Migration 0002 creates the pg_trgm extension, and every database runs it.
@@ -164,7 +170,8 @@ export const openPglite = (dataDir: string | undefined): Effect.Effect<PGlite, S
           postgresqlconf: POSTGRES_CONF,
           extensions: { pg_trgm },
           parsers: pgliteTimestampParsers,
-          ...(dataDir === undefined ? {} : { dataDir })
+          ...(dataDir === undefined ? {} : { dataDir }),
+          ...(archive === undefined ? {} : { loadDataDir: archive })
         }),
       catch: (cause) =>
         new SqlError.SqlError({
