@@ -1,0 +1,18 @@
+import { Context } from "effect"
+import type { ScrapeServices } from "./scrape.ts"
+import { Readiness } from "./readiness.ts"
+import { RequestMetrics } from "./request-metrics.ts"
+
+/**
+ * What a server instance observes of itself: the requests it answered and whether it is ready. Made
+ * before the store is opened, so that the metrics listener can answer while the store migrates.
+ */
+export class Observatory extends Context.Service<Observatory, {
+  readonly requests: RequestMetrics
+  readonly readiness: Readiness
+  /** The store's and core's services a scrape reads, set once the store is open. */
+  readonly scrapeServices: { current: ScrapeServices | undefined }
+}>()("hedgerow/http-server/Observatory") {
+  static readonly make = () =>
+    Observatory.of({ requests: new RequestMetrics(), readiness: new Readiness(), scrapeServices: { current: undefined } })
+}

@@ -1,0 +1,32 @@
+import type { FlagEvaluationService, FlagMeter } from "@hedgerow/core"
+import type { ChangeFeedStatus, Listener } from "@hedgerow/store"
+import { type Context, Effect } from "effect"
+import type { SqlClient } from "effect/sql"
+import { flagMetrics } from "./flag-metrics.ts"
+import type { Observatory } from "./observatory.ts"
+import { family, sample } from "./prometheus-text.ts"
+import type { processMetrics } from "./process-metrics.ts"
+import { storeMetrics } from "./store-metrics.ts"
+
+/** The services a scrape reads beyond the observatory; absent until the store is open. */
+export type ScrapeServices = Context.Context<FlagMeter | FlagEvaluationService | ChangeFeedStatus | Listener | SqlClient.SqlClient>
+
+/**
+ * The whole exposition: readiness, the process and the requests always; the store's and the flags'
+ * series once the store is open.
+ */
+export const scrape = (
+  observatory: Observatory["Service"],
+  process: ReturnType<typeof processMetrics>
+): Promise<string> => {
+  const services = observatory.scrapeServices.current
+  const status = observatory.readiness.status()
+  const head = family("hedgerow_ready", "gauge", "1 while the server is ready for traffic; the status label says why not.") +
+    sample("hedgerow_ready", [["status", status]], status === "ready" ? 1 : 0) +
+    process.render() +
+    observatory.requests.render()
+  if (services === undefined) return Promise.resolve(head)
+  return Effect.runPromise(
+    Effect.map(Effect.all([storeMetrics, flagMetrics]), ([store, flags]) => head + store + flags).pipe(Effect.provideContext(services))
+  )
+}
