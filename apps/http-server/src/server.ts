@@ -54,7 +54,7 @@ export const layer = (options: ServerOptions) =>
     const timeouts = yield* timeoutsFromConfig
     const site = options.webConsoleDir === undefined ? undefined : yield* loadSite(options.webConsoleDir)
     // Made before the store opens, so that the metrics listener, up first and down last, sees every phase.
-    const observatory = Observatory.make()
+    const observatory = Observatory.make(options.metrics !== undefined)
     const observed = Layer.succeed(Observatory, observatory)
     const metrics = options.metrics === undefined ? Layer.empty : MetricsListener.layer(observatory, options.metrics)
     // Core and the store first, once; then the server over them, and both offered to the caller. The

@@ -1,4 +1,5 @@
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HedgerowServer } from "../src/index.ts"
 import { MetricsListener } from "../src/observe/metrics-listener.ts"
@@ -23,7 +24,7 @@ describe("metrics on a listener of their own", () => {
 
   beforeAll(async () => {
     api = await runtime.runPromise(HedgerowServer.baseUrl)
-    metrics = (await runtime.runPromise(Effect.service(MetricsListener))).url
+    metrics = Option.getOrThrow(await runtime.runPromise(Effect.serviceOption(MetricsListener))).url
     const first = Option.getOrThrow(await runtime.runPromise(HedgerowServer.bootstrapIfEmpty()))
     key = first.personal_api_key
     project = Number(first.project_id)
@@ -95,6 +96,23 @@ describe("metrics on a listener of their own", () => {
     const posted = await fetch(`${metrics}/metrics`, { method: "POST", body: "x".repeat(1 << 20) })
     expect(posted.status).toBe(405)
   })
+
+  it("cuts off a slow peer on the metrics listener, answering others meanwhile", async () => {
+    const { hostname, port } = new URL(metrics)
+    const started = Date.now()
+    const socket = connect(Number(port), hostname)
+    let answer = ""
+    socket.on("data", (chunk: Buffer) => {
+      answer += chunk.toString()
+    })
+    const closed = new Promise<number>((resolve) => socket.on("close", () => resolve(Date.now())))
+    // Headers that never end.
+    socket.write("GET /metrics HTTP/1.1\r\nhost: x\r\n")
+    const scraped = await fetch(`${metrics}/_ready`)
+    expect(scraped.status).toBe(200)
+    expect(await closed - started).toBeLessThan(8_000)
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /)
+  }, 15_000)
 
   it("is scraped by a real Prometheus, which reads the series back", async () => {
     const prometheus = await startPrometheus(new URL(metrics).host)

@@ -13,6 +13,8 @@ export class MetricsListenError extends Data.TaggedError("MetricsListenError")<{
 
 /** A scraper's request must be whole within this long; a slow peer is cut off. */
 const REQUEST_TIMEOUT_MS = 5_000
+/** How often Node looks for requests past their timeout (its default, 30 s, would let one stay that long). */
+const TIMEOUT_CHECK_MS = 1_000
 
 const plain = (response: ServerResponse, status: number, text: string) => {
   response.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text) })
@@ -31,7 +33,11 @@ export class MetricsListener extends Context.Service<MetricsListener, { readonly
 export const layer = (observatory: Observatory["Service"], settings: MetricsListenerSettings) =>
   Layer.effect(MetricsListener, Effect.gen(function*() {
     const process = yield* Effect.acquireRelease(Effect.sync(processMetrics), (metrics) => Effect.sync(metrics.stop))
-    const server: Server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS }, (request, response) => {
+    const server: Server = createServer({
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      headersTimeout: REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: TIMEOUT_CHECK_MS
+    }, (request, response) => {
       // A body is never read: the request is answered and the rest dropped.
       const path = request.url ?? ""
       if (request.method !== "GET" && request.method !== "HEAD") return plain(response, 405, "Method Not Allowed\n")

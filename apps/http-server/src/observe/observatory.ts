@@ -8,11 +8,16 @@ import { RequestMetrics } from "./request-metrics.ts"
  * before the store is opened, so that the metrics listener can answer while the store migrates.
  */
 export class Observatory extends Context.Service<Observatory, {
-  readonly requests: RequestMetrics
+  /** Counted only when something reads them: a server with a metrics listener. */
+  readonly requests: RequestMetrics | undefined
   readonly readiness: Readiness
   /** The store's and core's services a scrape reads, set once the store is open. */
   readonly scrapeServices: { current: ScrapeServices | undefined }
 }>()("hedgerow/http-server/Observatory") {
-  static readonly make = () =>
-    Observatory.of({ requests: new RequestMetrics(), readiness: new Readiness(), scrapeServices: { current: undefined } })
+  static readonly make = (countRequests: boolean) =>
+    Observatory.of({
+      requests: countRequests ? new RequestMetrics() : undefined,
+      readiness: new Readiness(),
+      scrapeServices: { current: undefined }
+    })
 }
