@@ -73,6 +73,10 @@ describe("metrics on a listener of their own", () => {
     expect(valueOf(text, `hedgerow_ready{status="ready"}`)).toBe(1)
     expect(valueOf(text, "hedgerow_change_feed_listening")).toBe(1)
     expect(valueOf(text, "hedgerow_read_model_live")).toBe(1)
+    // The evaluations above read the project by its token and held its live flags.
+    expect(valueOf(text, `hedgerow_read_model_entries{part="projects_by_token"}`)).toBe(1)
+    expect(valueOf(text, `hedgerow_read_model_entries{part="live_flag_projects"}`)).toBe(1)
+    expect(valueOf(text, `hedgerow_read_model_entries{part="key_holders"}`)).toBeGreaterThanOrEqual(1)
     expect(valueOf(text, "hedgerow_db_up")).toBe(1)
     expect(valueOf(text, "hedgerow_db_round_trip_seconds")).toBeGreaterThan(0)
     expect(valueOf(text, "hedgerow_change_feed_last_notification_age_seconds")).toBeGreaterThanOrEqual(0)

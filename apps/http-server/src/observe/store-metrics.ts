@@ -15,7 +15,8 @@ const connectionsByState = Effect.gen(function*() {
 
 /**
  * The read model and the database: whether the change feed listens and how long ago it heard anything,
- * whether memory is served, one round trip's time, and on a PostgreSQL server the connections held.
+ * whether memory is served and what it holds, one round trip's time, and on a PostgreSQL server the
+ * connections held.
  */
 export const storeMetrics = Effect.gen(function*() {
   const feed = yield* ChangeFeedStatus
@@ -26,6 +27,8 @@ export const storeMetrics = Effect.gen(function*() {
     sample("hedgerow_change_feed_listening", [], feed.listening() ? 1 : 0) +
     family("hedgerow_read_model_live", "gauge", "1 while what memory holds may be served; 0 sends every read to the database.") +
     sample("hedgerow_read_model_live", [], freshness.live() ? 1 : 0)
+  text += family("hedgerow_read_model_entries", "gauge", "Entries each part of the read model holds in memory now.")
+  for (const [part, entries] of freshness.entries()) text += sample("hedgerow_read_model_entries", [["part", part]], entries)
   const heard = feed.lastHeardAt()
   if (heard !== undefined) {
     text += family("hedgerow_change_feed_last_notification_age_seconds", "gauge", "Seconds since the change feed last heard a notification (a change, or its own heartbeat on a server).") +

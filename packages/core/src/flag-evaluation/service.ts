@@ -135,9 +135,9 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       const cohortsOf = memoized(
         freshness,
         (project: ProjectId) => Effect.map(cohortRepository.live(project), Option.some),
-        { reads: READS.cohorts, maxEntries: MAX_PROJECTS }
+        { name: "cohorts", reads: READS.cohorts, maxEntries: MAX_PROJECTS }
       )
-      const tokenLookup = memoized(freshness, projects.findByToken, { reads: READS.project })
+      const tokenLookup = memoized(freshness, projects.findByToken, { name: "projects_by_token", reads: READS.project })
       // A text longer than any identifier, or holding what no stored text holds, names no project: it is
       // neither looked up nor kept, whichever path (evaluation, events, configuration) brings it.
       const projectByToken = (token: string) =>
@@ -155,6 +155,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       })
 
       const staticListsOf = memoized(freshness, (key: StaticListsKey) => loadStaticLists(cohortRepository, key), {
+        name: "static_cohort_lists",
         reads: READS.staticCohortLists,
         keyOf: staticListsKey,
         maxEntries: MAX_PROJECTS
