@@ -1,7 +1,12 @@
+import type { FlagEvaluationService, FlagMeter } from "@hedgerow/core"
+import type { ChangeFeedStatus, Listener } from "@hedgerow/store"
 import { Context } from "effect"
-import type { ScrapeServices } from "./scrape.ts"
+import type { SqlClient } from "effect/sql"
 import { Readiness } from "./readiness.ts"
 import { RequestMetrics } from "./request-metrics.ts"
+
+/** The services a scrape reads beyond the observatory; absent until the store is open. */
+export type ScrapeServices = Context.Context<FlagMeter | FlagEvaluationService | ChangeFeedStatus | Listener | SqlClient.SqlClient>
 
 /**
  * What a server instance observes of itself: the requests it answered and whether it is ready. Made

@@ -1,15 +1,9 @@
-import type { FlagEvaluationService, FlagMeter } from "@hedgerow/core"
-import type { ChangeFeedStatus, Listener } from "@hedgerow/store"
-import { type Context, Effect } from "effect"
-import type { SqlClient } from "effect/sql"
+import { Effect } from "effect"
 import { flagMetrics } from "./flag-metrics.ts"
 import type { Observatory } from "./observatory.ts"
 import { family, sample } from "./prometheus-text.ts"
 import type { processMetrics } from "./process-metrics.ts"
 import { storeMetrics } from "./store-metrics.ts"
-
-/** The services a scrape reads beyond the observatory; absent until the store is open. */
-export type ScrapeServices = Context.Context<FlagMeter | FlagEvaluationService | ChangeFeedStatus | Listener | SqlClient.SqlClient>
 
 /**
  * The whole exposition: readiness, the process and the requests always; the store's and the flags'
