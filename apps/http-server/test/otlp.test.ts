@@ -121,6 +121,19 @@ describe("traces over OTLP/HTTP", () => {
     }
   }, 30_000)
 
+  it("keeps serving, and stops promptly, when the collector cannot be reached", async () => {
+    // A port nothing listens on: every export fails.
+    const closed = await startReceiver()
+    await closed.close()
+    const started = Date.now()
+    await withTracedServer({ OTEL_EXPORTER_OTLP_ENDPOINT: closed.url }, async (api, key, project) => {
+      for (let i = 0; i < 20; i++) {
+        expect((await fetch(`${api}/api/projects/${project}/`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200)
+      }
+    })
+    expect(Date.now() - started).toBeLessThan(15_000)
+  }, 30_000)
+
   it("exports nothing when no endpoint is set, or when the variables turn traces off", async () => {
     for (const env of [{}, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", OTEL_SDK_DISABLED: "true" }, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", OTEL_TRACES_EXPORTER: "none" }]) {
       const layer = await Effect.runPromise(tracingFromConfig.pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))))
