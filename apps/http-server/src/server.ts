@@ -6,6 +6,7 @@ import { ChangeFeedStatus } from "@hedgerow/store"
 import { Context, Effect, Layer, Option } from "effect"
 import { HttpServer } from "effect/http"
 import { NetAddress } from "effect/net"
+import { Statement } from "effect/sql"
 import * as App from "./app.ts"
 import type { LineSink } from "./log/line-writer.ts"
 import * as ServerLog from "./log/server-log.ts"
@@ -59,7 +60,11 @@ export const layer = (options: ServerOptions) =>
     const metrics = options.metrics === undefined ? Layer.empty : MetricsListener.layer(observatory, options.metrics)
     // Core and the store first, once; then the server over them, and both offered to the caller. The
     // services go to the routes alone (see App.layer), never into the server's own context.
-    const served = Layer.flatMap(App.servicesLayer(options.store), (context) => {
+    // Statements are timed in every fiber the services run: the requests' and their own background ones.
+    const timed = observatory.statements === undefined
+      ? Layer.empty
+      : Layer.succeed(Statement.CurrentTransformer, observatory.statements.transformer)
+    const served = Layer.flatMap(App.servicesLayer(options.store).pipe(Layer.provideMerge(timed)), (context) => {
       const services = Layer.succeedContext(context)
       // One log for the routes and the SDK lane: the same layer, built once.
       const log = options.log === undefined ? Layer.empty : ServerLog.layer(options.log, options.log.sink)

@@ -78,6 +78,10 @@ describe("metrics on a listener of their own", () => {
     expect(valueOf(text, `hedgerow_read_model_entries{part="live_flag_projects"}`)).toBe(1)
     expect(valueOf(text, `hedgerow_read_model_entries{part="key_holders"}`)).toBeGreaterThanOrEqual(1)
     expect(valueOf(text, "hedgerow_db_up")).toBe(1)
+    // The flag's creation and the usage writes ran statements; none runs between two requests.
+    expect(valueOf(text, "hedgerow_db_statement_duration_seconds_count")).toBeGreaterThan(0)
+    expect(valueOf(text, `hedgerow_db_statement_duration_seconds_bucket{le="+Inf"}`)).toBe(valueOf(text, "hedgerow_db_statement_duration_seconds_count"))
+    expect(valueOf(text, "hedgerow_db_statements_in_flight")).toBeGreaterThanOrEqual(0)
     expect(valueOf(text, "hedgerow_db_round_trip_seconds")).toBeGreaterThan(0)
     expect(valueOf(text, "hedgerow_change_feed_last_notification_age_seconds")).toBeGreaterThanOrEqual(0)
     expect(valueOf(text, "hedgerow_process_resident_memory_bytes")).toBeGreaterThan(0)

@@ -4,6 +4,7 @@ import { Context } from "effect"
 import type { SqlClient } from "effect/sql"
 import { Readiness } from "./readiness.ts"
 import { RequestMetrics } from "./request-metrics.ts"
+import { StatementMetrics } from "./statement-metrics.ts"
 
 /** The services a scrape reads beyond the observatory; absent until the store is open. */
 export type ScrapeServices = Context.Context<FlagMeter | FlagEvaluationService | ChangeFeedStatus | Listener | SqlClient.SqlClient>
@@ -15,13 +16,16 @@ export type ScrapeServices = Context.Context<FlagMeter | FlagEvaluationService |
 export class Observatory extends Context.Service<Observatory, {
   /** Counted only when something reads them: a server with a metrics listener. */
   readonly requests: RequestMetrics | undefined
+  /** Timed, like the requests, only for a server with a metrics listener. */
+  readonly statements: StatementMetrics | undefined
   readonly readiness: Readiness
   /** The store's and core's services a scrape reads, set once the store is open. */
   readonly scrapeServices: { current: ScrapeServices | undefined }
 }>()("hedgerow/http-server/Observatory") {
-  static readonly make = (countRequests: boolean) =>
+  static readonly make = (counting: boolean) =>
     Observatory.of({
-      requests: countRequests ? new RequestMetrics() : undefined,
+      requests: counting ? new RequestMetrics() : undefined,
+      statements: counting ? new StatementMetrics() : undefined,
       readiness: new Readiness(),
       scrapeServices: { current: undefined }
     })

@@ -18,7 +18,8 @@ export const scrape = (
   const head = family("hedgerow_ready", "gauge", "1 while the server is ready for traffic; the status label says why not.") +
     sample("hedgerow_ready", [["status", status]], status === "ready" ? 1 : 0) +
     process.render() +
-    (observatory.requests?.render() ?? "")
+    (observatory.requests?.render() ?? "") +
+    (observatory.statements?.render() ?? "")
   if (services === undefined) return Promise.resolve(head)
   return Effect.runPromise(
     Effect.map(Effect.all([storeMetrics, flagMetrics]), ([store, flags]) => head + store + flags).pipe(Effect.provideContext(services))
