@@ -5,7 +5,7 @@ import type { MetricsListenerSettings } from "../settings/metrics-listener.ts"
 import type { Observatory } from "./observatory.ts"
 import { processMetrics } from "./process-metrics.ts"
 import { CONTENT_TYPE } from "./prometheus-text.ts"
-import { isReadyPath, answerReady } from "./ready-probe.ts"
+import { answerReady, isReadyPath } from "./ready-probe.ts"
 import { scrape } from "./scrape.ts"
 
 /** The metrics listener could not bind its port. */
@@ -32,7 +32,7 @@ export class MetricsListener extends Context.Service<MetricsListener, { readonly
  */
 export const layer = (observatory: Observatory["Service"], settings: MetricsListenerSettings) =>
   Layer.effect(MetricsListener, Effect.gen(function*() {
-    const process = yield* Effect.acquireRelease(Effect.sync(processMetrics), (metrics) => Effect.sync(metrics.stop))
+    const processSeries = yield* Effect.acquireRelease(Effect.sync(processMetrics), (metrics) => Effect.sync(metrics.stop))
     const server: Server = createServer({
       requestTimeout: REQUEST_TIMEOUT_MS,
       headersTimeout: REQUEST_TIMEOUT_MS,
@@ -43,7 +43,7 @@ export const layer = (observatory: Observatory["Service"], settings: MetricsList
       if (request.method !== "GET" && request.method !== "HEAD") return plain(response, 405, "Method Not Allowed\n")
       if (isReadyPath(path)) return answerReady(observatory.readiness, response)
       if (path !== "/metrics" && !path.startsWith("/metrics?")) return plain(response, 404, "Not Found\n")
-      scrape(observatory, process).then(
+      scrape(observatory, processSeries).then(
         (text) => {
           response.writeHead(200, { "content-type": CONTENT_TYPE, "content-length": Buffer.byteLength(text), "cache-control": "no-store" })
           response.end(request.method === "HEAD" ? undefined : text)

@@ -6,18 +6,18 @@ import type { processMetrics } from "./process-metrics.ts"
 import { storeMetrics } from "./store-metrics.ts"
 
 /**
- * The whole exposition: readiness, the process and the requests always; the store's and the flags'
+ * The whole exposition: readiness, the process, the requests and the statements always; the store's and the flags'
  * series once the store is open.
  */
 export const scrape = (
   observatory: Observatory["Service"],
-  process: ReturnType<typeof processMetrics>
+  processSeries: ReturnType<typeof processMetrics>
 ): Promise<string> => {
   const services = observatory.scrapeServices.current
   const status = observatory.readiness.status()
   const head = family("hedgerow_ready", "gauge", "1 while the server is ready for traffic; the status label says why not.") +
     sample("hedgerow_ready", [["status", status]], status === "ready" ? 1 : 0) +
-    process.render() +
+    processSeries.render() +
     (observatory.requests?.render() ?? "") +
     (observatory.statements?.render() ?? "")
   if (services === undefined) return Promise.resolve(head)
