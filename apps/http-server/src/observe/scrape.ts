@@ -6,8 +6,8 @@ import type { processMetrics } from "./process-metrics.ts"
 import { storeMetrics } from "./store-metrics.ts"
 
 /**
- * The whole exposition: readiness, the process, the requests and the statements always; the store's and the flags'
- * series once the store is open.
+ * The whole exposition: readiness, the process, the requests and the statements always; the store's
+ * and the flags' series once the store is open.
  */
 export const scrape = (
   observatory: Observatory["Service"],
