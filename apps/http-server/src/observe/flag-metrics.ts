@@ -23,12 +23,14 @@ export const flagMetrics = Effect.gen(function*() {
     if (counts === undefined) byProject.set(count.project, [count])
     else counts.push(count)
   }
-  let evaluations = family(EVALUATIONS, "counter", `Flags evaluated, by project and flag (at most ${MAX_METERED_FLAGS} flags; the rest under flag_id="${OVERFLOW_FLAG_ID}").`)
-  let calls = family(CALLS, "counter", `Flag calls the SDKs reported ($feature_flag_called), by project and flag (bounded as ${EVALUATIONS}).`)
+  const bound = `at most ${MAX_METERED_FLAGS} flags; the rest under flag_id="${OVERFLOW_FLAG_ID}"`
+  let evaluations = family(EVALUATIONS, "counter", `Flags evaluated, by project and flag (${bound}).`)
+  let calls = family(CALLS, "counter", `Flag calls the SDKs reported ($feature_flag_called), by project and flag (${bound}).`)
   for (const [project, counts] of byProject) {
     const { prepared } = yield* evaluation.snapshot(counts[0]!.project)
     for (const count of counts) {
-      const labels = [["project_id", String(project)], ["flag_id", String(count.flag)], ["flag", prepared.byId.get(count.flag)?.flag.key ?? ""]] as const
+      const key = prepared.byId.get(count.flag)?.flag.key ?? ""
+      const labels = [["project_id", String(project)], ["flag_id", String(count.flag)], ["flag", key]] as const
       evaluations += sample(EVALUATIONS, labels, count.evaluations)
       calls += sample(CALLS, labels, count.calls)
     }

@@ -53,7 +53,10 @@ export const layer = (observatory: Observatory["Service"], settings: MetricsList
     })
     yield* Effect.acquireRelease(
       Effect.callback<void, MetricsListenError>((resume) => {
-        server.once("error", (error) => resume(Effect.fail(new MetricsListenError({ message: `cannot listen on ${settings.host}:${settings.port} for metrics: ${error.message}` }))))
+        server.once("error", (error) => {
+          const message = `cannot listen on ${settings.host}:${settings.port} for metrics: ${error.message}`
+          resume(Effect.fail(new MetricsListenError({ message })))
+        })
         server.listen(settings.port, settings.host, () => resume(Effect.void))
       }),
       () =>

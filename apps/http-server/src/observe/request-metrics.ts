@@ -51,7 +51,8 @@ export class RequestMetrics {
   }
 
   render(): string {
-    let text = family(REQUESTS, "histogram", "Requests answered, by route template, method and status: time from the request's arrival to its answer.")
+    const help = "Requests answered, by route template, method and status: time from the request's arrival to its answer."
+    let text = family(REQUESTS, "histogram", help)
     for (const [template, byKey] of this.#byTemplate) {
       for (const [key, histogram] of byKey) {
         const method = METHODS[Math.floor(key / 1000)]!
