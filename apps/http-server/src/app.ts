@@ -1,7 +1,7 @@
 import { HedgerowApi } from "@hedgerow/api"
 import { Authentication } from "@hedgerow/core"
 import { Hedgerow, type StoreOptions } from "@hedgerow/store"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import * as ApiDocs from "./api-docs/routes.ts"
@@ -12,6 +12,7 @@ import { ServerLog } from "./log/server-log.ts"
 import * as Cors from "./middleware/cors.ts"
 import * as ErrorEnvelope from "./middleware/error-envelope.ts"
 import * as RequestLog from "./middleware/request-log.ts"
+import { Observatory } from "./observe/observatory.ts"
 import { RateLimitsFromConfig } from "./settings/rate-limits.ts"
 import { ServerSettings, serverSettingsFromConfig } from "./settings/server-settings.ts"
 import { SiteFromConfig } from "./settings/site.ts"
@@ -24,7 +25,8 @@ import * as WebConsole from "./web-console/routes.ts"
  */
 const edgeMiddleware = HttpRouter.middleware(
   Effect.gen(function*() {
-    const logged = RequestLog.around(yield* ServerLog)
+    const observatory = yield* Effect.serviceOption(Observatory)
+    const logged = RequestLog.around(yield* ServerLog, Option.getOrUndefined(observatory)?.requests)
     const envelope = ErrorEnvelope.around(yield* ServerSettings, yield* Effect.serviceOption(Authentication))
     return (httpEffect: Parameters<typeof envelope>[0]) => logged(Cors.around(envelope(httpEffect)))
   }),

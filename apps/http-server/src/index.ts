@@ -13,6 +13,8 @@
  * - endpoints/: each endpoint of the contract bound to its core call, one file per group;
  * - answers/: what goes out: endpoint answers, error envelopes, cookies, the logged 500;
  * - settings/: the server's settings from the environment; log/: the request log;
+ * - observe/: what the server tells its operators: Prometheus metrics on a listener of their own,
+ *   readiness, and OpenTelemetry traces when configured;
  * - web-console/: the console's build, served beside the API; embed/: Hedgerow inside a Node application.
  */
 export * as App from "./app.ts"

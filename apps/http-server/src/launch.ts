@@ -1,13 +1,18 @@
 import { Console, Effect, Layer, Option } from "effect"
 import { Store } from "@hedgerow/store"
 import { logSettingsFromConfig } from "./log/settings.ts"
+import { MetricsListener } from "./observe/metrics-listener.ts"
+import { tracingFromConfig } from "./observe/tracing.ts"
 import { baseUrl, bootstrapIfEmpty, layer as serverLayer, type ServerOptions } from "./server.ts"
+import { metricsListenerFromConfig } from "./settings/metrics-listener.ts"
 
 const banner = (options: ServerOptions) =>
   Effect.gen(function*() {
     const url = yield* baseUrl
     const lines = [`Hedgerow is serving the API on ${url} (${Store.description(options.store)}).`]
     if (options.webConsoleDir !== undefined) lines.push(`Web console: ${url}/ (log in with an e-mail and a password)`)
+    const metrics = yield* Effect.serviceOption(MetricsListener)
+    if (Option.isSome(metrics)) lines.push(`Metrics: ${metrics.value.url}/metrics   Readiness: ${url}/_ready`)
     const first = yield* bootstrapIfEmpty()
     if (Option.isSome(first)) {
       const { organization_id, project_id, user, personal_api_key } = first.value
@@ -32,12 +37,16 @@ const banner = (options: ServerOptions) =>
 
 /**
  * Runs the server until interrupted (SIGINT/SIGTERM via NodeRuntime), then closes it and the store. It
- * logs requests on stdout as HEDGEROW_LOG_LEVEL and HEDGEROW_LOG_FORMAT say, unless `options` has a log.
+ * logs requests on stdout as HEDGEROW_LOG_LEVEL and HEDGEROW_LOG_FORMAT say, unless `options` has a log;
+ * serves metrics as HEDGEROW_METRICS_PORT and HEDGEROW_METRICS_HOST say, unless `options` says where;
+ * and exports traces when the OpenTelemetry variables name an endpoint (observe/tracing.ts).
  */
 export const launch = (options: ServerOptions) =>
   Effect.scoped(Effect.gen(function*() {
     const log = options.log ?? (yield* logSettingsFromConfig())
-    const context = yield* Layer.build(serverLayer({ ...options, log }))
+    const metrics = options.metrics ?? (yield* metricsListenerFromConfig)
+    const tracing = yield* tracingFromConfig
+    const context = yield* Layer.build(serverLayer({ ...options, log, ...(metrics === undefined ? {} : { metrics }) }).pipe(Layer.provide(tracing)))
     yield* banner(options).pipe(Effect.provideContext(context))
     return yield* Effect.never
   })).pipe(
@@ -46,6 +55,9 @@ export const launch = (options: ServerOptions) =>
       DataDirInUse: (error) => refuse(error.message),
       DatabaseUnavailable: (error) => refuse(error.message),
       TimeoutConfigError: (error) => refuse(error.message),
+      MetricsConfigError: (error) => refuse(error.message),
+      MetricsListenError: (error) => refuse(error.message),
+      TracingConfigError: (error) => refuse(error.message),
       SiteConfigError: (error) => refuse(error.message),
       ServeError: (error) => refuse(`cannot listen on ${options.host}:${options.port}: ${causeMessage(error.cause)}`)
     })

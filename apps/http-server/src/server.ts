@@ -2,15 +2,21 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Bootstrap, type BootstrapOptions, type Bootstrapped } from "@hedgerow/core"
 import type { StoreOptions } from "@hedgerow/store"
-import { Effect, Layer, Option } from "effect"
+import { ChangeFeedStatus } from "@hedgerow/store"
+import { Context, Effect, Layer, Option } from "effect"
 import { HttpServer } from "effect/http"
 import { NetAddress } from "effect/net"
+import { Statement } from "effect/sql"
 import * as App from "./app.ts"
 import type { LineSink } from "./log/line-writer.ts"
 import * as ServerLog from "./log/server-log.ts"
 import type { LogSettings } from "./log/settings.ts"
 import { createNodeServer } from "./node-server.ts"
+import * as MetricsListener from "./observe/metrics-listener.ts"
+import { Observatory } from "./observe/observatory.ts"
+import { readyProbe } from "./observe/ready-probe.ts"
 import * as SdkLane from "./sdk-lane/lane.ts"
+import type { MetricsListenerSettings } from "./settings/metrics-listener.ts"
 import { serverSettingsFromConfig } from "./settings/server-settings.ts"
 import { timeoutsFromConfig } from "./settings/timeouts.ts"
 import * as WebConsole from "./web-console/routes.ts"
@@ -31,6 +37,11 @@ export interface ServerOptions {
    * absent, the server is the API alone. A directory without a build refuses the start (ConsoleNotBuilt).
    */
   readonly webConsoleDir?: string
+  /**
+   * Where to serve `/metrics` (and `/_ready` again) on a listener of their own; absent, no metrics are
+   * served. `hedgerow serve` reads HEDGEROW_METRICS_PORT and HEDGEROW_METRICS_HOST.
+   */
+  readonly metrics?: MetricsListenerSettings
 }
 
 /**
@@ -43,20 +54,40 @@ export const layer = (options: ServerOptions) =>
   Layer.unwrap(Effect.gen(function*() {
     const timeouts = yield* timeoutsFromConfig
     const site = options.webConsoleDir === undefined ? undefined : yield* loadSite(options.webConsoleDir)
+    // Made before the store opens, so that the metrics listener, up first and down last, sees every phase.
+    const observatory = Observatory.make(options.metrics !== undefined)
+    const observed = Layer.succeed(Observatory, observatory)
+    const metrics = options.metrics === undefined ? Layer.empty : MetricsListener.layer(observatory, options.metrics)
     // Core and the store first, once; then the server over them, and both offered to the caller. The
     // services go to the routes alone (see App.layer), never into the server's own context.
-    return Layer.flatMap(App.servicesLayer(options.store), (context) => {
+    // Statements are timed in every fiber the services run: the requests' and their own background ones.
+    const timed = observatory.statements === undefined
+      ? Layer.empty
+      : Layer.succeed(Statement.CurrentTransformer, observatory.statements.transformer)
+    const served = Layer.flatMap(App.servicesLayer(options.store).pipe(Layer.provideMerge(timed)), (context) => {
       const services = Layer.succeedContext(context)
       // One log for the routes and the SDK lane: the same layer, built once.
       const log = options.log === undefined ? Layer.empty : ServerLog.layer(options.log, options.log.sink)
       const app = site === undefined
         ? App.layer(services)
         : App.layerWithConsole(services).pipe(Layer.provide(Layer.succeed(WebConsole.WebConsole, site)))
+      const probe = readyProbe(observatory.readiness)
       const server = Layer.unwrap(Effect.map(SdkLane.make, (lane) =>
-        NodeHttpServer.layer(() => createNodeServer(timeouts, lane), { port: options.port, host: options.host })
-      )).pipe(Layer.provide(Layer.mergeAll(services, log, serverSettingsFromConfig(""))))
-      return Layer.merge(app.pipe(Layer.provide(log), Layer.provideMerge(server)), services)
+        NodeHttpServer.layer(() => createNodeServer(timeouts, (request, response) => probe(request, response) || lane(request, response)), {
+          port: options.port,
+          host: options.host
+        })
+      )).pipe(Layer.provide(Layer.mergeAll(services, log, observed, serverSettingsFromConfig(""))))
+      const running = Layer.merge(app.pipe(Layer.provide(Layer.merge(log, observed)), Layer.provideMerge(server)), services)
+      // Built once the server listens, so released before it closes: a stop is draining from its first moment.
+      return Layer.flatMap(running, (built) =>
+        Layer.merge(Layer.succeedContext(built), Layer.effectDiscard(Effect.gen(function*() {
+          observatory.scrapeServices.current = context
+          observatory.readiness.serving(Context.get(context, ChangeFeedStatus).listening)
+          yield* Effect.addFinalizer(() => Effect.sync(() => observatory.readiness.draining()))
+        }))))
     })
+    return served.pipe(Layer.provideMerge(Layer.merge(metrics, observed)))
   }))
 
 /** `http://host:port` of the running server. */

@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
-import { Freshness } from "../src/read-model/freshness.ts"
+import { Freshness, freshnessLayer } from "../src/read-model/freshness.ts"
 import { memoized } from "../src/read-model/memoized.ts"
 
 /** A live freshness (as a store's change feed makes it) and a lookup that counts its reads of the store. */
@@ -13,7 +13,7 @@ const setup = () => {
   const lookup = memoized(
     freshness,
     (id: string) => Effect.sync(() => (reads++, Option.some({ id, text: "x".repeat(1000) }))),
-    { reads: ["feature_flags"] }
+    { name: "flags", reads: ["feature_flags"] }
   )
   const get = (id: string) => Effect.runSync(lookup(id)).pipe(Option.getOrThrow)
   return { freshness, get, reads: () => reads }
@@ -45,5 +45,23 @@ describe("a memoized lookup", () => {
     await new Promise((resolve) => setTimeout(resolve, 0))
     collectGarbage()
     assert.isUndefined(old.deref())
+  })
+
+  it("tells a store's freshness how many entries it holds, by its name, as they come and go", () => {
+    const freshness = Effect.runSync(Effect.service(Freshness).pipe(Effect.provide(freshnessLayer)))
+    freshness.resumed()
+    const lookup = (name: string) => memoized(freshness, (id: string) => Effect.succeed(Option.some(id)), { name, reads: ["feature_flags"] })
+    const flags = lookup("flags")
+    const more = lookup("flags")
+    const projects = lookup("projects")
+    Effect.runSync(flags("a"))
+    Effect.runSync(flags("b"))
+    Effect.runSync(more("c"))
+    Effect.runSync(projects("d"))
+    assert.deepStrictEqual([...freshness.entries()], [["flags", 3], ["projects", 1]])
+    // A change lets a lookup's old entries go when it is next asked: `flags` holds its new "a", `more` still "c".
+    freshness.changed(["feature_flags"])
+    Effect.runSync(flags("a"))
+    assert.deepStrictEqual([...freshness.entries()], [["flags", 2], ["projects", 1]])
   })
 })

@@ -1,6 +1,7 @@
 import { Context, Effect, Fiber } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import type { ServerLogShape } from "../log/server-log.ts"
+import type { RequestMetrics } from "../observe/request-metrics.ts"
 import { lowestStatusOf } from "../log/settings.ts"
 import { knownPathOf } from "./known-paths.ts"
 
@@ -51,13 +52,14 @@ export const templateOf = (context: Context.Context<never>, url: string): string
 type HttpEffect<E, R> = Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 
 /**
- * Logs every request `inner` answers, with the status it answers. `inner` must turn every failure into a
- * response (the envelope does), or failed requests would go unlogged. A line the level leaves out is
- * never built, and with the level `none` requests pass through untouched.
+ * Logs every request `inner` answers, with the status it answers, and counts it in `metrics` when given.
+ * `inner` must turn every failure into a response (the envelope does), or failed requests would go
+ * unlogged. A line the level leaves out is never built, and with the level `none` and no metrics
+ * requests pass through untouched.
  */
-export const around = (log: ServerLogShape) => {
+export const around = (log: ServerLogShape, metrics?: RequestMetrics) => {
   const lowest = lowestStatusOf(log.level)
-  if (lowest === Number.POSITIVE_INFINITY) return <E, R>(inner: HttpEffect<E, R>) => inner
+  if (lowest === Number.POSITIVE_INFINITY && metrics === undefined) return <E, R>(inner: HttpEffect<E, R>) => inner
   const finish = (response: HttpServerResponse.HttpServerResponse) => {
     const context = Fiber.getCurrent()!.context
     const request = Context.getUnsafe(context, HttpServerRequest.HttpServerRequest)
@@ -65,12 +67,16 @@ export const around = (log: ServerLogShape) => {
     const note = source[NOTE]
     source[NOTE] = undefined
     // A request logged already: its source reached the server twice (an embedding's handler called again).
-    if (note === undefined || response.status < lowest) return response
+    if (note === undefined) return response
+    const durationMs = performance.now() - note.startedAt
+    const path = note.template ?? templateOf(context, request.url)
+    metrics?.record(request.method, path, response.status, durationMs)
+    if (response.status < lowest) return response
     log.request({
       method: request.method,
-      path: note.template ?? templateOf(context, request.url),
+      path,
       status: response.status,
-      durationMs: performance.now() - note.startedAt,
+      durationMs,
       requestId: response.headers["x-request-id"],
       keyId: note.keyId
     })

@@ -1,5 +1,5 @@
 import { type ApiFailure, Authentication, CURRENT, FlagEvaluationService, personalApiKeyOf, type RuntimeHints } from "@hedgerow/core"
-import { Cause, Context, Effect, Tracer } from "effect"
+import { Cause, Context, Effect, Option, Tracer } from "effect"
 import { randomUUID } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Reply } from "../answers/answer.ts"
@@ -9,6 +9,7 @@ import { definitionsAnswer } from "../endpoints/flag-definitions.ts"
 import { flagsAnswer } from "../endpoints/flag-evaluation.ts"
 import { ServerLog } from "../log/server-log.ts"
 import { lowestStatusOf } from "../log/settings.ts"
+import { Observatory } from "../observe/observatory.ts"
 import { corsHeaders } from "../middleware/cors.ts"
 import { sdkBodyOf } from "../request/sdk-body.ts"
 import { ServerSettings } from "../settings/server-settings.ts"
@@ -74,6 +75,7 @@ export const make = Effect.gen(function*() {
   const settings = yield* ServerSettings
   const log = yield* ServerLog
   const lowest = lowestStatusOf(log.level)
+  const metrics = Option.getOrUndefined(yield* Effect.serviceOption(Observatory))?.requests
   const run = Effect.runCallbackWith(context)
 
   /** Runs `answer` and sends what it gives, a failure as its envelope and a defect as a logged 500, then logs the line. */
@@ -102,8 +104,9 @@ export const make = Effect.gen(function*() {
   }
 
   const logLine = (method: string, taken: Taken, status: number, requestId: string, keyId: string | undefined) => {
-    if (status < lowest) return
     const durationMs = performance.now() - taken.startedAt
+    metrics?.record(method, taken.template, status, durationMs)
+    if (status < lowest) return
     log.request({ method, path: taken.template, status, durationMs, requestId, keyId })
   }
 

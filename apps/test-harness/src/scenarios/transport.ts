@@ -21,6 +21,19 @@ const postProject = (
 
 export const transportScenarios: ReadonlyArray<Scenario> = [
   {
+    name: "GET /_ready answers 200 {\"status\": \"ready\"} on a serving process, uncached, and the metrics are not on the API's port",
+    needs: ["transport"],
+    run: async ({ target }) => {
+      const raw = rawOf(target)
+      const ready = await raw({ method: "GET", path: "/_ready", headers: {} })
+      expectReply(ready, 200)
+      assert.deepEqual(ready.body, { status: "ready" })
+      assert.equal(ready.headers.get("cache-control"), "no-store")
+      const metrics = await raw({ method: "GET", path: "/metrics", headers: {} })
+      expectReply(metrics, 404)
+    }
+  },
+  {
     name: "every path answers with and without its trailing slash, without redirecting",
     needs: ["transport"],
     run: async ({ target, primary }) => {

@@ -114,7 +114,7 @@ export class Access extends Context.Service<Access, {
       })
 
       // Tenancy is asked on every project endpoint: projects are served from memory while fresh.
-      const projectById = memoized(yield* Freshness, projects.findById, { reads: READS.project })
+      const projectById = memoized(yield* Freshness, projects.findById, { name: "projects_by_id", reads: READS.project })
       const findProject = (ref: string) => {
         const id = parseSerial(ref)
         return id === undefined

@@ -59,7 +59,7 @@ export class Authentication extends Context.Service<Authentication, {
       const keys = yield* PersonalApiKeyRepository
       const limiter = yield* RateLimiter
       const freshness = yield* Freshness
-      const holderOf = memoized(freshness, keys.findHolder, { reads: READS.keyHolder })
+      const holderOf = memoized(freshness, keys.findHolder, { name: "key_holders", reads: READS.keyHolder })
       /** When each key's `last_used_at` was last written by this process, so a cached key is not written again. */
       const touched = new Map<string, number>()
 
@@ -99,7 +99,7 @@ export class Authentication extends Context.Service<Authentication, {
       })
       const sessions = yield* SessionRepository
       const site = siteOrigin(yield* SiteSettings)
-      const sessionHolderOf = memoized(freshness, sessions.findHolder, { reads: READS.sessionHolder })
+      const sessionHolderOf = memoized(freshness, sessions.findHolder, { name: "session_holders", reads: READS.sessionHolder })
 
       const session = Effect.fnUntraced(function*(request: SessionRequest) {
         const key = request.sessionKey ?? ""

@@ -1,6 +1,7 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { FlagCalls } from "../feature-flags/usage/calls.ts"
 import { FlagUsage } from "../feature-flags/usage/last-called.ts"
+import { FlagMeter } from "../feature-flags/usage/meter.ts"
 import { FlagEvaluationService } from "../flag-evaluation/service.ts"
 import type { FlagSnapshot } from "../flag-evaluation/snapshot.ts"
 import { GroupTypeService } from "../group-types/service.ts"
@@ -44,6 +45,7 @@ export class EventCaptureService extends Context.Service<EventCaptureService, {
       const evaluation = yield* FlagEvaluationService
       const calls = yield* FlagCalls
       const usage = yield* FlagUsage
+      const meter = yield* FlagMeter
       const groupTypes = yield* GroupTypeService
 
       const capture = Effect.fnUntraced(function*(body: unknown, options: CaptureOptions) {
@@ -62,6 +64,7 @@ export class EventCaptureService extends Context.Service<EventCaptureService, {
             const call = flagCallOf(properties, snapshot.prepared)
             if (call === undefined) continue
             calls.count(call.flag.flag.id, day, call.value)
+            meter.called(project.value.id, call.flag.flag.id)
             called.push(call.flag.flag.id)
           } else if (event === GROUP_IDENTIFY) {
             const type = groupTypeOf(properties)

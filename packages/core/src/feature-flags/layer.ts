@@ -15,6 +15,7 @@ import { FlagRenderer } from "./renderer.ts"
 import { FlagCalls } from "./usage/calls.ts"
 import { FlagCallsService } from "./usage/calls-service.ts"
 import { FlagUsage } from "./usage/last-called.ts"
+import { FlagMeter } from "./usage/meter.ts"
 
 /**
  * The flag services and flag evaluation, over what they share (the lookup, the caller's rights, the
@@ -41,5 +42,7 @@ export const layerNoDeps = Layer.mergeAll(
     LiveFlags.layerNoDeps
   )),
   // One record of evaluations: evaluation and events mark flags, and every flag answer shows the marks.
-  Layer.provide(Layer.mergeAll(FlagUsage.layerNoDeps, FlagCalls.layerNoDeps))
+  Layer.provide(Layer.mergeAll(FlagUsage.layerNoDeps, FlagCalls.layerNoDeps)),
+  // The counters a monitoring system reads, beside the services that count.
+  Layer.provideMerge(FlagMeter.layer)
 )

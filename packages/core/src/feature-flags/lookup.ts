@@ -33,7 +33,7 @@ export class FlagLookup extends Context.Service<FlagLookup, {
       const flagById = memoized(
         yield* Freshness,
         ({ project, id }: { readonly project: ProjectId; readonly id: FeatureFlagId }) => flags.find(project, id),
-        { reads: READS.flag, keyOf: ({ project, id }) => `${project}/${id}` }
+        { name: "flags_by_id", reads: READS.flag, keyOf: ({ project, id }) => `${project}/${id}` }
       )
 
       // Untraced: every flag request asks (see Authentication.authenticate).

@@ -10,6 +10,7 @@ import { LiveFlags } from "../feature-flags/live/live-flags.ts"
 import type { StoredFlag } from "../feature-flags/model.ts"
 import { FlagRepository } from "../feature-flags/repository.ts"
 import { FlagUsage } from "../feature-flags/usage/last-called.ts"
+import { FlagMeter } from "../feature-flags/usage/meter.ts"
 import { ProjectGroupTypes } from "../group-types/project-group-types.ts"
 import type { Project } from "../projects/model.ts"
 import { ProjectRepository } from "../projects/repository.ts"
@@ -127,15 +128,16 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       const projects = yield* ProjectRepository
       const flagRepository = yield* FlagRepository
       const usage = yield* FlagUsage
+      const meter = yield* FlagMeter
       const groupTypes = yield* ProjectGroupTypes
 
       // The same list while no cohort changed, which is what keeps a snapshot.
       const cohortsOf = memoized(
         freshness,
         (project: ProjectId) => Effect.map(cohortRepository.live(project), Option.some),
-        { reads: READS.cohorts, maxEntries: MAX_PROJECTS }
+        { name: "cohorts", reads: READS.cohorts, maxEntries: MAX_PROJECTS }
       )
-      const tokenLookup = memoized(freshness, projects.findByToken, { reads: READS.project })
+      const tokenLookup = memoized(freshness, projects.findByToken, { name: "projects_by_token", reads: READS.project })
       // A text longer than any identifier, or holding what no stored text holds, names no project: it is
       // neither looked up nor kept, whichever path (evaluation, events, configuration) brings it.
       const projectByToken = (token: string) =>
@@ -153,6 +155,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
       })
 
       const staticListsOf = memoized(freshness, (key: StaticListsKey) => loadStaticLists(cohortRepository, key), {
+        name: "static_cohort_lists",
         reads: READS.staticCohortLists,
         keyOf: staticListsKey,
         maxEntries: MAX_PROJECTS
@@ -182,6 +185,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
           if (flag.active) used.push(flag.id)
         }
         usage.record(yield* Clock.currentTimeMillis, used)
+        meter.evaluated(project, used)
         return flags
       })
 
@@ -237,6 +241,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
           }
         }
         usage.record(evaluatedAt, used)
+        meter.evaluated(project.value.id, used)
         return { flags: answered, errorsWhileComputingFlags: evaluation.errorsWhileComputingFlags, requestId, evaluatedAt }
       })
 
@@ -264,6 +269,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         if (Option.isNone(found) || !found.value.is_remote_configuration) return Option.none()
         // An SDK fetches a remote configuration's payload to use it: that is the flag's call.
         usage.record(yield* Clock.currentTimeMillis, [found.value.id])
+        meter.evaluated(project.id, [found.value.id])
         return Option.some(remoteConfigPayload(conditionsOf(found.value.filters).payloads))
       })
 

@@ -22,7 +22,7 @@ export class ProjectGroupTypes extends Context.Service<ProjectGroupTypes, {
       const held = memoized(
         yield* Freshness,
         (project: ProjectId) => Effect.map(repository.list(project), Option.some),
-        { reads: READS.groupTypes }
+        { name: "group_types", reads: READS.groupTypes }
       )
       // Untraced: every evaluation asks.
       const of = Effect.fnUntraced(function*(project: ProjectId) {

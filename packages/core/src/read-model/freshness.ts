@@ -30,12 +30,17 @@ export interface FreshnessShape {
   readonly lost: () => void
   /** The feed listens (again): whatever was missed meanwhile is dropped with every version. */
   readonly resumed: () => void
+  /** Registers a part of the read model under `name`; `size` says how many entries it holds when asked. */
+  readonly holds: (name: string, size: () => number) => void
+  /** The entries each registered part holds now, for monitoring (parts of one name added together). */
+  readonly entries: () => ReadonlyMap<string, number>
 }
 
 /** Changes the journal keeps; a cache further behind than that reads its entry afresh. */
 const JOURNAL_SIZE = 4096
 
-const makeFreshness = (): FreshnessShape => {
+/** `countEntries`: keep the parts that register, for `entries`; the default freshness, shared by the process, does not. */
+const makeFreshness = (countEntries: boolean): FreshnessShape => {
   // A table's version is the sum of its own count and the count of changes to everything: both only grow,
   // so a sum that is unchanged means none of its parts changed.
   let everything = 0
@@ -54,6 +59,7 @@ const makeFreshness = (): FreshnessShape => {
     everything++
     record("*", undefined)
   }
+  const parts: Array<readonly [name: string, size: () => number]> = []
   return {
     version: (tables) => {
       let sum = everything
@@ -92,6 +98,14 @@ const makeFreshness = (): FreshnessShape => {
     resumed: () => {
       live = true
       changeEverything()
+    },
+    holds: (name, size) => {
+      if (countEntries) parts.push([name, size])
+    },
+    entries: () => {
+      const totals = new Map<string, number>()
+      for (const [name, size] of parts) totals.set(name, (totals.get(name) ?? 0) + size())
+      return totals
     }
   }
 }
@@ -101,8 +115,8 @@ const makeFreshness = (): FreshnessShape => {
  * store with a change feed provides a live one.
  */
 export const Freshness = Context.Reference<FreshnessShape>("hedgerow/Freshness", {
-  defaultValue: makeFreshness
+  defaultValue: () => makeFreshness(false)
 })
 
 /** A fresh, not yet live freshness for a change feed to drive. */
-export const freshnessLayer = Layer.sync(Freshness, makeFreshness)
+export const freshnessLayer = Layer.sync(Freshness, () => makeFreshness(true))

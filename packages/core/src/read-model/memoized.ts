@@ -3,6 +3,8 @@ import type { FreshnessShape } from "./freshness.ts"
 import type { WatchedTable } from "./watched.ts"
 
 export interface MemoOptions<K> {
+  /** What the entries are, as monitoring names this part of the read model (`flags_by_id`). */
+  readonly name: string
   /** The tables a value is read from, as READS names them: a change to any of them drops it. */
   readonly reads: ReadonlyArray<WatchedTable>
   /** The map key of a lookup key that is not a primitive. */
@@ -31,6 +33,7 @@ export const memoized = <K, A, E, R>(
   const pending = new Map<unknown, { readonly version: number; readonly answer: Deferred.Deferred<Option.Option<A>, E> }>()
   /** The version every entry was read under. */
   let held = -1
+  freshness.holds(options.name, () => entries.size)
 
   const ask = (lookupKey: K, key: unknown, live: boolean, version: number): Effect.Effect<Option.Option<A>, E, R> => {
     const answer = Deferred.makeUnsafe<Option.Option<A>, E>()

@@ -34,6 +34,16 @@ export class OwnCommits extends Context.Service<OwnCommits, {
   readonly heard: Effect.Effect<void>
 }>()("hedgerow/store/OwnCommits") {}
 
+/**
+ * Whether the change feed listens now, and when it last heard anything (a change, or on a server its
+ * own heartbeat), for readiness and monitoring.
+ */
+export class ChangeFeedStatus extends Context.Service<ChangeFeedStatus, {
+  readonly listening: () => boolean
+  /** Epoch milliseconds of the last notification heard; undefined before the first. */
+  readonly lastHeardAt: () => number | undefined
+}>()("hedgerow/store/ChangeFeedStatus") {}
+
 class FeedSilent extends Data.TaggedError("FeedSilent")<{}> {
   override get message() {
     return `no heartbeat came back on the listening connection for ${HEARTBEAT_WITHIN_MS} ms`
@@ -46,12 +56,13 @@ class FeedSilent extends Data.TaggedError("FeedSilent")<{}> {
  * silent, nothing is served from memory until it listens again, and then everything is read afresh, so
  * a notification missed meanwhile can never leave a revoked grant in memory.
  */
-export const layerNoDeps = Layer.effect(OwnCommits, Effect.gen(function*() {
+export const layerNoDeps = Layer.effectContext(Effect.gen(function*() {
   const listener = yield* Listener
   const freshness = yield* Freshness
   const sql = yield* SqlClient.SqlClient
   const fences = new Map<string, Deferred.Deferred<void>>()
   let listening = false
+  let lastHeardAt: number | undefined
   const listen = Effect.gen(function*() {
     const own = `${HEARTBEAT_PREFIX}${crypto.randomUUID()}`
     let heard = Date.now()
@@ -59,6 +70,7 @@ export const layerNoDeps = Layer.effect(OwnCommits, Effect.gen(function*() {
     // it for as long as the operating system keeps the socket, and the feed must listen again at once.
     const scope = yield* Scope.make()
     const listened = yield* listener.listen(CHANGES_CHANNEL, (payload) => {
+      lastHeardAt = Date.now()
       if (payload.startsWith(FENCE_PREFIX)) {
         const fence = fences.get(payload)
         if (fence !== undefined) Deferred.doneUnsafe(fence, Exit.void)
@@ -106,5 +118,8 @@ export const layerNoDeps = Layer.effect(OwnCommits, Effect.gen(function*() {
     }).pipe(Effect.ensuring(Effect.sync(() => fences.delete(token))))
   })
   // An embedded store's feed has heard a commit before the committing statement returns.
-  return OwnCommits.of({ heard: listener.deliversAtCommit ? Effect.void : fenced })
+  const status = ChangeFeedStatus.of({ listening: () => listening, lastHeardAt: () => lastHeardAt })
+  return Context.make(OwnCommits, OwnCommits.of({ heard: listener.deliversAtCommit ? Effect.void : fenced })).pipe(
+    Context.add(ChangeFeedStatus, status)
+  )
 }))

@@ -44,6 +44,7 @@ export class LiveFlags extends Context.Service<LiveFlags, {
       const projects = yield* ProjectRepository
       const sweeps = yield* FiberSet.make()
       const held = new Map<ProjectId, Held>()
+      freshness.holds("live_flag_projects", () => held.size)
       const turns = new Map<ProjectId, Semaphore.Semaphore>()
 
       // One turn per project ever asked for: a turn is a few bytes, and dropping one while a refresh holds

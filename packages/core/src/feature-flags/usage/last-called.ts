@@ -62,7 +62,7 @@ export class FlagUsage extends Context.Service<FlagUsage, {
         (project: ProjectId) =>
           Effect.map(repository.called(project), (rows) =>
             Option.some<ReadonlyMap<FeatureFlagId, Timestamp>>(new Map(rows.map((row) => [row.id, row.last_called_at])))),
-        { reads: READS.flagUsage, maxEntries: MAX_PROJECTS }
+        { name: "flag_last_called", reads: READS.flagUsage, maxEntries: MAX_PROJECTS }
       )
 
       const record = (at: number, ids: ReadonlyArray<FeatureFlagId>) => {
