@@ -47,6 +47,7 @@ export const launch = (options: ServerOptions) =>
       DatabaseUnavailable: (error) => refuse(error.message),
       TimeoutConfigError: (error) => refuse(error.message),
       SiteConfigError: (error) => refuse(error.message),
+      WebhookConfigError: (error) => refuse(error.message),
       ServeError: (error) => refuse(`cannot listen on ${options.host}:${options.port}: ${causeMessage(error.cause)}`)
     })
   )

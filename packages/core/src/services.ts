@@ -20,6 +20,7 @@ import { SessionService } from "./sessions/service.ts"
 import { SignupService } from "./signup/service.ts"
 import { Bootstrap } from "./setup/bootstrap.ts"
 import { UserService } from "./users/service.ts"
+import { WebhookService } from "./webhooks/service.ts"
 
 /**
  * Every core service, wired to each other; the repositories and Transactions come from a store. Internal
@@ -42,6 +43,7 @@ export const layerNoDeps = Layer.mergeAll(
   // The events register the group types their `$groupidentify` names.
   FlagServices.layerNoDeps.pipe(Layer.provideMerge(GroupTypeService.layerNoDeps)),
   CohortService.layerNoDeps.pipe(Layer.provide(CohortWriter.layerNoDeps)),
+  WebhookService.layerNoDeps,
   Layer.provideMerge(Bootstrap.layerNoDeps, PersonalApiKeyService.layerNoDeps)
 ).pipe(
   Layer.provide(Access.layerNoDeps),

@@ -1,0 +1,43 @@
+import type { ActivityChange, ActivityLogView } from "../activity/model.ts"
+import { isRecord, type JsonRecord } from "../shared/fields.ts"
+import type { ProjectId } from "../shared/ids.ts"
+
+/** A flag's stored fields that a payload shows; the rest are the store's bookkeeping. */
+const FLAG_FIELDS = [
+  "id", "key", "name", "filters", "active", "deleted", "version", "ensure_experience_continuity",
+  "rollback_conditions", "performed_rollback", "tags", "has_enriched_analytics", "is_remote_configuration",
+  "has_encrypted_payloads", "evaluation_runtime", "creation_context", "created_at", "updated_at"
+] as const
+
+const flagOf = (row: JsonRecord): JsonRecord =>
+  Object.fromEntries(FLAG_FIELDS.filter((field) => field in row).map((field) => [field, row[field]]))
+
+/** The flag before the change: the one after with each logged field set back to what the entry says it was. */
+const before = (after: JsonRecord, changes: ReadonlyArray<ActivityChange>): JsonRecord => {
+  const row: Record<string, unknown> = { ...after }
+  for (const change of changes) if (change.field !== null && change.field in row) row[change.field] = change.before
+  return row
+}
+
+/**
+ * A delivery's body: Standard Webhooks' `type`, `timestamp` and `data`; the data holds the activity
+ * entry (who, what, when, the field changes) and, for flags, the flag before and after.
+ */
+export const payloadOf = (event: string, project_id: ProjectId, entry: ActivityLogView, item: unknown): string => {
+  const after = isRecord(item) ? flagOf(item) : null
+  const created = entry.activity === "created"
+  return JSON.stringify({
+    type: event,
+    timestamp: entry.created_at,
+    data: {
+      project_id,
+      activity: entry,
+      before: after === null || created ? null : before(after, entry.detail.changes ?? []),
+      after
+    }
+  })
+}
+
+/** The body the test action sends: who asked, and when. */
+export const testPayloadOf = (project_id: ProjectId, webhook_id: string, at: string): string =>
+  JSON.stringify({ type: "webhook.test", timestamp: at, data: { project_id, webhook_id } })

@@ -1,0 +1,82 @@
+import { ProjectId, WebhookDeliveryId, WebhookId } from "@hedgerow/core"
+import { WebhookQueue } from "@hedgerow/core/ports"
+import { Effect, Layer, Schedule, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { Listener } from "../sql/listener.ts"
+
+/** The channel the webhook queues' triggers notify when a statement adds work. */
+export const WEBHOOKS_CHANNEL = "hedgerow_webhooks"
+
+/** A receiver's reply and an error are kept to this many characters. */
+const MAX_TEXT = 1000
+
+const Change = Schema.Struct({ activity_id: Schema.String, project_id: ProjectId, item: Schema.Unknown })
+const Subscriber = Schema.Struct({ id: WebhookId, project_id: ProjectId, events: Schema.Array(Schema.String) })
+const Due = Schema.Struct({ id: WebhookDeliveryId, url: Schema.String, secret: Schema.String, body: Schema.String, attempts: Schema.Number })
+const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: WebhookDeliveryId })))
+const decodeChanges = Schema.decodeUnknownEffect(Schema.Array(Change))
+const decodeSubscribers = Schema.decodeUnknownEffect(Schema.Array(Subscriber))
+const decodeDue = Schema.decodeUnknownEffect(Schema.Array(Due))
+
+export const layerNoDeps = Layer.effect(
+  WebhookQueue,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const listener = yield* Listener
+    return WebhookQueue.of({
+      takeChanges: (limit) =>
+        sql`
+          DELETE FROM webhook_changes WHERE id IN (
+            SELECT id FROM webhook_changes ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          RETURNING activity_id::text AS activity_id, project_id, item`.pipe(Effect.flatMap(decodeChanges), Effect.orDie),
+      subscribers: (projects) =>
+        projects.length === 0 ? Effect.succeed([]) : sql`
+          SELECT id::text AS id, project_id, events FROM webhooks
+          WHERE enabled AND project_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(projects)}::jsonb)::integer)`.pipe(
+          Effect.flatMap(decodeSubscribers),
+          Effect.orDie
+        ),
+      enqueue: (deliveries) =>
+        sql<{ id: string }>`
+          INSERT INTO webhook_deliveries (id, webhook_id, event, body)
+          SELECT gen_random_uuid(), x.webhook_id, x.event, x.body
+          FROM jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) AS x (webhook_id uuid, event text, body text)
+          RETURNING id::text AS id`.pipe(Effect.flatMap(decodeIds), Effect.orDie, Effect.map((rows) => rows.map((row) => row.id))),
+      // One statement: the due rows are locked as they are picked, so processes claiming at once share
+      // them out, and the lease is set before any of them commits.
+      claim: (limit, leaseMillis) =>
+        sql`
+          UPDATE webhook_deliveries d SET lease_until = now() + ${leaseMillis} * interval '1 millisecond'
+          FROM webhooks w
+          WHERE w.id = d.webhook_id AND d.id IN (
+            SELECT id FROM webhook_deliveries
+            WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
+            ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          RETURNING d.id::text AS id, w.url, w.secret, d.body, d.attempts`.pipe(
+          Effect.flatMap(decodeDue),
+          Effect.orDie
+        ),
+      record: (attempt) =>
+        sql`
+          WITH recorded AS (
+            INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, response, error)
+            SELECT id, attempts + 1, ${attempt.started_at.toISOString()}::timestamptz, ${attempt.duration_ms},
+              ${attempt.status_code}, ${attempt.response?.slice(0, MAX_TEXT) ?? null}, ${attempt.error?.slice(0, MAX_TEXT) ?? null}
+            FROM webhook_deliveries WHERE id = ${attempt.delivery_id}
+            ON CONFLICT DO NOTHING)
+          UPDATE webhook_deliveries
+          SET attempts = attempts + 1, status = ${attempt.status}, lease_until = NULL,
+            next_attempt_at = ${attempt.next_attempt_at?.toISOString() ?? null}::timestamptz,
+            delivered_at = CASE WHEN ${attempt.status} = 'delivered' THEN now() END
+          WHERE id = ${attempt.delivery_id}`.pipe(Effect.orDie, Effect.asVoid),
+      // Listens again after a lost connection; meanwhile the worker's polling finds the work.
+      onWork: (notify) =>
+        Effect.scoped(Effect.flatten(listener.listen(WEBHOOKS_CHANNEL, () => notify()))).pipe(
+          Effect.retry(Schedule.spaced("2 seconds")),
+          Effect.ignore,
+          Effect.forkScoped,
+          Effect.asVoid
+        )
+    })
+  })
+)
