@@ -12,10 +12,20 @@ const FLAG_FIELDS = [
 const flagOf = (row: JsonRecord): JsonRecord =>
   Object.fromEntries(FLAG_FIELDS.filter((field) => field in row).map((field) => [field, row[field]]))
 
+/**
+ * The empty value of a field's kind. The log records a field that was empty ("", [] or {}) as `created`
+ * from null, so the kind comes from the value after.
+ */
+const emptyLike = (value: unknown): unknown =>
+  typeof value === "string" ? "" : Array.isArray(value) ? [] : isRecord(value) ? {} : null
+
 /** The flag before the change: the one after with each logged field set back to what the entry says it was. */
 const before = (after: JsonRecord, changes: ReadonlyArray<ActivityChange>): JsonRecord => {
   const row: Record<string, unknown> = { ...after }
-  for (const change of changes) if (change.field !== null && change.field in row) row[change.field] = change.before
+  for (const change of changes) {
+    if (change.field === null || !(change.field in row)) continue
+    row[change.field] = change.action === "created" ? emptyLike(change.after) : change.before
+  }
   return row
 }
 
