@@ -1,10 +1,9 @@
 import { Bootstrap } from "@hedgerow/core"
-import { forEachBackend } from "@hedgerow/store/testing"
+import { eventually, forEachBackend, startReceiver } from "@hedgerow/store/testing"
 import { ConfigProvider, Layer, ManagedRuntime } from "effect"
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HedgerowServer } from "../src/index.ts"
-import { eventually, startReceiver } from "./webhook-receiver.ts"
 
 /** Short waits, so a whole retry schedule runs in about a second. */
 const SETTINGS = {

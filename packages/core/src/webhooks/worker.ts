@@ -10,8 +10,11 @@ import { WebhookTransport } from "./transport.ts"
 
 /** Recorded changes turned into deliveries per transaction. */
 const CHANGES_AT_ONCE = 100
-/** A lease outlasts an attempt by this much, so that a live process never loses one it still works on. */
-const LEASE_MARGIN_MILLIS = 30_000
+/**
+ * A lease lasts twice the attempt's deadline and a second more, so that a live process never loses an
+ * attempt it still works on, while one left by a process that died is taken up again soon.
+ */
+const leaseFor = (timeoutMillis: number) => 2 * timeoutMillis + 1000
 
 /**
  * Delivers webhooks after the changes that made them have committed, in fibers of its own: a slow or dead
@@ -36,7 +39,7 @@ export class WebhookWorker extends Context.Service<WebhookWorker, {
       const transactions = yield* Transactions
       const settings = yield* WebhookSettings
       const fibers = yield* FiberSet.make()
-      const leaseMillis = settings.timeoutMillis + LEASE_MARGIN_MILLIS
+      const leaseMillis = leaseFor(settings.timeoutMillis)
 
       let inFlight = 0
       let signalled = false
