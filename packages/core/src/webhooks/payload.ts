@@ -1,3 +1,4 @@
+import { jsonEqual } from "../activity/changes.ts"
 import type { ActivityChange, ActivityLogView } from "../activity/model.ts"
 import { isRecord, type JsonRecord } from "../shared/fields.ts"
 import type { ProjectId } from "../shared/ids.ts"
@@ -29,24 +30,44 @@ const before = (after: JsonRecord, changes: ReadonlyArray<ActivityChange>): Json
   return row
 }
 
+/** A flag on either side of a change; null where there is none (before a creation, or not a flag). */
+export interface FlagSides {
+  readonly before: JsonRecord | null
+  readonly after: JsonRecord | null
+}
+
+/**
+ * The flag before and after each change, in the order the changes were recorded. A change's record holds
+ * the row as its statement left it, and one statement may write several changes of a flag (PATCHes
+ * written together): those share the same row, so each but the last is given, as its after, the before
+ * of the change that followed it.
+ */
+export const flagSides = (
+  changes: ReadonlyArray<{ readonly entry: ActivityLogView; readonly item: unknown }>
+): ReadonlyArray<FlagSides> => {
+  const later = new Map<string, { readonly row: unknown; readonly before: JsonRecord | null }>()
+  const sides: Array<FlagSides> = []
+  for (let i = changes.length - 1; i >= 0; i--) {
+    const { entry, item } = changes[i]!
+    const item_key = `${entry.scope}:${entry.item_id}`
+    const next = later.get(item_key)
+    const after = next !== undefined && jsonEqual(next.row, item) ? next.before : isRecord(item) ? flagOf(item) : null
+    const sidesOf = {
+      before: after === null || entry.activity === "created" ? null : before(after, entry.detail.changes ?? []),
+      after
+    }
+    later.set(item_key, { row: item, before: sidesOf.before })
+    sides[i] = sidesOf
+  }
+  return sides
+}
+
 /**
  * A delivery's body: Standard Webhooks' `type`, `timestamp` and `data`; the data holds the activity
  * entry (who, what, when, the field changes) and, for flags, the flag before and after.
  */
-export const payloadOf = (event: string, project_id: ProjectId, entry: ActivityLogView, item: unknown): string => {
-  const after = isRecord(item) ? flagOf(item) : null
-  const created = entry.activity === "created"
-  return JSON.stringify({
-    type: event,
-    timestamp: entry.created_at,
-    data: {
-      project_id,
-      activity: entry,
-      before: after === null || created ? null : before(after, entry.detail.changes ?? []),
-      after
-    }
-  })
-}
+export const payloadOf = (event: string, project_id: ProjectId, entry: ActivityLogView, sides: FlagSides): string =>
+  JSON.stringify({ type: event, timestamp: entry.created_at, data: { project_id, activity: entry, ...sides } })
 
 /** The body the test action sends: who asked, and when. */
 export const testPayloadOf = (project_id: ProjectId, webhook_id: string, at: string): string =>

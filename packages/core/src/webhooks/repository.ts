@@ -77,7 +77,8 @@ export class WebhookQueue extends Context.Service<WebhookQueue, {
   ) => Effect.Effect<ReadonlyArray<WebhookDeliveryId>>
   /**
    * Leases up to `limit` due pending deliveries for `leaseMillis`, skipping those another process holds:
-   * no two processes attempt one delivery at once, and a lease left by a process that died expires.
+   * no two processes attempt one delivery at once, and a lease left by a process that died expires. A
+   * disabled webhook's deliveries wait until it is enabled again, but for those of the test action.
    */
   readonly claim: (limit: number, leaseMillis: number) => Effect.Effect<ReadonlyArray<DueDelivery>>
   /** Records an attempt and the delivery's new state, and ends its lease. */

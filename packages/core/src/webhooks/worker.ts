@@ -2,7 +2,7 @@ import { Cause, Context, Effect, FiberSet, Layer } from "effect"
 import { ActivityRepository } from "../activity/repository.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { eventOf, subscribes } from "./events.ts"
-import { payloadOf } from "./payload.ts"
+import { flagSides, payloadOf } from "./payload.ts"
 import { type DueDelivery, WebhookQueue } from "./repository.ts"
 import { WebhookSettings, withJitter } from "./settings.ts"
 import { signedHeaders } from "./signature.ts"
@@ -69,15 +69,22 @@ export class WebhookWorker extends Context.Service<WebhookWorker, {
         if (changes.length === 0) return 0
         const entries = yield* activity.entries(changes.map((change) => change.activity_id))
         const byId = new Map(entries.map((entry) => [String(entry.id), entry]))
-        const hooks = yield* queue.subscribers([...new Set(changes.map((change) => change.project_id))])
-        const deliveries = changes.flatMap((change) => {
+        const known = changes.flatMap((change) => {
           const entry = byId.get(change.activity_id)
           const event = entry === undefined ? undefined : eventOf(entry)
-          if (entry === undefined || event === undefined) return []
-          return hooks
-            .filter((hook) => hook.project_id === change.project_id && subscribes(hook.events, event))
-            .map((hook) => ({ webhook_id: hook.id, event, body: payloadOf(event, change.project_id, entry, change.item) }))
+          return entry === undefined || event === undefined ? [] : [{ ...change, entry, event }]
         })
+        const sides = flagSides(known)
+        const hooks = yield* queue.subscribers([...new Set(known.map((change) => change.project_id))])
+        const deliveries = known.flatMap((change, i) =>
+          hooks
+            .filter((hook) => hook.project_id === change.project_id && subscribes(hook.events, change.event))
+            .map((hook) => ({
+              webhook_id: hook.id,
+              event: change.event,
+              body: payloadOf(change.event, change.project_id, change.entry, sides[i]!)
+            }))
+        )
         if (deliveries.length > 0) yield* queue.enqueue(deliveries)
         return changes.length
       }))

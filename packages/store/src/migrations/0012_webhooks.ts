@@ -4,9 +4,10 @@ import { runScript } from "./script.ts"
  * Webhooks and their outbox. A trigger on `activity_log` records each entry of a project with an enabled
  * webhook in `webhook_changes`, in the transaction of the change, with the changed flag's row as that
  * transaction left it; so a change and its record commit together, whatever statement wrote them. The
- * delivery worker turns records into `webhook_deliveries`, one per subscribed webhook, and each attempt
- * into a `webhook_attempts` row. Inserts into either queue notify `hedgerow_webhooks` at commit, which
- * wakes the workers of every process. Function bodies keep their semicolons off line ends.
+ * delivery worker turns records into `webhook_deliveries`, one per subscribed webhook, numbered in the
+ * order they were made (`seq`), and each attempt into a `webhook_attempts` row. Inserts into either
+ * queue notify `hedgerow_webhooks` at commit, which wakes the workers of every process. Function bodies
+ * keep their semicolons off line ends.
  */
 export default runScript(`
 CREATE TABLE webhooks (
@@ -31,6 +32,7 @@ CREATE TABLE webhook_changes (
 
 CREATE TABLE webhook_deliveries (
   id uuid PRIMARY KEY,
+  seq bigserial NOT NULL,
   webhook_id uuid NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
   event text NOT NULL,
   body text NOT NULL,
@@ -41,8 +43,8 @@ CREATE TABLE webhook_deliveries (
   created_at timestamptz NOT NULL DEFAULT now(),
   delivered_at timestamptz
 );
-CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
-CREATE INDEX webhook_deliveries_webhook_idx ON webhook_deliveries (webhook_id, created_at DESC, id DESC);
+CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at, seq) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_webhook_idx ON webhook_deliveries (webhook_id, seq);
 
 CREATE TABLE webhook_attempts (
   delivery_id uuid NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,

@@ -1,4 +1,4 @@
-import { ProjectId, WebhookDeliveryId, WebhookId } from "@hedgerow/core"
+import { ProjectId, TEST_EVENT, WebhookDeliveryId, WebhookId } from "@hedgerow/core"
 import { WebhookQueue } from "@hedgerow/core/ports"
 import { Effect, Layer, Schedule, Schema } from "effect"
 import { SqlClient } from "effect/sql"
@@ -7,8 +7,9 @@ import { Listener } from "../sql/listener.ts"
 /** The channel the webhook queues' triggers notify when a statement adds work. */
 export const WEBHOOKS_CHANNEL = "hedgerow_webhooks"
 
-/** A receiver's reply and an error are kept to this many characters. */
+/** A receiver's reply and an error are kept to this many characters, without NUL, which text columns cannot hold. */
 const MAX_TEXT = 1000
+const storable = (text: string | null) => (text === null ? null : text.replaceAll("\u0000", "").slice(0, MAX_TEXT))
 
 const Change = Schema.Struct({ activity_id: Schema.String, project_id: ProjectId, item: Schema.Unknown })
 const Subscriber = Schema.Struct({ id: WebhookId, project_id: ProjectId, events: Schema.Array(Schema.String) })
@@ -26,9 +27,11 @@ export const layerNoDeps = Layer.effect(
     return WebhookQueue.of({
       takeChanges: (limit) =>
         sql`
-          DELETE FROM webhook_changes WHERE id IN (
-            SELECT id FROM webhook_changes ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-          RETURNING activity_id::text AS activity_id, project_id, item`.pipe(Effect.flatMap(decodeChanges), Effect.orDie),
+          WITH taken AS (
+            DELETE FROM webhook_changes WHERE id IN (
+              SELECT id FROM webhook_changes ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            RETURNING id, activity_id, project_id, item)
+          SELECT activity_id::text AS activity_id, project_id, item FROM taken ORDER BY id`.pipe(Effect.flatMap(decodeChanges), Effect.orDie),
       subscribers: (projects) =>
         projects.length === 0 ? Effect.succeed([]) : sql`
           SELECT id::text AS id, project_id, events FROM webhooks
@@ -43,15 +46,17 @@ export const layerNoDeps = Layer.effect(
           FROM jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) AS x (webhook_id uuid, event text, body text)
           RETURNING id::text AS id`.pipe(Effect.flatMap(decodeIds), Effect.orDie, Effect.map((rows) => rows.map((row) => row.id))),
       // One statement: the due rows are locked as they are picked, so processes claiming at once share
-      // them out, and the lease is set before any of them commits.
+      // them out, and the lease is set before any of them commits. A disabled webhook's deliveries wait
+      // until it is enabled again, but for the test action's.
       claim: (limit, leaseMillis) =>
         sql`
           UPDATE webhook_deliveries d SET lease_until = now() + ${leaseMillis} * interval '1 millisecond'
           FROM webhooks w
           WHERE w.id = d.webhook_id AND d.id IN (
-            SELECT id FROM webhook_deliveries
-            WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
-            ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            SELECT p.id FROM webhook_deliveries p JOIN webhooks h ON h.id = p.webhook_id
+            WHERE p.status = 'pending' AND p.next_attempt_at <= now() AND (p.lease_until IS NULL OR p.lease_until < now())
+              AND (h.enabled OR p.event = ${TEST_EVENT})
+            ORDER BY p.next_attempt_at, p.seq LIMIT ${limit} FOR UPDATE OF p SKIP LOCKED)
           RETURNING d.id::text AS id, w.url, w.secret, d.body, d.attempts`.pipe(
           Effect.flatMap(decodeDue),
           Effect.orDie
@@ -61,7 +66,7 @@ export const layerNoDeps = Layer.effect(
           WITH recorded AS (
             INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, response, error)
             SELECT id, attempts + 1, ${attempt.started_at.toISOString()}::timestamptz, ${attempt.duration_ms},
-              ${attempt.status_code}, ${attempt.response?.slice(0, MAX_TEXT) ?? null}, ${attempt.error?.slice(0, MAX_TEXT) ?? null}
+              ${attempt.status_code}, ${storable(attempt.response)}, ${storable(attempt.error)}
             FROM webhook_deliveries WHERE id = ${attempt.delivery_id}
             ON CONFLICT DO NOTHING)
           UPDATE webhook_deliveries

@@ -63,7 +63,7 @@ export const layerNoDeps = Layer.effect(
           page,
           sql`
             SELECT ${delivery} FROM webhook_deliveries d WHERE d.webhook_id = ${webhook}
-            ORDER BY d.created_at DESC, d.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
+            ORDER BY d.seq DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
           sql<{ n: number }>`SELECT count(*)::integer AS n FROM webhook_deliveries WHERE webhook_id = ${webhook}`
         ).pipe(
           Effect.flatMap(({ rows, total }) => Effect.map(decodeDeliveries(rows), (results) => ({ count: total, results, request: page })))

@@ -8,8 +8,8 @@ export interface Received {
   readonly body: string
 }
 
-/** What a receiver does with the n-th request on a path (from 0): answer a status, or never answer. */
-export type Behaviour = (path: string, n: number) => number | "hang"
+/** What a receiver does with the n-th request on a path (from 0): answer a status (and a body), or never answer. */
+export type Behaviour = (path: string, n: number) => number | { readonly status: number; readonly body: string } | "hang"
 
 /** A real HTTP receiver on loopback that records every request and answers as `behaviour` says. */
 export const startReceiver = async (behaviour: Behaviour) => {
@@ -26,7 +26,8 @@ export const startReceiver = async (behaviour: Behaviour) => {
       received.push({ path, headers: request.headers as Record<string, string>, body: Buffer.concat(chunks).toString("utf8") })
       const answer = behaviour(path, n)
       if (answer === "hang") return void hanging.add(response)
-      response.writeHead(answer, { "content-type": "text/plain" }).end(`answer ${answer} to request ${n}`)
+      const { status, body } = typeof answer === "number" ? { status: answer, body: `answer ${answer} to request ${n}` } : answer
+      response.writeHead(status, { "content-type": "text/plain" }).end(body)
     })
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
