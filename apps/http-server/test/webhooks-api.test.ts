@@ -196,6 +196,10 @@ forEachBackend((backend) => describe(`the webhook endpoints on ${backend.name}`,
       body: invalid("events", "This list may not be empty.", "empty")
     })
     expect(await call("PATCH", `${hooks()}${hook.id}/`, keys.owner, { secret: "nope" })).toEqual({ status: 400, body: badSecret })
+    // The test action reads its optional body after the webhook is found, and refuses a malformed one.
+    expect(await call("POST", `${hooks()}${hook.id}/test/`, keys.owner, undefined, "{bad")).toMatchObject({ status: 400, body: { code: "parse_error" } })
+    expect(await call("POST", `${hooks()}${UNKNOWN}/test/`, keys.owner, undefined, "{bad")).toEqual({ status: 404, body: NOT_FOUND })
+    expect((await call("GET", `${hooks()}${hook.id}/deliveries/`, keys.owner)).body.count).toBe(0)
     expect(await call("GET", `${hooks()}${hook.id}/`, keys.owner)).toMatchObject({ status: 200, body: { url: RECEIVER, events: ["*"] } })
     expect((await call("GET", hooks(), keys.owner)).body.count).toBe(before + 1)
   })

@@ -76,16 +76,15 @@ export class WebhookWorker extends Context.Service<WebhookWorker, {
         })
         const sides = flagSides(known)
         const hooks = yield* queue.subscribers([...new Set(known.map((change) => change.project_id))])
-        const deliveries = known.flatMap((change, i) =>
-          hooks
-            .filter((hook) => hook.project_id === change.project_id && subscribes(hook.events, change.event))
-            .map((hook) => ({
-              webhook_id: hook.id,
-              event: change.event,
-              body: payloadOf(change.event, change.project_id, change.entry, sides[i]!)
-            }))
-        )
-        if (deliveries.length > 0) yield* queue.enqueue(deliveries)
+        // A body is made once per change, whatever the number of its webhooks, and the loop gives way
+        // between changes, since a flag's filters (twice, before and after) can make a large body.
+        const deliveries = yield* Effect.forEach(known, (change, i) => {
+          const to = hooks.filter((hook) => hook.project_id === change.project_id && subscribes(hook.events, change.event))
+          if (to.length === 0) return Effect.succeed([])
+          const body = payloadOf(change.event, change.project_id, change.entry, sides[i]!)
+          return Effect.as(Effect.yieldNow, to.map((hook) => ({ webhook_id: hook.id, event: change.event, body })))
+        })
+        if (deliveries.flat().length > 0) yield* queue.enqueue(deliveries.flat())
         return changes.length
       }))
 
