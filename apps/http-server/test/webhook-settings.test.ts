@@ -13,7 +13,7 @@ const read = (env: Record<string, string>) =>
 
 describe("the webhook settings", () => {
   it("keep the defaults when unset: private addresses refused, retries for about 18 hours", async () => {
-    expect(await read({})).toEqual({ allowPrivate: false, retryDelaysMillis: DEFAULT_RETRY_DELAYS, timeoutMillis: 10_000, concurrency: 8, pollMillis: 1000 })
+    expect(await read({})).toEqual({ allowPrivate: false, retryDelaysMillis: DEFAULT_RETRY_DELAYS, timeoutMillis: 10_000, concurrency: 8, pollMillis: 1000, retentionMillis: 30 * 86_400_000 })
     expect(DEFAULT_RETRY_DELAYS.reduce((a, b) => a + b, 0) / 3_600_000).toBeCloseTo(17.6, 1)
   })
 
@@ -23,8 +23,9 @@ describe("the webhook settings", () => {
       HEDGEROW_WEBHOOKS_RETRY_DELAYS_MS: "100, 200,300",
       HEDGEROW_WEBHOOKS_TIMEOUT_MS: "1500",
       HEDGEROW_WEBHOOKS_CONCURRENCY: "2",
-      HEDGEROW_WEBHOOKS_POLL_MS: "20"
-    })).toEqual({ allowPrivate: true, retryDelaysMillis: [100, 200, 300], timeoutMillis: 1500, concurrency: 2, pollMillis: 20 })
+      HEDGEROW_WEBHOOKS_POLL_MS: "20",
+      HEDGEROW_WEBHOOKS_RETENTION_DAYS: "7"
+    })).toEqual({ allowPrivate: true, retryDelaysMillis: [100, 200, 300], timeoutMillis: 1500, concurrency: 2, pollMillis: 20, retentionMillis: 7 * 86_400_000 })
   })
 
   it("refuse a value that is not a usable number, naming it", async () => {

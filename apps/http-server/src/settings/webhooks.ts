@@ -7,6 +7,7 @@ export class WebhookConfigError extends Data.TaggedError("WebhookConfigError")<{
 // Node's timers hold at most 2^31 - 1 ms.
 const MAX_MS = 2_147_483_647
 const WHOLE = /^\s*\d+\s*$/
+const DAY_MS = 24 * 60 * 60 * 1000
 
 const whole = (name: string, raw: string, min: number, max: number) =>
   WHOLE.test(raw) && Number(raw) >= min && Number(raw) <= max
@@ -23,7 +24,8 @@ const setting = (name: string, min: number, max: number) =>
  * HEDGEROW_WEBHOOKS_ALLOW_PRIVATE (true lets receivers be on loopback, link-local or private addresses),
  * HEDGEROW_WEBHOOKS_RETRY_DELAYS_MS (the waits after each failed attempt, comma-separated milliseconds),
  * HEDGEROW_WEBHOOKS_TIMEOUT_MS (one attempt), HEDGEROW_WEBHOOKS_CONCURRENCY (attempts at once per process)
- * and HEDGEROW_WEBHOOKS_POLL_MS (how often the worker looks for due retries); each unset keeps core's default.
+ * HEDGEROW_WEBHOOKS_POLL_MS (how often the worker looks for due retries) and
+ * HEDGEROW_WEBHOOKS_RETENTION_DAYS (how long ended deliveries are kept); each unset keeps core's default.
  */
 export const WebhooksFromConfig = Layer.effect(
   WebhookSettings,
@@ -37,12 +39,14 @@ export const WebhooksFromConfig = Layer.effect(
     const timeoutMillis = yield* setting("HEDGEROW_WEBHOOKS_TIMEOUT_MS", 1, MAX_MS)
     const concurrency = yield* setting("HEDGEROW_WEBHOOKS_CONCURRENCY", 1, 1000)
     const pollMillis = yield* setting("HEDGEROW_WEBHOOKS_POLL_MS", 10, MAX_MS)
+    const retentionDays = yield* setting("HEDGEROW_WEBHOOKS_RETENTION_DAYS", 1, 3650)
     return {
       allowPrivate,
       retryDelaysMillis,
       timeoutMillis: Option.getOrElse(timeoutMillis, () => defaults.timeoutMillis),
       concurrency: Option.getOrElse(concurrency, () => defaults.concurrency),
-      pollMillis: Option.getOrElse(pollMillis, () => defaults.pollMillis)
+      pollMillis: Option.getOrElse(pollMillis, () => defaults.pollMillis),
+      retentionMillis: Option.match(retentionDays, { onNone: () => defaults.retentionMillis, onSome: (days) => days * DAY_MS })
     }
   })
 )

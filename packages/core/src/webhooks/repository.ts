@@ -83,6 +83,8 @@ export class WebhookQueue extends Context.Service<WebhookQueue, {
   readonly claim: (limit: number, leaseMillis: number) => Effect.Effect<ReadonlyArray<DueDelivery>>
   /** Records an attempt and the delivery's new state, and ends its lease. */
   readonly record: (attempt: AttemptRecord) => Effect.Effect<void>
+  /** Removes deliveries that ended (delivered or failed) more than `millis` ago, with their attempts; answers how many. */
+  readonly prune: (millis: number) => Effect.Effect<number>
   /** Calls `notify` whenever a process commits new work, for as long as the scope lives. */
   readonly onWork: (notify: () => void) => Effect.Effect<void, never, Scope.Scope>
 }>()("hedgerow/WebhookQueue") {}

@@ -11,11 +11,14 @@ export interface WebhookOptions {
   readonly concurrency: number
   /** How often the worker looks for due deliveries when no notification wakes it. */
   readonly pollMillis: number
+  /** How long a delivery that ended (delivered or failed) is kept, with its attempts, to be read. */
+  readonly retentionMillis: number
 }
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND
 const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
 
 /**
  * Six retries over about 18 hours: a receiver that is down for a deploy gets the change within seconds
@@ -29,7 +32,8 @@ export const WebhookSettings = Context.Reference<WebhookOptions>("hedgerow/Webho
     retryDelaysMillis: DEFAULT_RETRY_DELAYS,
     timeoutMillis: 10 * SECOND,
     concurrency: 8,
-    pollMillis: SECOND
+    pollMillis: SECOND,
+    retentionMillis: 30 * DAY
   })
 })
 

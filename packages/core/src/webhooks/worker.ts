@@ -10,6 +10,8 @@ import { WebhookTransport } from "./transport.ts"
 
 /** Recorded changes turned into deliveries per transaction. */
 const CHANGES_AT_ONCE = 100
+/** How often a process removes deliveries past their retention. */
+const PRUNE_EVERY_MILLIS = 60 * 60 * 1000
 /**
  * A lease lasts twice the attempt's deadline and a second more, so that a live process never loses an
  * attempt it still works on, while one left by a process that died is taken up again soon.
@@ -22,7 +24,8 @@ const leaseFor = (timeoutMillis: number) => 2 * timeoutMillis + 1000
  * makes deliveries of recorded changes, claims due ones under a lease, attempts each, and records every
  * attempt with what the delivery becomes: delivered on a 2xx, else pending again after the next wait of
  * the schedule, or failed when the schedule is spent. A notification of new work wakes it; it also
- * looks every `pollMillis`, for retries come due and leases left by a process that died. The fibers
+ * looks every `pollMillis`, for retries come due and leases left by a process that died, and once an
+ * hour removes deliveries that ended longer ago than their retention. The fibers
  * belong to the layer and stop with it; a delivery cut off mid-attempt is attempted again once its lease
  * expires, with the same id.
  */
@@ -134,7 +137,16 @@ export class WebhookWorker extends Context.Service<WebhookWorker, {
         )
       }
 
+      let prunedAt = 0
+      /** Old deliveries go once an hour, the first time at start. */
+      const prune = Effect.suspend(() => {
+        if (Date.now() - prunedAt < PRUNE_EVERY_MILLIS) return Effect.void
+        prunedAt = Date.now()
+        return Effect.asVoid(queue.prune(settings.retentionMillis))
+      })
+
       const round = Effect.gen(function*() {
+        yield* prune
         while ((yield* fanOut) === CHANGES_AT_ONCE) {
           // More changes wait; each batch is its own transaction.
         }

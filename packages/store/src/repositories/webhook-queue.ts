@@ -50,14 +50,16 @@ export const layerNoDeps = Layer.effect(
       // until it is enabled again, but for the test action's.
       claim: (limit, leaseMillis) =>
         sql`
-          UPDATE webhook_deliveries d SET lease_until = now() + ${leaseMillis} * interval '1 millisecond'
-          FROM webhooks w
-          WHERE w.id = d.webhook_id AND d.id IN (
-            SELECT p.id FROM webhook_deliveries p JOIN webhooks h ON h.id = p.webhook_id
-            WHERE p.status = 'pending' AND p.next_attempt_at <= now() AND (p.lease_until IS NULL OR p.lease_until < now())
-              AND (h.enabled OR p.event = ${TEST_EVENT})
-            ORDER BY p.next_attempt_at, p.seq LIMIT ${limit} FOR UPDATE OF p SKIP LOCKED)
-          RETURNING d.id::text AS id, w.url, w.secret, d.body, d.attempts`.pipe(
+          WITH claimed AS (
+            UPDATE webhook_deliveries d SET lease_until = now() + ${leaseMillis} * interval '1 millisecond'
+            FROM webhooks w
+            WHERE w.id = d.webhook_id AND d.id IN (
+              SELECT p.id FROM webhook_deliveries p JOIN webhooks h ON h.id = p.webhook_id
+              WHERE p.status = 'pending' AND p.next_attempt_at <= now() AND (p.lease_until IS NULL OR p.lease_until < now())
+                AND (h.enabled OR p.event = ${TEST_EVENT})
+              ORDER BY p.next_attempt_at, p.seq LIMIT ${limit} FOR UPDATE OF p SKIP LOCKED)
+            RETURNING d.seq, d.id::text AS id, w.url, w.secret, d.body, d.attempts)
+          SELECT id, url, secret, body, attempts FROM claimed ORDER BY seq`.pipe(
           Effect.flatMap(decodeDue),
           Effect.orDie
         ),
@@ -74,6 +76,13 @@ export const layerNoDeps = Layer.effect(
             next_attempt_at = ${attempt.next_attempt_at?.toISOString() ?? null}::timestamptz,
             delivered_at = CASE WHEN ${attempt.status} = 'delivered' THEN now() END
           WHERE id = ${attempt.delivery_id}`.pipe(Effect.orDie, Effect.asVoid),
+      prune: (millis) =>
+        sql<{ n: number }>`
+          WITH gone AS (
+            DELETE FROM webhook_deliveries
+            WHERE status <> 'pending' AND COALESCE(delivered_at, created_at) < now() - ${millis} * interval '1 millisecond'
+            RETURNING 1)
+          SELECT count(*)::integer AS n FROM gone`.pipe(Effect.orDie, Effect.map((rows) => rows[0]?.n ?? 0)),
       // Listens again after a lost connection; meanwhile the worker's polling finds the work.
       onWork: (notify) =>
         Effect.scoped(Effect.flatten(listener.listen(WEBHOOKS_CHANNEL, () => notify()))).pipe(
