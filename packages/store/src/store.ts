@@ -64,6 +64,8 @@ export const repositoriesNoDeps = Layer.mergeAll(
   CohortRepositorySql.layerNoDeps,
   GroupTypeRepositorySql.layerNoDeps,
   WebhookRepositorySql.layerNoDeps,
+  // Hears of new work through the change feed's Freshness, when one is live; else its worker polls.
+  WebhookQueueSql.layerNoDeps,
   TransactionsSql.layerNoDeps
 )
 
@@ -105,8 +107,6 @@ export const layerSql = (
 export const layer = (options: StoreOptions = {}) =>
   Layer.mergeAll(
     repositoriesNoDeps,
-    // The queue listens for new work on the store's notification channel.
-    WebhookQueueSql.layerNoDeps,
     networkLayer,
     options.databaseUrl === undefined ? EmbeddedAnalyzer.layerNoDeps : Layer.empty
   ).pipe(

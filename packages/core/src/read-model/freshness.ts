@@ -30,6 +30,12 @@ export interface FreshnessShape {
   readonly lost: () => void
   /** The feed listens (again): whatever was missed meanwhile is dropped with every version. */
   readonly resumed: () => void
+  /**
+   * Calls `callback` whenever the feed names `name`, a name no cache reads (the webhook queues'), and
+   * when the feed listens again, since it may have missed one meanwhile; answers how to stop. Such a
+   * name moves no version and takes no place in the journal.
+   */
+  readonly onNotice: (name: string, callback: () => void) => () => void
 }
 
 /** Changes the journal keeps; a cache further behind than that reads its entry afresh. */
@@ -54,6 +60,10 @@ const makeFreshness = (): FreshnessShape => {
     everything++
     record("*", undefined)
   }
+  const notices = new Map<string, Set<() => void>>()
+  const noticeAll = () => {
+    for (const callbacks of notices.values()) for (const callback of callbacks) callback()
+  }
   return {
     version: (tables) => {
       let sum = everything
@@ -65,6 +75,11 @@ const makeFreshness = (): FreshnessShape => {
       for (const change of changes) {
         if (change === "*") {
           changeEverything()
+          continue
+        }
+        const heard = notices.get(change)
+        if (heard !== undefined) {
+          for (const callback of heard) callback()
           continue
         }
         const colon = change.indexOf(":")
@@ -92,6 +107,15 @@ const makeFreshness = (): FreshnessShape => {
     resumed: () => {
       live = true
       changeEverything()
+      noticeAll()
+    },
+    onNotice: (name, callback) => {
+      const callbacks = notices.get(name) ?? new Set()
+      notices.set(name, callbacks.add(callback))
+      return () => {
+        callbacks.delete(callback)
+        if (callbacks.size === 0) notices.delete(name)
+      }
     }
   }
 }

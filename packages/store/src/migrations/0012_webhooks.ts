@@ -6,8 +6,8 @@ import { runScript } from "./script.ts"
  * transaction left it; so a change and its record commit together, whatever statement wrote them. The
  * delivery worker turns records into `webhook_deliveries`, one per subscribed webhook, numbered in the
  * order they were made (`seq`), and each attempt into a `webhook_attempts` row. Inserts into either
- * queue notify `hedgerow_webhooks` at commit, which wakes the workers of every process. Function bodies
- * keep their semicolons off line ends.
+ * queue are named on the change feed at commit, which wakes the workers of every process without a
+ * connection of their own. Function bodies keep their semicolons off line ends.
  */
 export default runScript(`
 CREATE TABLE webhooks (
@@ -60,7 +60,6 @@ CREATE TABLE webhook_attempts (
 CREATE FUNCTION hedgerow_webhook_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.project_id IS NOT NULL AND EXISTS (SELECT 1 FROM webhooks w WHERE w.project_id = NEW.project_id AND w.enabled) THEN INSERT INTO webhook_changes (activity_id, project_id, item) VALUES (NEW.id, NEW.project_id, CASE WHEN NEW.scope = 'FeatureFlag' THEN (SELECT to_jsonb(f) FROM feature_flags f WHERE f.id::text = NEW.item_id) END); END IF; RETURN NULL; END $$;
 CREATE TRIGGER activity_log_webhooks AFTER INSERT ON activity_log FOR EACH ROW EXECUTE FUNCTION hedgerow_webhook_change();
 
-CREATE FUNCTION hedgerow_notify_webhooks() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('hedgerow_webhooks', TG_TABLE_NAME); RETURN NULL; END $$;
-CREATE TRIGGER webhook_changes_work AFTER INSERT ON webhook_changes FOR EACH STATEMENT EXECUTE FUNCTION hedgerow_notify_webhooks();
-CREATE TRIGGER webhook_deliveries_work AFTER INSERT ON webhook_deliveries FOR EACH STATEMENT EXECUTE FUNCTION hedgerow_notify_webhooks();
+CREATE TRIGGER webhook_changes_work AFTER INSERT ON webhook_changes FOR EACH STATEMENT EXECUTE FUNCTION hedgerow_notify_change();
+CREATE TRIGGER webhook_deliveries_work AFTER INSERT ON webhook_deliveries FOR EACH STATEMENT EXECUTE FUNCTION hedgerow_notify_change();
 `)

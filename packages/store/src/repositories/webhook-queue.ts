@@ -1,11 +1,10 @@
 import { ProjectId, TEST_EVENT, WebhookDeliveryId, WebhookId } from "@hedgerow/core"
-import { WebhookQueue } from "@hedgerow/core/ports"
-import { Effect, Layer, Schedule, Schema } from "effect"
+import { Freshness, WebhookQueue } from "@hedgerow/core/ports"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { Listener } from "../sql/listener.ts"
 
-/** The channel the webhook queues' triggers notify when a statement adds work. */
-export const WEBHOOKS_CHANNEL = "hedgerow_webhooks"
+/** The queues whose inserts the change feed names: new work for the workers. */
+const QUEUES = ["webhook_changes", "webhook_deliveries"]
 
 /** A receiver's reply and an error are kept to this many characters, without NUL, which text columns cannot hold. */
 const MAX_TEXT = 1000
@@ -23,7 +22,7 @@ export const layerNoDeps = Layer.effect(
   WebhookQueue,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const listener = yield* Listener
+    const freshness = yield* Freshness
     return WebhookQueue.of({
       takeChanges: (limit) =>
         sql`
@@ -83,14 +82,12 @@ export const layerNoDeps = Layer.effect(
             WHERE status <> 'pending' AND COALESCE(delivered_at, created_at) < now() - ${millis} * interval '1 millisecond'
             RETURNING 1)
           SELECT count(*)::integer AS n FROM gone`.pipe(Effect.orDie, Effect.map((rows) => rows[0]?.n ?? 0)),
-      // Listens again after a lost connection; meanwhile the worker's polling finds the work.
+      // The change feed's own connection carries the notices, so webhooks hold no connection of their own.
       onWork: (notify) =>
-        Effect.scoped(Effect.flatten(listener.listen(WEBHOOKS_CHANNEL, () => notify()))).pipe(
-          Effect.retry(Schedule.spaced("2 seconds")),
-          Effect.ignore,
-          Effect.forkScoped,
-          Effect.asVoid
-        )
+        Effect.asVoid(Effect.acquireRelease(
+          Effect.sync(() => QUEUES.map((queue) => freshness.onNotice(queue, notify))),
+          (stops) => Effect.sync(() => stops.forEach((stop) => stop()))
+        ))
     })
   })
 )
