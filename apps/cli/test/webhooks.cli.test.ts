@@ -5,7 +5,9 @@ import { ConfigProvider, Effect, Layer } from "effect"
 import { lines, runInProcess, type ServerSession, serverSession } from "./cli-runner.ts"
 
 const connect = serverSession()
-const config = ConfigProvider.layerAdd(ConfigProvider.fromEnv({ env: { HEDGEROW_WEBHOOKS_ALLOW_PRIVATE: "true", HEDGEROW_WEBHOOKS_POLL_MS: "50" } }), {
+// The worker looks for work on its own only every ten minutes: what it sends here, it sends because the
+// change feed woke it at commit.
+const config = ConfigProvider.layerAdd(ConfigProvider.fromEnv({ env: { HEDGEROW_WEBHOOKS_ALLOW_PRIVATE: "true", HEDGEROW_WEBHOOKS_POLL_MS: "600000" } }), {
   asPrimary: true
 })
 
