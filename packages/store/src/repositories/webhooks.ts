@@ -2,7 +2,7 @@ import { Webhook, WebhookAttempt, WebhookDelivery } from "@hedgerow/core"
 import { WebhookRepository } from "@hedgerow/core/ports"
 import { Effect, Layer, Struct } from "effect"
 import { SqlClient } from "effect/sql"
-import { pageAndTotal } from "./paging.ts"
+import { decodedPage, pageAndTotal } from "./paging.ts"
 import { columnsOf, decodeFirst, decodeOne, decodeRows } from "./table.ts"
 
 const decodeWebhook = decodeOne(Webhook)
@@ -42,9 +42,7 @@ export const layerNoDeps = Layer.effect(
             SELECT ${columns} FROM webhooks WHERE project_id = ${project}
             ORDER BY created_at, id LIMIT ${page.limit} OFFSET ${page.offset}`,
           sql<{ n: number }>`SELECT count(*)::integer AS n FROM webhooks WHERE project_id = ${project}`
-        ).pipe(
-          Effect.flatMap(({ rows, total }) => Effect.map(decodeWebhooks(rows), (results) => ({ count: total, results, request: page })))
-        ),
+        ).pipe(Effect.flatMap(decodedPage(decodeWebhooks, page))),
       update: (project, id, fields, secret) =>
         sql`
           UPDATE webhooks
@@ -65,9 +63,7 @@ export const layerNoDeps = Layer.effect(
             SELECT ${delivery} FROM webhook_deliveries d WHERE d.webhook_id = ${webhook}
             ORDER BY d.seq DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
           sql<{ n: number }>`SELECT count(*)::integer AS n FROM webhook_deliveries WHERE webhook_id = ${webhook}`
-        ).pipe(
-          Effect.flatMap(({ rows, total }) => Effect.map(decodeDeliveries(rows), (results) => ({ count: total, results, request: page })))
-        ),
+        ).pipe(Effect.flatMap(decodedPage(decodeDeliveries, page))),
       delivery: (webhook, id) =>
         sql`SELECT ${delivery} FROM webhook_deliveries d WHERE d.id = ${id} AND d.webhook_id = ${webhook}`.pipe(
           Effect.orDie,
