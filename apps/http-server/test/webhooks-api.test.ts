@@ -155,6 +155,19 @@ forEachBackend((backend) => describe(`the webhook endpoints on ${backend.name}`,
     expect((await call("GET", `${hooks(projectB)}${theirs}/`, keys.ownerB)).status).toBe(200)
   })
 
+  it("refuses a webhook past the project's 50, concurrent creations included", async () => {
+    const path = hooks(projectB)
+    const have = (await call("GET", path, keys.ownerB)).body.count
+    const replies = await Promise.all(Array.from({ length: 52 - have }, () => call("POST", path, keys.ownerB, { url: RECEIVER })))
+    expect(replies.filter((reply) => reply.status === 201)).toHaveLength(50 - have)
+    const refused = replies.filter((reply) => reply.status !== 201)
+    expect(refused).toEqual([0, 1].map(() => ({ status: 400, body: invalid(null, "A project can have at most 50 webhooks.", "max_webhooks") })))
+    expect((await call("GET", path, keys.ownerB)).body.count).toBe(50)
+    const one = replies.find((reply) => reply.status === 201)!.body.id
+    expect((await call("DELETE", `${path}${one}/`, keys.ownerB)).status).toBe(204)
+    expect((await call("POST", path, keys.ownerB, { url: RECEIVER })).status).toBe(201)
+  })
+
   it("answers 400 for each rule of the body, writing nothing", async () => {
     const before = (await call("GET", hooks(), keys.owner)).body.count
     const cases: ReadonlyArray<readonly [unknown, unknown]> = [

@@ -14,6 +14,7 @@ export interface WebhookFields {
 export class WebhookRepository extends Context.Service<WebhookRepository, {
   readonly insert: (input: WebhookFields & { readonly project_id: ProjectId; readonly secret: string }) => Effect.Effect<Webhook>
   readonly find: (project: ProjectId, id: WebhookId) => Effect.Effect<Option.Option<Webhook>>
+  readonly count: (project: ProjectId) => Effect.Effect<number>
   /** Oldest first, ties by id. */
   readonly list: (project: ProjectId, page: PageRequest) => Effect.Effect<Page<Webhook>>
   /** None when the project has no such webhook; a given secret replaces the old one. */

@@ -24,6 +24,11 @@ const badSecret = () =>
   ValidationError.field("secret", "Enter a Standard Webhooks secret: whsec_ followed by the base64 of 24 to 64 bytes.")
 const noEvents = () => ValidationError.field("events", "This list may not be empty.", "empty")
 
+/** Every change is sent to every webhook that wants it: a bound keeps one change from costing without end. */
+export const MAX_WEBHOOKS_PER_PROJECT = 50
+const tooMany = () =>
+  ValidationError.field(null, `A project can have at most ${MAX_WEBHOOKS_PER_PROJECT} webhooks.`, "max_webhooks")
+
 type Failure = PermissionDenied | NotFound
 type WriteFailure = Failure | ValidationError | BodyError
 
@@ -81,13 +86,18 @@ export class WebhookService extends Context.Service<WebhookService, {
         const url = yield* receiver(input.url)
         const events = yield* eventsOf(input.events, [EVERY_EVENT])
         const secret = yield* secretOf(input.secret)
-        const created = yield* transactions.single(webhooks.insert({
-          project_id: found.id,
-          url,
-          description: input.description ?? "",
-          events,
-          enabled: input.enabled ?? true,
-          secret
+        // Creations in a project take turns, so that two at once cannot both pass the bound.
+        const created = yield* transactions.run(Effect.gen(function*() {
+          yield* transactions.serialize(`hedgerow:webhooks:${found.id}`)
+          if ((yield* webhooks.count(found.id)) >= MAX_WEBHOOKS_PER_PROJECT) return yield* tooMany()
+          return yield* webhooks.insert({
+            project_id: found.id,
+            url,
+            description: input.description ?? "",
+            events,
+            enabled: input.enabled ?? true,
+            secret
+          })
         }))
         return { ...created, secret }
       })

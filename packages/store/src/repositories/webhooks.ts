@@ -35,6 +35,11 @@ export const layerNoDeps = Layer.effect(
           RETURNING ${columns}`.pipe(Effect.orDie, Effect.flatMap(decodeWebhook)),
       find: (project, id) =>
         sql`SELECT ${columns} FROM webhooks WHERE id = ${id} AND project_id = ${project}`.pipe(Effect.orDie, Effect.flatMap(decodeFound)),
+      count: (project) =>
+        sql<{ n: number }>`SELECT count(*)::integer AS n FROM webhooks WHERE project_id = ${project}`.pipe(
+          Effect.orDie,
+          Effect.map((rows) => rows[0]?.n ?? 0)
+        ),
       list: (project, page) =>
         pageAndTotal(
           page,
