@@ -158,6 +158,22 @@ forEachBackend((backend) => describe(`webhook deliveries on ${backend.name}`, ()
     expect((await receiver).on("/disabled")).toHaveLength(1)
   })
 
+  it("pages deliveries newest first, at most 100 a page", async () => {
+    const { id } = await hook("/paged", ["feature_flag.created"])
+    for (let n = 0; n < 3; n++) expect((await call("POST", `/webhooks/${id}/test/`)).status).toBe(201)
+    const first = await call("GET", `/webhooks/${id}/deliveries/?limit=2`)
+    expect(first.body.count).toBe(3)
+    expect(first.body.results).toHaveLength(2)
+    expect(first.body.next).toMatch(/\/deliveries\/\?limit=2&offset=2$/)
+    const rest = await call("GET", `/webhooks/${id}/deliveries/?limit=2&offset=2`)
+    const ids = [...first.body.results, ...rest.body.results].map((one: { id: string }) => one.id)
+    expect(new Set(ids).size).toBe(3)
+    const wide = await call("GET", `/webhooks/${id}/deliveries/?limit=1000`)
+    expect(wide.body.results).toHaveLength(3)
+    expect(wide.body.next).toBeNull()
+    expect((await call("GET", `/webhooks/${id}/deliveries/?limit=1000&offset=1`)).body.previous).toMatch(/limit=100(&|$)/)
+  })
+
   it("sends a test delivery on request, and only subscribed events otherwise", async () => {
     const { id, secret } = await hook("/test", ["cohort.created"])
     await flag("unsubscribed-flag")

@@ -53,7 +53,7 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       query: ListQuery,
       success: PageEnvelopeOf(WebhookDelivery),
       error: ReadErrors
-    }).annotate(OpenApi.Description, "The webhook's deliveries, newest first, each with its body and every attempt (scope webhook:read)"),
+    }).annotate(OpenApi.Description, "The webhook's deliveries, newest first, each with its body and every attempt; at most 100 a page (scope webhook:read)"),
     HttpApiEndpoint.post("test", "/api/projects/:project_id/webhooks/:id/test/", {
       params: WebhookParams,
       success: WebhookDelivery.pipe(HttpApiSchema.status(201)),

@@ -24,6 +24,12 @@ const badSecret = () =>
   ValidationError.field("secret", "Enter a Standard Webhooks secret: whsec_ followed by the base64 of 24 to 64 bytes.")
 const noEvents = () => ValidationError.field("events", "This list may not be empty.", "empty")
 
+/**
+ * Deliveries carry their bodies, a flag before and after (filters and all), so a page of them holds at
+ * most 100 rather than the 1,000 of other lists.
+ */
+export const MAX_DELIVERIES_PAGE = 100
+
 /** Every change is sent to every webhook that wants it: a bound keeps one change from costing without end. */
 export const MAX_WEBHOOKS_PER_PROJECT = 50
 const tooMany = () =>
@@ -133,7 +139,8 @@ export class WebhookService extends Context.Service<WebhookService, {
       const deliveries = Effect.fn("WebhookService.deliveries")(function*(actor: Actor, project: string, id: string, query: ListQuery) {
         const { project: found } = yield* readable(actor, project)
         const webhook = yield* find(found.id, id)
-        return yield* webhooks.deliveries(webhook.id, pageRequest(query))
+        const request = pageRequest(query)
+        return yield* webhooks.deliveries(webhook.id, { ...request, limit: Math.min(request.limit, MAX_DELIVERIES_PAGE) })
       })
 
       const test = Effect.fn("WebhookService.test")(function*(actor: Actor, project: string, id: string, body: Body) {
