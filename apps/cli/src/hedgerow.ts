@@ -6,6 +6,7 @@ import { domains } from "./commands/domains.ts"
 import { cohorts } from "./commands/cohorts.ts"
 import { flags } from "./commands/flags.ts"
 import { groupTypes } from "./commands/group-types.ts"
+import { webhooks } from "./commands/webhooks.ts"
 import { invites } from "./commands/invites.ts"
 import { keys } from "./commands/keys.ts"
 import { auth, login, logout } from "./commands/login.ts"
@@ -21,7 +22,7 @@ export { VERSION }
 
 export const hedgerow = Command.make("hedgerow").pipe(
   Command.withDescription("Hedgerow: a self-hostable PostHog-compatible organization and feature-flag API"),
-  Command.withSubcommands([serve, admin, orgs, projects, domains, batchExports, invites, members, roles, flags, cohorts, groupTypes, keys, login, logout, auth])
+  Command.withSubcommands([serve, admin, orgs, projects, domains, batchExports, invites, members, roles, flags, cohorts, groupTypes, webhooks, keys, login, logout, auth])
 )
 
 /** The CLI on the process arguments, every failure already printed as one line. */

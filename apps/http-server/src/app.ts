@@ -16,6 +16,7 @@ import { Observatory } from "./observe/observatory.ts"
 import { RateLimitsFromConfig } from "./settings/rate-limits.ts"
 import { ServerSettings, serverSettingsFromConfig } from "./settings/server-settings.ts"
 import { SiteFromConfig } from "./settings/site.ts"
+import { WebhooksFromConfig } from "./settings/webhooks.ts"
 import * as WebConsole from "./web-console/routes.ts"
 
 /**
@@ -61,7 +62,7 @@ export const routesAt = (basePath: string) =>
 
 /** Core services over a store, with the server's configuration. */
 export const servicesLayer = (store: StoreOptions) =>
-  Hedgerow.layer(store).pipe(Layer.provide(RateLimitsFromConfig), Layer.provide(SiteFromConfig))
+  Hedgerow.layer(store).pipe(Layer.provide(RateLimitsFromConfig), Layer.provide(SiteFromConfig), Layer.provideMerge(WebhooksFromConfig))
 
 /**
  * Serves `routes` with `services` given to the routes alone: each request's context then holds the

@@ -59,6 +59,7 @@ export const launch = (options: ServerOptions) =>
       MetricsListenError: (error) => refuse(error.message),
       TracingConfigError: (error) => refuse(error.message),
       SiteConfigError: (error) => refuse(error.message),
+      WebhookConfigError: (error) => refuse(error.message),
       ServeError: (error) => refuse(`cannot listen on ${options.host}:${options.port}: ${causeMessage(error.cause)}`)
     })
   )

@@ -1,6 +1,6 @@
 // The module alone: the package's index also loads its Redis client, many modules more at start-up.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Bootstrap, type BootstrapOptions, type Bootstrapped } from "@hedgerow/core"
+import { Bootstrap, type BootstrapOptions, type Bootstrapped, WebhookWorker } from "@hedgerow/core"
 import type { StoreOptions } from "@hedgerow/store"
 import { ChangeFeedStatus } from "@hedgerow/store"
 import { Context, Effect, Layer, Option } from "effect"
@@ -45,8 +45,8 @@ export interface ServerOptions {
 }
 
 /**
- * The API (and the web console, given its build) on a Node HTTP server over core and the store; port 0
- * picks a free port. The server's timeouts come from the configuration (settings/timeouts.ts) and the
+ * The API (and the web console, given its build) on a Node HTTP server over core and the store, with the
+ * webhook worker beside it; port 0 picks a free port. The server's timeouts come from the configuration (settings/timeouts.ts) and the
  * console from its directory, both read first so that a bad timeout or a missing build refuses the start
  * before the store is opened.
  */
@@ -78,7 +78,9 @@ export const layer = (options: ServerOptions) =>
           host: options.host
         })
       )).pipe(Layer.provide(Layer.mergeAll(services, log, observed, serverSettingsFromConfig(""))))
-      const running = Layer.merge(app.pipe(Layer.provide(Layer.merge(log, observed)), Layer.provideMerge(server)), services)
+      // The webhook worker delivers while the server runs, and stops with it.
+      const webhooks = WebhookWorker.layerNoDeps.pipe(Layer.provide(Layer.merge(services, log)))
+      const running = Layer.mergeAll(app.pipe(Layer.provide(Layer.merge(log, observed)), Layer.provideMerge(server)), services, webhooks)
       // Built once the server listens, so released before it closes: a stop is draining from its first moment.
       return Layer.flatMap(running, (built) =>
         Layer.merge(Layer.succeedContext(built), Layer.effectDiscard(Effect.gen(function*() {

@@ -22,6 +22,7 @@ import { SdkConfigGroup } from "./groups/sdk-config.ts"
 import { SessionsGroup } from "./groups/sessions.ts"
 import { SignupGroup } from "./groups/signup.ts"
 import { SystemGroup } from "./groups/system.ts"
+import { WebhooksGroup } from "./groups/webhooks.ts"
 import { RequestDecoding } from "./decoding.ts"
 import { withSessionSecurity } from "./security.ts"
 
@@ -45,6 +46,7 @@ export class HedgerowApi extends HttpApi.make("hedgerow")
   .add(SdkConfigGroup)
   .add(CaptureGroup)
   .add(CohortsGroup)
+  .add(WebhooksGroup)
   // Before identity: `/api/personal_api_keys/:id/` serves every method on `@current` but GET.
   .add(PersonalApiKeysGroup)
   .add(IdentityGroup)

@@ -1,6 +1,6 @@
 /**
  * What a store implements for core: the repositories and their records' write shapes, transactions,
- * and the mail and DNS ports, with the few helpers an implementation shares with core's rules.
+ * and the mail, DNS and webhook ports, with the few helpers an implementation shares with core's rules.
  */
 export * from "./shared/transactions.ts"
 export * from "./shared/secrets.ts"
@@ -30,6 +30,9 @@ export * from "./dashboards/repository.ts"
 export * from "./cohorts/repository.ts"
 export * from "./group-types/repository.ts"
 export * from "./activity/repository.ts"
+export * from "./webhooks/repository.ts"
+export * from "./webhooks/transport.ts"
+export { isPublicAddress } from "./webhooks/addresses.ts"
 export { activityEntry } from "./activity/writer.ts"
 export { toMember } from "./members/views.ts"
 export * from "./read-model/freshness.ts"

@@ -20,6 +20,7 @@ import { SessionService } from "./sessions/service.ts"
 import { SignupService } from "./signup/service.ts"
 import { Bootstrap } from "./setup/bootstrap.ts"
 import { UserService } from "./users/service.ts"
+import { WebhookService } from "./webhooks/service.ts"
 
 /**
  * Every core service, wired to each other; the repositories and Transactions come from a store. Internal
@@ -43,6 +44,7 @@ export const layerNoDeps = Layer.mergeAll(
   // Copying a flag to another project makes the cohorts it names there, as a cohort's own create does.
   FlagServices.layerNoDeps.pipe(Layer.provideMerge(GroupTypeService.layerNoDeps), Layer.provide(CohortWriter.layerNoDeps)),
   CohortService.layerNoDeps.pipe(Layer.provide(CohortWriter.layerNoDeps)),
+  WebhookService.layerNoDeps,
   Layer.provideMerge(Bootstrap.layerNoDeps, PersonalApiKeyService.layerNoDeps)
 ).pipe(
   Layer.provide(Access.layerNoDeps),

@@ -22,9 +22,12 @@ import * as RoleRepositorySql from "./repositories/roles.ts"
 import * as SessionRepositorySql from "./repositories/sessions.ts"
 import * as TransactionsSql from "./repositories/transactions.ts"
 import * as UserRepositorySql from "./repositories/users.ts"
+import * as WebhookQueueSql from "./repositories/webhook-queue.ts"
+import * as WebhookRepositorySql from "./repositories/webhooks.ts"
 import * as Migrations from "./migrations/index.ts"
 import * as Dns from "./network/dns.ts"
 import * as Smtp from "./network/smtp.ts"
+import * as WebhookHttp from "./network/webhook-transport.ts"
 import { type DataDirInUse, type DataDirLockError, layerPgliteDataDir } from "./sql/data-dir-lock.ts"
 import { layerPglite } from "./sql/pglite-client.ts"
 import { type DatabaseUnavailable, displayUrl, layerPostgres } from "./sql/postgres-client.ts"
@@ -60,11 +63,14 @@ export const repositoriesNoDeps = Layer.mergeAll(
   DashboardRepositorySql.layerNoDeps,
   CohortRepositorySql.layerNoDeps,
   GroupTypeRepositorySql.layerNoDeps,
+  WebhookRepositorySql.layerNoDeps,
+  // Hears of new work through the change feed's Freshness, when one is live; else its worker polls.
+  WebhookQueueSql.layerNoDeps,
   TransactionsSql.layerNoDeps
 )
 
-/** Adapters to the world beyond SQL (DNS, SMTP), configured from the environment once, when the layer is built. */
-export const networkLayer = Layer.mergeAll(Dns.layer, Smtp.layer)
+/** Adapters to the world beyond SQL (DNS, SMTP, webhooks' HTTP), configured from the environment once, when the layer is built. */
+export const networkLayer = Layer.mergeAll(Dns.layer, Smtp.layer, WebhookHttp.layer)
 
 export interface StoreOptions {
   /** A PostgreSQL server's URL; when given, the store lives there and `dataDir` is ignored. */

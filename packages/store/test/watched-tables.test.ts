@@ -24,7 +24,11 @@ const NOTICE_ONLY: ReadonlyMap<WatchedTable, string> = new Map([[
  * Tables with a notify trigger that no cache reads: migration 0003 puts them on the feed, and a migration
  * a database has run is never edited. Their notifications move versions nobody asks for.
  */
-const NOTIFIED_UNREAD: ReadonlySet<string> = new Set(["organizations", "roles", "role_memberships", "feature_flag_role_access"])
+const NOTIFIED_UNREAD: ReadonlySet<string> = new Set([
+  "organizations", "roles", "role_memberships", "feature_flag_role_access",
+  // The webhook queues: their notices wake the delivery workers, and move no cache's version.
+  "webhook_changes", "webhook_deliveries"
+])
 
 /** The writes a trigger can answer, by their bits in `pg_trigger.tgtype`. */
 const WRITES = { INSERT: 4, DELETE: 8, UPDATE: 16, TRUNCATE: 32 } as const

@@ -10,7 +10,8 @@ import {
   type ProjectId,
   ProjectService,
   type ServerFlag,
-  systemActor
+  systemActor,
+  WebhookWorker
 } from "@hedgerow/core"
 import type { StoreOptions } from "@hedgerow/store"
 import { Context, Data, Effect, Layer, Option } from "effect"
@@ -224,9 +225,12 @@ const make = (options: EmbedOptions, basePath: string) =>
  */
 export const layer = (options: EmbedOptions) =>
   Layer.unwrap(Effect.map(basePathOf(options.basePath), (basePath) =>
-    Layer.effect(Embedding, make(options, basePath)).pipe(
-      Layer.provide(options.log === undefined ? Layer.empty : ServerLog.layer(options.log, options.log.sink)),
-      // What Node's adapter gives the routes on a server of its own (file bodies, ETags).
-      Layer.provide(NodeHttpServer.layerHttpServices),
-      Layer.provideMerge(App.servicesLayer(options.store))
-    )))
+    Layer.merge(
+      Layer.effect(Embedding, make(options, basePath)).pipe(
+        Layer.provide(options.log === undefined ? Layer.empty : ServerLog.layer(options.log, options.log.sink)),
+        // What Node's adapter gives the routes on a server of its own (file bodies, ETags).
+        Layer.provide(NodeHttpServer.layerHttpServices)
+      ),
+      // The mounted API takes webhooks, so the application sends them, as a server does.
+      WebhookWorker.layerNoDeps
+    ).pipe(Layer.provideMerge(App.servicesLayer(options.store)))))

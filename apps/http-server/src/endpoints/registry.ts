@@ -23,6 +23,7 @@ import { roles } from "./roles.ts"
 import { sdkConfig } from "./sdk-config.ts"
 import { sessions } from "./sessions.ts"
 import { signup } from "./signup.ts"
+import { webhooks } from "./webhooks.ts"
 
 /**
  * Every endpoint of the contract bound to its core call, by group, one file per group. The HTTP
@@ -44,6 +45,7 @@ export const endpoints: { readonly [G in BoundGroupName]: GroupBindings<G> } = {
   groupTypes,
   flagUsage,
   cohorts,
+  webhooks,
   personalApiKeys,
   identity,
   flagEvaluation,

@@ -40,6 +40,7 @@ import { roleScenarios } from "./roles.ts"
 import type { Scenario } from "./scenario.ts"
 import { sessionScenarios } from "./sessions.ts"
 import { transportScenarios } from "./transport.ts"
+import { webhookScenarios } from "./webhooks.ts"
 
 /** The conformance set, written once and run on every target. */
 export const scenarios: ReadonlyArray<Scenario> = [
@@ -83,6 +84,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...cohortMemberScenarios,
   ...cohortAuthScenarios,
   ...cohortFlagScenarios,
+  ...webhookScenarios,
   ...transportScenarios
 ]
 

@@ -15,6 +15,7 @@ export const SCOPE_WORDS = {
   activity_log: "Activity log",
   access_control: "Access control",
   group: "Group",
+  webhook: "Webhook",
   user: "User"
 } as const satisfies Record<ScopeObject, string>
 

@@ -14,4 +14,6 @@ export class ActivityRepository extends Context.Service<ActivityRepository, {
     filter: { readonly project_id: ProjectId; readonly scope: string; readonly item: string | null },
     page: PageNumberRequest
   ) => Effect.Effect<NumberedPage<ActivityLogView>>
+  /** These entries as the activity endpoints render them, in no particular order. */
+  readonly entries: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ActivityLogView>>
 }>()("hedgerow/ActivityRepository") {}

@@ -34,6 +34,12 @@ export interface FreshnessShape {
   readonly holds: (name: string, size: () => number) => void
   /** The entries each registered part holds now, for monitoring (parts of one name added together). */
   readonly entries: () => ReadonlyMap<string, number>
+  /**
+   * Calls `callback` whenever the feed names `name`, a name no cache reads (the webhook queues'), and
+   * when the feed listens again, since it may have missed one meanwhile; answers how to stop. Such a
+   * name moves no version and takes no place in the journal.
+   */
+  readonly onNotice: (name: string, callback: () => void) => () => void
 }
 
 /** Changes the journal keeps; a cache further behind than that reads its entry afresh. */
@@ -60,6 +66,10 @@ const makeFreshness = (countEntries: boolean): FreshnessShape => {
     record("*", undefined)
   }
   const parts: Array<readonly [name: string, size: () => number]> = []
+  const notices = new Map<string, Set<() => void>>()
+  const noticeAll = () => {
+    for (const callbacks of notices.values()) for (const callback of callbacks) callback()
+  }
   return {
     version: (tables) => {
       let sum = everything
@@ -71,6 +81,11 @@ const makeFreshness = (countEntries: boolean): FreshnessShape => {
       for (const change of changes) {
         if (change === "*") {
           changeEverything()
+          continue
+        }
+        const heard = notices.get(change)
+        if (heard !== undefined) {
+          for (const callback of heard) callback()
           continue
         }
         const colon = change.indexOf(":")
@@ -98,6 +113,7 @@ const makeFreshness = (countEntries: boolean): FreshnessShape => {
     resumed: () => {
       live = true
       changeEverything()
+      noticeAll()
     },
     holds: (name, size) => {
       if (countEntries) parts.push([name, size])
@@ -106,6 +122,14 @@ const makeFreshness = (countEntries: boolean): FreshnessShape => {
       const totals = new Map<string, number>()
       for (const [name, size] of parts) totals.set(name, (totals.get(name) ?? 0) + size())
       return totals
+    },
+    onNotice: (name, callback) => {
+      const callbacks = notices.get(name) ?? new Set()
+      notices.set(name, callbacks.add(callback))
+      return () => {
+        callbacks.delete(callback)
+        if (callbacks.size === 0) notices.delete(name)
+      }
     }
   }
 }

@@ -32,6 +32,11 @@ export const InviteId = Uuid.pipe(Schema.brand("InviteId"))
 export type InviteId = typeof InviteId.Type
 export const BatchExportId = Uuid.pipe(Schema.brand("BatchExportId"))
 export type BatchExportId = typeof BatchExportId.Type
+export const WebhookId = Uuid.pipe(Schema.brand("WebhookId"))
+export type WebhookId = typeof WebhookId.Type
+/** A webhook delivery: the `webhook-id` its every attempt carries, by which a receiver drops repeats. */
+export const WebhookDeliveryId = Uuid.pipe(Schema.brand("WebhookDeliveryId"))
+export type WebhookDeliveryId = typeof WebhookDeliveryId.Type
 export const DashboardId = Serial.pipe(Schema.brand("DashboardId"))
 export type DashboardId = typeof DashboardId.Type
 export const CohortId = Serial.pipe(Schema.brand("CohortId"))

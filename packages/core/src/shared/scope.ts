@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 
-/** Scope objects a personal API key may name, PostHog's own, plus `user` so PostHog-made scope lists parse. */
+/** Scope objects a personal API key may name, PostHog's own, plus Hedgerow's `webhook` and `user` so PostHog-made scope lists parse. */
 export const SCOPE_OBJECTS = [
   "batch_export",
   "organization",
@@ -12,6 +12,7 @@ export const SCOPE_OBJECTS = [
   "activity_log",
   "access_control",
   "group",
+  "webhook",
   "user"
 ] as const
 export type ScopeObject = (typeof SCOPE_OBJECTS)[number]

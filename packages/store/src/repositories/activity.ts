@@ -61,7 +61,16 @@ export const layerNoDeps = Layer.effect(
         ).pipe(Effect.flatMap(({ rows, total }) =>
           decodeEntries(rows).pipe(Effect.map((entries) => ({ total_count: total, results: entries.map(toView), request: page })))
         ))
-      }
+      },
+      entries: (ids) =>
+        ids.length === 0 ? Effect.succeed([]) : sql`
+          SELECT ${select}
+          FROM activity_log a LEFT JOIN users u ON u.id = a.user_id
+          WHERE a.id IN (SELECT jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)::uuid)`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeEntries),
+          Effect.map((rows) => rows.map(toView))
+        )
     })
   })
 )

@@ -1,3 +1,4 @@
+import type { PageRequest } from "@hedgerow/core"
 import { Effect } from "effect"
 import type { SqlError } from "effect/sql"
 
@@ -18,3 +19,8 @@ export const pageAndTotal = <Row>(
     const total = lastPage ? page.offset + found.length : (yield* count)[0]?.n ?? 0
     return { rows: found, total }
   }).pipe(Effect.orDie)
+
+/** A page of `pageAndTotal`'s rows, decoded, in the shape core's lists take. */
+export const decodedPage = <A>(decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>>, request: PageRequest) =>
+({ rows, total }: { readonly rows: ReadonlyArray<unknown>; readonly total: number }) =>
+  Effect.map(decode(rows), (results) => ({ count: total, results, request }))

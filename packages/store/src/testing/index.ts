@@ -1,3 +1,4 @@
 /** Test support shared by the store, server, CLI and harness suites; not part of the runtime. */
 export * from "./backends.ts"
 export * from "./databases.ts"
+export * from "./webhook-receiver.ts"
