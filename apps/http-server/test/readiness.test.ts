@@ -98,7 +98,12 @@ forEachBackend((backend) => {
         expect(await readiness(metrics)).toEqual([503, { status: "starting" }])
         await holder.run(MIGRATION_UNLOCK)
         const api = await started
-        expect(await readiness(api)).toEqual([200, { status: "ready" }])
+        // The change feed's connection may still be opening as the server starts listening.
+        const ready = await eventually(async () => {
+          const answer = await readiness(api)
+          return answer[0] === 200 ? answer : undefined
+        }, 10_000, "the server to be ready")
+        expect(ready).toEqual([200, { status: "ready" }])
         expect(await readiness(metrics)).toEqual([200, { status: "ready" }])
       } finally {
         await holder.close()
