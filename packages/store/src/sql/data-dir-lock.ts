@@ -107,8 +107,10 @@ const release = (file: string, me: LockOwner) => {
 }
 
 /**
- * Takes `<dir>/hedgerow.lock` (creating `dir` if needed) for the lifetime of the
- * current scope, so that only one process at a time opens the database under it.
+ * Takes `<dir>/hedgerow.lock` (creating `dir` if needed, open to its owner only: PGlite
+ * makes its files readable and writable by everyone, and they hold webhook secrets and
+ * the hashes of keys) for the lifetime of the current scope, so that only one process
+ * at a time opens the database under it.
  */
 export const acquireDataDirLock = (
   dir: string
@@ -121,7 +123,7 @@ export const acquireDataDirLock = (
       const text = JSON.stringify(me)
       const attempt = Effect.try({
         try: () => {
-          fs.mkdirSync(absolute, { recursive: true })
+          fs.mkdirSync(absolute, { recursive: true, mode: 0o700 })
           return tryAcquire(file, me, text)
         },
         catch: (cause) =>
