@@ -106,10 +106,16 @@ const release = (file: string, me: LockOwner) => {
   if (owner?.pid === me.pid && owner.startedAt === me.startedAt) fs.rmSync(file, { force: true })
 }
 
+/** A directory of this process's user that others may enter is closed to them; another user's is left as it is. */
+const closeToOthers = (dir: string) => {
+  const stat = fs.statSync(dir)
+  if ((stat.mode & 0o077) !== 0 && stat.uid === process.getuid?.()) fs.chmodSync(dir, stat.mode & 0o700)
+}
+
 /**
- * Takes `<dir>/hedgerow.lock` (creating `dir` if needed, open to its owner only: PGlite
- * makes its files readable and writable by everyone, and they hold webhook secrets and
- * the hashes of keys) for the lifetime of the current scope, so that only one process
+ * Takes `<dir>/hedgerow.lock` (creating `dir` if needed; made open to its owner only, an
+ * existing one too: PGlite makes its files readable and writable by everyone, and they
+ * hold webhook secrets and the hashes of keys) for the lifetime of the current scope, so that only one process
  * at a time opens the database under it.
  */
 export const acquireDataDirLock = (
@@ -124,6 +130,7 @@ export const acquireDataDirLock = (
       const attempt = Effect.try({
         try: () => {
           fs.mkdirSync(absolute, { recursive: true, mode: 0o700 })
+          closeToOthers(absolute)
           return tryAcquire(file, me, text)
         },
         catch: (cause) =>
