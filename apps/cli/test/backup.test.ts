@@ -4,10 +4,14 @@ import { createConnection } from "node:net"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { migrations } from "@hedgerow/store"
 import { lines, runChild, type Serving, servingUrl, startServe, waitFor } from "./cli-runner.ts"
 
 const root = mkdtempSync(path.join(tmpdir(), "hedgerow-backup-"))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+/** The name the migrator records for the newest migration: its key without the number. */
+const newestMigration = Object.keys(migrations).at(-1)!.replace(/^\d+_/, "")
 
 const BOOTSTRAP_KEY = /Personal API key with scope \* \(shown only this once, keep it\): (phx_\w+)/
 
@@ -110,7 +114,7 @@ describe("hedgerow admin backup and restore", () => {
     expect(restored.stderr).toBe("")
     expect(restored.code).toBe(0)
     expect(lines(restored.stdout)).toEqual([
-      `Restored ${file} into ${target} (store at migration cohort_members_feed); serve it with: hedgerow serve --data-dir ${target}`
+      `Restored ${file} into ${target} (store at migration ${newestMigration}); serve it with: hedgerow serve --data-dir ${target}`
     ])
 
     // The restored store starts (it is consistent), answers the same key, and holds every write

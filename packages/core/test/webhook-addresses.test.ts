@@ -15,6 +15,14 @@ describe("which addresses a webhook may reach", () => {
     for (const address of refused) expect([address, isPublicAddress(address)]).toEqual([address, false])
   })
 
+  it("refuses IPv6 outside global unicast and the forms that reach IPv4 through a local translator", () => {
+    const refused = [
+      "::ffff:0:127.0.0.1", "::ffff:0:a00:1", "64:ff9b:1::a00:1", "100::1", "::1:0:0:1", "5f00::1",
+      "2001::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2", "2001:10::1", "3fff::1"
+    ]
+    for (const address of refused) expect([address, isPublicAddress(address)]).toEqual([address, false])
+  })
+
   it("accepts public IPv4 and IPv6 addresses, mapped ones too", () => {
     const accepted = ["93.184.215.14", "8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1"]
     for (const address of accepted) expect([address, isPublicAddress(address)]).toEqual([address, true])

@@ -27,6 +27,24 @@ const deadPid = () => {
 }
 
 describe("data dir lock", () => {
+  it.effect("creates the dir open to its owner only, since PGlite's files inside are open to everyone", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir
+      const dir = path.join(root, "fresh")
+      yield* Effect.scoped(acquireDataDirLock(dir))
+      assert.strictEqual(fs.statSync(dir).mode & 0o777, 0o700)
+    }))
+
+  it.effect("closes an existing dir of its user that others could enter", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir
+      const dir = path.join(root, "older")
+      fs.mkdirSync(dir, { mode: 0o755 })
+      fs.chmodSync(dir, 0o755)
+      yield* Effect.scoped(acquireDataDirLock(dir))
+      assert.strictEqual(fs.statSync(dir).mode & 0o777, 0o700)
+    }))
+
   it.effect("creates the dir, writes {pid, hostname, startedAt} and removes the file on release", () =>
     Effect.gen(function*() {
       const root = yield* tempDir

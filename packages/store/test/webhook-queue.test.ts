@@ -47,6 +47,37 @@ forEachBackend((backend) =>
         assert.strictEqual(n, 0)
       }))
 
+    it.effect("finds a change's flag by its key, reading no other flag, and records an entry whose item is no flag id", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const flags = yield* FlagService
+        const queue = yield* WebhookQueue
+        const at = yield* project
+        yield* newWebhook(true)
+        const made = yield* flags.create(systemActor, at, bodyOf({ key: "by-key" }))
+        yield* queue.takeChanges(100)
+        const [{ organization_id }] = yield* sql<{ organization_id: string }>`
+          SELECT organization_id::text AS organization_id FROM projects WHERE id = ${Number(at)}`
+        // Sequential scans cost as much as the planner can make them, so that one is made only where no index serves.
+        const scans = yield* sql.withTransaction(Effect.gen(function*() {
+          yield* sql`SET LOCAL enable_seqscan = off`
+          // The view holds what the connection has not yet reported, earlier transactions' too: a difference is taken.
+          const seqScans = sql<{ n: number }>`SELECT seq_scan::integer AS n FROM pg_stat_xact_user_tables WHERE relname = 'feature_flags'`.pipe(
+            Effect.map((rows) => rows[0]?.n ?? 0)
+          )
+          const before = yield* seqScans
+          const insert = (item: string) =>
+            sql`INSERT INTO activity_log (id, organization_id, project_id, activity, scope, item_id, detail)
+              VALUES (gen_random_uuid(), ${organization_id}::uuid, ${Number(at)}, 'updated', 'FeatureFlag', ${item}, '{}'::jsonb)`
+          yield* insert(String(made.id))
+          yield* insert("not-a-flag")
+          return (yield* seqScans) - before
+        }))
+        assert.strictEqual(scans, 0)
+        const changes = yield* queue.takeChanges(100)
+        assert.deepStrictEqual(changes.map((change) => (change.item as { id: number } | null)?.id ?? null), [made.id, null])
+      }))
+
     it.effect("leases what it claims, takes up an expired lease, records attempts and prunes what ended long ago", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient

@@ -56,11 +56,12 @@ const isPublicV6 = (address: string): boolean => {
   }
   // IPv4/IPv6 translation (64:ff9b::/96) carries an IPv4 address too.
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return isPublicV4(v4)
-  if ((g0 & 0xfe00) === 0xfc00) return false // unique-local fc00::/7
-  if ((g0 & 0xffc0) === 0xfe80) return false // link-local fe80::/10
-  if ((g0 & 0xffc0) === 0xfec0) return false // site-local fec0::/10
-  if ((g0 & 0xff00) === 0xff00) return false // multicast
+  // Only global unicast (2000::/3) is public; the rest (unique-local, link-local, multicast, NAT64's
+  // local-use 64:ff9b:1::/48, SIIT's ::ffff:0:0/96, discard 100::/64, unassigned space) is not.
+  if ((g0 & 0xe000) !== 0x2000) return false
+  if (g0 === 0x2001 && g1 < 0x0200) return false // protocol assignments 2001::/23, Teredo among them
   if (g0 === 0x2001 && g1 === 0x0db8) return false // documentation
   if (g0 === 0x2002) return isPublicV4([g1 >> 8, g1 & 0xff, g2 >> 8, g2 & 0xff]) // 6to4 names its IPv4 address
+  if (g0 === 0x3fff && g1 < 0x1000) return false // documentation 3fff::/20
   return true
 }

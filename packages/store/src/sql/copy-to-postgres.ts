@@ -95,6 +95,9 @@ export const copyToPostgres = (backup: Uint8Array, url: string): Effect.Effect<C
           FROM pg_constraint co JOIN pg_class cl ON cl.oid = co.conrelid
           WHERE co.contype = 'f' AND co.connamespace = current_schema()::regnamespace ORDER BY 1, 2`
         for (const key of foreignKeys) yield* target`ALTER TABLE ${target(key.table)} DROP CONSTRAINT ${target(key.name)}`
+        // The rows are history, not changes: the tables' own triggers (the change feed's notices, the
+        // webhooks' outbox) stay off while they go in, whatever order the tables come in.
+        for (const table of tables) yield* target`ALTER TABLE ${target(table)} DISABLE TRIGGER USER`
         // What the migrations themselves wrote (their own record, any seeded row) gives way to the source's.
         for (const table of tables) yield* target`TRUNCATE ${target(table)}`
 
@@ -121,6 +124,7 @@ export const copyToPostgres = (backup: Uint8Array, url: string): Effect.Effect<C
           }
           copied.push({ table, rows: read })
         }
+        for (const table of tables) yield* target`ALTER TABLE ${target(table)} ENABLE TRIGGER USER`
         for (const key of foreignKeys) {
           yield* target`ALTER TABLE ${target(key.table)} ADD CONSTRAINT ${target(key.name)} ${target.unsafe(key.definition)}`
         }

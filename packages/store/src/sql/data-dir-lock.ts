@@ -106,9 +106,17 @@ const release = (file: string, me: LockOwner) => {
   if (owner?.pid === me.pid && owner.startedAt === me.startedAt) fs.rmSync(file, { force: true })
 }
 
+/** A directory of this process's user that others may enter is closed to them; another user's is left as it is. */
+const closeToOthers = (dir: string) => {
+  const stat = fs.statSync(dir)
+  if ((stat.mode & 0o077) !== 0 && stat.uid === process.getuid?.()) fs.chmodSync(dir, stat.mode & 0o700)
+}
+
 /**
- * Takes `<dir>/hedgerow.lock` (creating `dir` if needed) for the lifetime of the
- * current scope, so that only one process at a time opens the database under it.
+ * Takes `<dir>/hedgerow.lock` (creating `dir` if needed; made open to its owner only, an
+ * existing one too: PGlite makes its files readable and writable by everyone, and they
+ * hold webhook secrets and the hashes of keys) for the lifetime of the current scope, so that only one process
+ * at a time opens the database under it.
  */
 export const acquireDataDirLock = (
   dir: string
@@ -121,7 +129,8 @@ export const acquireDataDirLock = (
       const text = JSON.stringify(me)
       const attempt = Effect.try({
         try: () => {
-          fs.mkdirSync(absolute, { recursive: true })
+          fs.mkdirSync(absolute, { recursive: true, mode: 0o700 })
+          closeToOthers(absolute)
           return tryAcquire(file, me, text)
         },
         catch: (cause) =>
