@@ -2,3 +2,4 @@
 export * from "./backends.ts"
 export * from "./databases.ts"
 export * from "./webhook-receiver.ts"
+export * from "./dns-server.ts"
