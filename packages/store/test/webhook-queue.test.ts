@@ -92,7 +92,7 @@ forEachBackend((backend) =>
           [ids[2], "c", 0, hook.secret]
         ])
         assert.deepStrictEqual(yield* queue.claim(10, 60_000), [])
-        const ended = { started_at: new Date(), duration_ms: 5, response: null, next_attempt_at: null }
+        const ended = { attempt: 1, started_at: new Date(), duration_ms: 5, response: null, next_attempt_at: null }
         yield* queue.record({ ...ended, delivery_id: ids[0]!, status_code: 200, error: null, status: "delivered" })
         yield* queue.record({ ...ended, delivery_id: ids[1]!, status_code: null, error: "refused", status: "failed" })
         yield* queue.record({ ...ended, delivery_id: ids[2]!, status_code: 500, error: "HTTP 500", status: "pending", next_attempt_at: new Date(Date.now() - 1) })
@@ -108,6 +108,14 @@ forEachBackend((backend) =>
         assert.deepStrictEqual(left.map((row) => row.id), [ids[2]])
         const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::integer AS n FROM webhook_attempts WHERE delivery_id IN (${ids[0]!}, ${ids[1]!})`
         assert.strictEqual(n, 0)
+        // Both processes end the same second attempt: the first to record it counts, the other changes nothing.
+        yield* queue.record({ ...ended, attempt: 2, delivery_id: ids[2]!, status_code: 204, error: null, status: "delivered" })
+        yield* queue.record({ ...ended, attempt: 2, delivery_id: ids[2]!, status_code: 500, error: "HTTP 500", status: "pending", next_attempt_at: new Date() })
+        const [second] = yield* sql<{ attempts: number; status: string }>`SELECT attempts, status FROM webhook_deliveries WHERE id = ${ids[2]!}`
+        assert.deepStrictEqual(second, { attempts: 2, status: "delivered" })
+        const recorded = yield* sql<{ attempt: number; status_code: number }>`
+          SELECT attempt, status_code FROM webhook_attempts WHERE delivery_id = ${ids[2]!} ORDER BY attempt`
+        assert.deepStrictEqual(recorded.map((row) => [row.attempt, row.status_code]), [[1, 500], [2, 204]])
       }))
   })
 )

@@ -54,6 +54,11 @@ export interface DueDelivery {
 
 export interface AttemptRecord {
   readonly delivery_id: WebhookDeliveryId
+  /**
+   * Which attempt this is: one more than the attempts its claim saw. An attempt already recorded under
+   * that number (by a process whose lease ran out while it still sent) is not recorded again.
+   */
+  readonly attempt: number
   readonly started_at: Date
   readonly duration_ms: number
   readonly status_code: number | null

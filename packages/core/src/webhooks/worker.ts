@@ -106,6 +106,7 @@ export const layerNoDeps = Layer.effectDiscard(
         const wait = settings.retryDelaysMillis[due.attempts]
         yield* queue.record({
           delivery_id: due.id,
+          attempt: due.attempts + 1,
           started_at: started,
           duration_ms,
           status_code,

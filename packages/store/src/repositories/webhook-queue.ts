@@ -66,15 +66,15 @@ export const layerNoDeps = Layer.effect(
         sql`
           WITH recorded AS (
             INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, response, error)
-            SELECT id, attempts + 1, ${attempt.started_at.toISOString()}::timestamptz, ${attempt.duration_ms},
+            SELECT id, ${attempt.attempt}, ${attempt.started_at.toISOString()}::timestamptz, ${attempt.duration_ms},
               ${attempt.status_code}, ${storable(attempt.response)}, ${storable(attempt.error)}
-            FROM webhook_deliveries WHERE id = ${attempt.delivery_id}
+            FROM webhook_deliveries WHERE id = ${attempt.delivery_id} AND attempts = ${attempt.attempt - 1}
             ON CONFLICT DO NOTHING)
           UPDATE webhook_deliveries
           SET attempts = attempts + 1, status = ${attempt.status}, lease_until = NULL,
             next_attempt_at = ${attempt.next_attempt_at?.toISOString() ?? null}::timestamptz,
             delivered_at = CASE WHEN ${attempt.status} = 'delivered' THEN now() END
-          WHERE id = ${attempt.delivery_id}`.pipe(Effect.orDie, Effect.asVoid),
+          WHERE id = ${attempt.delivery_id} AND attempts = ${attempt.attempt - 1}`.pipe(Effect.orDie, Effect.asVoid),
       prune: (millis) =>
         sql<{ n: number }>`
           WITH gone AS (
