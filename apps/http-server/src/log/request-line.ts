@@ -16,10 +16,9 @@ export interface RequestLine {
 export const levelOfStatus = (status: number) => (status >= 500 ? "error" : status >= 400 ? "warn" : "info")
 
 /**
- * A request line is written byte by byte straight into the log's block: every value is a method token, a
- * route template of the contract (or a fixed marker), a number or a uuid the server made, so each is
- * ASCII and none needs escaping, and no client text reaches the log. Building the line as a string and
- * encoding it cost the server about as much again (docs/decisions.md, "The request log").
+ * A request line is written byte by byte straight into the log's block, with no string made for it: every
+ * value is a method token, a route template of the contract (or a fixed marker), a number or a uuid the
+ * server made, so each is ASCII and none needs escaping, and no client text reaches the log.
  */
 const ascii = (into: Uint8Array, at: number, text: string): number => {
   for (let i = 0; i < text.length; i++) {
