@@ -74,8 +74,8 @@ setFlagsFromString("--semi-space-growth-factor=1")
 // good, while a statement's time goes to the JavaScript around it rather than to the WebAssembly.
 setFlagsFromString("--liftoff-only")
 // V8 optimizes a function only after some thousands of calls, and runs it until then on its interpreter
-// and baseline compiler, several times slower: a new server answered its first second at a quarter of its
-// warm rate. A server has TurboFan optimize after a thousand calls instead.
+// and baseline compiler, several times slower, so a new server answers its first seconds slowly. A server
+// has TurboFan optimize after a thousand calls instead (docs/decisions.md, "The process settings").
 if (serving) setFlagsFromString("--invocation-count-for-turbofan=1000")
 import("../dist/bundle/main.js").catch((error) => {
   if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes("/dist/bundle/main.js")) throw error

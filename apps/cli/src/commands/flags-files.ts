@@ -71,7 +71,7 @@ const planLines = (plan: ImportPlan, written: boolean): ReadonlyArray<string> =>
 }
 
 /** The writes of a plan, over the API, in an order where every record exists before another names it. */
-const apply = (client: ApiClient, at: At, file: FlagsFile, plan: ImportPlan, current: FlagsFile) =>
+const apply = (client: ApiClient, at: At, file: FlagsFile, plan: ImportPlan) =>
   Effect.gen(function*() {
     const core = yield* loadCore
     const planned = new Map(plan.records.map((record) => [`${record.kind}:${record.name}`, record]))
@@ -100,7 +100,6 @@ const apply = (client: ApiClient, at: At, file: FlagsFile, plan: ImportPlan, cur
     const cohortIds = new Map(liveCohorts.results.flatMap((cohort) => (cohort.name === null ? [] : [[cohort.name, cohort.id as number] as const])))
     const flagIds = new Map(liveFlags.results.map((found) => [found.key, found.id as number] as const))
     const ids = { cohorts: cohortIds, flags: flagIds, groupTypeIndexes: indexes }
-    const currentCohorts = new Map(current.cohorts.map((cohort) => [cohort.name, cohort]))
 
     for (const cohort of order.cohorts) {
       const { action, fields } = actionOf("cohort", cohort.name)
@@ -114,7 +113,7 @@ const apply = (client: ApiClient, at: At, file: FlagsFile, plan: ImportPlan, cur
       const payload = yield* checkPayload((c) => c.CohortWrite, action === "create" ? body : pick(body, fields))
       const written = action === "create"
         ? yield* step("cohort", cohort.name, client.cohorts.create({ params: at, payload }))
-        : yield* step("cohort", cohort.name, client.cohorts.update({ params: { ...at, id: String(cohortIds.get(cohort.name) ?? currentCohorts.get(cohort.name)) }, payload }))
+        : yield* step("cohort", cohort.name, client.cohorts.update({ params: { ...at, id: String(cohortIds.get(cohort.name)!) }, payload }))
       cohortIds.set(cohort.name, written.id)
     }
 
@@ -150,7 +149,7 @@ const importFlags = flag.onAll("import", {
       const current = yield* projectFile(client, at)
       const plan = core.importPlan(file, current)
       if (typeof plan === "string") return yield* new UsageError({ message: plan })
-      if (!values.dryRun) yield* apply(client, at, file, plan, current)
+      if (!values.dryRun) yield* apply(client, at, file, plan)
       const answer = { dry_run: values.dryRun, records: plan.records, left_alone: plan.leftAlone }
       yield* Console.log(json ? JSON.stringify(answer) : planLines(plan, !values.dryRun).join("\n"))
     })

@@ -58,8 +58,8 @@ export const BLOCK_BYTES = 64 * 1024
 
 /**
  * Puts each line at once into a block of bytes (a string encoded, or the bytes an encoder writes there)
- * and hands the bytes to `sink` `holdMillis` after the block's first line, or when it is full. A line is kept as bytes outside V8's heap, not as a string the
- * young generation would copy for as long as it waits. What is handed over is `sink`'s to keep (a stdout
+ * and hands the bytes to `sink` `holdMillis` after the block's first line, or when it is full. A line is
+ * kept as bytes outside V8's heap, not as a string the young generation would copy for as long as it waits. What is handed over is `sink`'s to keep (a stdout
  * that cannot take it at once queues it): a block at least a quarter full goes whole and a new one is
  * made, a smaller batch is copied out so that a quiet server's queue holds its lines, not its blocks.
  * Once closed, the writer hands each line over as it comes.

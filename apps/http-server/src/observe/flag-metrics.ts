@@ -17,7 +17,7 @@ export const flagMetrics = Effect.gen(function*() {
   const meter = yield* FlagMeter
   const evaluation = yield* FlagEvaluationService
   const { flags, overflow } = meter.counts()
-  const byProject = new Map<number, Array<FlagCount>>()
+  const byProject = new Map<FlagCount["project"], Array<FlagCount>>()
   for (const count of flags) {
     const counts = byProject.get(count.project)
     if (counts === undefined) byProject.set(count.project, [count])
@@ -27,7 +27,7 @@ export const flagMetrics = Effect.gen(function*() {
   let evaluations = family(EVALUATIONS, "counter", `Flags evaluated, by project and flag (${bound}).`)
   let calls = family(CALLS, "counter", `Flag calls the SDKs reported ($feature_flag_called), by project and flag (${bound}).`)
   for (const [project, counts] of byProject) {
-    const { prepared } = yield* evaluation.snapshot(counts[0]!.project)
+    const { prepared } = yield* evaluation.snapshot(project)
     for (const count of counts) {
       const key = prepared.byId.get(count.flag)?.flag.key ?? ""
       const labels = [["project_id", String(project)], ["flag_id", String(count.flag)], ["flag", key]] as const

@@ -44,7 +44,7 @@ const ordered = <A>(
   return order
 }
 
-export const cohortsNamed = (cohort: FileCohort): ReadonlyArray<unknown> => referencesIn(cohort.filters).cohorts
+const cohortsNamed = (cohort: FileCohort): ReadonlyArray<unknown> => referencesIn(cohort.filters).cohorts
 
 /** The cohorts and the flags of a file, each after those it names; or why they cannot be so ordered. */
 export const inFileOrder = (file: FlagsFile): { readonly cohorts: ReadonlyArray<FileCohort>; readonly flags: ReadonlyArray<FileFlag> } | string => {

@@ -65,3 +65,6 @@ const isPublicV6 = (address: string): boolean => {
   if (g0 === 0x3fff && g1 < 0x1000) return false // documentation 3fff::/20
   return true
 }
+
+/** A URL's host as an address or a name: an IPv6 address without its brackets. */
+export const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, "$1")

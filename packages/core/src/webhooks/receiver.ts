@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { isIP } from "node:net"
 import { ValidationError } from "../shared/errors.ts"
-import { isPublicAddress } from "./addresses.ts"
+import { hostOf, isPublicAddress } from "./addresses.ts"
 import type { WebhookTransport } from "./transport.ts"
 
 const invalid = (detail: string, code = "invalid") => ValidationError.field("url", detail, code)
@@ -21,7 +21,7 @@ export const checkReceiverUrl = (transport: WebhookTransport["Service"], text: s
     if (url.protocol !== "http:" && url.protocol !== "https:") return yield* invalid("Only http and https URLs are accepted.")
     if (url.username !== "" || url.password !== "") return yield* invalid("A URL with a user name or password is not accepted.")
     if (allowPrivate) return url.href
-    const host = url.hostname.replace(/^\[(.*)\]$/, "$1")
+    const host = hostOf(url)
     const addresses = isIP(host) === 0
       ? yield* transport.resolve(host).pipe(Effect.catch(() => invalid("This URL's host could not be resolved.")))
       : [host]

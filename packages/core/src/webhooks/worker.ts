@@ -81,7 +81,8 @@ export const layerNoDeps = Layer.effectDiscard(
         const body = payloadOf(change.event, change.project_id, change.entry, sides[i]!)
         return Effect.as(Effect.yieldNow, to.map((hook) => ({ webhook_id: hook.id, event: change.event, body })))
       })
-      if (deliveries.flat().length > 0) yield* queue.enqueue(deliveries.flat())
+      const made = deliveries.flat()
+      if (made.length > 0) yield* queue.enqueue(made)
       return changes.length
     }))
 

@@ -3,7 +3,8 @@ import { runScript } from "./script.ts"
 /**
  * Webhooks and their outbox. A trigger on `activity_log` records each entry of a project with an enabled
  * webhook in `webhook_changes`, in the transaction of the change, with the changed flag's row as that
- * transaction left it; so a change and its record commit together, whatever statement wrote them. The
+ * transaction left it (found by its id and project, as the primary key's index serves; an `item_id` that
+ * is no flag id finds none); so a change and its record commit together, whatever statement wrote them. The
  * delivery worker turns records into `webhook_deliveries`, one per subscribed webhook, numbered in the
  * order they were made (`seq`), and each attempt into a `webhook_attempts` row. Inserts into either
  * queue are named on the change feed at commit, which wakes the workers of every process without a
@@ -45,6 +46,7 @@ CREATE TABLE webhook_deliveries (
 );
 CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at, seq) WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_webhook_idx ON webhook_deliveries (webhook_id, seq);
+CREATE INDEX webhook_deliveries_ended_idx ON webhook_deliveries ((COALESCE(delivered_at, created_at))) WHERE status <> 'pending';
 
 CREATE TABLE webhook_attempts (
   delivery_id uuid NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,
@@ -57,7 +59,7 @@ CREATE TABLE webhook_attempts (
   PRIMARY KEY (delivery_id, attempt)
 );
 
-CREATE FUNCTION hedgerow_webhook_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.project_id IS NOT NULL AND EXISTS (SELECT 1 FROM webhooks w WHERE w.project_id = NEW.project_id AND w.enabled) THEN INSERT INTO webhook_changes (activity_id, project_id, item) VALUES (NEW.id, NEW.project_id, CASE WHEN NEW.scope = 'FeatureFlag' THEN (SELECT to_jsonb(f) FROM feature_flags f WHERE f.id::text = NEW.item_id) END); END IF; RETURN NULL; END $$;
+CREATE FUNCTION hedgerow_webhook_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.project_id IS NOT NULL AND EXISTS (SELECT 1 FROM webhooks w WHERE w.project_id = NEW.project_id AND w.enabled) THEN INSERT INTO webhook_changes (activity_id, project_id, item) VALUES (NEW.id, NEW.project_id, CASE WHEN NEW.scope = 'FeatureFlag' AND NEW.item_id ~ '^[0-9]{1,9}$' THEN (SELECT to_jsonb(f) FROM feature_flags f WHERE f.id = NEW.item_id::integer AND f.project_id = NEW.project_id) END); END IF; RETURN NULL; END $$;
 CREATE TRIGGER activity_log_webhooks AFTER INSERT ON activity_log FOR EACH ROW EXECUTE FUNCTION hedgerow_webhook_change();
 
 CREATE TRIGGER webhook_changes_work AFTER INSERT ON webhook_changes FOR EACH STATEMENT EXECUTE FUNCTION hedgerow_notify_change();

@@ -12,7 +12,6 @@ import cohorts from "./0009_cohorts.ts"
 import flagCalls from "./0010_flag_calls.ts"
 import cohortMembersFeed from "./0011_cohort_members_feed.ts"
 import webhooks from "./0012_webhooks.ts"
-import webhookChangeByFlagId from "./0013_webhook_change_by_flag_id.ts"
 import { sqlErrorReason } from "../sql/postgres-client.ts"
 
 /** Forward-only, versioned migrations, recorded in `hedgerow_migrations` and applied at start. */
@@ -24,8 +23,7 @@ export const migrations = {
   "0009_cohorts": cohorts,
   "0010_flag_calls": flagCalls,
   "0011_cohort_members_feed": cohortMembersFeed,
-  "0012_webhooks": webhooks,
-  "0013_webhook_change_by_flag_id": webhookChangeByFlagId
+  "0012_webhooks": webhooks
 }
 
 const migrate = Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: "hedgerow_migrations" })

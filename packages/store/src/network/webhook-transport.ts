@@ -1,4 +1,4 @@
-import { isPublicAddress, WebhookSendError, WebhookTransport } from "@hedgerow/core/ports"
+import { hostOf, isPublicAddress, WebhookSendError, WebhookTransport } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { lookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from "node:dns"
 import { Resolver } from "node:dns/promises"
@@ -73,7 +73,7 @@ const reasonOf = (error: unknown): string => {
 const post = (resolver: Resolver) => (request: Parameters<WebhookTransport["Service"]["send"]>[0]) =>
   Effect.callback<{ status: number; excerpt: string }, WebhookSendError>((resume) => {
     const url = new URL(request.url)
-    const host = url.hostname.replace(/^\[(.*)\]$/, "$1")
+    const host = hostOf(url)
     // An address in the URL is connected to without a lookup, so it is checked here.
     if (!request.allowPrivate && isIP(host) !== 0 && !isPublicAddress(host)) {
       return resume(Effect.fail(new WebhookSendError({ message: blocked(host) })))

@@ -1,4 +1,4 @@
-import { Webhook, WebhookAttempt, WebhookDelivery } from "@hedgerow/core"
+import { type ProjectId, Webhook, WebhookAttempt, WebhookDelivery } from "@hedgerow/core"
 import { WebhookRepository } from "@hedgerow/core/ports"
 import { Effect, Layer, Struct } from "effect"
 import { SqlClient } from "effect/sql"
@@ -22,6 +22,7 @@ export const layerNoDeps = Layer.effect(
   WebhookRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const countOf = (project: ProjectId) => sql<{ n: number }>`SELECT count(*)::integer AS n FROM webhooks WHERE project_id = ${project}`
     const columns = sql.unsafe(columnsOf(Webhook))
     const delivery = sql.unsafe(DELIVERY_SELECT)
     /** A list of text as one parameter. */
@@ -36,7 +37,7 @@ export const layerNoDeps = Layer.effect(
       find: (project, id) =>
         sql`SELECT ${columns} FROM webhooks WHERE id = ${id} AND project_id = ${project}`.pipe(Effect.orDie, Effect.flatMap(decodeFound)),
       count: (project) =>
-        sql<{ n: number }>`SELECT count(*)::integer AS n FROM webhooks WHERE project_id = ${project}`.pipe(
+        countOf(project).pipe(
           Effect.orDie,
           Effect.map((rows) => rows[0]?.n ?? 0)
         ),
@@ -46,7 +47,7 @@ export const layerNoDeps = Layer.effect(
           sql`
             SELECT ${columns} FROM webhooks WHERE project_id = ${project}
             ORDER BY created_at, id LIMIT ${page.limit} OFFSET ${page.offset}`,
-          sql<{ n: number }>`SELECT count(*)::integer AS n FROM webhooks WHERE project_id = ${project}`
+          countOf(project)
         ).pipe(Effect.flatMap(decodedPage(decodeWebhooks, page))),
       update: (project, id, fields, secret) =>
         sql`

@@ -11,7 +11,7 @@ import { BackupFailed, messageOf } from "./backup.ts"
  * JSON, `{"ok":true,"bytes":N}` followed by the N bytes of the backup, or `{"ok":false,"error":"…"}`.
  */
 
-export const backupSocketName = "hedgerow.sock"
+const backupSocketName = "hedgerow.sock"
 
 export const backupSocketPath = (dir: string) => path.join(path.resolve(dir), backupSocketName)
 

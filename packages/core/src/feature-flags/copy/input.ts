@@ -3,7 +3,7 @@ import { Bool, BoundedList, Integer, rule, Text } from "../../shared/fields.ts"
 import { FlagView } from "../model.ts"
 
 /** PostHog copies a flag to at most 50 projects at once. */
-export const MAX_COPY_TARGETS = 50
+const MAX_COPY_TARGETS = 50
 
 const atLeastOne = rule<ReadonlyArray<unknown>>("min_length", (list) =>
   list.length === 0 ? "Ensure this field has at least 1 elements." : undefined)
