@@ -9,6 +9,7 @@ import {
   STATUS_CODES
 } from "node:http"
 import type { Duplex } from "node:stream"
+import { NotedRequest } from "./middleware/request-log.ts"
 import type { SdkLane } from "./sdk-lane/lane.ts"
 import type { ConnectionTimeouts } from "./settings/timeouts.ts"
 
@@ -102,6 +103,7 @@ class ServerWithLane extends Server {
  */
 export const createNodeServer = (timeouts: ConnectionTimeouts, lane: SdkLane): Server => {
   const server = new ServerWithLane({
+    IncomingMessage: NotedRequest,
     ServerResponse: ClosingResponse as typeof ServerResponse,
     headersTimeout: timeouts.headersMs,
     requestTimeout: timeouts.requestMs,

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as App from "../src/app.ts"
 import { HedgerowServer } from "../src/index.ts"
 import * as ServerLog from "../src/log/server-log.ts"
+import { NotedRequest } from "../src/middleware/request-log.ts"
 import { laneRequestOf } from "../src/sdk-lane/requests.ts"
 
 type Services = Layer.Success<ReturnType<typeof App.servicesLayer>>
@@ -96,11 +97,12 @@ describe("the SDK lane", () => {
       s.create(systemActor, { email: boot.user.email, scopes: ["organization:read"] })
     ))).personal_api_key
     lanePort = await lane.runPromise(portOf)
-    // The same services, served by the routes alone on a plain node:http server: no lane in front of them.
+    // The same services, served by the routes alone on a plain node:http server (whose requests the log
+    // notes, as the server's own are): no lane in front of them.
     const services = Context.omit(HttpRouter.HttpRouter)(await lane.runPromise(Effect.context<Services>()))
     plain = ManagedRuntime.make(App.layer(Layer.succeedContext(services)).pipe(
       Layer.provide(ServerLog.layer({ level: "info", format: "json" }, sink(plainLog))),
-      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+      Layer.provideMerge(NodeHttpServer.layer(() => createServer({ IncomingMessage: NotedRequest }), { port: 0, host: "127.0.0.1" }))
     ))
     plainPort = await plain.runPromise(portOf)
     const api = (method: string, path: string, body?: unknown) =>

@@ -19,6 +19,7 @@ import { HttpRouter } from "effect/http"
 import * as App from "../app.ts"
 import type { LineSink } from "../log/line-writer.ts"
 import * as ServerLog from "../log/server-log.ts"
+import { noteArrival } from "../middleware/request-log.ts"
 import type { LogSettings } from "../log/settings.ts"
 import { SHUTTING_DOWN } from "../answers/envelope.ts"
 import * as SdkLane from "../sdk-lane/lane.ts"
@@ -209,6 +210,7 @@ const make = (options: EmbedOptions, basePath: string) =>
     let open = true
     yield* Effect.addFinalizer(() => Effect.sync(() => (open = false)))
     const handler = mountAt(basePath, (request, response) => {
+      noteArrival(request)
       if (!open) sendFailure(response, new InternalError({ detail: SHUTTING_DOWN }), 503)
       else if (!lane(request, response)) listener(request, response)
     })

@@ -1,3 +1,4 @@
+import { IncomingMessage } from "node:http"
 import { Context, Effect, Fiber } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import type { ServerLogShape } from "../log/server-log.ts"
@@ -26,6 +27,20 @@ class RequestNote {
 const NOTE = Symbol("hedgerow/request-log/note")
 type Noted = { [NOTE]?: RequestNote | undefined }
 
+/**
+ * A request as Hedgerow's own server receives it, noted as it arrives (its headers read). The note is
+ * part of the request from its construction, so every request keeps one shape, and the log needs no step
+ * of its own before the routes run.
+ */
+export class NotedRequest extends IncomingMessage {
+  [NOTE]: RequestNote | undefined = new RequestNote(performance.now())
+}
+
+/** Notes a request another server received (an embedding application's) as arriving now. */
+export const noteArrival = (request: IncomingMessage): void => {
+  ;(request as Noted)[NOTE] = new RequestNote(performance.now())
+}
+
 /** The current request's note; undefined while the log is off. */
 const currentNote = (): RequestNote | undefined => {
   const fiber = Fiber.getCurrent()
@@ -52,9 +67,9 @@ export const templateOf = (context: Context.Context<never>, url: string): string
 type HttpEffect<E, R> = Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 
 /**
- * Logs every request `inner` answers, with the status it answers, and counts it in `metrics` when given.
- * `inner` must turn every failure into a response (the envelope does), or failed requests would go
- * unlogged. A line the level leaves out is never built, and with the level `none` and no metrics
+ * Logs every request `inner` answers, with the status it answers, and counts it in `metrics` when given:
+ * those of a NotedRequest, or noted by `noteArrival`. `inner` must turn every failure into a response (the
+ * envelope does), or failed requests would go unlogged. A line the level leaves out is never built, and with the level `none` and no metrics
  * requests pass through untouched.
  */
 export const around = (log: ServerLogShape, metrics?: RequestMetrics) => {
@@ -66,7 +81,8 @@ export const around = (log: ServerLogShape, metrics?: RequestMetrics) => {
     const source = request.source as Noted
     const note = source[NOTE]
     source[NOTE] = undefined
-    // A request logged already: its source reached the server twice (an embedding's handler called again).
+    // Not noted (received by a server that notes nothing), or logged already: its source reached the
+    // server twice (an embedding's handler called again).
     if (note === undefined) return response
     const durationMs = performance.now() - note.startedAt
     const path = note.template ?? templateOf(context, request.url)
@@ -82,12 +98,5 @@ export const around = (log: ServerLogShape, metrics?: RequestMetrics) => {
     })
     return response
   }
-  return <E, R>(inner: HttpEffect<E, R>): HttpEffect<E, R> => {
-    const finished = Effect.map(inner, finish)
-    return Effect.withFiber((fiber) => {
-      const source = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest).source as Noted
-      source[NOTE] = new RequestNote(performance.now())
-      return finished
-    })
-  }
+  return <E, R>(inner: HttpEffect<E, R>): HttpEffect<E, R> => Effect.map(inner, finish)
 }
