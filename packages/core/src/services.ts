@@ -34,7 +34,9 @@ export const layerNoDeps = Layer.mergeAll(
   ),
   OrganizationService.layerNoDeps,
   ProjectService.layerNoDeps,
-  UserService.layerNoDeps,
+  // Password changes check the current password against the same lock-out counts as log-in: the layer is
+  // built once per build (layers are memoized by reference), so both services hold the one instance.
+  UserService.layerNoDeps.pipe(Layer.provide(LoginThrottle.layer)),
   MemberService.layerNoDeps,
   InviteService.layerNoDeps.pipe(Layer.provide(MailDelivery.layerNoDeps)),
   RoleService.layerNoDeps,

@@ -1,6 +1,8 @@
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { type Actor, sessionOf, type UserActor } from "../auth/actor.ts"
 import { Access } from "../auth/access.ts"
+import { LoginThrottle } from "../auth/throttle.ts"
+import { requireWholeUserForPassword } from "../auth/whole-user.ts"
 import { parseSerial, type ProjectId } from "../shared/ids.ts"
 import { byName } from "../organizations/model.ts"
 import { OrganizationRepository } from "../organizations/repository.ts"
@@ -57,6 +59,7 @@ export class UserService extends Context.Service<UserService, {
       const access = yield* Access
       const sessions = yield* SessionRepository
       const transactions = yield* Transactions
+      const throttle = yield* LoginThrottle
 
       const create = Effect.fn("UserService.create")(function*(actor: Actor, body: unknown) {
         yield* requireSystem(actor)
@@ -105,6 +108,8 @@ export class UserService extends Context.Service<UserService, {
             return yield* new PermissionDenied({ detail: "This action requires you to be recently authenticated." })
           }
         }
+        // A key narrower than its user may not give itself a way to log in as the whole user.
+        if (isRecord(given) && "password" in given) yield* requireWholeUserForPassword(actor)
         const input = yield* decodeMeUpdate(bodyOf(given))
         const { user } = actor
         if (input.password !== undefined) {
@@ -113,7 +118,10 @@ export class UserService extends Context.Service<UserService, {
             if (input.current_password === undefined) {
               return yield* ValidationError.field("current_password", "This field is required when updating your password.", "required")
             }
+            // Guesses at the current password count with failed log-ins for the same e-mail.
+            yield* throttle.check(user.email)
             if (!(yield* verifyPassword(input.current_password, stored))) {
+              yield* throttle.failed(user.email)
               return yield* ValidationError.field("current_password", "Your current password is incorrect.", "incorrect_password")
             }
           }
