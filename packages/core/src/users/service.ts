@@ -3,6 +3,10 @@ import { type Actor, sessionOf, type UserActor } from "../auth/actor.ts"
 import { Access } from "../auth/access.ts"
 import { LoginThrottle } from "../auth/throttle.ts"
 import { requireWholeUserForPassword } from "../auth/whole-user.ts"
+import { DomainRepository } from "../domains/repository.ts"
+import { ssoEnforcementFor } from "../sso/domain-of-email.ts"
+import { refusePasswordUnderSso } from "../sso/password-refusal.ts"
+import type { SsoProvider } from "../sso/providers.ts"
 import { parseSerial, type ProjectId } from "../shared/ids.ts"
 import { byName } from "../organizations/model.ts"
 import { OrganizationRepository } from "../organizations/repository.ts"
@@ -41,12 +45,20 @@ const TIME_INSENSITIVE_FIELDS: ReadonlySet<string> = new Set([
   "has_seen_product_intro_for", "events_column_config", "role_at_organization", "ui_configuration"
 ])
 
+/** A user whose password the operator set, and the SSO provider their e-mail's domain enforces, if any. */
+export type PasswordSet = User & { readonly sso_enforcement: SsoProvider | null }
+
 export class UserService extends Context.Service<UserService, {
   readonly create: (actor: Actor, body: unknown) => Effect.Effect<User, PermissionDenied | ValidationError>
   /** Any valid key may ask who it belongs to: it is the key holder's own data. */
   readonly me: (actor: UserActor) => Effect.Effect<Me>
-  /** The operator sets a user's password (`hedgerow admin users set-password`), ending all their sessions. */
-  readonly setPassword: (actor: Actor, body: unknown) => Effect.Effect<User, PermissionDenied | ValidationError>
+  /**
+   * The operator sets a user's password (`hedgerow admin users set-password`), ending all their sessions.
+   * It is set even where the user's domain enforces SSO, so that an operator can prepare a way in for
+   * when the identity provider fails; the answer names the enforced provider, under which log-in with the
+   * password stays refused until the domain's enforcement is switched off.
+   */
+  readonly setPassword: (actor: Actor, body: unknown) => Effect.Effect<PasswordSet, PermissionDenied | ValidationError>
   /** `PATCH /api/users/@me/`: a new password (with the current one), which ends the user's other sessions. */
   readonly updateMe: (actor: UserActor, body: Body) => Effect.Effect<Me, PermissionDenied | ValidationError | BodyError>
 }>()("hedgerow/UserService") {
@@ -60,6 +72,7 @@ export class UserService extends Context.Service<UserService, {
       const sessions = yield* SessionRepository
       const transactions = yield* Transactions
       const throttle = yield* LoginThrottle
+      const domains = yield* DomainRepository
 
       const create = Effect.fn("UserService.create")(function*(actor: Actor, body: unknown) {
         yield* requireSystem(actor)
@@ -113,6 +126,7 @@ export class UserService extends Context.Service<UserService, {
         const input = yield* decodeMeUpdate(bodyOf(given))
         const { user } = actor
         if (input.password !== undefined) {
+          yield* refusePasswordUnderSso(user.email, "change").pipe(Effect.provideService(DomainRepository, domains))
           const stored = yield* users.passwordHashOf(user.id)
           if (stored !== null) {
             if (input.current_password === undefined) {
@@ -147,7 +161,8 @@ export class UserService extends Context.Service<UserService, {
           yield* users.setPasswordHash(user.id, hash)
           yield* sessions.removeForUser(user.id, null)
         }))
-        return user
+        const sso_enforcement = yield* ssoEnforcementFor(user.email).pipe(Effect.provideService(DomainRepository, domains))
+        return { ...user, sso_enforcement }
       })
 
       return UserService.of({ create, me, updateMe, setPassword })
