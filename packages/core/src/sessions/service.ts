@@ -4,7 +4,7 @@ import { Authentication } from "../auth/authenticate.ts"
 import { LoginThrottle } from "../auth/throttle.ts"
 import { type Body, type BodyError, decodeBody } from "../shared/body.ts"
 import { type PermissionDenied, ValidationError } from "../shared/errors.ts"
-import { Email, Trimmed } from "../shared/fields.ts"
+import { Email, notBlank, Trimmed } from "../shared/fields.ts"
 import { isSecureSite, SiteSettings } from "../shared/site.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { refusePasswordUnderSso } from "../sso/password-refusal.ts"
@@ -16,8 +16,8 @@ import { type LoggedIn, openSession } from "./open.ts"
 import { SessionRepository } from "./repository.ts"
 import type { SessionRequest } from "./request.ts"
 
-/** The e-mail is trimmed before it is checked. */
-export const TrimmedEmail = Trimmed.pipe(Schema.decodeTo(Email))
+/** The e-mail is trimmed before it is checked; nothing left is blank, as PostHog's e-mail field says. */
+export const TrimmedEmail = Trimmed.check(notBlank).pipe(Schema.decodeTo(Email))
 
 /** The log-in body: an e-mail and a password. */
 export const LoginBody = Schema.Struct({ email: TrimmedEmail, password: PasswordText })
