@@ -2,6 +2,7 @@ import assert from "node:assert/strict"
 import { randomUUID } from "node:crypto"
 import type { Target } from "../targets/target.ts"
 import { foundOrganization, ORGANIZATIONS } from "./organizations.ts"
+import { make } from "./personal-api-keys.ts"
 import { denied, envelope, expectReply, invalid, missingScope, needWorld, type Scenario } from "./scenario.ts"
 import { loggedIn, login, me, newTeammate, updateMe } from "./sessions-support.ts"
 
@@ -12,10 +13,7 @@ import { loggedIn, login, me, newTeammate, updateMe } from "./sessions-support.t
  * user's current organization there.
  */
 
-const KEYS = {
-  create: { group: "personalApiKeys", endpoint: "create" },
-  destroy: { group: "personalApiKeys", endpoint: "destroy" }
-} as const
+const DESTROY_KEY = { group: "personalApiKeys", endpoint: "destroy" } as const
 
 const NEEDS_WHOLE_USER = denied(
   "Setting a password needs a log-in session or a personal API key with scope '*' and no project or organization restrictions."
@@ -28,12 +26,9 @@ const LOCKED_OUT = envelope(
   "Too many failed login attempts. Please try again in 10 minutes."
 )
 
-/** A key made with `by` over the API; its id and secret. */
-const makeKey = async (target: Target, by: string, body: Record<string, unknown>) => {
-  const reply = await target.call(KEYS.create, { key: by, body: { label: `reach ${randomUUID().slice(0, 8)}`, ...body } })
-  expectReply(reply, 201)
-  return { id: reply.body.id as string, value: reply.body.value as string }
-}
+/** A key made with `by` over the API, labelled for this scenario. */
+const makeKey = (target: Target, by: string, body: Record<string, unknown>) =>
+  make(target, by, { label: `reach ${randomUUID().slice(0, 8)}`, ...body })
 
 /** The caller's current organization, as `GET /api/users/@me/` tells it. */
 const currentOrganization = async (target: Target, key: string) => {
@@ -57,7 +52,7 @@ export const keyReachScenarios: ReadonlyArray<Scenario> = [
         { scopes: ["*"], scoped_teams: [world.projectA] },
         { scopes: ["*"], scoped_organizations: [world.orgA] }
       ]
-      const made = [] as Array<{ id: string; value: string }>
+      const made: Array<{ id: string; value: string }> = []
       try {
         for (const reach of narrower) made.push(await makeKey(target, passwordless.key, reach))
         const readOnly = await makeKey(target, passwordless.key, { scopes: ["user:read"] })
@@ -85,7 +80,7 @@ export const keyReachScenarios: ReadonlyArray<Scenario> = [
         }
         expectReply(await target.call(login, { body: { email: passwordless.email, password: changed.password } }), 400, INVALID_CREDENTIALS)
       } finally {
-        for (const key of made) await target.call(KEYS.destroy, { key: passwordless.key, params: { id: key.id } })
+        for (const key of made) await target.call(DESTROY_KEY, { key: passwordless.key, params: { id: key.id } })
       }
     }
   },
