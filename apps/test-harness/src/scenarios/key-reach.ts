@@ -1,7 +1,7 @@
 import assert from "node:assert/strict"
 import { randomUUID } from "node:crypto"
 import type { Target } from "../targets/target.ts"
-import { foundOrganization, ORGANIZATIONS } from "./organizations.ts"
+import { currentOf, foundOrganization, ORGANIZATIONS } from "./organizations.ts"
 import { make } from "./personal-api-keys.ts"
 import { denied, envelope, expectReply, invalid, missingScope, needWorld, type Scenario } from "./scenario.ts"
 import { loggedIn, login, me, newTeammate, updateMe } from "./sessions-support.ts"
@@ -31,11 +31,7 @@ const makeKey = (target: Target, by: string, body: Record<string, unknown>) =>
   make(target, by, { label: `reach ${randomUUID().slice(0, 8)}`, ...body })
 
 /** The caller's current organization, as `GET /api/users/@me/` tells it. */
-const currentOrganization = async (target: Target, key: string) => {
-  const reply = await target.call(me, { key })
-  expectReply(reply, 200)
-  return reply.body.organization?.id ?? null
-}
+const currentOrganization = async (target: Target, key: string) => (await currentOf(target, key)).organization
 
 export const keyReachScenarios: ReadonlyArray<Scenario> = [
   {
