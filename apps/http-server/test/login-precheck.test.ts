@@ -50,6 +50,20 @@ describe("the log-in precheck", () => {
     for (const email of [OWNER, "nobody@example.com", `someone@sub.${DOMAIN}`]) {
       expect(await answer(await precheck(JSON.stringify({ email })))).toEqual(nothing)
     }
+    // Without its trailing slash too, as every path.
+    const bare = await fetch(`${url}/api/login/precheck`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: `member@${DOMAIN}` })
+    })
+    expect(await answer(bare)).toEqual(enforced)
+  })
+
+  it("is in the OpenAPI document as a POST that needs no credentials", async () => {
+    const spec = await (await fetch(`${url}/api/schema/`)).json()
+    const post = spec.paths["/api/login/precheck/"]?.post
+    expect(post.security ?? []).toEqual([])
+    expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(["200", "400", "403", "413"]))
   })
 
   it("refuses each broken rule with PostHog's 400, and any body that is no JSON object", async () => {
