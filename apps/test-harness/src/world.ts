@@ -84,6 +84,8 @@ export interface MemberFixtures {
   readonly leavingOwner: MemberFixture
   /** Level 1, one `*` key; only the personal API key scenarios make and remove its keys. */
   readonly keyHolder: MemberFixture
+  /** Level 1, one `*` key and no password; only the key-reach scenario gives it one, through that key. */
+  readonly passwordless: MemberFixture
 }
 
 /** What a bare `--url --key` run knows: one key and what it can discover. */
@@ -133,7 +135,8 @@ export const createWorld = Effect.gen(function*() {
     leaver: yield* memberOfA("fixture.leaver@a.example", 1),
     removable: yield* memberOfA("fixture.removable@a.example", 1),
     leavingOwner: yield* memberOfA("fixture.leaving-owner@a.example", 15),
-    keyHolder: yield* memberOfA("fixture.keys@a.example", 1)
+    keyHolder: yield* memberOfA("fixture.keys@a.example", 1),
+    passwordless: yield* memberOfA("fixture.passwordless@a.example", 1)
   }
 
   const founder = yield* users.create(systemActor, { email: "founder@example.com" })

@@ -12,6 +12,7 @@ import { GroupTypesGroup } from "./groups/group-types.ts"
 import { FlagUsageGroup } from "./groups/flag-usage.ts"
 import { IdentityGroup } from "./groups/identity.ts"
 import { InvitesGroup } from "./groups/invites.ts"
+import { LoginPrecheckGroup } from "./groups/login-precheck.ts"
 import { MembersGroup } from "./groups/members.ts"
 import { OrganizationProjectsGroup } from "./groups/organization-projects.ts"
 import { OrganizationsGroup } from "./groups/organizations.ts"
@@ -51,6 +52,7 @@ export class HedgerowApi extends HttpApi.make("hedgerow")
   .add(PersonalApiKeysGroup)
   .add(IdentityGroup)
   .add(SessionsGroup)
+  .add(LoginPrecheckGroup)
   .add(SignupGroup)
   .add(SystemGroup)
   .middleware(RequestDecoding)

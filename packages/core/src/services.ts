@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { Access } from "./auth/access.ts"
 import { Authentication } from "./auth/authenticate.ts"
+import { LoginPrecheckService } from "./auth/login-precheck.ts"
 import { LoginThrottle, RateLimiter } from "./auth/throttle.ts"
 import { BatchExportService } from "./batch-exports/service.ts"
 import { CohortService } from "./cohorts/service.ts"
@@ -29,13 +30,19 @@ import { WebhookService } from "./webhooks/service.ts"
  * declarations of every layer built on it, name only what `@hedgerow/core` exports.
  */
 export const layerNoDeps = Layer.mergeAll(
-  // Log-in, log-out and invite sign-up ask Authentication for the request's session.
-  Layer.mergeAll(SessionService.layerNoDeps.pipe(Layer.provide(LoginThrottle.layer)), SignupService.layerNoDeps).pipe(
+  // Log-in, its precheck, log-out and invite sign-up ask Authentication for the request's session.
+  Layer.mergeAll(
+    SessionService.layerNoDeps.pipe(Layer.provide(LoginThrottle.layer)),
+    SignupService.layerNoDeps,
+    LoginPrecheckService.layerNoDeps
+  ).pipe(
     Layer.provideMerge(Authentication.layerNoDeps.pipe(Layer.provide(RateLimiter.layer)))
   ),
   OrganizationService.layerNoDeps,
   ProjectService.layerNoDeps,
-  UserService.layerNoDeps,
+  // Password changes check the current password against the same lock-out counts as log-in: the layer is
+  // built once per build (layers are memoized by reference), so both services hold the one instance.
+  UserService.layerNoDeps.pipe(Layer.provide(LoginThrottle.layer)),
   MemberService.layerNoDeps,
   InviteService.layerNoDeps.pipe(Layer.provide(MailDelivery.layerNoDeps)),
   RoleService.layerNoDeps,

@@ -60,6 +60,20 @@ describe("log-in throttling (PostHog's django-axes settings)", () => {
       yield* throttle.check("ada@example.com", "10.0.2.2")
     }).pipe(Effect.provide(LoginThrottle.layer)))
 
+  it.effect("counts a guess without an address (a password change's) for the e-mail alone, with its log-in failures", () =>
+    Effect.gen(function*() {
+      const throttle = yield* LoginThrottle
+      yield* failTimes(throttle, LOGIN_FAILURE_LIMIT - 10, () => "ada@example.com", () => "192.0.2.9")
+      yield* Effect.forEach(Array.from({ length: 9 }), () => throttle.failed("Ada@example.com"), { discard: true })
+      yield* throttle.check("ada@example.com")
+      yield* throttle.failed("ada@example.com")
+      // Both ways of guessing are refused now, from any address or none.
+      yield* Effect.flip(throttle.check("ada@example.com"))
+      yield* Effect.flip(throttle.check("ada@example.com", "192.0.2.10"))
+      // The address took only the log-in failures: short of the limit, it still serves other e-mails.
+      yield* throttle.check("grace@example.com", "192.0.2.9")
+    }).pipe(Effect.provide(LoginThrottle.layer)))
+
   it.effect("locks an address out after 30 failures, whatever e-mails they named", () =>
     Effect.gen(function*() {
       const throttle = yield* LoginThrottle

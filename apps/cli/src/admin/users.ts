@@ -1,4 +1,4 @@
-import type { User } from "@hedgerow/core"
+import type { PasswordSet } from "@hedgerow/core"
 import * as Effect from "effect/Effect"
 import { Command, Flag } from "effect/cli"
 import { inProcess, localFlags } from "../local.ts"
@@ -32,10 +32,13 @@ const setPassword = Command.make(
       Effect.flatMap((password) =>
         inProcess(store, ({ systemActor, UserService }) => UserService.use((s) => s.setPassword(systemActor, { email, password })))
       ),
-      Effect.flatMap(emit(json, (user: User) => `Set the password of ${user.email}; their sessions have ended. They can log in with it now.`))
+      Effect.flatMap(emit(json, (set: PasswordSet) =>
+        set.sso_enforcement === null
+          ? `Set the password of ${set.email}; their sessions have ended. They can log in with it now.`
+          : `Set the password of ${set.email}; their sessions have ended. Their e-mail's domain enforces SSO (${set.sso_enforcement}), so log-in with the password stays refused until that domain's SSO enforcement is switched off.`))
     )
 ).pipe(Command.withDescription(
-  "Set a user's password, read from stdin (first line) or asked without echo; it ends the user's sessions"
+  "Set a user's password, read from stdin (first line) or asked without echo; it ends the user's sessions. Where the user's domain enforces SSO it is set all the same, for when that is switched off"
 ))
 
 export const users = Command.make("users").pipe(

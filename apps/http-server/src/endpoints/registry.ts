@@ -14,6 +14,7 @@ import { flagUsage } from "./flag-usage.ts"
 import { groupTypes } from "./group-types.ts"
 import { identity } from "./identity.ts"
 import { invites } from "./invites.ts"
+import { loginPrecheck } from "./login-precheck.ts"
 import { members } from "./members.ts"
 import { organizationProjects } from "./organization-projects.ts"
 import { organizations } from "./organizations.ts"
@@ -52,6 +53,7 @@ export const endpoints: { readonly [G in BoundGroupName]: GroupBindings<G> } = {
   sdkConfig,
   capture,
   sessions,
+  loginPrecheck,
   signup
 }
 

@@ -43,7 +43,7 @@ const verifyAndRetrieve = async (target: Target, primary: Discovered, domain: Do
 }
 
 /** A new domain of the primary organization whose challenge the DNS server answers, verified. */
-const verifiedDomain = async (target: Target, primary: Discovered, network: Network) => {
+export const verifiedDomain = async (target: Target, primary: Discovered, network: Network) => {
   const domain = await newDomain(target, primary)
   network.publishTxt(challengeRecordOf(domain), ["v=spf1 -all", domain.verification_challenge])
   const verified = await verifyAndRetrieve(target, primary, domain)

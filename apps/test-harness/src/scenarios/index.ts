@@ -31,6 +31,7 @@ import { flagRemoteConfigScenarios } from "./flag-remote-config.ts"
 import { groupTypeScenarios } from "./group-types.ts"
 import { inviteMailScenarios } from "./invite-mail.ts"
 import { inviteScenarios } from "./invites.ts"
+import { keyReachScenarios } from "./key-reach.ts"
 import { memberScenarios } from "./members.ts"
 import { orgAdminRegressionScenarios } from "./org-admin-regressions.ts"
 import { personalApiKeyScenarios } from "./personal-api-keys.ts"
@@ -39,6 +40,7 @@ import { projectScenarios } from "./projects.ts"
 import { roleScenarios } from "./roles.ts"
 import type { Scenario } from "./scenario.ts"
 import { sessionScenarios } from "./sessions.ts"
+import { ssoEnforcementScenarios } from "./sso-enforcement.ts"
 import { transportScenarios } from "./transport.ts"
 import { webhookScenarios } from "./webhooks.ts"
 
@@ -52,6 +54,8 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...inviteScenarios,
   ...inviteMailScenarios,
   ...sessionScenarios,
+  ...keyReachScenarios,
+  ...ssoEnforcementScenarios,
   ...domainScenarios,
   ...domainAccessScenarios,
   ...domainVerificationScenarios,

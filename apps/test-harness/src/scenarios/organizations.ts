@@ -26,7 +26,7 @@ export const foundOrganization = async (target: Target, key: string, name = `Fou
 }
 
 /** The caller's current organization and project, as `GET /api/users/@me/` tells them. */
-const currentOf = async (target: Target, key: string) => {
+export const currentOf = async (target: Target, key: string) => {
   const me = await target.call(ME, { key })
   expectReply(me, 200)
   return { organization: me.body.organization?.id ?? null, project: me.body.team?.id ?? null, team: me.body.team }

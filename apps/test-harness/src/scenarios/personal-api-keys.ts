@@ -53,7 +53,7 @@ const call = (target: Target, ref: (typeof KEYS)[keyof typeof KEYS], key: string
   target.call(ref, { key, ...rest })
 
 /** A key made over the API: its id, its secret and the whole answer. */
-const make = async (target: Target, key: string, body: Record<string, unknown>): Promise<{ id: string; value: string; body: any }> => {
+export const make = async (target: Target, key: string, body: Record<string, unknown>): Promise<{ id: string; value: string; body: any }> => {
   const reply = await call(target, KEYS.create, key, { body })
   expectReply(reply, 201)
   return { id: reply.body.id, value: reply.body.value, body: reply.body }

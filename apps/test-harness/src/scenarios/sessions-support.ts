@@ -61,8 +61,8 @@ export class Browser {
   }
 }
 
-/** An address no other run uses. */
-export const freshEmail = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}@sessions.example`
+/** An address no other run uses, at `domain`. */
+export const freshEmail = (prefix: string, domain = "sessions.example") => `${prefix}-${randomUUID().slice(0, 8)}@${domain}`
 
 /** An address as prevalidation shows it: PostHog's mask keeps the local part's first and last characters. */
 export const maskedEmail = (email: string) => {
@@ -78,9 +78,9 @@ export interface Teammate {
   readonly inviteId: string
 }
 
-/** The owner of A invites a new address, which accepts with a password over HTTP only and is logged in. */
-export const newTeammate = async (target: Target, world: World, prefix = "teammate", level = 1): Promise<Teammate> => {
-  const email = freshEmail(prefix)
+/** The owner of A invites a new address (at `domain`), which accepts with a password over HTTP only and is logged in. */
+export const newTeammate = async (target: Target, world: World, prefix = "teammate", level = 1, domain?: string): Promise<Teammate> => {
+  const email = freshEmail(prefix, domain)
   const invited = await target.call(createInvite, {
     key: world.keys.ownerA,
     params: { organization_id: world.orgA },

@@ -14,7 +14,7 @@ export class IdentityGroup extends HttpApiGroup.make("identity")
       error: WriteErrors
     }).annotate(
       OpenApi.Description,
-      "Change your password: `password`, with `current_password` once you have one; your other sessions end (scope user:write; a session over two hours old must log in again)"
+      "Change your password: `password`, with `current_password` once you have one; your other sessions end (scope user:write; a session over two hours old must log in again). Only a session or a key with scope `*` and no restriction may (403 otherwise); 30 wrong current passwords lock the e-mail out for 10 minutes, as log-in does; where your e-mail's verified domain enforces SSO it is refused (400 `sso_enforced`)"
     ),
     HttpApiEndpoint.get("currentKey", "/api/personal_api_keys/@current/", { success: PersonalApiKeyView, error: ReadErrors })
   )

@@ -18,7 +18,7 @@ export class OrganizationsGroup extends HttpApiGroup.make("organizations")
       error: WriteErrors
     }).annotate(
       OpenApi.Description,
-      "Found an organization: the caller becomes its owner and works in its first project, `Default project` (scope organization:write)"
+      "Found an organization: the caller becomes its owner and works in its first project, `Default project` (scope organization:write); with a key restricted to organizations the caller's current organization stays as it was"
     ),
     HttpApiEndpoint.get("retrieve", "/api/organizations/:organization_id/", {
       params: OrganizationParam,

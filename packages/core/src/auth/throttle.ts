@@ -80,25 +80,28 @@ interface Failures {
 }
 
 /**
- * Failed log-ins per e-mail and per client address, in this process's memory, counted as PostHog counts
- * them: each failure keeps the count for another cool-off period, and once either count reaches the
- * limit every attempt for it is refused, right password or not, until the cool-off has passed since the
- * last failure. A success does not reset the count.
+ * Failed password guesses per e-mail and per client address, in this process's memory, counted as PostHog
+ * counts failed log-ins: each failure keeps the count for another cool-off period, and once either count
+ * reaches the limit every attempt for it is refused, right password or not, until the cool-off has passed
+ * since the last failure. A success does not reset the count. Log-in and the current password of a
+ * password change count together, so guesses at one account add up whichever way they come. A guess with
+ * no address (a password change, whose caller is already authenticated) counts for the e-mail alone.
  */
 export class LoginThrottle extends Context.Service<LoginThrottle, {
   /** PostHog's lock-out answer while the e-mail or the address is locked out. */
-  readonly check: (email: string, address: string) => Effect.Effect<void, PermissionDenied>
-  readonly failed: (email: string, address: string) => Effect.Effect<void>
+  readonly check: (email: string, address?: string) => Effect.Effect<void, PermissionDenied>
+  readonly failed: (email: string, address?: string) => Effect.Effect<void>
 }>()("hedgerow/LoginThrottle") {
   static readonly layer = Layer.sync(LoginThrottle, () => {
     const failures = new Map<string, Failures>()
-    const names = (email: string, address: string) => [`email:${email.toLowerCase()}`, `address:${address}`]
+    const names = (email: string, address: string | undefined) =>
+      address === undefined ? [`email:${email.toLowerCase()}`] : [`email:${email.toLowerCase()}`, `address:${address}`]
     const live = (entry: Failures | undefined, now: number) => entry !== undefined && now - entry.last < LOGIN_COOLOFF
     const lockedOut = new PermissionDenied({
       code: "too_many_failed_attempts",
       detail: `Too many failed login attempts. Please try again in ${LOGIN_COOLOFF_MINUTES} minutes.`
     })
-    const check = (email: string, address: string) =>
+    const check = (email: string, address?: string) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         names(email, address).some((name) => {
             const entry = failures.get(name)
@@ -106,7 +109,7 @@ export class LoginThrottle extends Context.Service<LoginThrottle, {
           })
           ? Effect.fail(lockedOut)
           : Effect.void)
-    const failed = (email: string, address: string) =>
+    const failed = (email: string, address?: string) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
         for (const name of names(email, address)) {
           const entry = failures.get(name)

@@ -13,11 +13,17 @@ export interface Founding {
   /** The user who founds it and becomes its owner; none for the operator. */
   readonly owner: UserId | null
   readonly projectName?: string | undefined
+  /**
+   * Whether the owner then works in it (their current organization and project for every session and
+   * key); unless false, they do.
+   */
+  readonly becomesCurrent?: boolean | undefined
 }
 
 /**
  * Made once by a service: an organization founded as PostHog founds one, with its first project and, when
- * someone founds it, that user as its owner, who then works in it. Runs inside the caller's transaction.
+ * someone founds it, that user as its owner, who then works in it (unless told otherwise). Runs inside the
+ * caller's transaction.
  */
 export const makeFoundOrganization = Effect.gen(function*() {
   const organizations = yield* OrganizationRepository
@@ -36,7 +42,9 @@ export const makeFoundOrganization = Effect.gen(function*() {
       if (input.owner !== null) {
         // A brand-new organization has no members, so the founder cannot be one already.
         yield* memberships.insert({ organization_id: organization.id, user_id: input.owner, level: Level.owner }).pipe(Effect.orDie)
-        yield* users.setCurrent(input.owner, { organization_id: organization.id, project_id: project.id })
+        if (input.becomesCurrent !== false) {
+          yield* users.setCurrent(input.owner, { organization_id: organization.id, project_id: project.id })
+        }
       }
       return { organization, project }
     })

@@ -6,6 +6,7 @@ import { MembershipRepository } from "../members/repository.ts"
 import { type Body, type BodyError, decodeBody } from "../shared/body.ts"
 import { NotFound, orNotFound, type PermissionDenied, type ValidationError } from "../shared/errors.ts"
 import type { OrganizationId, ProjectId } from "../shared/ids.ts"
+import { restricts } from "../personal-api-keys/reach.ts"
 import { type ListQuery, type Page, pageRequest } from "../shared/page.ts"
 import { requireSystem } from "../shared/system.ts"
 import { Transactions } from "../shared/transactions.ts"
@@ -80,7 +81,10 @@ export class OrganizationService extends Context.Service<OrganizationService, {
         yield* access.requireScope(actor, "organization:write")
         const { name } = yield* decodeFound(body)
         const owner = actor._tag === "User" ? actor.user.id : null
-        const { organization } = yield* transactions.run(foundOrganization({ name, owner }))
+        // The new organization is outside a key restricted to organizations, so such a key does not move
+        // the user's current organization there: their other sessions and keys keep working where they were.
+        const becomesCurrent = actor._tag === "System" || !restricts(actor.key.scoped_organizations)
+        const { organization } = yield* transactions.run(foundOrganization({ name, owner, becomesCurrent }))
         return toView(organization, owner === null ? null : Level.owner)
       })
 

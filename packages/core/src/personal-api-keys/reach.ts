@@ -13,7 +13,8 @@ export interface Reach {
 const scopeBeyond = (held: ReadonlyArray<string>, wanted: ReadonlyArray<string>): string | undefined =>
   wanted.find((scope) => (scope === "*" ? !held.includes("*") : !grants(held, scope as Scope)))
 
-const restricts = <A>(list: ReadonlyArray<A> | null): list is ReadonlyArray<A> => list !== null && list.length > 0
+/** Whether a restriction list limits anything: null and empty lists reach everything. */
+export const restricts = <A>(list: ReadonlyArray<A> | null): list is ReadonlyArray<A> => list !== null && list.length > 0
 
 /** An unrestricted list reaches everything; a restricted one only what it names. */
 const restrictionWithin = <A>(outer: ReadonlyArray<A> | null, inner: ReadonlyArray<A> | null): boolean =>

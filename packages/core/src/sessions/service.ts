@@ -2,11 +2,13 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { sessionOf } from "../auth/actor.ts"
 import { Authentication } from "../auth/authenticate.ts"
 import { LoginThrottle } from "../auth/throttle.ts"
+import { DomainRepository } from "../domains/repository.ts"
 import { type Body, type BodyError, decodeBody } from "../shared/body.ts"
 import { type PermissionDenied, ValidationError } from "../shared/errors.ts"
-import { Email, Trimmed } from "../shared/fields.ts"
+import { Email, notBlank, Trimmed } from "../shared/fields.ts"
 import { isSecureSite, SiteSettings } from "../shared/site.ts"
 import { Transactions } from "../shared/transactions.ts"
+import { refusePasswordUnderSso } from "../sso/password-refusal.ts"
 import { PasswordText, verifyPassword } from "../users/password.ts"
 import { UserRepository } from "../users/repository.ts"
 import { logoutCookies, type SetCookie } from "./cookies.ts"
@@ -14,8 +16,8 @@ import { type LoggedIn, openSession } from "./open.ts"
 import { SessionRepository } from "./repository.ts"
 import type { SessionRequest } from "./request.ts"
 
-/** The e-mail is trimmed before it is checked. */
-const TrimmedEmail = Trimmed.pipe(Schema.decodeTo(Email))
+/** The e-mail is trimmed before it is checked; nothing left is blank, as PostHog's e-mail field says. */
+export const TrimmedEmail = Trimmed.check(notBlank).pipe(Schema.decodeTo(Email))
 
 /** The log-in body: an e-mail and a password. */
 export const LoginBody = Schema.Struct({ email: TrimmedEmail, password: PasswordText })
@@ -39,12 +41,15 @@ export class SessionService extends Context.Service<SessionService, {
       const sessions = yield* SessionRepository
       const transactions = yield* Transactions
       const site = yield* SiteSettings
+      const domains = yield* DomainRepository
       const context = yield* Effect.context<UserRepository | SessionRepository>()
 
       const login = Effect.fn("SessionService.login")(function*(request: SessionRequest, body: Body) {
         // The caller is authenticated first: a logged-in caller's write needs its CSRF token here too.
         const current = yield* authentication.session(request)
         const { email, password } = yield* decodeLogin(body)
+        // Before any password check, as PostHog: a domain that enforces SSO takes no password.
+        yield* refusePasswordUnderSso(email, "login").pipe(Effect.provideService(DomainRepository, domains))
         yield* throttle.check(email, request.clientAddress)
         const found = yield* users.findCredentials(email)
         // The hash is checked whether or not the e-mail is known, so the answer takes as long either way.

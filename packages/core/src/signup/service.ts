@@ -4,6 +4,8 @@ import { Authentication } from "../auth/authenticate.ts"
 import { isExpired } from "../invites/views.ts"
 import type { InviteRecord } from "../invites/model.ts"
 import { InviteRepository } from "../invites/repository.ts"
+import { DomainRepository } from "../domains/repository.ts"
+import { refusePasswordUnderSso } from "../sso/password-refusal.ts"
 import { MembershipRepository } from "../members/repository.ts"
 import { membersTurn } from "../members/turn.ts"
 import { OrganizationRepository } from "../organizations/repository.ts"
@@ -55,6 +57,7 @@ export class SignupService extends Context.Service<SignupService, {
       const memberships = yield* MembershipRepository
       const users = yield* UserRepository
       const transactions = yield* Transactions
+      const domains = yield* DomainRepository
       const context = yield* Effect.context<UserRepository | SessionRepository>()
 
       const findInvite = (inviteId: string) => {
@@ -105,6 +108,10 @@ export class SignupService extends Context.Service<SignupService, {
           }
         }
         const found = yield* findInvite(inviteId)
+        // A new user of a domain that enforces SSO signs up through it, never with a password, as in PostHog.
+        if (actor === undefined) {
+          yield* refusePasswordUnderSso(found.target_email, "signup").pipe(Effect.provideService(DomainRepository, domains))
+        }
         // Hashing takes a while, so it happens before the transaction, not inside it.
         const passwordHash = actor === undefined ? yield* hashPassword(input.password!) : null
         return yield* transactions.run(Effect.gen(function*() {

@@ -1,6 +1,12 @@
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { type Actor, sessionOf, type UserActor } from "../auth/actor.ts"
 import { Access } from "../auth/access.ts"
+import { LoginThrottle } from "../auth/throttle.ts"
+import { requireWholeUserForPassword } from "../auth/whole-user.ts"
+import { DomainRepository } from "../domains/repository.ts"
+import { ssoEnforcementFor } from "../sso/domain-of-email.ts"
+import { refusePasswordUnderSso } from "../sso/password-refusal.ts"
+import type { SsoProvider } from "../sso/providers.ts"
 import { parseSerial, type ProjectId } from "../shared/ids.ts"
 import { byName } from "../organizations/model.ts"
 import { OrganizationRepository } from "../organizations/repository.ts"
@@ -39,12 +45,20 @@ const TIME_INSENSITIVE_FIELDS: ReadonlySet<string> = new Set([
   "has_seen_product_intro_for", "events_column_config", "role_at_organization", "ui_configuration"
 ])
 
+/** A user whose password the operator set, and the SSO provider their e-mail's domain enforces, if any. */
+export type PasswordSet = User & { readonly sso_enforcement: SsoProvider | null }
+
 export class UserService extends Context.Service<UserService, {
   readonly create: (actor: Actor, body: unknown) => Effect.Effect<User, PermissionDenied | ValidationError>
   /** Any valid key may ask who it belongs to: it is the key holder's own data. */
   readonly me: (actor: UserActor) => Effect.Effect<Me>
-  /** The operator sets a user's password (`hedgerow admin users set-password`), ending all their sessions. */
-  readonly setPassword: (actor: Actor, body: unknown) => Effect.Effect<User, PermissionDenied | ValidationError>
+  /**
+   * The operator sets a user's password (`hedgerow admin users set-password`), ending all their sessions.
+   * It is set even where the user's domain enforces SSO, so that an operator can prepare a way in for
+   * when the identity provider fails; the answer names the enforced provider, under which log-in with the
+   * password stays refused until the domain's enforcement is switched off.
+   */
+  readonly setPassword: (actor: Actor, body: unknown) => Effect.Effect<PasswordSet, PermissionDenied | ValidationError>
   /** `PATCH /api/users/@me/`: a new password (with the current one), which ends the user's other sessions. */
   readonly updateMe: (actor: UserActor, body: Body) => Effect.Effect<Me, PermissionDenied | ValidationError | BodyError>
 }>()("hedgerow/UserService") {
@@ -57,6 +71,8 @@ export class UserService extends Context.Service<UserService, {
       const access = yield* Access
       const sessions = yield* SessionRepository
       const transactions = yield* Transactions
+      const throttle = yield* LoginThrottle
+      const domains = yield* DomainRepository
 
       const create = Effect.fn("UserService.create")(function*(actor: Actor, body: unknown) {
         yield* requireSystem(actor)
@@ -105,15 +121,21 @@ export class UserService extends Context.Service<UserService, {
             return yield* new PermissionDenied({ detail: "This action requires you to be recently authenticated." })
           }
         }
+        // A key narrower than its user may not give itself a way to log in as the whole user.
+        if (isRecord(given) && "password" in given) yield* requireWholeUserForPassword(actor)
         const input = yield* decodeMeUpdate(bodyOf(given))
         const { user } = actor
         if (input.password !== undefined) {
+          yield* refusePasswordUnderSso(user.email, "change").pipe(Effect.provideService(DomainRepository, domains))
           const stored = yield* users.passwordHashOf(user.id)
           if (stored !== null) {
             if (input.current_password === undefined) {
               return yield* ValidationError.field("current_password", "This field is required when updating your password.", "required")
             }
+            // Guesses at the current password count with failed log-ins for the same e-mail.
+            yield* throttle.check(user.email)
             if (!(yield* verifyPassword(input.current_password, stored))) {
+              yield* throttle.failed(user.email)
               return yield* ValidationError.field("current_password", "Your current password is incorrect.", "incorrect_password")
             }
           }
@@ -139,7 +161,8 @@ export class UserService extends Context.Service<UserService, {
           yield* users.setPasswordHash(user.id, hash)
           yield* sessions.removeForUser(user.id, null)
         }))
-        return user
+        const sso_enforcement = yield* ssoEnforcementFor(user.email).pipe(Effect.provideService(DomainRepository, domains))
+        return { ...user, sso_enforcement }
       })
 
       return UserService.of({ create, me, updateMe, setPassword })
