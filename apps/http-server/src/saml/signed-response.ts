@@ -1,4 +1,5 @@
-import { type SamlAssertion, SamlRejected, type SamlResponse, SamlSignature, type SubjectConfirmation } from "@hedgerow/core"
+import { type SamlAssertion, SamlRejected, type SamlResponse, type SubjectConfirmation } from "@hedgerow/core"
+import { SamlSignature } from "@hedgerow/core/ports"
 import { Effect, Layer } from "effect"
 import { X509Certificate } from "node:crypto"
 import { SignedXml } from "xml-crypto"

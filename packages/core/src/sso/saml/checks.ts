@@ -24,7 +24,7 @@ export interface Expected {
 }
 
 /** What a Response that passed its checks leaves for the store: the request it answers and the assertion to remember. */
-export interface Accepted {
+export interface AcceptedResponse {
   readonly in_response_to: string
   readonly assertion_id: string
   /** Until when the assertion id must be remembered to refuse a replay: past it, its own times refuse it. */
@@ -102,7 +102,7 @@ const checkConfirmation = (
  * before): the ones of SAML's Web Browser SSO profile, against this service provider and the domain's
  * identity provider.
  */
-export const checkResponse = (response: SamlResponse, expected: Expected): Checked<Accepted> => {
+export const checkResponse = (response: SamlResponse, expected: Expected): Checked<AcceptedResponse> => {
   if (response.status !== SUCCESS) {
     return rejected(`The identity provider did not log the user in (status ${response.status ?? "missing"}).`)
   }

@@ -1,5 +1,3 @@
-import { Schema } from "effect"
-import { Email } from "../../shared/fields.ts"
 import { SamlRejected } from "./rejected.ts"
 import type { SamlAssertion } from "./response.ts"
 
@@ -42,8 +40,6 @@ const firstValue = (attributes: SamlAssertion["attributes"], names: ReadonlyArra
   return undefined
 }
 
-const isEmail = Schema.is(Email)
-
 /** The person an assertion names, as SSO signs them in. */
 export interface SamlIdentity {
   readonly email: string
@@ -53,8 +49,9 @@ export interface SamlIdentity {
 
 /**
  * Who the assertion is about: the e-mail from PostHog's attribute names, or else from the NameID when its
- * format is an e-mail address (or unspecified and the value is one); the names from their attributes,
- * empty when the identity provider sends none. E-mails compare in lower case, as PostHog's SSO does.
+ * format is an e-mail address or unspecified; the names from their attributes,
+ * empty when the identity provider sends none. E-mails compare in lower case, as PostHog's SSO does;
+ * whether the address is usable is the sign-in's to judge.
  */
 export const identityOf = (assertion: SamlAssertion): SamlIdentity | SamlRejected => {
   const nameId = assertion.name_id_format === undefined || EMAIL_NAME_ID_FORMATS.has(assertion.name_id_format)
@@ -62,13 +59,9 @@ export const identityOf = (assertion: SamlAssertion): SamlIdentity | SamlRejecte
     : undefined
   const email = (firstValue(assertion.attributes, EMAIL_ATTRIBUTES) ?? nameId)?.trim().toLowerCase()
   if (email === undefined || email === "") return new SamlRejected({ detail: "Missing needed parameter email" })
-  if (!isEmail(email)) return new SamlRejected({ detail: `The identity provider's e-mail is not an e-mail address: ${email}` })
   return {
     email,
     first_name: firstValue(assertion.attributes, FIRST_NAME_ATTRIBUTES) ?? "",
     last_name: firstValue(assertion.attributes, LAST_NAME_ATTRIBUTES) ?? ""
   }
 }
-
-/** The domain part of an e-mail, in lower case. */
-export const domainOfEmail = (email: string): string => email.slice(email.lastIndexOf("@") + 1).toLowerCase()
