@@ -5,6 +5,7 @@ import { cookiesOf } from "../answers/cookies.ts"
 import { readBoundedBody } from "../request/bounded-body.ts"
 import { sessionRequestOf } from "../request/session.ts"
 import { ServerSettings, serverSettingsFromConfig } from "../settings/server-settings.ts"
+import { SiteFromConfig } from "../settings/site.ts"
 import { redirectUrl } from "./authn-request.ts"
 import { MAX_DOCUMENT_BYTES } from "./document.ts"
 import { serviceProviderMetadata } from "./metadata.ts"
@@ -87,5 +88,5 @@ export const routes = Layer.effectDiscard(Effect.gen(function*() {
     Effect.succeed(HttpServerResponse.text(metadata, { contentType: "text/xml; charset=utf-8" })))
 })).pipe(
   Layer.provide(SamlLogin.layerNoDeps.pipe(Layer.provide(SignedResponse.layer))),
-  Layer.provide(serverSettingsFromConfig(""))
+  Layer.provide(Layer.merge(SiteFromConfig, serverSettingsFromConfig("")))
 )
