@@ -29,10 +29,10 @@ export const layerNoDeps = Layer.effect(
       consumeRequest: (id, domain) =>
         sql<{ taken: boolean }>`
           WITH gone AS (
-            DELETE FROM saml_requests WHERE id = ${id} OR expires_at <= now()
-            RETURNING domain_id, expires_at, id = ${id} AS asked
+            DELETE FROM saml_requests WHERE (id = ${id} AND domain_id = ${domain}) OR expires_at <= now()
+            RETURNING expires_at, id = ${id} AS asked
           )
-          SELECT EXISTS (SELECT 1 FROM gone WHERE asked AND domain_id = ${domain} AND expires_at > now()) AS taken`.pipe(
+          SELECT EXISTS (SELECT 1 FROM gone WHERE asked AND expires_at > now()) AS taken`.pipe(
           Effect.orDie,
           Effect.map((rows) => rows[0]?.taken === true)
         ),
