@@ -1,6 +1,6 @@
-import { Bootstrap, bodyOf, DomainService, systemActor } from "@hedgerow/core"
+import { Bootstrap, bodyOf, DomainService, type OrganizationId, systemActor } from "@hedgerow/core"
 import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type SqlError } from "effect/sql"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { monitorEventLoopDelay } from "node:perf_hooks"
@@ -11,6 +11,13 @@ import { type Answer, formOf, IDP_ENTITY_ID, keyPair, type KeyPair, startIdp, ty
 
 const OWNER = "owner@example.com"
 const DOMAIN = "acme.test"
+
+/** The server under test on `port`, reached at `site`. */
+const serverLayer = (port: number, site: string) =>
+  HedgerowServer.layer({ port, host: "127.0.0.1", store: {} }).pipe(
+    Layer.provide(ConfigProvider.layerAdd(ConfigProvider.fromEnv({ env: { HEDGEROW_SITE_URL: site } }), { asPrimary: true }))
+  )
+type Served = Layer.Success<ReturnType<typeof serverLayer>>
 
 const freePort = async () => {
   const probe = createServer()
@@ -26,33 +33,32 @@ const freePort = async () => {
  * the redirect to the IdP, and posts the form the IdP's page holds to the ACS, as a browser does.
  */
 describe("SAML log-in against a real identity provider", () => {
-  let runtime: ManagedRuntime.ManagedRuntime<any, any>
+  let runtime: ManagedRuntime.ManagedRuntime<Served, Layer.Error<ReturnType<typeof serverLayer>>>
   let url = ""
   let idp: TestIdp
   let stranger: KeyPair
-  let organization = ""
+  let organization = "" as OrganizationId
   let domainId = ""
 
-  const run = <A>(effect: Effect.Effect<A, any, any>) => runtime.runPromise(effect)
-  const sql = <A extends object>(query: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, any>) =>
+  const run = <A, E>(effect: Effect.Effect<A, E, Served>) => runtime.runPromise(effect)
+  const sql = <A extends object>(query: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>) =>
     run(Effect.flatMap(SqlClient.SqlClient, query))
 
   beforeAll(async () => {
     const port = await freePort()
     url = `http://127.0.0.1:${port}`
-    const config = ConfigProvider.layerAdd(ConfigProvider.fromEnv({ env: { HEDGEROW_SITE_URL: url } }), { asPrimary: true })
-    runtime = ManagedRuntime.make(HedgerowServer.layer({ port, host: "127.0.0.1", store: {} }).pipe(Layer.provide(config)))
+    runtime = ManagedRuntime.make(serverLayer(port, url))
     await run(HedgerowServer.baseUrl)
     organization = (await run(Bootstrap.use((b) => b.run({ email: OWNER })))).organization_id
     idp = await startIdp(await (await fetch(`${url}/api/saml/metadata/`)).text())
     stranger = await keyPair("not.the.idp.example")
     domainId = await run(Effect.gen(function*() {
-      const created = yield* DomainService.use((s) => s.create(systemActor, organization as never, bodyOf({ domain: DOMAIN })))
+      const created = yield* DomainService.use((s) => s.create(systemActor, organization, bodyOf({ domain: DOMAIN })))
       const db = yield* SqlClient.SqlClient
       // Verified as a DNS check would have it.
       yield* db`UPDATE domains SET verified_at = now() WHERE id = ${created.id}`
       yield* DomainService.use((s) =>
-        s.update(systemActor, organization as never, created.id, bodyOf({
+        s.update(systemActor, organization, created.id, bodyOf({
           jit_provisioning_enabled: true,
           saml_entity_id: IDP_ENTITY_ID,
           saml_acs_url: idp.ssoUrl,
@@ -67,8 +73,13 @@ describe("SAML log-in against a real identity provider", () => {
   })
 
   const start = (query: string) => fetch(`${url}/login/saml/${query}`, { redirect: "manual" })
-  const postForm = (action: string, fields: Record<string, string>, type = "application/x-www-form-urlencoded") =>
-    fetch(action, { method: "POST", redirect: "manual", headers: { "content-type": type }, body: new URLSearchParams(fields).toString() })
+  const postForm = (action: string, fields: Record<string, string>, type = "application/x-www-form-urlencoded", cookie?: string) =>
+    fetch(action, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": type, ...(cookie === undefined ? {} : { cookie }) },
+      body: new URLSearchParams(fields).toString()
+    })
 
   /** The IdP's form for a log-in started with `email`, once the IdP answered as `answer` says. */
   const idpForm = async (answer: Answer, email = "ada@acme.test") => {
@@ -314,9 +325,30 @@ describe("SAML log-in against a real identity provider", () => {
     expect(reply.headers.get("location")).toBe("/")
   })
 
-  it("refuses a person new to the deployment when the domain does not provision just in time", async () => {
+  it("ends the session the browser came with when it logs in again", async () => {
+    const first = await logIn({ email: "again@acme.test" })
+    const cookie = cookieHeader(first)
+    expect((await me(cookie)).status).toBe(200)
+    const form = await idpForm({ email: "again@acme.test" })
+    const second = await postForm(form.action, form.fields, "application/x-www-form-urlencoded", cookie)
+    expect(second.headers.get("location")).toBe("/")
+    expect((await me(cookie)).status).toBe(401)
+    expect((await me(cookieHeader(second))).status).toBe(200)
+  })
+
+  it("refuses every answer while the domain's certificate cannot be read", async () => {
+    await sql((db) => db`UPDATE domains SET saml_x509_cert = 'not a certificate' WHERE id = ${domainId}`)
+    try {
+      await expectFailure(await logIn({}), "The domain's SAML certificate (saml_x509_cert) cannot be read.")
+    } finally {
+      await sql((db) => db`UPDATE domains SET saml_x509_cert = ${idp.keys.certificateBody} WHERE id = ${domainId}`)
+    }
+  })
+
+  it("without just-in-time provisioning, logs existing users in and refuses people new to the deployment", async () => {
     await sql((db) => db`UPDATE domains SET jit_provisioning_enabled = false WHERE id = ${domainId}`)
     try {
+      expect((await logIn({ email: "ada@acme.test" })).headers.get("location")).toBe("/")
       const reply = await logIn({ email: "newcomer@acme.test" })
       expect(reply.status).toBe(302)
       expect(reply.headers.get("location")).toBe("/login?error_code=jit_not_enabled")
