@@ -394,6 +394,13 @@ describe("SAML log-in against a real identity provider", () => {
       await expectFailure(reply, "The SAML message is too large.")
     })
 
+    it("cuts a refusal's detail short when it quotes a long value", async () => {
+      const destination = `https://another.example/${"a".repeat(5000)}`
+      const reply = await logIn({ tags: { Destination: destination } })
+      const detail = `The response was received at ${url}/complete/saml/ instead of ${destination}.`
+      expect(reply.headers.get("location")).toBe(failure(detail.slice(0, 300)))
+    })
+
     it("refuses malformed XML, a message that is not a Response, and a body that is no form", async () => {
       await expectFailure(await post("<samlp:Response xmlns:samlp=\"urn:oasis:names:tc:SAML:2.0:protocol\">"),
         "The SAML message is not well-formed XML.")

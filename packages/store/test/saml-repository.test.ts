@@ -49,9 +49,12 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000, exclu
         assert.isFalse(yield* repository.consumeRequest("_live", domain))
         assert.isFalse(yield* repository.consumeRequest("_expired", domain))
         assert.isFalse(yield* repository.consumeRequest("_never", domain))
-        // Expired requests are gone from the table, not merely refused.
-        const left = yield* (yield* SqlClient.SqlClient)<{ id: string }>`SELECT id FROM saml_requests WHERE domain_id = ${domain}`
-        assert.deepStrictEqual(left, [])
+        // Expired requests are gone from the table, not merely refused, and so are they at the next start.
+        const sql = yield* SqlClient.SqlClient
+        assert.deepStrictEqual(yield* sql<{ id: string }>`SELECT id FROM saml_requests WHERE domain_id = ${domain}`, [])
+        yield* repository.issueRequest({ id: "_stale", domain_id: domain, expires_at: now - 1000 })
+        yield* repository.issueRequest({ id: "_fresh", domain_id: domain, expires_at: now + HOUR })
+        assert.deepStrictEqual(yield* sql<{ id: string }>`SELECT id FROM saml_requests WHERE domain_id = ${domain}`, [{ id: "_fresh" }])
       }))
 
     it.effect("of answers racing for one request, exactly one takes it", () =>

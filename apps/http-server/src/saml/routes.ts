@@ -34,6 +34,9 @@ const queryValue = (request: HttpServerRequest.HttpServerRequest, name: string):
 
 const noStore = { "cache-control": "no-store" }
 
+/** The longest refusal detail a redirect carries. */
+const MAX_DETAIL = 300
+
 /** The SAML log-in's browser routes and the service provider's metadata, beside the API's. */
 export const routes = Layer.effectDiscard(Effect.gen(function*() {
   const router = yield* HttpRouter.HttpRouter
@@ -42,9 +45,12 @@ export const routes = Layer.effectDiscard(Effect.gen(function*() {
   const settings = yield* ServerSettings
   const serviceProvider = serviceProviderOf(site)
 
-  /** Back to the console's log-in page with PostHog's error code (and, for a failed exchange, its detail). */
+  /**
+   * Back to the console's log-in page with PostHog's error code (and, for a failed exchange, its detail,
+   * cut short: it may quote what the message said, and a Location header must stay small).
+   */
   const toLoginPage = (code: string, detail?: string) => {
-    const query = new URLSearchParams({ error_code: code, ...(detail === undefined ? {} : { error_detail: detail }) })
+    const query = new URLSearchParams({ error_code: code, ...(detail === undefined ? {} : { error_detail: detail.slice(0, MAX_DETAIL) }) })
     return HttpServerResponse.redirect(`${sitePath(site.url, "/login")}?${query}`, { status: 302, headers: noStore })
   }
   const loggedIn = (outcome: LoggedIn) =>

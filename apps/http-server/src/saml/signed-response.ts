@@ -67,6 +67,11 @@ const makeReader = () => {
         resume("response" in reply ? Effect.succeed(reply.response) : Effect.fail(new SamlRejected({ detail: reply.detail })))
       })
       started().postMessage({ id, document, certificate })
+      // A request given up (its client gone) stops waiting; the worker's answer is then dropped.
+      return Effect.sync(() => {
+        clearTimeout(timer)
+        waiting.delete(id)
+      })
     })
   const stop = Effect.promise(async () => {
     const running = worker

@@ -20,8 +20,11 @@ export const layerNoDeps = Layer.effect(
           Effect.orDie,
           Effect.flatMap(decodeDomain)
         ),
+      // Anyone may start a log-in, so each start also drops the expired requests: the table holds ten minutes of starts at most.
       issueRequest: ({ domain_id, expires_at, id }) =>
-        sql`INSERT INTO saml_requests (id, domain_id, expires_at) VALUES (${id}, ${domain_id}, ${instant(expires_at)}::timestamptz)`.pipe(
+        sql`
+          WITH expired AS (DELETE FROM saml_requests WHERE expires_at <= now())
+          INSERT INTO saml_requests (id, domain_id, expires_at) VALUES (${id}, ${domain_id}, ${instant(expires_at)}::timestamptz)`.pipe(
           Effect.orDie,
           Effect.asVoid
         ),

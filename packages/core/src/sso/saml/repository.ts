@@ -10,7 +10,7 @@ import type { DomainId } from "../../shared/ids.ts"
 export class SamlRepository extends Context.Service<SamlRepository, {
   /** A verified domain by id, as a Response's RelayState names it; none when it is unknown or unverified. */
   readonly verifiedDomain: (id: DomainId) => Effect.Effect<Option.Option<DomainRecord>>
-  /** Records a request sent to the domain's identity provider, answerable until `expires_at` (epoch ms). */
+  /** Records a request sent to the domain's identity provider, answerable until `expires_at` (epoch ms); expired ones are dropped on the way. */
   readonly issueRequest: (request: { readonly id: string; readonly domain_id: DomainId; readonly expires_at: number }) => Effect.Effect<void>
   /**
    * Takes the request out, once: true when it was issued for this domain and has not expired or been
