@@ -46,6 +46,8 @@ export interface Answer {
   readonly keys?: KeyPair
   /** Sign the Response and not the Assertion. */
   readonly signResponseOnly?: boolean
+  /** The signature algorithm, RSA-SHA256 unless told. */
+  readonly signatureAlgorithm?: string
 }
 
 const attributeStatement = (attributes: Record<string, string>) =>
@@ -75,14 +77,14 @@ export const startIdp = async (spMetadata: string): Promise<TestIdp> => {
   const server: Server = createServer()
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const ssoUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sso`
-  const identityProvider = (signing: KeyPair) =>
+  const identityProvider = (signing: KeyPair, algorithm = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256") =>
     samlify.IdentityProvider({
       entityID: IDP_ENTITY_ID,
       privateKey: signing.privateKey,
       signingCert: signing.certificate,
       nameIDFormat: ["urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress"],
       singleSignOnService: [{ Binding: "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect", Location: ssoUrl }],
-      requestSignatureAlgorithm: "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"
+      requestSignatureAlgorithm: algorithm
     })
   const serviceProvider = samlify.ServiceProvider({ metadata: spMetadata })
   const responseOnlyProvider = samlify.ServiceProvider({
@@ -102,7 +104,7 @@ export const startIdp = async (spMetadata: string): Promise<TestIdp> => {
       const query = Object.fromEntries(url.searchParams)
       const answer = idp.next
       const sp = answer.signResponseOnly === true ? responseOnlyProvider : serviceProvider
-      const signer = identityProvider(answer.keys ?? keys)
+      const signer = identityProvider(answer.keys ?? keys, answer.signatureAlgorithm)
       const parsed = await signer.parseLoginRequest(sp, "redirect", { query, octetString: "" })
       const now = new Date()
       const later = new Date(now.getTime() + 5 * 60 * 1000)

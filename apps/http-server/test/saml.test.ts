@@ -212,6 +212,22 @@ describe("SAML log-in against a real identity provider", () => {
     await expectFailure(await logIn({ keys: stranger }), "Signature validation failed. SAML Response rejected")
   })
 
+  it("refuses a signature made with SHA-1", async () => {
+    await expectFailure(
+      await logIn({ signatureAlgorithm: "http://www.w3.org/2000/09/xmldsig#rsa-sha1" }),
+      "The identity provider signs with an algorithm not accepted here: use RSA with SHA-256."
+    )
+  })
+
+  it("refuses an encrypted assertion", async () => {
+    const form = await idpForm({})
+    const encrypted = tampered(form, (xml) => xml.replace("<samlp:Status>", "<saml:EncryptedAssertion/><samlp:Status>"))
+    await expectFailure(
+      await postForm(encrypted.action, encrypted.fields),
+      "Encrypted assertions are not supported: have the identity provider sign the assertion unencrypted."
+    )
+  })
+
   it("refuses an unsigned Response", async () => {
     const form = await idpForm({})
     const unsigned = tampered(form, (xml) => xml.replace(/<ds:Signature[\s\S]*?<\/ds:Signature>/g, ""))
