@@ -87,11 +87,13 @@ describe("a SAML Response's rules", () => {
       .toBe("The SubjectConfirmation has no NotOnOrAfter.")
   })
 
-  it("refuses a Response and an Assertion that answer different requests, and takes the Response's when the Assertion names none", () => {
+  it("takes the request from the signed confirmation only, and refuses a Response that names another", () => {
     expect(detailOf(checkResponse(response({ in_response_to: "_other" }), EXPECTED))).toBe("The Response and its Assertion answer different requests.")
+    expect(checkResponse(response({ in_response_to: undefined }), EXPECTED)).toMatchObject({ in_response_to: "_request" })
+    // A Response naming a request around an Assertion that names none: the Response may be unsigned.
     const [bearer] = assertion().confirmations
     const unnamed = response({}, { confirmations: [{ ...bearer!, in_response_to: undefined }] })
-    expect(checkResponse(unnamed, EXPECTED)).toMatchObject({ in_response_to: "_request" })
+    expect(detailOf(checkResponse(unnamed, EXPECTED))).toBe("The Response answers no request of this service provider.")
   })
 
   it("refuses a Response whose own Issuer names another identity provider", () => {

@@ -87,8 +87,9 @@ const checkConfirmation = (
   if (confirmation.not_on_or_after === undefined) return rejected("The SubjectConfirmation has no NotOnOrAfter.")
   const outside = outsideWindow(confirmation.not_before, confirmation.not_on_or_after, expected.now)
   if (outside !== undefined) return outside
-  const inResponseTo = confirmation.in_response_to ?? response.in_response_to
-  // An identity provider's unsolicited answer names no request: only answers to requests this server issued are taken.
+  // The request is read from the confirmation alone: the Response around a signed Assertion may be unsigned,
+  // and an Assertion naming no request (an identity provider's unsolicited answer) is not taken.
+  const inResponseTo = confirmation.in_response_to
   if (inResponseTo === undefined) return rejected("The Response answers no request of this service provider.")
   if (response.in_response_to !== undefined && response.in_response_to !== inResponseTo) {
     return rejected("The Response and its Assertion answer different requests.")
