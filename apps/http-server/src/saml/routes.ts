@@ -1,9 +1,10 @@
-import { type LoggedIn, SamlLogin, SamlNotConfigured, SamlRejected, serviceProviderOf, SiteSettings, type SsoRefused } from "@hedgerow/core"
+import { ACS_PATH, type LoggedIn, SamlLogin, SamlNotConfigured, SamlRejected, serviceProviderOf, SiteSettings, type SsoRefused } from "@hedgerow/core"
 import { Effect, Layer } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { cookiesOf } from "../answers/cookies.ts"
 import { readBoundedBody } from "../request/bounded-body.ts"
 import { sessionRequestOf } from "../request/session.ts"
+import { lastValue } from "../sdk-lane/requests.ts"
 import { ServerSettings, serverSettingsFromConfig } from "../settings/server-settings.ts"
 import { SiteFromConfig } from "../settings/site.ts"
 import { redirectUrl } from "./authn-request.ts"
@@ -11,10 +12,9 @@ import { MAX_DOCUMENT_BYTES } from "./document.ts"
 import { serviceProviderMetadata } from "./metadata.ts"
 import * as SignedResponse from "./signed-response.ts"
 
-/** PostHog's paths: the log-in's start, its ACS (where the identity provider's answer is posted) and the metadata. */
-export const START_PATH = "/login/saml/"
-export const ACS_PATH = "/complete/saml/"
-export const METADATA_PATH = "/api/saml/metadata/"
+/** PostHog's paths of the log-in's start and of the service provider's metadata (the ACS's is core's). */
+const START_PATH = "/login/saml/"
+const METADATA_PATH = "/api/saml/metadata/"
 
 /**
  * The ACS's form: the Response in base64, at most 4/3 of the largest document read, percent-encoded
@@ -28,9 +28,9 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 /** The path of a page of the console, under the site's own path when it has one. */
 const sitePath = (siteUrl: string, path: string) => `${new URL(siteUrl).pathname.replace(/\/+$/, "")}${path}`
 
-/** The last value of a query parameter, as Django reads a repeated one. */
+/** A query parameter of the request: the last of its values, as Django reads a repeated one. */
 const queryValue = (request: HttpServerRequest.HttpServerRequest, name: string): string | undefined =>
-  new URL(request.url, "http://request.invalid").searchParams.getAll(name).at(-1)
+  lastValue(new URL(request.url, "http://request.invalid").searchParams, name)
 
 const noStore = { "cache-control": "no-store" }
 
@@ -75,11 +75,11 @@ export const routes = Layer.effectDiscard(Effect.gen(function*() {
         Effect.mapError(() => new SamlRejected({ detail: "The SAML message is too large." }))
       )
       const form = new URLSearchParams(new TextDecoder().decode(body))
-      const encoded = (form.getAll("SAMLResponse").at(-1) ?? "").replace(/\s+/g, "")
+      const encoded = (lastValue(form, "SAMLResponse") ?? "").replace(/\s+/g, "")
       if (encoded === "") return yield* new SamlRejected({ detail: "Missing needed parameter SAMLResponse" })
       if (!BASE64.test(encoded)) return yield* new SamlRejected({ detail: "The SAMLResponse is not base64." })
       if ((encoded.length * 3) / 4 > MAX_DOCUMENT_BYTES + 2) return yield* new SamlRejected({ detail: "The SAML message is too large." })
-      return { document: Buffer.from(encoded, "base64").toString("utf8"), relay_state: form.getAll("RelayState").at(-1) }
+      return { document: Buffer.from(encoded, "base64").toString("utf8"), relay_state: lastValue(form, "RelayState") }
     })
 
   yield* router.add("POST", ACS_PATH, (request) =>

@@ -10,9 +10,12 @@ export interface ServiceProvider {
   readonly acs_url: string
 }
 
+/** The ACS's path, PostHog's. */
+export const ACS_PATH = "/complete/saml/"
+
 export const serviceProviderOf = (site: Site): ServiceProvider => ({
   entity_id: site.url,
-  acs_url: `${site.url}/complete/saml/`
+  acs_url: `${site.url}${ACS_PATH}`
 })
 
 /** How long an identity provider may take to answer a log-in this server started (a person types a password, a second factor). */
