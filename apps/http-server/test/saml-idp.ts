@@ -56,6 +56,10 @@ const attributeStatement = (attributes: Record<string, string>) =>
       `<saml:Attribute Name="${name}"><saml:AttributeValue xsi:type="xs:string">${value}</saml:AttributeValue></saml:Attribute>`
     ).join("")}</saml:AttributeStatement>`
 
+/** Text inside a quoted HTML attribute, and back. */
+const escapeAttribute = (text: string) => text.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;")
+const unescapeAttribute = (text: string) => text.replaceAll("&lt;", "<").replaceAll("&quot;", '"').replaceAll("&amp;", "&")
+
 const samlId = () => `_${randomBytes(20).toString("hex")}`
 
 export interface TestIdp {
@@ -84,6 +88,8 @@ export const startIdp = async (spMetadata: string): Promise<TestIdp> => {
       signingCert: signing.certificate,
       nameIDFormat: ["urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress"],
       singleSignOnService: [{ Binding: "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect", Location: ssoUrl }],
+      // Never used here; named so that samlify has its log-out endpoint and does not warn of it.
+      singleLogoutService: [{ Binding: "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect", Location: `${ssoUrl}/logout` }],
       requestSignatureAlgorithm: algorithm
     })
   const serviceProvider = samlify.ServiceProvider({ metadata: spMetadata })
@@ -145,7 +151,7 @@ export const startIdp = async (spMetadata: string): Promise<TestIdp> => {
       response.end(
         `<!doctype html><html><body onload="document.forms[0].submit()"><form method="post" action="${target}">` +
           `<input type="hidden" name="SAMLResponse" value="${made.context}"/>` +
-          `<input type="hidden" name="RelayState" value="${relay}"/>` +
+          `<input type="hidden" name="RelayState" value="${escapeAttribute(relay)}"/>` +
           `</form></body></html>`
       )
     })().catch((error: unknown) => {
@@ -160,6 +166,6 @@ export const startIdp = async (spMetadata: string): Promise<TestIdp> => {
 export const formOf = (page: string): { readonly action: string; readonly fields: Record<string, string> } => {
   const action = /<form[^>]* action="([^"]*)"/.exec(page)?.[1] ?? ""
   const fields: Record<string, string> = {}
-  for (const match of page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)) fields[match[1]!] = match[2]!
+  for (const match of page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)) fields[match[1]!] = unescapeAttribute(match[2]!)
   return { action, fields }
 }

@@ -335,9 +335,25 @@ describe("SAML log-in against a real identity provider", () => {
     }
   })
 
-  it("takes PostHog's JSON RelayState naming the domain as idp", async () => {
-    const form = await idpForm({ email: "json@acme.test" })
-    const reply = await postForm(form.action, { ...form.fields, RelayState: JSON.stringify({ idp: domainId, next: "/elsewhere" }) })
+  it("returns to the page a log-in was started for, carried in PostHog's JSON RelayState", async () => {
+    const started = await start(`?email=ada%40acme.test&next=${encodeURIComponent("/project/7?tab=flags")}`)
+    const relay = new URL(started.headers.get("location")!).searchParams.get("RelayState")
+    expect(relay).toBe(JSON.stringify({ idp: domainId, next: "/project/7?tab=flags" }))
+    idp.next = { email: "next@acme.test" }
+    const form = formOf(await (await fetch(started.headers.get("location")!)).text())
+    expect(form.fields["RelayState"]).toBe(relay)
+    const reply = await postForm(form.action, form.fields)
+    expect(reply.headers.get("location")).toBe("/project/7?tab=flags")
+  })
+
+  it("never returns to another site: a next that is not a local path is dropped", async () => {
+    for (const next of ["//evil.example/", "https://evil.example/", "/\\evil.example", "evil", "/a\nb"]) {
+      const started = await start(`?email=ada%40acme.test&next=${encodeURIComponent(next)}`)
+      expect(new URL(started.headers.get("location")!).searchParams.get("RelayState")).toBe(domainId)
+    }
+    // Nor when the RelayState coming back was changed on the way.
+    const form = await idpForm({ email: "away@acme.test" })
+    const reply = await postForm(form.action, { ...form.fields, RelayState: JSON.stringify({ idp: domainId, next: "//evil.example/" }) })
     expect(reply.headers.get("location")).toBe("/")
   })
 

@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest"
-import { CLOCK_SKEW_MS, checkResponse, identityOf, instantOf, type SamlAssertion, SamlRejected, type SamlResponse } from "../src/index.ts"
+import {
+  CLOCK_SKEW_MS,
+  checkResponse,
+  type DomainId,
+  identityOf,
+  instantOf,
+  localPath,
+  readRelayState,
+  relayStateOf,
+  type SamlAssertion,
+  SamlRejected,
+  type SamlResponse
+} from "../src/index.ts"
 
 const HOUR = 60 * 60_000
 const NOW = Date.parse("2026-03-01T12:00:00Z")
@@ -117,3 +129,23 @@ describe("who a SAML assertion names", () => {
   })
 })
 
+
+describe("a SAML log-in's RelayState", () => {
+  const DOMAIN = "0b5c7d1e-2f3a-4b5c-8d9e-0f1a2b3c4d5e" as DomainId
+
+  it("is the domain's id alone, or PostHog's JSON with the page to return to", () => {
+    expect(relayStateOf(DOMAIN, undefined)).toBe(DOMAIN)
+    expect(readRelayState(relayStateOf(DOMAIN, "/project/7?tab=flags"))).toEqual({ domain: DOMAIN, next: "/project/7?tab=flags" })
+    expect(readRelayState(` ${DOMAIN.toUpperCase()} `)).toEqual({ domain: DOMAIN, next: undefined })
+  })
+
+  it("names nothing when it cannot be read, and never another site", () => {
+    for (const text of [undefined, "", "not-a-uuid", "{", "[1]", JSON.stringify({ idp: 7 }), "null"]) {
+      expect(readRelayState(text)).toEqual({ domain: undefined, next: undefined })
+    }
+    for (const next of ["//evil.example", "/\\evil.example", "https://evil.example", "evil", "/a\nb", `/${"a".repeat(2000)}`]) {
+      expect(localPath(next)).toBeUndefined()
+      expect(readRelayState(JSON.stringify({ idp: DOMAIN, next }))).toEqual({ domain: DOMAIN, next: undefined })
+    }
+  })
+})

@@ -1,4 +1,4 @@
-import { ACS_PATH, type LoggedIn, SamlLogin, SamlNotConfigured, SamlRejected, serviceProviderOf, SiteSettings, type SsoRefused } from "@hedgerow/core"
+import { ACS_PATH, SamlLogin, type SamlLoggedIn, SamlNotConfigured, SamlRejected, serviceProviderOf, SiteSettings, type SsoRefused } from "@hedgerow/core"
 import { Effect, Layer } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { cookiesOf } from "../answers/cookies.ts"
@@ -53,13 +53,13 @@ export const routes = Layer.effectDiscard(Effect.gen(function*() {
     const query = new URLSearchParams({ error_code: code, ...(detail === undefined ? {} : { error_detail: detail.slice(0, MAX_DETAIL) }) })
     return HttpServerResponse.redirect(`${sitePath(site.url, "/login")}?${query}`, { status: 302, headers: noStore })
   }
-  const loggedIn = (outcome: LoggedIn) =>
-    HttpServerResponse.redirect(sitePath(site.url, "/"), { status: 302, headers: noStore, cookies: cookiesOf(outcome.cookies) })
+  const loggedIn = (outcome: SamlLoggedIn) =>
+    HttpServerResponse.redirect(sitePath(site.url, outcome.next), { status: 302, headers: noStore, cookies: cookiesOf(outcome.cookies) })
   const refused = (error: SamlRejected | SsoRefused) =>
     Effect.succeed(error._tag === "SamlRejected" ? toLoginPage(SamlRejected.code, error.detail) : toLoginPage(error.code))
 
   yield* router.add("GET", START_PATH, (request) =>
-    saml.start(queryValue(request, "email")).pipe(
+    saml.start(queryValue(request, "email"), queryValue(request, "next")).pipe(
       Effect.map((authnRequest) => HttpServerResponse.redirect(redirectUrl(authnRequest), { status: 302, headers: noStore })),
       Effect.catchTag("SamlNotConfigured", () => Effect.succeed(toLoginPage(SamlNotConfigured.code)))
     ))

@@ -5,7 +5,7 @@ import type { DomainRecord } from "../../domains/model.ts"
 import type { DomainRepository } from "../../domains/repository.ts"
 import type { LoggedIn } from "../../sessions/open.ts"
 import type { SessionRequest } from "../../sessions/request.ts"
-import { canonicalUuid, type DomainId } from "../../shared/ids.ts"
+import type { DomainId } from "../../shared/ids.ts"
 import { randomBase62 } from "../../shared/secrets.ts"
 import { SiteSettings } from "../../shared/site.ts"
 import { Transactions } from "../../shared/transactions.ts"
@@ -15,6 +15,7 @@ import { SsoSignIn } from "../sign-in.ts"
 import { checkResponse } from "./checks.ts"
 import { identityOf } from "./identity.ts"
 import { SamlNotConfigured, SamlRejected } from "./rejected.ts"
+import { localPath, readRelayState, relayStateOf } from "./relay-state.ts"
 import { SamlRepository } from "./repository.ts"
 import { REQUEST_LIFETIME_MS, type ServiceProvider, serviceProviderOf } from "./service-provider.ts"
 import { SamlSignature } from "./signature.ts"
@@ -26,9 +27,14 @@ export interface AuthnRequest {
   readonly issue_instant: string
   /** The identity provider's sign-in URL: the domain's `saml_acs_url`, as PostHog names the field. */
   readonly destination: string
-  /** The domain's id, which the identity provider sends back beside its answer, as PostHog's RelayState does. */
-  readonly relay_state: DomainId
+  /** The domain's id (and the page to return to), which the identity provider sends back beside its answer, as PostHog's RelayState does. */
+  readonly relay_state: string
   readonly service_provider: ServiceProvider
+}
+
+/** A SAML log-in that succeeded: its session's cookies, and the page of this site to go to. */
+export interface SamlLoggedIn extends LoggedIn {
+  readonly next: string
 }
 
 /** The identity provider's answer as the browser posted it to the ACS. */
@@ -39,25 +45,6 @@ export interface SamlAnswer {
 }
 
 const INVALID_RELAY_STATE = "Authentication request is invalid. Invalid RelayState."
-
-/**
- * RelayState as PostHog writes it, the domain's id, or its later form `{"idp": id, ...}`; the id in
- * canonical form, or undefined for anything else.
- */
-const domainIdOf = (relayState: string | undefined): DomainId | undefined => {
-  if (relayState === undefined) return undefined
-  const text = relayState.trim()
-  if (text.startsWith("{")) {
-    try {
-      const parsed: unknown = JSON.parse(text)
-      const idp = typeof parsed === "object" && parsed !== null && "idp" in parsed ? parsed.idp : undefined
-      return typeof idp === "string" ? canonicalUuid(idp) as DomainId | undefined : undefined
-    } catch {
-      return undefined
-    }
-  }
-  return canonicalUuid(text) as DomainId | undefined
-}
 
 /** The identity provider's sign-in URL must be one a browser can be sent to. */
 const isWebUrl = (text: string): boolean =>
@@ -72,8 +59,9 @@ const fromChecked = <A>(outcome: A | SamlRejected): Effect.Effect<A, SamlRejecte
  * provider's signed answer and, when every rule holds, signs the person in as every SSO log-in does.
  */
 export class SamlLogin extends Context.Service<SamlLogin, {
-  readonly start: (email: string | undefined) => Effect.Effect<AuthnRequest, SamlNotConfigured>
-  readonly complete: (answer: SamlAnswer, request: SessionRequest) => Effect.Effect<LoggedIn, SamlRejected | SsoRefused>
+  /** `next`: a page of this site to return to afterwards; anything but a local path is dropped. */
+  readonly start: (email: string | undefined, next: string | undefined) => Effect.Effect<AuthnRequest, SamlNotConfigured>
+  readonly complete: (answer: SamlAnswer, request: SessionRequest) => Effect.Effect<SamlLoggedIn, SamlRejected | SsoRefused>
 }>()("hedgerow/SamlLogin") {
   static readonly layerNoDeps = Layer.effect(
     SamlLogin,
@@ -87,7 +75,7 @@ export class SamlLogin extends Context.Service<SamlLogin, {
       const context = yield* Effect.context<DomainRepository>()
       const serviceProvider = serviceProviderOf(site)
 
-      const start = Effect.fn("SamlLogin.start")(function*(email: string | undefined) {
+      const start = Effect.fn("SamlLogin.start")(function*(email: string | undefined, next: string | undefined) {
         const address = email?.trim() ?? ""
         if (address === "") return yield* new SamlNotConfigured()
         const domain = yield* Effect.provideContext(verifiedDomainOf(address), context)
@@ -100,22 +88,22 @@ export class SamlLogin extends Context.Service<SamlLogin, {
           id,
           issue_instant: new Date(now).toISOString().replace(/\.\d{3}Z$/, "Z"),
           destination: domain.value.saml_acs_url!,
-          relay_state: domain.value.id,
+          relay_state: relayStateOf(domain.value.id, localPath(next)),
           service_provider: serviceProvider
         } satisfies AuthnRequest
       })
 
       /** The domain the RelayState names, verified and with its identity provider set up. */
-      const domainAnswering = (relayState: string | undefined) =>
+      const domainAnswering = (id: DomainId | undefined) =>
         Effect.gen(function*() {
-          const id = domainIdOf(relayState)
           const domain = id === undefined ? Option.none<DomainRecord>() : yield* saml.verifiedDomain(id)
           if (Option.isNone(domain) || !hasSaml(domain.value)) return yield* new SamlRejected({ detail: INVALID_RELAY_STATE })
           return domain.value
         })
 
       const complete = Effect.fn("SamlLogin.complete")(function*(answer: SamlAnswer, request: SessionRequest) {
-        const domain = yield* domainAnswering(answer.relay_state)
+        const relayState = readRelayState(answer.relay_state)
+        const domain = yield* domainAnswering(relayState.domain)
         const response = yield* signature.read(answer.document, domain.saml_x509_cert!)
         const now = yield* Clock.currentTimeMillis
         const accepted = yield* fromChecked(checkResponse(response, { issuer: domain.saml_entity_id!, serviceProvider, now }))
@@ -140,7 +128,8 @@ export class SamlLogin extends Context.Service<SamlLogin, {
         // may come with is read, as a GET reads it, only to be ended by the new one.
         const current = yield* authentication.session({ ...request, method: "GET" }).pipe(Effect.orElseSucceed(() => Option.none()))
         const replacing = Option.getOrUndefined(Option.flatMapNullishOr(current, (actor) => sessionOf(actor)?.session_id))
-        return yield* signIn.signIn({ provider: "saml", ...identity }, replacing)
+        const loggedIn = yield* signIn.signIn({ provider: "saml", ...identity }, replacing)
+        return { ...loggedIn, next: relayState.next ?? "/" } satisfies SamlLoggedIn
       })
 
       return SamlLogin.of({ start, complete })
