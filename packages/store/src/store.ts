@@ -19,6 +19,7 @@ import * as OrganizationRemovalRepositorySql from "./repositories/organization-r
 import * as PersonalApiKeyRepositorySql from "./repositories/personal-api-keys.ts"
 import * as ProjectRepositorySql from "./repositories/projects.ts"
 import * as RoleRepositorySql from "./repositories/roles.ts"
+import * as SamlRepositorySql from "./repositories/saml.ts"
 import * as SessionRepositorySql from "./repositories/sessions.ts"
 import * as TransactionsSql from "./repositories/transactions.ts"
 import * as UserRepositorySql from "./repositories/users.ts"
@@ -47,6 +48,7 @@ export const repositoriesNoDeps = Layer.mergeAll(
   OrganizationRemovalRepositorySql.layerNoDeps,
   UserRepositorySql.layerNoDeps,
   SessionRepositorySql.layerNoDeps,
+  SamlRepositorySql.layerNoDeps,
   MembershipRepositorySql.layerNoDeps,
   InviteRepositorySql.layerNoDeps,
   OutboxRepositorySql.layerNoDeps,
