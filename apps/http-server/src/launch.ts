@@ -60,6 +60,7 @@ export const launch = (options: ServerOptions) =>
       TracingConfigError: (error) => refuse(error.message),
       SiteConfigError: (error) => refuse(error.message),
       WebhookConfigError: (error) => refuse(error.message),
+      OAuthConfigError: (error) => refuse(error.message),
       ServeError: (error) => refuse(`cannot listen on ${options.host}:${options.port}: ${causeMessage(error.cause)}`)
     })
   )

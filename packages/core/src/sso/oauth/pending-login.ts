@@ -1,0 +1,71 @@
+import { createHash, timingSafeEqual } from "node:crypto"
+import { Schema } from "effect"
+import type { SetCookie } from "../../sessions/cookies.ts"
+import { randomBase62, secureValueOf } from "../../shared/secrets.ts"
+import { Timestamp, timestampFromDate } from "../../shared/time.ts"
+import { OAUTH_PROVIDERS, type OAuthProvider } from "../providers.ts"
+
+/**
+ * How long a browser has between leaving for the provider and coming back: long enough for a provider's
+ * own log-in and second factor, short enough that a stolen pending log-in is soon worthless.
+ */
+export const PENDING_LOGIN_SECONDS = 10 * 60
+
+/**
+ * The cookie that ties a pending log-in to the browser that started it. Only its hash is stored, so the
+ * store's rows cannot be turned back into a cookie, and a `state` copied from a URL is useless without
+ * it. `SameSite=Lax` (as every cookie here): the provider sends the browser back with a top-level GET,
+ * which carries it.
+ */
+export const OAUTH_LOGIN_COOKIE = "hedgerow_oauth_login"
+
+/** The cookie's value: 40 base-62 characters from the CSPRNG; anything else names no pending log-in. */
+const BROWSER_KEY = /^[0-9A-Za-z]{40}$/
+export const isBrowserKey = (text: string): boolean => BROWSER_KEY.test(text)
+
+/** A log-in sent to a provider and not yet back, as the store keeps it: never the cookie, never the state, only their hashes. */
+export const PendingOAuthLogin = Schema.Struct({
+  browser_hash: Schema.String,
+  provider: Schema.Literals(OAUTH_PROVIDERS),
+  state_hash: Schema.String,
+  /** Sent in the authorization request, expected back in the ID token (OpenID providers). */
+  nonce: Schema.String,
+  /** PKCE's secret half: its SHA-256 went in the authorization request, itself goes with the code. */
+  code_verifier: Schema.String,
+  expires_at: Timestamp
+})
+export type PendingOAuthLogin = typeof PendingOAuthLogin.Type
+
+/** A new pending log-in: what the store keeps, and the secrets that go to the browser (cookie) and the provider (state, nonce, challenge). */
+export const newPendingLogin = (provider: OAuthProvider, nowMillis: number) => {
+  const browserKey = randomBase62(40)
+  const state = randomBase62(43)
+  // PKCE's verifier: 43 to 128 unreserved characters; 64 base-62 ones carry about 380 bits.
+  const codeVerifier = randomBase62(64)
+  const pending: PendingOAuthLogin = {
+    browser_hash: secureValueOf(browserKey),
+    provider,
+    state_hash: secureValueOf(state),
+    nonce: randomBase62(43),
+    code_verifier: codeVerifier,
+    expires_at: timestampFromDate(new Date(nowMillis + PENDING_LOGIN_SECONDS * 1000))
+  }
+  return { browserKey, state, pending }
+}
+
+/** PKCE's S256 challenge of a verifier: base64url of its SHA-256. */
+export const codeChallengeOf = (verifier: string): string => createHash("sha256").update(verifier).digest("base64url")
+
+/** Whether `state`, as the provider sent it back, is the pending log-in's. */
+export const stateMatches = (pending: PendingOAuthLogin, state: string): boolean =>
+  timingSafeEqual(Buffer.from(secureValueOf(state)), Buffer.from(pending.state_hash))
+
+/** The cookie a start sets, and the one every completion removes (maxAge 0), out of scripts' reach. */
+export const oauthLoginCookie = (browserKey: string, secure: boolean): SetCookie => ({
+  name: OAUTH_LOGIN_COOKIE,
+  value: browserKey,
+  maxAge: PENDING_LOGIN_SECONDS,
+  httpOnly: true,
+  secure
+})
+export const clearOauthLoginCookie = (secure: boolean): SetCookie => ({ ...oauthLoginCookie("", secure), maxAge: 0 })
