@@ -18,6 +18,7 @@ import { ProjectService } from "./projects/service.ts"
 import { RoleService } from "./roles/service.ts"
 import { SessionService } from "./sessions/service.ts"
 import { SignupService } from "./signup/service.ts"
+import { SsoSignIn } from "./sso/sign-in.ts"
 import { Bootstrap } from "./setup/bootstrap.ts"
 import { UserService } from "./users/service.ts"
 import { WebhookService } from "./webhooks/service.ts"
@@ -40,6 +41,7 @@ export const layerNoDeps = Layer.mergeAll(
   RoleService.layerNoDeps,
   BatchExportService.layerNoDeps,
   DomainService.layerNoDeps,
+  SsoSignIn.layerNoDeps,
   // The events register the group types their `$groupidentify` names.
   // Copying a flag to another project makes the cohorts it names there, as a cohort's own create does.
   FlagServices.layerNoDeps.pipe(Layer.provideMerge(GroupTypeService.layerNoDeps), Layer.provide(CohortWriter.layerNoDeps)),

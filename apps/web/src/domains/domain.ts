@@ -1,4 +1,4 @@
-import type { SSO_PROVIDERS } from "@hedgerow/core"
+import type { SSO_ENFORCEMENTS } from "@hedgerow/core"
 import type { DEFAULT_CHALLENGE_PREFIX } from "@hedgerow/core/ports"
 import type { Payload, Success } from "../api/contract.ts"
 
@@ -30,7 +30,7 @@ export const SSO_WORDS = {
   github: "GitHub",
   gitlab: "GitLab",
   saml: "SAML"
-} as const satisfies Record<(typeof SSO_PROVIDERS)[number], string>
+} as const satisfies Record<(typeof SSO_ENFORCEMENTS)[number], string>
 
 /** A provider in words; one this console does not know, as the API gives it. */
 export const ssoWords = (provider: string): string =>

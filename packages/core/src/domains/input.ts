@@ -1,12 +1,13 @@
 import { Schema } from "effect"
 import { Bool, Choice, maxLength, notBlank, rule, Text, Trimmed } from "../shared/fields.ts"
 import { holdsNul } from "../shared/text.ts"
+import { SSO_PROVIDERS } from "../sso/providers.ts"
 
 /** A domain as PostHog accepts one: lower-case labels with inner hyphens, a top-level label of two letters or more. */
 const DOMAIN_PATTERN = /^([a-z0-9]+(-[a-z0-9]+)*\.)+[a-z]{2,}$/
 
 /** Values of `sso_enforcement`: off, or the provider every login from the domain must use. */
-export const SSO_PROVIDERS = ["", "google-oauth2", "github", "gitlab", "saml"] as const
+export const SSO_ENFORCEMENTS = ["", ...SSO_PROVIDERS] as const
 
 /**
  * A domain's name, checked in PostHog's order: whitespace trimmed, then blank, the length and NUL, and
@@ -22,7 +23,7 @@ const DomainName = Trimmed.check(
 /** The settings a domain carries besides its name; every one writable on PATCH. */
 const settingsInput = {
   jit_provisioning_enabled: Schema.optionalKey(Bool),
-  sso_enforcement: Schema.optionalKey(Choice(SSO_PROVIDERS)),
+  sso_enforcement: Schema.optionalKey(Choice(SSO_ENFORCEMENTS)),
   saml_entity_id: Schema.optionalKey(Schema.NullOr(Text({ max: 512, allowBlank: true }))),
   saml_acs_url: Schema.optionalKey(Schema.NullOr(Text({ max: 512, allowBlank: true }))),
   saml_x509_cert: Schema.optionalKey(Schema.NullOr(Text({ allowBlank: true })))

@@ -15,6 +15,8 @@ export class DomainRepository extends Context.Service<DomainRepository, {
     readonly verification_challenge: string
     readonly settings: DomainSettings
   }) => Effect.Effect<DomainRecord, DomainTaken>
+  /** The domain of this name (lower case) whose organization has proven it owns it, whichever organization that is. */
+  readonly findVerified: (domain: string) => Effect.Effect<Option.Option<DomainRecord>>
   /** Whether any organization has this domain. */
   readonly isTaken: (domain: string) => Effect.Effect<boolean>
   /** A domain of this organization; `forUpdate` locks its row until the transaction ends. */

@@ -44,11 +44,14 @@ export const ROLES_AT_ORGANIZATION = [
   "engineering", "data", "product", "founder", "leadership", "marketing", "sales", "other", ""
 ] as const
 
+/** The longest first or last name a user may have, as in PostHog. */
+export const NAME_MAX_LENGTH = 150
+
 /** What the admin CLI (or an embedding app) supplies to create a user. */
 export const UserCreate = Schema.Struct({
   email: Email,
-  first_name: Schema.optionalKey(Text({ max: 150, allowBlank: true })),
-  last_name: Schema.optionalKey(Text({ max: 150, allowBlank: true }))
+  first_name: Schema.optionalKey(Text({ max: NAME_MAX_LENGTH, allowBlank: true })),
+  last_name: Schema.optionalKey(Text({ max: NAME_MAX_LENGTH, allowBlank: true }))
 })
 export type UserCreate = typeof UserCreate.Type
 

@@ -34,6 +34,11 @@ export const layerNoDeps = Layer.effect(
           Effect.flatMap(Effect.fromOption),
           Effect.catchTag("NoSuchElementError", () => Effect.fail(new DomainTaken()))
         ),
+      findVerified: (domain) =>
+        sql`SELECT ${columns} FROM domains WHERE domain = ${domain} AND verified_at IS NOT NULL`.pipe(
+          Effect.orDie,
+          Effect.flatMap(decodeDomain)
+        ),
       isTaken: (domain) =>
         sql<{ taken: boolean }>`SELECT EXISTS (SELECT 1 FROM domains WHERE domain = ${domain}) AS taken`.pipe(
           Effect.orDie,

@@ -1,0 +1,92 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { MembershipRepository } from "../members/repository.ts"
+import { membersTurn } from "../members/turn.ts"
+import { Level } from "../organizations/model.ts"
+import type { DomainRepository } from "../domains/repository.ts"
+import { type LoggedIn, openSession } from "../sessions/open.ts"
+import { SessionRepository } from "../sessions/repository.ts"
+import { Email } from "../shared/fields.ts"
+import type { SessionId } from "../shared/ids.ts"
+import { holdsLoneSurrogate, holdsNul } from "../shared/text.ts"
+import { Transactions } from "../shared/transactions.ts"
+import { NAME_MAX_LENGTH } from "../users/model.ts"
+import { UserRepository } from "../users/repository.ts"
+import { enforcedProviderOf, verifiedDomainOf } from "./domain-of-email.ts"
+import type { SsoProvider } from "./providers.ts"
+import { SsoRefused } from "./refusal.ts"
+
+/** Who an identity provider vouched for, after the provider's own checks passed. */
+export interface SsoIdentity {
+  readonly provider: SsoProvider
+  readonly email: string
+  readonly first_name: string
+  readonly last_name: string
+}
+
+const isEmail = Schema.is(Email)
+
+/** An address the store can hold and compare: well formed, with no NUL character or lone surrogate. */
+const usableEmail = (email: string): boolean => isEmail(email) && !holdsNul(email) && !holdsLoneSurrogate(email)
+
+/** A name as a provider gave it, made storable: no NUL character or lone surrogate, at most the longest a user's may be. */
+const storableName = (name: string): string =>
+  Array.from(name.replaceAll("\0", "").trim()).filter((c) => !holdsLoneSurrogate(c)).slice(0, NAME_MAX_LENGTH).join("")
+
+/**
+ * Where every single sign-on ends, whichever provider vouched. The e-mail's verified domain decides:
+ * when it enforces a provider, only that one may log its people in; when it provisions just in time, a
+ * person new to this deployment gets an account (with no password) and anyone not yet in the domain's
+ * organization joins it as a member, which becomes their current organization. Anyone else must already
+ * have an account: SSO never founds an organization. The log-in then opens a session as a password's does.
+ */
+export class SsoSignIn extends Context.Service<SsoSignIn, {
+  readonly signIn: (identity: SsoIdentity, replacing: SessionId | undefined) => Effect.Effect<LoggedIn, SsoRefused>
+}>()("hedgerow/SsoSignIn") {
+  static readonly layerNoDeps = Layer.effect(
+    SsoSignIn,
+    Effect.gen(function*() {
+      const users = yield* UserRepository
+      const memberships = yield* MembershipRepository
+      const transactions = yield* Transactions
+      const context = yield* Effect.context<UserRepository | SessionRepository | MembershipRepository | DomainRepository>()
+
+      const signIn = Effect.fn("SsoSignIn.signIn")(function*(identity: SsoIdentity, replacing: SessionId | undefined) {
+        const email = identity.email.trim()
+        if (!usableEmail(email)) return yield* SsoRefused.noEmail()
+        return yield* transactions.run(Effect.gen(function*() {
+          const domain = yield* verifiedDomainOf(email)
+          if (Option.isSome(domain)) {
+            const required = yield* enforcedProviderOf(domain.value)
+            if (required !== null && required !== identity.provider) return yield* SsoRefused.enforced(required)
+          }
+          const joins = Option.filter(domain, (d) => d.jit_provisioning_enabled)
+          const found = yield* users.findByEmail(email)
+          if (Option.isNone(found) && Option.isNone(joins)) {
+            return yield* (Option.isSome(domain) ? SsoRefused.jitNotEnabled() : SsoRefused.noAccount())
+          }
+          const person = Option.isSome(found) ? found.value : yield* users.insert({
+            email,
+            first_name: storableName(identity.first_name),
+            last_name: storableName(identity.last_name)
+          }).pipe(
+            // Someone else's log-in made the account a moment ago: theirs is the one to use.
+            Effect.catchTag("EmailTaken", () => Effect.flatMap(users.findByEmail(email), Effect.fromOption)),
+            Effect.orDie
+          )
+          if (!person.is_active) return yield* SsoRefused.inactive()
+          if (Option.isSome(joins)) {
+            const organization = joins.value.organization_id
+            yield* transactions.serialize(membersTurn(organization))
+            if (Option.isNone(yield* memberships.find(organization, person.id))) {
+              yield* memberships.insert({ organization_id: organization, user_id: person.id, level: Level.member }).pipe(Effect.orDie)
+              yield* users.setCurrent(person.id, { organization_id: organization, project_id: null })
+            }
+          }
+          return yield* openSession(person.id, replacing)
+        })).pipe(Effect.provideContext(context))
+      })
+
+      return SsoSignIn.of({ signIn })
+    })
+  )
+}

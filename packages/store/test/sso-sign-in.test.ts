@@ -1,0 +1,186 @@
+import { assert, layer } from "@effect/vitest"
+import {
+  bodyOf,
+  DomainService,
+  OrganizationService,
+  type SsoIdentity,
+  SsoSettings,
+  SsoSignIn,
+  ssoEnforcementFor,
+  samlAvailableFor,
+  systemActor,
+  UserService
+} from "@hedgerow/core"
+import { UserRepository } from "@hedgerow/core/ports"
+import { Effect, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { Hedgerow } from "../src/index.ts"
+import { forEachBackend } from "../src/testing/index.ts"
+import { currentOf } from "./support.ts"
+
+let counter = 0
+/** A name no other test of this file uses. */
+const unique = (prefix: string) => `${prefix}${++counter}-${Date.now()}`
+
+/** An organization of its own with a domain, verified (as a DNS check would) with the settings given. */
+const organizationWithDomain = (settings: Record<string, unknown>, options: { readonly verified?: boolean } = {}) =>
+  Effect.gen(function*() {
+    const organization = yield* OrganizationService.use((s) => s.create(systemActor, { name: unique("SSO ") }))
+    const domain = `${unique("sso")}.example.com`
+    const created = yield* DomainService.use((s) => s.create(systemActor, organization.id, bodyOf({ domain })))
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`UPDATE domains SET verified_at = now() WHERE id = ${created.id}`
+    yield* DomainService.use((s) => s.update(systemActor, organization.id, created.id, bodyOf(settings)))
+    // A domain whose verification lapsed keeps its settings but vouches for nobody.
+    if (options.verified === false) yield* sql`UPDATE domains SET verified_at = NULL WHERE id = ${created.id}`
+    return { organization: organization.id, domain }
+  })
+
+const SAML = { saml_entity_id: "https://idp.example.com", saml_acs_url: "https://idp.example.com/sso", saml_x509_cert: "MIIB" }
+
+const identity = (email: string, provider: SsoIdentity["provider"] = "google-oauth2"): SsoIdentity => ({
+  provider,
+  email,
+  first_name: "Ada",
+  last_name: "Lovelace"
+})
+
+const signIn = (who: SsoIdentity) => SsoSignIn.use((s) => s.signIn(who, undefined))
+const refusal = (who: SsoIdentity) =>
+  signIn(who).pipe(Effect.flip, Effect.map((e) => [e._tag, e.code, e.detail]))
+
+const membershipLevel = (organization: string, email: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ level: number }>`
+      SELECT m.level FROM memberships m JOIN users u ON u.id = m.user_id
+      WHERE m.organization_id = ${organization} AND lower(u.email) = lower(${email})`
+    return rows.map((r) => r.level)
+  })
+
+const NO_ACCOUNT = [
+  "SsoRefused",
+  "no_new_organizations",
+  "Your email address is not associated with an account. Please ask your administrator for an invite."
+]
+
+forEachBackend((backend) =>
+layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000, excludeTestServices: true })(
+  `SSO sign-in on ${backend.name}`,
+  (it) => {
+    it.effect("an unknown e-mail of no verified domain is refused: SSO founds no organization", () =>
+      Effect.gen(function*() {
+        assert.deepStrictEqual(yield* refusal(identity(`${unique("nobody")}@nowhere.example.com`)), NO_ACCOUNT)
+        // A domain that is claimed but not verified provisions nobody.
+        const { domain } = yield* organizationWithDomain({ jit_provisioning_enabled: true }, { verified: false })
+        assert.deepStrictEqual(yield* refusal(identity(`new@${domain}`)), NO_ACCOUNT)
+        assert.isTrue(Option.isNone(yield* UserRepository.use((u) => u.findByEmail(`new@${domain}`))))
+      }))
+
+    it.effect("an unknown e-mail of a verified domain without JIT provisioning is refused with jit_not_enabled", () =>
+      Effect.gen(function*() {
+        const { domain } = yield* organizationWithDomain({ jit_provisioning_enabled: false })
+        assert.deepStrictEqual(yield* refusal(identity(`new@${domain}`)), [
+          "SsoRefused",
+          "jit_not_enabled",
+          "We could not find an account with your email address and your organization does not support automatic enrollment. Please contact your administrator for an invite."
+        ])
+      }))
+
+    it.effect("JIT provisioning makes the account (no password) and a member, whose current organization it becomes", () =>
+      Effect.gen(function*() {
+        const { organization, domain } = yield* organizationWithDomain({ jit_provisioning_enabled: true })
+        const email = `Grace@${domain.toUpperCase()}`
+        const loggedIn = yield* signIn({ ...identity(email), first_name: "Grace\0", last_name: "x".repeat(400) })
+        const names = loggedIn.cookies.map((c) => c.name)
+        assert.include(names, "sessionid")
+        const credentials = Option.getOrThrow(yield* UserRepository.use((u) => u.findCredentials(email)))
+        assert.isNull(credentials.password_hash)
+        assert.strictEqual(credentials.user.first_name, "Grace")
+        assert.strictEqual(credentials.user.last_name.length, 150)
+        assert.isNotNull(credentials.user.last_login)
+        assert.deepStrictEqual(yield* membershipLevel(organization, email), [1])
+        assert.strictEqual((yield* currentOf(credentials.user.email)).current_organization_id, organization)
+        // The next log-in finds the account and leaves the membership as it is.
+        yield* signIn(identity(email.toLowerCase()))
+        assert.deepStrictEqual(yield* membershipLevel(organization, email), [1])
+      }))
+
+    it.effect("an existing user of a JIT domain joins its organization; without JIT they log in and join nothing", () =>
+      Effect.gen(function*() {
+        const jit = yield* organizationWithDomain({ jit_provisioning_enabled: true })
+        const email = `existing@${jit.domain}`
+        yield* UserService.use((s) => s.create(systemActor, { email }))
+        yield* signIn(identity(email))
+        assert.deepStrictEqual(yield* membershipLevel(jit.organization, email), [1])
+
+        const plain = yield* organizationWithDomain({})
+        const other = `existing@${plain.domain}`
+        yield* UserService.use((s) => s.create(systemActor, { email: other }))
+        const loggedIn = yield* signIn(identity(other, "github"))
+        assert.include(loggedIn.cookies.map((c) => c.name), "sessionid")
+        assert.deepStrictEqual(yield* membershipLevel(plain.organization, other), [])
+      }))
+
+    it.effect("a deactivated account is refused, and its invalid e-mail or none at all is refused before any lookup", () =>
+      Effect.gen(function*() {
+        const { domain } = yield* organizationWithDomain({ jit_provisioning_enabled: true })
+        const email = `gone@${domain}`
+        yield* UserService.use((s) => s.create(systemActor, { email }))
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`UPDATE users SET is_active = false WHERE email = ${email}`
+        assert.deepStrictEqual(yield* refusal(identity(email)), ["SsoRefused", "inactive", "This account has been deactivated."])
+        for (const bad of ["", "not-an-email", `a\0b@${domain}`, `${"x".repeat(300)}@${domain}`, `a\uD800@${domain}`]) {
+          assert.deepStrictEqual(yield* refusal(identity(bad)), [
+            "SsoRefused",
+            "no_email",
+            "Your identity provider did not give a valid email address."
+          ])
+        }
+      }))
+
+    it.effect("a domain enforcing a usable provider admits only that one; enforcing an unusable one enforces nothing", () =>
+      Effect.gen(function*() {
+        const saml = yield* organizationWithDomain({ jit_provisioning_enabled: true, sso_enforcement: "saml", ...SAML })
+        assert.deepStrictEqual(yield* refusal(identity(`a@${saml.domain}`, "google-oauth2")), [
+          "SsoRefused",
+          "saml_sso_enforced",
+          "Your organization requires SAML SSO authentication. Please enter your email address to access your account."
+        ])
+        yield* signIn(identity(`a@${saml.domain}`, "saml"))
+        assert.strictEqual(yield* ssoEnforcementFor(`someone@${saml.domain}`), "saml")
+        assert.isTrue(yield* samlAvailableFor(`someone@${saml.domain.toUpperCase()}`))
+
+        // SAML enforced without the identity provider's fields: nobody could log in, so nothing is enforced.
+        const halfSaml = yield* organizationWithDomain({ jit_provisioning_enabled: true, sso_enforcement: "saml" })
+        assert.isNull(yield* ssoEnforcementFor(`someone@${halfSaml.domain}`))
+        assert.isFalse(yield* samlAvailableFor(`someone@${halfSaml.domain}`))
+        yield* signIn(identity(`b@${halfSaml.domain}`, "github"))
+
+        // GitHub enforced: void while this deployment has no GitHub client, binding once it has.
+        const github = yield* organizationWithDomain({ jit_provisioning_enabled: true, sso_enforcement: "github" })
+        assert.isNull(yield* ssoEnforcementFor(`c@${github.domain}`))
+        yield* signIn(identity(`c@${github.domain}`, "google-oauth2"))
+        const configured = { oauth: new Set(["github"] as const) }
+        assert.strictEqual(yield* ssoEnforcementFor(`c@${github.domain}`).pipe(Effect.provideService(SsoSettings, configured)), "github")
+        assert.deepStrictEqual(
+          yield* refusal(identity(`c@${github.domain}`, "google-oauth2")).pipe(Effect.provideService(SsoSettings, configured)),
+          ["SsoRefused", "github_sso_enforced", "Your organization does not allow this authentication method. Please log in with GitHub."]
+        )
+        yield* signIn(identity(`c@${github.domain}`, "github")).pipe(Effect.provideService(SsoSettings, configured))
+        assert.isNull(yield* ssoEnforcementFor("nobody@unclaimed.example.com"))
+      }))
+
+    it.effect("two first log-ins of one new person at once make one account and one membership", () =>
+      Effect.gen(function*() {
+        const { organization, domain } = yield* organizationWithDomain({ jit_provisioning_enabled: true })
+        const email = `twice@${domain}`
+        const both = yield* Effect.all([signIn(identity(email)), signIn(identity(email.toUpperCase()))], { concurrency: 2 })
+        assert.strictEqual(both.length, 2)
+        assert.deepStrictEqual(yield* membershipLevel(organization, email), [1])
+        const sql = yield* SqlClient.SqlClient
+        const count = yield* sql<{ n: number }>`SELECT count(*)::integer AS n FROM users WHERE lower(email) = lower(${email})`
+        assert.strictEqual(count[0]!.n, 1)
+      }))
+  }
+))
