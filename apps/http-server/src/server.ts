@@ -65,8 +65,9 @@ export const layer = (options: ServerOptions) =>
     const timed = observatory.statements === undefined
       ? Layer.empty
       : Layer.succeed(Statement.CurrentTransformer, observatory.statements.transformer)
-    // The OAuth providers are read before the store opens too; only a server serves their log-in routes.
-    const core = App.servicesLayer(options.store).pipe(Layer.provide(OAuthFromConfig), Layer.provideMerge(timed))
+    // The OAuth providers are read before the store opens too, and kept beside the services for the
+    // requests that read them; only a server serves their log-in routes.
+    const core = App.servicesLayer(options.store).pipe(Layer.provideMerge(OAuthFromConfig), Layer.provideMerge(timed))
     const served = Layer.flatMap(core, (context) => {
       const services = Layer.succeedContext(context)
       // One log for the routes and the SDK lane: the same layer, built once.

@@ -19,6 +19,7 @@ import { RoleService } from "./roles/service.ts"
 import { SessionService } from "./sessions/service.ts"
 import { SignupService } from "./signup/service.ts"
 import { SsoSignIn } from "./sso/sign-in.ts"
+import { OAuthLogin } from "./sso/oauth/service.ts"
 import { Bootstrap } from "./setup/bootstrap.ts"
 import { UserService } from "./users/service.ts"
 import { WebhookService } from "./webhooks/service.ts"
@@ -30,7 +31,12 @@ import { WebhookService } from "./webhooks/service.ts"
  */
 export const layerNoDeps = Layer.mergeAll(
   // Log-in, log-out and invite sign-up ask Authentication for the request's session.
-  Layer.mergeAll(SessionService.layerNoDeps.pipe(Layer.provide(LoginThrottle.layer)), SignupService.layerNoDeps).pipe(
+  // An OAuth log-in ends in SsoSignIn, as every SSO log-in does.
+  Layer.mergeAll(
+    SessionService.layerNoDeps.pipe(Layer.provide(LoginThrottle.layer)),
+    SignupService.layerNoDeps,
+    OAuthLogin.layerNoDeps.pipe(Layer.provide(SsoSignIn.layerNoDeps))
+  ).pipe(
     Layer.provideMerge(Authentication.layerNoDeps.pipe(Layer.provide(RateLimiter.layer)))
   ),
   OrganizationService.layerNoDeps,

@@ -1,22 +1,10 @@
 import { Data, Effect, Option, Schema } from "effect"
-import { Email } from "../../shared/fields.ts"
 import type { OAuthProvider } from "../providers.ts"
+import type { SsoIdentity } from "../sign-in.ts"
 import type { ProviderAnswer } from "./client.ts"
 
 /** The provider's answer names no one this deployment may log in; `reason` says why, for the log. */
 export class OAuthIdentityRefused extends Data.TaggedError("OAuthIdentityRefused")<{ readonly reason: string }> {}
-
-/** Who the provider vouches for: an address it has verified, and the person's names. */
-export interface OAuthIdentity {
-  readonly provider: OAuthProvider
-  readonly email: string
-  readonly first_name: string
-  readonly last_name: string
-}
-
-/** A user's first and last names are kept to Django's 150 characters each. */
-const NAME_LENGTH = 150
-const name = (text: string | undefined) => [...(text ?? "").trim()].slice(0, NAME_LENGTH).join("")
 
 /** `Ada Lovelace` → Ada, Lovelace: the first word is the first name, the rest the last. */
 const splitName = (full: string | undefined): readonly [string, string] => {
@@ -38,15 +26,11 @@ const IdTokenClaims = Schema.Struct({
 })
 const decodeClaims = Schema.decodeUnknownOption(IdTokenClaims)
 
-const isEmail = Schema.is(Email)
-
 const refuse = (reason: string) => Effect.fail(new OAuthIdentityRefused({ reason }))
 
-const identityOf = (provider: OAuthProvider, email: string | undefined, first: string, last: string) => {
-  const address = (email ?? "").trim()
-  if (!isEmail(address)) return refuse("the provider gave no usable e-mail address")
-  return Effect.succeed<OAuthIdentity>({ provider, email: address, first_name: name(first), last_name: name(last) })
-}
+/** The address and names as the provider gave them: SsoSignIn judges the address and makes the names storable. */
+const identityOf = (provider: OAuthProvider, email: string | undefined, first: string, last: string): SsoIdentity =>
+  ({ provider, email: email ?? "", first_name: first, last_name: last })
 
 /**
  * An OpenID provider's identity: the token must carry the nonce this log-in sent (so a token issued for
@@ -63,7 +47,7 @@ const fromIdToken = (provider: OAuthProvider, claims: unknown, nonce: string) =>
     const [first, last] = token.given_name != null || token.family_name != null
       ? [token.given_name ?? "", token.family_name ?? ""] as const
       : splitName(token.name ?? undefined)
-    return yield* identityOf(provider, token.email, first, last)
+    return identityOf(provider, token.email, first, last)
   })
 
 const GitHubUser = Schema.Struct({ name: OptionalText, login: OptionalText })
@@ -80,7 +64,7 @@ const fromGitHub = (user: unknown, emails: unknown) =>
     if (primary === undefined) return yield* refuse("the GitHub account has no verified primary e-mail address")
     const profile = Option.getOrUndefined(decodeGitHubUser(user))
     const [first, last] = splitName(profile?.name ?? profile?.login ?? undefined)
-    return yield* identityOf("github", primary.email, first, last)
+    return identityOf("github", primary.email, first, last)
   })
 
 /** The identity a provider's answer vouches for, or why it vouches for none. */

@@ -7,7 +7,7 @@ import { secureValueOf } from "../../shared/secrets.ts"
 import { isSecureSite, SiteSettings } from "../../shared/site.ts"
 import { millisOf } from "../../shared/time.ts"
 import { Transactions } from "../../shared/transactions.ts"
-import { OAUTH_PROVIDERS, type OAuthProvider, type SsoProvider, SsoSettings } from "../providers.ts"
+import { type OAuthProvider, SSO_PROVIDERS, SsoSettings } from "../providers.ts"
 import { SsoSignIn } from "../sign-in.ts"
 import { OAuthClient } from "./client.ts"
 import { identityFromAnswer } from "./identity.ts"
@@ -51,7 +51,7 @@ const CANCELLED = "oauth_cancelled"
 const FAILED = "social_login_failure"
 
 /** Every SSO provider's name, `saml` included: the page's codes tell an unknown name from a known one this route does not start. */
-const SSO_PROVIDER_NAMES: ReadonlySet<string> = new Set<SsoProvider>([...OAUTH_PROVIDERS, "saml"])
+const SSO_PROVIDER_NAMES: ReadonlySet<string> = new Set(SSO_PROVIDERS)
 
 /** The address the provider sends the browser back to, which the operator registers with it: PostHog's path. */
 export const redirectUriOf = (siteUrl: string, provider: OAuthProvider): string => `${siteUrl}/complete/${provider}/`
