@@ -10,6 +10,8 @@ export interface GitHubScript {
   delays: Partial<Record<"token" | "user" | "emails", number>>
   /** `/user/emails` sends this many bytes of JSON whitespace before its answer. */
   padEmails: number
+  /** `/user/emails` sends its headers, then a space every 50 ms, never ending. */
+  trickleEmails: boolean
 }
 
 /**
@@ -19,7 +21,7 @@ export interface GitHubScript {
  * token it issued and a User-Agent.
  */
 export const startGitHub = async (client: { readonly id: string; readonly secret: string }) => {
-  const script: GitHubScript = { user: {}, emails: [], delays: {}, padEmails: 0 }
+  const script: GitHubScript = { user: {}, emails: [], delays: {}, padEmails: 0, trickleEmails: false }
   const codes = new Map<string, { readonly challenge: string; readonly redirectUri: string }>()
   const tokens = new Set<string>()
   const authorizations: Array<URLSearchParams> = []
@@ -70,6 +72,12 @@ export const startGitHub = async (client: { readonly id: string; readonly secret
     const authorized = tokens.has((request.headers.authorization ?? "").replace(/^Bearer /, "")) && request.headers["user-agent"] !== undefined
     if (url.pathname === "/api/user") {
       return later(script.delays.user, () => authorized ? json(response, 200, script.user) : json(response, 401, { message: "Bad credentials" }))
+    }
+    if (url.pathname === "/api/user/emails" && script.trickleEmails) {
+      response.writeHead(200, { "content-type": "application/json" })
+      const drip = setInterval(() => response.write(" "), 50)
+      response.on("close", () => clearInterval(drip))
+      return
     }
     if (url.pathname === "/api/user/emails") {
       return later(script.delays.emails, () =>
