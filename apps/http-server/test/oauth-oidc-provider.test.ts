@@ -1,9 +1,9 @@
 import * as http from "node:http"
-import type { AddressInfo } from "node:net"
 import { exportJWK, generateKeyPair } from "jose"
-import Provider from "oidc-provider"
+import Provider, { type ClientMetadata } from "oidc-provider"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Browser } from "./oauth/browser.ts"
+import { listen } from "./oauth/loopback.ts"
 import { SITE, startServer, type TestServer, whoAmI } from "./oauth/server.ts"
 
 const GOOGLE = { id: "google-style-client", secret: "google-style-secret" }
@@ -22,20 +22,22 @@ const PEOPLE: Record<string, Record<string, unknown>> = {
  */
 describe("OAuth log-in against a real OpenID provider", () => {
   let issuer = ""
-  let providerServer: http.Server
+  let closeProvider: () => Promise<void>
   let server: TestServer
 
   beforeAll(async () => {
-    providerServer = http.createServer()
-    await new Promise<void>((resolve) => providerServer.listen(0, "127.0.0.1", resolve))
-    issuer = `http://127.0.0.1:${(providerServer.address() as AddressInfo).port}`
-    const client = (credentials: { id: string; secret: string }, provider: string) => ({
+    // The issuer's address is known once it listens; its requests are answered once the provider is made.
+    const providerServer = http.createServer()
+    const listening = await listen(providerServer)
+    issuer = listening.base
+    closeProvider = listening.close
+    const client = (credentials: { id: string; secret: string }, provider: string): ClientMetadata => ({
       client_id: credentials.id,
       client_secret: credentials.secret,
       redirect_uris: [`${SITE}/complete/${provider}/`],
       grant_types: ["authorization_code"],
       response_types: ["code"],
-      token_endpoint_auth_method: "client_secret_post" as const
+      token_endpoint_auth_method: "client_secret_post"
     })
     const oidc = new Provider(issuer, {
       clients: [client(GOOGLE, "google-oauth2"), client(GITLAB, "gitlab")],
@@ -60,8 +62,7 @@ describe("OAuth log-in against a real OpenID provider", () => {
   }, 60_000)
   afterAll(async () => {
     await server.close()
-    providerServer.closeAllConnections()
-    await new Promise((resolve) => providerServer.close(resolve))
+    await closeProvider()
   })
 
   /**

@@ -5,8 +5,11 @@
  */
 export class Browser {
   private readonly jar = new Map<string, Map<string, string>>()
+  private readonly rewrite: (url: string) => string
 
-  constructor(private readonly rewrite: (url: string) => string = (url) => url) {}
+  constructor(rewrite: (url: string) => string = (url) => url) {
+    this.rewrite = rewrite
+  }
 
   cookie(host: string, name: string): string | undefined {
     return this.jar.get(host)?.get(name)

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto"
 import * as http from "node:http"
-import type { AddressInfo } from "node:net"
+import { formOf, json, later, listen, sendBack } from "./loopback.ts"
 
 /** What GitHub says of the person who logs in next, and how it misbehaves, as a test sets it. */
 export interface GitHubScript {
@@ -27,34 +27,16 @@ export const startGitHub = async (client: { readonly id: string; readonly secret
   const authorizations: Array<URLSearchParams> = []
   let base = ""
 
-  const json = (response: http.ServerResponse, status: number, body: unknown, pad = 0) => {
-    response.writeHead(status, { "content-type": "application/json" })
-    if (pad > 0) response.write(" ".repeat(pad))
-    response.end(JSON.stringify(body))
-  }
-  const later = (ms: number | undefined, answer: () => void) => {
-    if (ms === Infinity) return
-    if (ms === undefined) return answer()
-    setTimeout(answer, ms)
-  }
-
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? "/", base)
     if (url.pathname === "/login/oauth/authorize") {
       authorizations.push(url.searchParams)
       const code = randomBytes(10).toString("hex")
       codes.set(code, { challenge: url.searchParams.get("code_challenge") ?? "", redirectUri: url.searchParams.get("redirect_uri") ?? "" })
-      const back = new URL(url.searchParams.get("redirect_uri")!)
-      back.searchParams.set("code", code)
-      back.searchParams.set("state", url.searchParams.get("state") ?? "")
-      response.writeHead(302, { location: back.toString() })
-      return response.end()
+      return sendBack(response, url.searchParams, code)
     }
     if (url.pathname === "/login/oauth/access_token" && request.method === "POST") {
-      let body = ""
-      request.on("data", (chunk: Buffer) => (body += chunk.toString()))
-      request.on("end", () => later(script.delays.token, () => {
-        const form = new URLSearchParams(body)
+      void formOf(request).then((form) => later(script.delays.token, () => {
         const issued = codes.get(form.get("code") ?? "")
         codes.delete(form.get("code") ?? "")
         if (form.get("client_id") !== client.id || form.get("client_secret") !== client.secret) return json(response, 200, { error: "incorrect_client_credentials" })
@@ -85,16 +67,7 @@ export const startGitHub = async (client: { readonly id: string; readonly secret
     }
     json(response, 404, { message: "Not Found" })
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  return {
-    webUrl: base,
-    apiUrl: `${base}/api`,
-    script,
-    authorizations,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
-  }
+  const listening = await listen(server)
+  base = listening.base
+  return { webUrl: base, apiUrl: `${base}/api`, script, authorizations, close: listening.close }
 }

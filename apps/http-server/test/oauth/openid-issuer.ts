@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import * as http from "node:http"
-import type { AddressInfo } from "node:net"
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose"
+import { formOf, json, later, listen, sendBack } from "./loopback.ts"
 
 type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>
 
@@ -32,16 +32,6 @@ export const startIssuer = async (client: { readonly id: string; readonly secret
   const tokenRequests: Array<URLSearchParams> = []
   let issuer = ""
 
-  const json = (response: http.ServerResponse, status: number, body: unknown) => {
-    response.writeHead(status, { "content-type": "application/json" })
-    response.end(JSON.stringify(body))
-  }
-  const later = (ms: number | undefined, answer: () => void) => {
-    if (ms === Infinity) return
-    if (ms === undefined) return answer()
-    setTimeout(answer, ms)
-  }
-
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? "/", issuer)
     if (url.pathname === "/.well-known/openid-configuration") {
@@ -57,17 +47,10 @@ export const startIssuer = async (client: { readonly id: string; readonly secret
         challenge: url.searchParams.get("code_challenge") ?? "",
         redirectUri: url.searchParams.get("redirect_uri") ?? ""
       })
-      const back = new URL(url.searchParams.get("redirect_uri")!)
-      back.searchParams.set("code", code)
-      back.searchParams.set("state", url.searchParams.get("state") ?? "")
-      response.writeHead(302, { location: back.toString() })
-      return response.end()
+      return sendBack(response, url.searchParams, code)
     }
     if (url.pathname === "/token" && request.method === "POST") {
-      let body = ""
-      request.on("data", (chunk: Buffer) => (body += chunk.toString()))
-      request.on("end", () => later(script.delays.token, async () => {
-        const form = new URLSearchParams(body)
+      void formOf(request).then((form) => later(script.delays.token, async () => {
         tokenRequests.push(form)
         const issued = codes.get(form.get("code") ?? "")
         codes.delete(form.get("code") ?? "")
@@ -87,16 +70,7 @@ export const startIssuer = async (client: { readonly id: string; readonly secret
     }
     json(response, 404, { error: "not_found" })
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  return {
-    issuer,
-    script,
-    authorizations,
-    tokenRequests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
-  }
+  const listening = await listen(server)
+  issuer = listening.base
+  return { issuer, script, authorizations, tokenRequests, close: listening.close }
 }
