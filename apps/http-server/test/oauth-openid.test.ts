@@ -230,6 +230,13 @@ describe("OAuth log-in with an OpenID provider", () => {
     expect(await at("/complete/github/?code=a&state=b")).toBe("/login?error_code=improperly_configured_sso")
     expect(await at("/login/saml/")).toBe("/login?error_code=improperly_configured_sso")
     expect(await at(`/login/${"x".repeat(5000)}/`)).toBe("/login?error_code=invalid_sso_provider")
+    expect(await at("/login/%00/")).toBe("/login?error_code=invalid_sso_provider")
+    const malformed = await browser.request(`${SITE}/login/%ZZ/`)
+    // A path the router cannot decode names no route: the API's 404, never a failure of the server.
+    expect(malformed.status).toBe(404)
+    expect(await malformed.json()).toEqual({ type: "invalid_request", code: "not_found", detail: "Not found.", attr: null })
+    expect(await at("/login/google%2Doauth2/")).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/authorize\?/)
+    expect(await at("/complete/google-oauth2/?state=%ZZ&code=%00&error=%0Aforged%20line")).toBe(FAILED)
   })
 
   it("gives up on a provider that does not answer after the timeout, while the server answers everyone else", async () => {

@@ -137,7 +137,9 @@ export class OAuthLogin extends Context.Service<OAuthLogin, {
         if (provider === INVALID_PROVIDER || provider === NOT_CONFIGURED) return loginPage(provider)
         const pending = yield* pendingFor(provider, callback, request)
         if (callback.error !== undefined) {
-          return yield* failed(provider, `the provider answered ${callback.error}`, callback.error === "access_denied" ? CANCELLED : FAILED)
+          // The code goes to the log only in the form error codes take: the query is anyone's to write.
+          const named = /^[A-Za-z0-9_.-]{1,64}$/.test(callback.error) ? callback.error : "an error"
+          return yield* failed(provider, `the provider answered ${named}`, callback.error === "access_denied" ? CANCELLED : FAILED)
         }
         if (typeof pending === "string") return yield* failed(provider, pending)
         if (callback.code === undefined || callback.code === "") return yield* failed(provider, "the provider sent no code")
