@@ -90,17 +90,29 @@ describe("OAuth log-in with an OpenID provider", () => {
       .toEqual([])
   })
 
-  it("keeps a pending log-in as hashes: the cookie's and the state's, never either itself", async () => {
+  it("keeps a pending log-in as hashes: the cookie's and the state's, never either, nor the nonce or the verifier", async () => {
     const browser = server.browser()
-    const start = await browser.request(`${SITE}/login/google-oauth2/`)
-    const state = new URL(start.headers.get("location")!).searchParams.get("state")!
+    const start = await browser.request(`${SITE}/login/google-oauth2/?next=${encodeURIComponent("/project/1/flags")}`)
+    const asked = new URL(start.headers.get("location")!).searchParams
     const cookie = browser.cookie("127.0.0.1", "hedgerow_oauth_login")!
-    const rows = await server.sql((sql) =>
-      sql<{ browser_hash: string; state_hash: string; provider: string }>`SELECT browser_hash, state_hash, provider FROM oauth_pending_logins`)
+    const rows = await server.sql((sql) => sql`SELECT * FROM oauth_pending_logins`)
     const hash = (text: string) => `sha256$${createHash("sha256").update(text).digest("hex")}`
-    expect(rows).toContainEqual({ browser_hash: hash(cookie), state_hash: hash(state), provider: "google-oauth2" })
-    expect(JSON.stringify(rows)).not.toContain(cookie)
-    expect(JSON.stringify(rows)).not.toContain(state)
+    expect(rows).toContainEqual({
+      browser_hash: hash(cookie),
+      state_hash: hash(asked.get("state")!),
+      provider: "google-oauth2",
+      next: "/project/1/flags",
+      expires_at: expect.anything()
+    })
+    for (const secret of [cookie, asked.get("state")!, asked.get("nonce")!]) expect(JSON.stringify(rows)).not.toContain(secret)
+  })
+
+  it("opens the page the start named once logged in, when it is a path of this site, else the console's home", async () => {
+    expect((await logIn(server.browser(), "google-oauth2", "/project/7/flags?tab=activity")).location).toBe("/project/7/flags?tab=activity")
+    for (const elsewhere of ["//evil.example/", "/\\evil.example", "https://evil.example/", "/a\r\nSet-Cookie: x=y", "/ü", "project/7", ""]) {
+      expect((await logIn(server.browser(), "google-oauth2", elsewhere)).location).toBe("/")
+    }
+    expect((await logIn(server.browser(), "google-oauth2", `/${"a".repeat(3000)}`)).location).toBe("/")
   })
 
   it("gives a new person of a verified JIT domain an account and a member's place in the domain's organization", async () => {

@@ -14,7 +14,7 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000, exclu
   (it) => {
     it.effect("are taken once, whole, by their browser's hash", () =>
       Effect.gen(function*() {
-        const { pending } = newPendingLogin("gitlab", Date.now())
+        const { pending } = newPendingLogin("gitlab", "/project/1", Date.now())
         yield* OAuthLoginRepository.use((r) => r.insert(pending))
         assert.deepStrictEqual(yield* take(pending), Option.some(pending))
         assert.isTrue(Option.isNone(yield* take(pending)))
@@ -22,14 +22,14 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000, exclu
 
     it.effect("are replaced under the same hash, and cleared once expired", () =>
       Effect.gen(function*() {
-        const first = newPendingLogin("github", Date.now()).pending
-        const again = { ...newPendingLogin("google-oauth2", Date.now()).pending, browser_hash: first.browser_hash }
+        const first = newPendingLogin("github", undefined, Date.now()).pending
+        const again = { ...newPendingLogin("google-oauth2", undefined, Date.now()).pending, browser_hash: first.browser_hash }
         yield* OAuthLoginRepository.use((r) => r.insert(first))
         yield* OAuthLoginRepository.use((r) => r.insert(again))
         assert.deepStrictEqual(yield* take(first), Option.some(again))
 
-        const expired = newPendingLogin("github", Date.now() - 11 * 60 * 1000).pending
-        const live = newPendingLogin("github", Date.now()).pending
+        const expired = newPendingLogin("github", undefined, Date.now() - 11 * 60 * 1000).pending
+        const live = newPendingLogin("github", undefined, Date.now()).pending
         yield* OAuthLoginRepository.use((r) => Effect.all([r.insert(expired), r.insert(live)]))
         yield* OAuthLoginRepository.use((r) => r.removeExpired)
         assert.isTrue(Option.isNone(yield* take(expired)))

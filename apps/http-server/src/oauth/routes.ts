@@ -17,6 +17,11 @@ const redirect = (to: BrowserRedirect) =>
     cookies: to.cookies
   })
 
+const queryOf = (request: HttpServerRequest.HttpServerRequest) => {
+  const at = request.url.indexOf("?")
+  return new URLSearchParams(at === -1 ? "" : request.url.slice(at + 1))
+}
+
 /** The first value of a query parameter, if sent. */
 const queryValue = (query: URLSearchParams, name: string): string | undefined => query.get(name) ?? undefined
 
@@ -35,11 +40,10 @@ export const routes = Layer.effectDiscard(Effect.gen(function*() {
   })
   const provider = Effect.map(HttpRouter.params, (params) => params["provider"] ?? "")
   yield* router.add("GET", "/login/:provider", (request) =>
-    Effect.flatMap(provider, (name) => oauth.begin(name, browser(request))).pipe(Effect.map(redirect)))
+    Effect.flatMap(provider, (name) => oauth.begin(name, browser(request), queryValue(queryOf(request), "next"))).pipe(Effect.map(redirect)))
   yield* router.add("GET", "/complete/:provider", (request) =>
     Effect.flatMap(provider, (name) => {
-      const at = request.url.indexOf("?")
-      const query = new URLSearchParams(at === -1 ? "" : request.url.slice(at + 1))
+      const query = queryOf(request)
       return oauth.complete(name, {
         state: queryValue(query, "state"),
         code: queryValue(query, "code"),

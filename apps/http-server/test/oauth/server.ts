@@ -46,8 +46,8 @@ export const startServer = async (env: Record<string, string>) => {
 export type TestServer = Awaited<ReturnType<typeof startServer>>
 
 /** Each step of a log-in, the browser following every redirect by hand. */
-export const logIn = async (browser: Browser, provider: string) => {
-  const begin = `${SITE}/login/${provider}/`
+export const logIn = async (browser: Browser, provider: string, next?: string) => {
+  const begin = `${SITE}/login/${provider}/${next === undefined ? "" : `?${new URLSearchParams({ next })}`}`
   const start = await browser.request(begin)
   const toProvider = Browser.location(start, begin)
   const atProvider = await browser.request(toProvider)

@@ -17,8 +17,7 @@ export const layerNoDeps = Layer.effect(
         sql`
           INSERT INTO oauth_pending_logins (${columns}) ${values(pending)}
           ON CONFLICT (browser_hash) DO UPDATE SET
-            provider = excluded.provider, state_hash = excluded.state_hash, nonce = excluded.nonce,
-            code_verifier = excluded.code_verifier, expires_at = excluded.expires_at`.pipe(Effect.orDie, Effect.asVoid),
+            provider = excluded.provider, state_hash = excluded.state_hash, next = excluded.next, expires_at = excluded.expires_at`.pipe(Effect.orDie, Effect.asVoid),
       take: (browserHash) =>
         sql`DELETE FROM oauth_pending_logins WHERE browser_hash = ${browserHash} RETURNING ${columns}`.pipe(
           Effect.orDie,

@@ -18,6 +18,7 @@ import {
   newPendingLogin,
   oauthLoginCookie,
   type PendingOAuthLogin,
+  secretsOf,
   stateMatches
 } from "./pending-login.ts"
 import { OAuthLoginRepository } from "./repository.ts"
@@ -64,8 +65,8 @@ export const redirectUriOf = (siteUrl: string, provider: OAuthProvider): string 
  * with an error code.
  */
 export class OAuthLogin extends Context.Service<OAuthLogin, {
-  /** `GET /login/<provider>/`. */
-  readonly begin: (provider: string, request: OAuthBrowserRequest) => Effect.Effect<BrowserRedirect>
+  /** `GET /login/<provider>/?next=<path>`: `next` is the console's page to open once logged in. */
+  readonly begin: (provider: string, request: OAuthBrowserRequest, next: string | undefined) => Effect.Effect<BrowserRedirect>
   /** `GET /complete/<provider>/`. */
   readonly complete: (provider: string, callback: OAuthCallback, request: OAuthBrowserRequest) => Effect.Effect<BrowserRedirect>
 }>()("hedgerow/OAuthLogin") {
@@ -93,16 +94,16 @@ export class OAuthLogin extends Context.Service<OAuthLogin, {
       const failed = (provider: string, reason: string, code = FAILED) =>
         Effect.as(Effect.logWarning(`OAuth log-in with ${provider} refused (${code}): ${reason}`), loginPage(code))
 
-      const begin = Effect.fn("OAuthLogin.begin")(function*(name: string, request: OAuthBrowserRequest) {
+      const begin = Effect.fn("OAuthLogin.begin")(function*(name: string, request: OAuthBrowserRequest, next: string | undefined) {
         const provider = configured(name)
         if (provider === INVALID_PROVIDER || provider === NOT_CONFIGURED) return loginPage(provider)
-        const { browserKey, state, pending } = newPendingLogin(provider, yield* Clock.currentTimeMillis)
+        const { browserKey, state, nonce, codeVerifier, pending } = newPendingLogin(provider, next, yield* Clock.currentTimeMillis)
         const authorization = yield* client.authorizationUrl({
           provider,
           redirectUri: redirectUriOf(site.url, provider),
           state,
-          nonce: pending.nonce,
-          codeChallenge: codeChallengeOf(pending.code_verifier)
+          nonce,
+          codeChallenge: codeChallengeOf(codeVerifier)
         }).pipe(Effect.result)
         // A provider that cannot be reached to start is a configuration the operator must fix, as PostHog says.
         if (authorization._tag === "Failure") return yield* failed(provider, authorization.failure.reason, NOT_CONFIGURED)
@@ -117,7 +118,10 @@ export class OAuthLogin extends Context.Service<OAuthLogin, {
         return { location: authorization.success, cookies: [oauthLoginCookie(browserKey, secure)] } satisfies BrowserRedirect
       })
 
-      /** The browser's pending log-in for `provider`, taken from the store whatever follows, when the state matches it. */
+      /**
+       * The browser's pending log-in for `provider` with the cookie that took it, taken from the store
+       * whatever follows, when the state matches it; else why not.
+       */
       const pendingFor = (provider: OAuthProvider, callback: OAuthCallback, request: OAuthBrowserRequest) =>
         Effect.gen(function*() {
           if (request.browserKey === undefined || !isBrowserKey(request.browserKey)) {
@@ -129,30 +133,32 @@ export class OAuthLogin extends Context.Service<OAuthLogin, {
           if (millisOf(pending.expires_at) <= (yield* Clock.currentTimeMillis)) return "the pending log-in expired"
           if (pending.provider !== provider) return `the pending log-in is for ${pending.provider}`
           if (callback.state === undefined || !stateMatches(pending, callback.state)) return "the state is not this browser's"
-          return pending
+          return { pending, browserKey: request.browserKey }
         })
 
       const complete = Effect.fn("OAuthLogin.complete")(function*(name: string, callback: OAuthCallback, request: OAuthBrowserRequest) {
         const provider = configured(name)
         if (provider === INVALID_PROVIDER || provider === NOT_CONFIGURED) return loginPage(provider)
-        const pending = yield* pendingFor(provider, callback, request)
+        const taken = yield* pendingFor(provider, callback, request)
         if (callback.error !== undefined) {
           // The code goes to the log only in the form error codes take: the query is anyone's to write.
           const named = /^[A-Za-z0-9_.-]{1,64}$/.test(callback.error) ? callback.error : "an error"
           return yield* failed(provider, `the provider answered ${named}`, callback.error === "access_denied" ? CANCELLED : FAILED)
         }
-        if (typeof pending === "string") return yield* failed(provider, pending)
+        if (typeof taken === "string") return yield* failed(provider, taken)
         if (callback.code === undefined || callback.code === "") return yield* failed(provider, "the provider sent no code")
         const redirectUri = redirectUriOf(site.url, provider)
-        const answer = yield* client.exchange({ provider, redirectUri, code: callback.code, codeVerifier: pending.code_verifier }).pipe(Effect.result)
+        // The cookie that took this pending log-in from the store is the one its secrets derive from.
+        const { nonce, codeVerifier } = secretsOf(taken.browserKey)
+        const answer = yield* client.exchange({ provider, redirectUri, code: callback.code, codeVerifier }).pipe(Effect.result)
         if (answer._tag === "Failure") return yield* failed(provider, answer.failure.reason)
-        const identity = yield* identityFromAnswer(provider, answer.success, pending.nonce).pipe(Effect.result)
+        const identity = yield* identityFromAnswer(provider, answer.success, nonce).pipe(Effect.result)
         if (identity._tag === "Failure") return yield* failed(provider, identity.failure.reason)
         const current = yield* authentication.session(request.session).pipe(Effect.orElseSucceed(() => Option.none()))
         const replacing = Option.getOrUndefined(Option.flatMapNullishOr(current, (actor) => sessionOf(actor)?.session_id))
         const loggedIn = yield* signIn.signIn(identity.success, replacing).pipe(Effect.result)
         if (loggedIn._tag === "Failure") return yield* failed(provider, loggedIn.failure.detail, loggedIn.failure.code)
-        return { location: `${sitePath}/`, cookies: [...loggedIn.success.cookies, clearOauthLoginCookie(secure)] } satisfies BrowserRedirect
+        return { location: `${sitePath}${taken.pending.next}`, cookies: [...loggedIn.success.cookies, clearOauthLoginCookie(secure)] } satisfies BrowserRedirect
       })
 
       return OAuthLogin.of({ begin, complete })
