@@ -65,7 +65,7 @@ describe("OAuth log-in with an OpenID provider", () => {
       response_type: "code",
       scope: "openid email profile",
       state: expect.stringMatching(/^[0-9A-Za-z]{43}$/),
-      nonce: expect.stringMatching(/^[0-9A-Za-z]{43}$/),
+      nonce: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       code_challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       code_challenge_method: "S256"
     })
@@ -113,6 +113,19 @@ describe("OAuth log-in with an OpenID provider", () => {
       expect((await logIn(server.browser(), "google-oauth2", elsewhere)).location).toBe("/")
     }
     expect((await logIn(server.browser(), "google-oauth2", `/${"a".repeat(3000)}`)).location).toBe("/")
+  })
+
+  it("ends the session the browser came with: a log-in never keeps a session planted before it", async () => {
+    const browser = server.browser()
+    expect((await logIn(browser, "google-oauth2")).location).toBe("/")
+    const first = browser.cookie("127.0.0.1", "sessionid")!
+    expect((await logIn(browser, "google-oauth2")).location).toBe("/")
+    const second = browser.cookie("127.0.0.1", "sessionid")!
+    expect(second).not.toBe(first)
+    const planted = server.browser()
+    planted.setCookie("127.0.0.1", "sessionid", first)
+    expect(await whoAmI(planted)).toBe(401)
+    expect(await whoAmI(browser)).toMatchObject({ email: "ada@known.example" })
   })
 
   it("gives a new person of a verified JIT domain an account and a member's place in the domain's organization", async () => {
