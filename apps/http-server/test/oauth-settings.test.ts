@@ -29,8 +29,14 @@ describe("the OAuth settings", () => {
   it("take each provider's id and secret, with the public providers' addresses by default", async () => {
     expect(await read({ ...PAIR("GOOGLE"), ...PAIR("GITLAB"), ...PAIR("GITHUB") })).toEqual({
       providers: {
-        "google-oauth2": { kind: "openid", clientId: "GOOGLE-id", clientSecret: "GOOGLE-secret", issuer: "https://accounts.google.com" },
-        gitlab: { kind: "openid", clientId: "GITLAB-id", clientSecret: "GITLAB-secret", issuer: "https://gitlab.com" },
+        "google-oauth2": {
+          kind: "openid",
+          clientId: "GOOGLE-id",
+          clientSecret: "GOOGLE-secret",
+          issuer: "https://accounts.google.com",
+          issuerAliases: ["accounts.google.com"]
+        },
+        gitlab: { kind: "openid", clientId: "GITLAB-id", clientSecret: "GITLAB-secret", issuer: "https://gitlab.com", issuerAliases: [] },
         github: { kind: "github", clientId: "GITHUB-id", clientSecret: "GITHUB-secret", webUrl: "https://github.com", apiUrl: "https://api.github.com" }
       },
       timeoutMillis: 5000
@@ -49,8 +55,8 @@ describe("the OAuth settings", () => {
       HEDGEROW_OAUTH_TIMEOUT_MS: "1500"
     })).toEqual({
       providers: {
-        "google-oauth2": { kind: "openid", clientId: "GOOGLE-id", clientSecret: "GOOGLE-secret", issuer: "http://127.0.0.1:9999" },
-        gitlab: { kind: "openid", clientId: "GITLAB-id", clientSecret: "GITLAB-secret", issuer: "https://gitlab.example.com" },
+        "google-oauth2": { kind: "openid", clientId: "GOOGLE-id", clientSecret: "GOOGLE-secret", issuer: "http://127.0.0.1:9999", issuerAliases: [] },
+        gitlab: { kind: "openid", clientId: "GITLAB-id", clientSecret: "GITLAB-secret", issuer: "https://gitlab.example.com", issuerAliases: [] },
         github: {
           kind: "github",
           clientId: "GITHUB-id",

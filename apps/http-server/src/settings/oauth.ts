@@ -11,6 +11,10 @@ const MAX_OAUTH_TIMEOUT_MS = 60_000
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"])
 
+const GOOGLE_ISSUER = "https://accounts.google.com"
+/** Google says its ID tokens name their issuer with or without the scheme. */
+const GOOGLE_ISSUER_ALIASES = ["accounts.google.com"]
+
 /** A variable's value, trimmed; empty counts as unset. */
 const text = (name: string) =>
   Effect.map(Config.option(Config.String(name)), (raw) => Option.filter(Option.map(raw, (value) => value.trim()), (value) => value !== ""))
@@ -69,12 +73,13 @@ export const oauthOptionsFromConfig = Effect.gen(function*() {
   const google = yield* provider("HEDGEROW_OAUTH_GOOGLE", ["ISSUER"])
   if (Option.isSome(google)) {
     const { clientId, clientSecret, address } = google.value
-    providers["google-oauth2"] = { kind: "openid", clientId, clientSecret, issuer: address("ISSUER", "https://accounts.google.com") }
+    const issuer = address("ISSUER", GOOGLE_ISSUER)
+    providers["google-oauth2"] = { kind: "openid", clientId, clientSecret, issuer, issuerAliases: issuer === GOOGLE_ISSUER ? GOOGLE_ISSUER_ALIASES : [] }
   }
   const gitlab = yield* provider("HEDGEROW_OAUTH_GITLAB", ["URL"])
   if (Option.isSome(gitlab)) {
     const { clientId, clientSecret, address } = gitlab.value
-    providers.gitlab = { kind: "openid", clientId, clientSecret, issuer: address("URL", "https://gitlab.com") }
+    providers.gitlab = { kind: "openid", clientId, clientSecret, issuer: address("URL", "https://gitlab.com"), issuerAliases: [] }
   }
   const github = yield* provider("HEDGEROW_OAUTH_GITHUB", ["URL", "API_URL"])
   if (Option.isSome(github)) {

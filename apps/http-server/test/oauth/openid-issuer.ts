@@ -15,6 +15,8 @@ export interface IssuerScript {
   signWithStrangerKey: boolean
   /** Routes that answer only after this long (or never: Infinity). */
   delays: Partial<Record<"discovery" | "token" | "jwks", number>>
+  /** The issuer the discovery document names, when not this one. */
+  discoveredIssuer: string | undefined
 }
 
 /**
@@ -26,7 +28,7 @@ export const startIssuer = async (client: { readonly id: string; readonly secret
   const keys: KeyPair = await generateKeyPair("RS256")
   const stranger: KeyPair = await generateKeyPair("RS256")
   const publicJwk = { ...(await exportJWK(keys.publicKey)), kid: "main", alg: "RS256", use: "sig" }
-  const script: IssuerScript = { claims: {}, tweak: (claims) => claims, signWithStrangerKey: false, delays: {} }
+  const script: IssuerScript = { claims: {}, tweak: (claims) => claims, signWithStrangerKey: false, delays: {}, discoveredIssuer: undefined }
   const codes = new Map<string, { readonly nonce: string; readonly challenge: string; readonly redirectUri: string }>()
   const authorizations: Array<URLSearchParams> = []
   const tokenRequests: Array<URLSearchParams> = []
@@ -36,7 +38,7 @@ export const startIssuer = async (client: { readonly id: string; readonly secret
     const url = new URL(request.url ?? "/", issuer)
     if (url.pathname === "/.well-known/openid-configuration") {
       return later(script.delays.discovery, () =>
-        json(response, 200, { issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks` }))
+        json(response, 200, { issuer: script.discoveredIssuer ?? issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks` }))
     }
     if (url.pathname === "/jwks") return later(script.delays.jwks, () => json(response, 200, { keys: [publicJwk] }))
     if (url.pathname === "/authorize") {

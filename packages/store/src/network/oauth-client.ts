@@ -12,6 +12,8 @@ export interface OpenIdProviderOptions {
   readonly clientSecret: string
   /** The issuer exactly as its ID tokens name it; discovery is at `<issuer>/.well-known/openid-configuration`. */
   readonly issuer: string
+  /** Other names the provider's ID tokens may give the same issuer. */
+  readonly issuerAliases: ReadonlyArray<string>
 }
 
 /** GitHub (or GitHub Enterprise Server): plain OAuth 2, the person read from its API. */
@@ -155,7 +157,7 @@ export const make = (options: OAuthClientOptions, resolver: Resolver): OAuthClie
     const cache = openId.get(provider)!
     const verify = async (keys: JSONWebKeySet) =>
       (await jwtVerify(token, createLocalJWKSet(keys), {
-        issuer: settings.issuer,
+        issuer: [settings.issuer, ...settings.issuerAliases],
         audience: settings.clientId,
         algorithms: ALGORITHMS,
         requiredClaims: ["exp", "iat", "sub"],
