@@ -31,6 +31,7 @@ describe("hedgerow serve with OAuth providers", () => {
         HEDGEROW_OAUTH_GITHUB_CLIENT_SECRET: secret
       })
       const url = await servingUrl(server)
+      await expect.poll(() => server.output()).toContain(`OAuth log-in with github: ${url}/login/<provider>/`)
       const start = await fetch(`${url}/login/github/`, { redirect: "manual" })
       expect(start.status).toBe(302)
       const location = new URL(start.headers.get("location")!)
