@@ -17,6 +17,7 @@ const redirect = (to: BrowserRedirect) =>
     cookies: to.cookies
   })
 
+/** The request's query parameters; one the browser sent malformed stays as sent. */
 const queryOf = (request: HttpServerRequest.HttpServerRequest) => {
   const at = request.url.indexOf("?")
   return new URLSearchParams(at === -1 ? "" : request.url.slice(at + 1))
