@@ -12,6 +12,7 @@ import { ServerLog } from "./log/server-log.ts"
 import * as Cors from "./middleware/cors.ts"
 import * as ErrorEnvelope from "./middleware/error-envelope.ts"
 import * as RequestLog from "./middleware/request-log.ts"
+import * as OAuthRoutes from "./oauth/routes.ts"
 import { Observatory } from "./observe/observatory.ts"
 import * as Saml from "./saml/routes.ts"
 import { RateLimitsFromConfig } from "./settings/rate-limits.ts"
@@ -73,9 +74,13 @@ export const servicesLayer = (store: StoreOptions) =>
 const serving = <A, E, R, S, E2, R2>(routes: Layer.Layer<A, E, R>, services: Layer.Layer<S, E2, R2>) =>
   HttpRouter.serve(routes.pipe(Layer.provide(services)), { routerConfig, disableLogger: true, disableListenLog: true })
 
-/** The HTTP app on any HttpServer, over `services` (share the layer with whatever else uses them: it is built once), with the SAML log-in's browser routes. */
-export const layer = <S, E, R>(services: Layer.Layer<S, E, R>) => serving(Layer.mergeAll(routesAt(""), Saml.routes), services)
+/**
+ * The HTTP app on any HttpServer, over `services` (share the layer with whatever else uses them: it is
+ * built once), with the browser's SAML and OAuth log-in routes beside the API's.
+ */
+export const layer = <S, E, R>(services: Layer.Layer<S, E, R>) =>
+  serving(Layer.mergeAll(routesAt(""), Saml.routes, OAuthRoutes.routes), services)
 
 /** The same with the web console's routes beside the API's; they need the console (WebConsole). */
 export const layerWithConsole = <S, E, R>(services: Layer.Layer<S, E, R>) =>
-  serving(Layer.mergeAll(routesAt(""), Saml.routes, WebConsole.routes), services)
+  serving(Layer.mergeAll(routesAt(""), Saml.routes, OAuthRoutes.routes, WebConsole.routes), services)

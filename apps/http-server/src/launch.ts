@@ -1,3 +1,4 @@
+import { SsoSettings } from "@hedgerow/core"
 import { Console, Effect, Layer, Option } from "effect"
 import { Store } from "@hedgerow/store"
 import { logSettingsFromConfig } from "./log/settings.ts"
@@ -11,6 +12,8 @@ const banner = (options: ServerOptions) =>
     const url = yield* baseUrl
     const lines = [`Hedgerow is serving the API on ${url} (${Store.description(options.store)}).`]
     if (options.webConsoleDir !== undefined) lines.push(`Web console: ${url}/ (log in with an e-mail and a password)`)
+    const oauth = [...(yield* SsoSettings).oauth]
+    if (oauth.length > 0) lines.push(`OAuth log-in with ${oauth.join(", ")}: ${url}/login/<provider>/`)
     const metrics = yield* Effect.serviceOption(MetricsListener)
     if (Option.isSome(metrics)) lines.push(`Metrics: ${metrics.value.url}/metrics   Readiness: ${url}/_ready`)
     const first = yield* bootstrapIfEmpty()
@@ -60,6 +63,7 @@ export const launch = (options: ServerOptions) =>
       TracingConfigError: (error) => refuse(error.message),
       SiteConfigError: (error) => refuse(error.message),
       WebhookConfigError: (error) => refuse(error.message),
+      OAuthConfigError: (error) => refuse(error.message),
       ServeError: (error) => refuse(`cannot listen on ${options.host}:${options.port}: ${causeMessage(error.cause)}`)
     })
   )

@@ -17,6 +17,7 @@ import { Observatory } from "./observe/observatory.ts"
 import { readyProbe } from "./observe/ready-probe.ts"
 import * as SdkLane from "./sdk-lane/lane.ts"
 import type { MetricsListenerSettings } from "./settings/metrics-listener.ts"
+import { OAuthFromConfig } from "./settings/oauth.ts"
 import { serverSettingsFromConfig } from "./settings/server-settings.ts"
 import { timeoutsFromConfig } from "./settings/timeouts.ts"
 import * as WebConsole from "./web-console/routes.ts"
@@ -64,7 +65,10 @@ export const layer = (options: ServerOptions) =>
     const timed = observatory.statements === undefined
       ? Layer.empty
       : Layer.succeed(Statement.CurrentTransformer, observatory.statements.transformer)
-    const served = Layer.flatMap(App.servicesLayer(options.store).pipe(Layer.provideMerge(timed)), (context) => {
+    // The OAuth providers are read before the store opens too, and kept beside the services for the
+    // requests that read them; only a server serves their log-in routes.
+    const core = App.servicesLayer(options.store).pipe(Layer.provideMerge(OAuthFromConfig), Layer.provideMerge(timed))
+    const served = Layer.flatMap(core, (context) => {
       const services = Layer.succeedContext(context)
       // One log for the routes and the SDK lane: the same layer, built once.
       const log = options.log === undefined ? Layer.empty : ServerLog.layer(options.log, options.log.sink)

@@ -20,6 +20,7 @@ import { RoleService } from "./roles/service.ts"
 import { SessionService } from "./sessions/service.ts"
 import { SignupService } from "./signup/service.ts"
 import { SsoSignIn } from "./sso/sign-in.ts"
+import { OAuthLogin } from "./sso/oauth/service.ts"
 import { Bootstrap } from "./setup/bootstrap.ts"
 import { UserService } from "./users/service.ts"
 import { WebhookService } from "./webhooks/service.ts"
@@ -31,10 +32,12 @@ import { WebhookService } from "./webhooks/service.ts"
  */
 export const layerNoDeps = Layer.mergeAll(
   // Log-in, its precheck, log-out and invite sign-up ask Authentication for the request's session.
+  // An OAuth log-in ends in SsoSignIn, as every SSO log-in does.
   Layer.mergeAll(
     SessionService.layerNoDeps.pipe(Layer.provide(LoginThrottle.layer)),
     SignupService.layerNoDeps,
-    LoginPrecheckService.layerNoDeps
+    LoginPrecheckService.layerNoDeps,
+    OAuthLogin.layerNoDeps.pipe(Layer.provide(SsoSignIn.layerNoDeps))
   ).pipe(
     Layer.provideMerge(Authentication.layerNoDeps.pipe(Layer.provide(RateLimiter.layer)))
   ),

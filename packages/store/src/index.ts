@@ -9,6 +9,7 @@ export { DatabaseUnavailable, DEFAULT_POOL_SIZE, displayUrl, layerPostgres, MIN_
 export { analyzeChangedTables } from "./sql/statistics.ts"
 export { DEFAULT_DNS_TIMEOUT_MS, dnsChallengeLookup, DnsConfigError, type DnsOptions } from "./network/dns.ts"
 export { DEFAULT_MAIL_FROM, SmtpConfigError, smtpTransport, smtpUrlOf } from "./network/smtp.ts"
+export { layer as oauthClientLayer, type OAuthClientOptions, type OAuthProviderOptions } from "./network/oauth-client.ts"
 export { Listener } from "./sql/listener.ts"
 export { ChangeFeedStatus, OwnCommits } from "./sql/change-feed.ts"
 export { BackupFailed } from "./sql/backup.ts"

@@ -13,6 +13,7 @@ import * as GroupTypeRepositorySql from "./repositories/group-types.ts"
 import * as FlagCallRepositorySql from "./repositories/flag-calls.ts"
 import * as InviteRepositorySql from "./repositories/invites.ts"
 import * as MembershipRepositorySql from "./repositories/memberships.ts"
+import * as OAuthLoginRepositorySql from "./repositories/oauth-logins.ts"
 import * as OutboxRepositorySql from "./repositories/outbox.ts"
 import * as OrganizationRepositorySql from "./repositories/organizations.ts"
 import * as OrganizationRemovalRepositorySql from "./repositories/organization-removal.ts"
@@ -49,6 +50,7 @@ export const repositoriesNoDeps = Layer.mergeAll(
   UserRepositorySql.layerNoDeps,
   SessionRepositorySql.layerNoDeps,
   SamlRepositorySql.layerNoDeps,
+  OAuthLoginRepositorySql.layerNoDeps,
   MembershipRepositorySql.layerNoDeps,
   InviteRepositorySql.layerNoDeps,
   OutboxRepositorySql.layerNoDeps,

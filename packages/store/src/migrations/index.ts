@@ -13,6 +13,7 @@ import flagCalls from "./0010_flag_calls.ts"
 import cohortMembersFeed from "./0011_cohort_members_feed.ts"
 import webhooks from "./0012_webhooks.ts"
 import saml from "./0014_saml.ts"
+import oauth from "./0015_oauth.ts"
 import { sqlErrorReason } from "../sql/postgres-client.ts"
 
 /** Forward-only, versioned migrations, recorded in `hedgerow_migrations` and applied at start. */
@@ -25,7 +26,8 @@ export const migrations = {
   "0010_flag_calls": flagCalls,
   "0011_cohort_members_feed": cohortMembersFeed,
   "0012_webhooks": webhooks,
-  "0014_saml": saml
+  "0014_saml": saml,
+  "0015_oauth": oauth
 }
 
 const migrate = Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: "hedgerow_migrations" })
