@@ -18,6 +18,7 @@ import { ProjectService } from "./projects/service.ts"
 import { RoleService } from "./roles/service.ts"
 import { SessionService } from "./sessions/service.ts"
 import { SignupService } from "./signup/service.ts"
+import { TwoFactorService } from "./two-factor/service.ts"
 import { Bootstrap } from "./setup/bootstrap.ts"
 import { UserService } from "./users/service.ts"
 import { WebhookService } from "./webhooks/service.ts"
@@ -28,8 +29,12 @@ import { WebhookService } from "./webhooks/service.ts"
  * declarations of every layer built on it, name only what `@hedgerow/core` exports.
  */
 export const layerNoDeps = Layer.mergeAll(
-  // Log-in, log-out and invite sign-up ask Authentication for the request's session.
-  Layer.mergeAll(SessionService.layerNoDeps.pipe(Layer.provide(LoginThrottle.layer)), SignupService.layerNoDeps).pipe(
+  // Log-in, its two-factor step, log-out and invite sign-up ask Authentication for the request's session.
+  Layer.mergeAll(
+    SessionService.layerNoDeps.pipe(Layer.provide(LoginThrottle.layer)),
+    SignupService.layerNoDeps,
+    TwoFactorService.layerNoDeps
+  ).pipe(
     Layer.provideMerge(Authentication.layerNoDeps.pipe(Layer.provide(RateLimiter.layer)))
   ),
   OrganizationService.layerNoDeps,

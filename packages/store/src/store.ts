@@ -21,6 +21,7 @@ import * as ProjectRepositorySql from "./repositories/projects.ts"
 import * as RoleRepositorySql from "./repositories/roles.ts"
 import * as SessionRepositorySql from "./repositories/sessions.ts"
 import * as TransactionsSql from "./repositories/transactions.ts"
+import * as TwoFactorRepositorySql from "./repositories/two-factor.ts"
 import * as UserRepositorySql from "./repositories/users.ts"
 import * as WebhookQueueSql from "./repositories/webhook-queue.ts"
 import * as WebhookRepositorySql from "./repositories/webhooks.ts"
@@ -47,6 +48,7 @@ export const repositoriesNoDeps = Layer.mergeAll(
   OrganizationRemovalRepositorySql.layerNoDeps,
   UserRepositorySql.layerNoDeps,
   SessionRepositorySql.layerNoDeps,
+  TwoFactorRepositorySql.layerNoDeps,
   MembershipRepositorySql.layerNoDeps,
   InviteRepositorySql.layerNoDeps,
   OutboxRepositorySql.layerNoDeps,
