@@ -40,6 +40,7 @@ import { roleScenarios } from "./roles.ts"
 import type { Scenario } from "./scenario.ts"
 import { sessionScenarios } from "./sessions.ts"
 import { transportScenarios } from "./transport.ts"
+import { twoFactorScenarios } from "./two-factor.ts"
 import { webhookScenarios } from "./webhooks.ts"
 
 /** The conformance set, written once and run on every target. */
@@ -52,6 +53,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...inviteScenarios,
   ...inviteMailScenarios,
   ...sessionScenarios,
+  ...twoFactorScenarios,
   ...domainScenarios,
   ...domainAccessScenarios,
   ...domainVerificationScenarios,
