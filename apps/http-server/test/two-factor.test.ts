@@ -1,6 +1,7 @@
 import { Bootstrap, systemActor, totpCode, UserService } from "@hedgerow/core"
 import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
+import { monitorEventLoopDelay } from "node:perf_hooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HedgerowServer } from "../src/index.ts"
 
@@ -187,6 +188,18 @@ describe("two-factor authentication over HTTP", () => {
       status: 400,
       body: invalid("2fa_expired", "Login attempt has expired. Re-enter username/password.")
     })
+  })
+
+  it("refuses a token of nearly a megabyte as a wrong code, without holding the event loop", async () => {
+    const browser = new Browser()
+    expect((await browser.call("POST", "/api/login/", { email: OWNER, password: PASSWORD })).status).toBe(401)
+    await sql((s) => s`UPDATE two_factor_devices SET failed_at = NULL, failure_count = 0`)
+    const delays = monitorEventLoopDelay({ resolution: 1 })
+    delays.enable()
+    const answer = await reply(await browser.call("POST", "/api/login/token/", { token: `${"7".repeat(999_000)}a` }))
+    delays.disable()
+    expect(answer).toEqual({ status: 400, body: invalid("2fa_invalid", "Invalid authentication code") })
+    expect(delays.max / 1e6).toBeLessThan(100)
   })
 
   it("keeps a personal API key to reading the status, and asks a recent log-in to turn it off", async () => {
