@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { totpCode } from "@hedgerow/core"
 import type { Target } from "../targets/target.ts"
 import type { World } from "../world.ts"
-import { BAD_KEY, denied, envelope, expectReply, invalid, missingScope, NOT_AUTHENTICATED, NOT_FOUND, needWorld, type Scenario } from "./scenario.ts"
+import { BAD_KEY, denied, envelope, expectReply, invalid, missingScope, NOT_AUTHENTICATED, NOT_FOUND, needWorld, type Scenario, withWorld } from "./scenario.ts"
 import { Browser, cookiesSet, login, me, newTeammate, SESSION, type Teammate } from "./sessions-support.ts"
 
 const startSetup = { group: "twoFactor", endpoint: "startSetup" } as const
@@ -37,12 +37,6 @@ const withApp = async (target: Target, world: World, prefix: string): Promise<Te
   expectReply(await teammate.browser.call(validate, { body: { token: totpCode(started.body.secret, Date.now()) } }), 200, { success: true })
   return { ...teammate, secret: started.body.secret }
 }
-
-const withWorld = (name: string, run: (target: Target, world: World) => Promise<void>): Scenario => ({
-  name,
-  needs: ["world"],
-  run: async (context) => run(context.target, needWorld(context))
-})
 
 export const twoFactorScenarios: ReadonlyArray<Scenario> = [
   withWorld("two-factor setup: a secret shown once, the app's first code turns it on, backup codes come five at a time", async (target, world) => {
