@@ -8,6 +8,9 @@ const world = useConsole()
 const { owner, withPage } = world
 const STEP_MS = 30_000
 
+/** A code that is not the present one (nor, but by a one-in-a-million chance, a neighbour's). */
+const wrongCode = (secret: string) => String((Number(totpCode(secret, Date.now())) + 500_000) % 1_000_000).padStart(6, "0")
+
 /** The owner turns two-factor authentication on over the API, from a session of their own; the secret comes back. */
 const turnOn = async (): Promise<string> => {
   const loggedIn = await fetch(`${world.base}/api/login/`, {
@@ -29,8 +32,45 @@ const turnOn = async (): Promise<string> => {
   return secret
 }
 
-describe("logging in to the console with two-factor authentication", () => {
-  it("asks for the code after the password, shows a wrong code's refusal, and logs in with the right one", async () => {
+describe("two-factor authentication in the console", () => {
+  it("sets up an app from the settings page, shows backup codes once, and turns it off again", async () => {
+    await withPage({}, async (page) => {
+      await world.logInAt(page, "/settings/two-factor")
+      await page.getByRole("button", { name: "Set up an authenticator app" }).click()
+      await page.getByRole("heading", { name: "Add Hedgerow to your authenticator app" }).waitFor()
+      const secret = (await page.locator(".key-value code").innerText()).replaceAll(" ", "")
+      expect(secret).toMatch(/^[A-Z2-7]{32}$/)
+      expect(await page.getByRole("link", { name: "Open in an authenticator app" }).getAttribute("href"))
+        .toBe(`otpauth://totp/Hedgerow:${encodeURIComponent(owner.email)}?secret=${secret}&issuer=Hedgerow&algorithm=SHA1&digits=6&period=30`)
+      expect(await seriousViolations(page)).toEqual([])
+
+      const code = page.getByLabel("Code from the app")
+      await code.fill(wrongCode(secret))
+      await page.getByRole("button", { name: "Turn on" }).click()
+      await page.getByRole("alert").getByText("Token is not valid", { exact: true }).waitFor()
+      await code.fill(totpCode(secret, Date.now()))
+      await page.getByRole("button", { name: "Turn on" }).click()
+      await page.getByText("On, with an authenticator app. Backup codes left: 0.").waitFor()
+      const status = await fetch(`${world.base}/api/users/@me/two_factor_status/`, { headers: { authorization: `Bearer ${owner.key}` } })
+      expect((await status.json() as { is_enabled: boolean }).is_enabled).toBe(true)
+
+      await page.getByRole("button", { name: "New backup codes" }).click()
+      await page.getByRole("dialog").getByRole("button", { name: "Make new codes" }).click()
+      await page.getByRole("heading", { name: "Your backup codes" }).waitFor()
+      const codes = await page.locator(".new-key-value li code").allInnerTexts()
+      expect(codes).toHaveLength(5)
+      for (const one of codes) expect(one).toMatch(/^[a-z2-7]{8}$/)
+      await page.getByText("Backup codes left: 5.", { exact: false }).waitFor()
+      expect(await seriousViolations(page)).toEqual([])
+
+      await page.getByRole("button", { name: "Turn off" }).click()
+      await page.getByRole("dialog").getByRole("button", { name: "Turn off" }).click()
+      await page.getByRole("status").getByText("Two-factor authentication is off.").waitFor()
+      await page.getByRole("button", { name: "Set up an authenticator app" }).waitFor()
+    })
+  })
+
+  it("asks for the code at log-in after the password, shows a wrong code's refusal, and logs in with the right one", async () => {
     const secret = await turnOn()
     await withPage({}, async (page) => {
       await page.goto(`${world.base}/login`)
@@ -46,8 +86,7 @@ describe("logging in to the console with two-factor authentication", () => {
       expect(await seriousViolations(page)).toEqual([])
       const verify = page.getByRole("button", { name: "Verify" })
 
-      const wrong = String((Number(totpCode(secret, Date.now())) + 500_000) % 1_000_000).padStart(6, "0")
-      await code.fill(wrong)
+      await code.fill(wrongCode(secret))
       await verify.click()
       await page.getByRole("alert").getByText("Invalid authentication code", { exact: true }).waitFor()
       expect(new URL(page.url()).pathname).toBe("/login")
