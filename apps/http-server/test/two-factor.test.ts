@@ -138,6 +138,12 @@ describe("two-factor authentication over HTTP", () => {
     expect(await reply(done)).toEqual({ status: 200, body: { success: true } })
     expect(setCookie(done, "sessionid")).toMatch(/; HttpOnly; Secure; SameSite=Lax$/)
     expect(setCookie(done, "hedgerow_2fa_login")).toMatch(/Max-Age=0/)
+    const remember = done.headers.getSetCookie().find((cookie) => cookie.startsWith("remember-cookie_"))!
+    expect(remember).toMatch(/^remember-cookie_[0-9a-f-]{36}=[0-9A-Za-z]{40}; Max-Age=2592000; .*Path=\/; .*HttpOnly; Secure; SameSite=Lax$/)
+    const remembered = await sql((s) => s`SELECT secret_hash FROM two_factor_remembered`) as ReadonlyArray<{ secret_hash: string }>
+    expect(remembered).toHaveLength(1)
+    expect(remembered[0]!.secret_hash).toMatch(/^sha256\$[0-9a-f]{64}$/)
+    expect(remember).not.toContain(remembered[0]!.secret_hash.slice(7))
     expect((await browser.call("GET", "/api/users/@me/")).status).toBe(200)
 
     // The waiting log-in is gone, so its cookie finishes nothing more.
@@ -241,8 +247,9 @@ describe("two-factor authentication over HTTP", () => {
     })
     expect((await reply(await waiting.call("POST", "/api/login/token/", { token: totpCode(secret, Date.now()) }))).body.code).toBe("2fa_expired")
     const counts = await sql((s) => s`SELECT (SELECT count(*) FROM two_factor_devices)::int AS devices,
-      (SELECT count(*) FROM two_factor_backup_codes)::int AS codes, (SELECT count(*) FROM two_factor_logins)::int AS logins`)
-    expect(counts).toEqual([{ devices: 0, codes: 0, logins: 0 }])
+      (SELECT count(*) FROM two_factor_backup_codes)::int AS codes, (SELECT count(*) FROM two_factor_logins)::int AS logins,
+      (SELECT count(*) FROM two_factor_remembered)::int AS remembered`)
+    expect(counts).toEqual([{ devices: 0, codes: 0, logins: 0, remembered: 0 }])
     expect((await new Browser().call("POST", "/api/login/", { email: OWNER, password: PASSWORD })).status).toBe(200)
     expect(await reply(await browser.call("POST", "/api/users/@me/two_factor_backup_codes/"))).toEqual({
       status: 400,
@@ -250,11 +257,12 @@ describe("two-factor authentication over HTTP", () => {
     })
   })
 
-  it("never writes a secret, a code or the waiting log-in's cookie to a log line", async () => {
+  it("never writes a secret, a code, the waiting log-in's cookie or a remembered browser's to a log line", async () => {
     await new Promise((resolve) => setImmediate(resolve))
     const log = written.join("")
     expect(log).toContain("/api/login/token/")
     expect(log).not.toContain(secret)
     expect(log).not.toContain("hedgerow_2fa_login=")
+    expect(log).not.toContain("remember-cookie_")
   })
 })

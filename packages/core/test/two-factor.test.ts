@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { base32Decode, base32Encode } from "../src/two-factor/base32.ts"
 import { BACKUP_CODE_COUNT, backupCodeHash, newBackupCodes } from "../src/two-factor/backup-codes.ts"
+import { MAX_REMEMBERED_CHECKED, rememberedValuesOf } from "../src/two-factor/cookies.ts"
 import { retryDelayMillis, verificationAllowed } from "../src/two-factor/throttle.ts"
 import { hotp, matchingStep, newTotpSecret, otpauthUri, totpCode, totpStepAt } from "../src/two-factor/totp.ts"
 
@@ -99,5 +100,16 @@ describe("backup codes", () => {
     const [code] = codes
     assert.match(backupCodeHash(code!), /^sha256\$[0-9a-f]{64}$/)
     assert.strictEqual(backupCodeHash(code!.toUpperCase()), backupCodeHash(code!))
+  })
+})
+
+describe("remember-this-device cookies", () => {
+  it("are read by their prefix, empty ones left out, and no more than ten of them however many come", () => {
+    assert.deepStrictEqual(
+      rememberedValuesOf({ "remember-cookie_a": "one", sessionid: "s", "remember-cookie_b": "", "remember-cookie_c": "two", "x-remember-cookie_d": "no" }),
+      ["one", "two"]
+    )
+    const many = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`remember-cookie_${i}`, `value${i}`]))
+    assert.strictEqual(rememberedValuesOf(many).length, MAX_REMEMBERED_CHECKED)
   })
 })

@@ -100,6 +100,21 @@ export const twoFactorScenarios: ReadonlyArray<Scenario> = [
     assert.equal(cookiesSet(done)[PENDING]!.attributes["max-age"], "0")
     expectReply(await browser.call(me), 200)
 
+    // The browser is remembered for thirty days: its next password log-in asks for no code.
+    const [rememberName, remember] = Object.entries(cookiesSet(done)).find(([name]) => name.startsWith("remember-cookie_"))!
+    assert.match(rememberName, /^remember-cookie_[0-9a-f-]{36}$/)
+    assert.match(remember.value, /^[0-9A-Za-z]{40}$/)
+    assert.deepEqual(
+      { path: remember.attributes["path"], httponly: "httponly" in remember.attributes, maxAge: remember.attributes["max-age"] },
+      { path: "/", httponly: true, maxAge: String(30 * 24 * 60 * 60) }
+    )
+    const relogin = await browser.call(login, { body: { email, password } })
+    expectReply(relogin, 200, { success: true })
+    assert.match(cookiesSet(relogin)[SESSION]!.value, /^[0-9A-Za-z]{40}$/)
+    // A cookie of that name that the server did not set is no remembered browser.
+    const forged = await target.call(login, { body: { email, password }, cookies: { [rememberName]: "B".repeat(40) } })
+    expectReply(forged, 401, TWO_FA_REQUIRED)
+
     // A new log-in: the same code is not taken twice.
     const again = new Browser(target)
     expectReply(await again.call(login, { body: { email, password } }), 401, TWO_FA_REQUIRED)
@@ -129,8 +144,11 @@ export const twoFactorScenarios: ReadonlyArray<Scenario> = [
     expectReply(await target.call(token, { body: { token: code }, cookies: { [PENDING]: "A".repeat(40) } }), 400, EXPIRED)
   }),
 
-  withWorld("two-factor off: the app, the backup codes and waiting log-ins go, and the password alone logs in", async (target, world) => {
+  withWorld("two-factor off: the app, the backup codes, remembered browsers and waiting log-ins go, and the password alone logs in", async (target, world) => {
     const { email, password, browser, secret } = await withApp(target, world, "disable")
+    const remembered = new Browser(target)
+    expectReply(await remembered.call(login, { body: { email, password } }), 401, TWO_FA_REQUIRED)
+    expectReply(await remembered.call(token, { body: { token: totpCode(secret, Date.now() + STEP_MS) } }), 200, { success: true })
     const waiting = new Browser(target)
     expectReply(await waiting.call(login, { body: { email, password } }), 401, TWO_FA_REQUIRED)
     expectReply(await browser.call(disable), 200, { success: true })
@@ -139,6 +157,11 @@ export const twoFactorScenarios: ReadonlyArray<Scenario> = [
     expectReply(await new Browser(target).call(login, { body: { email, password } }), 200, { success: true })
     // Turning it off again changes nothing and says so as PostHog does.
     expectReply(await browser.call(disable), 200, { success: true })
+
+    // Turned on again, with a new secret: the browser remembered before asks for the code again.
+    const started = await browser.call(startSetup)
+    expectReply(await browser.call(validate, { body: { token: totpCode(started.body.secret, Date.now()) } }), 200, { success: true })
+    expectReply(await remembered.call(login, { body: { email, password } }), 401, TWO_FA_REQUIRED)
   }),
 
   withWorld("two-factor endpoints: 401 without credentials or with a bad key", async (target) => {

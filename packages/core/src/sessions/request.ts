@@ -16,6 +16,8 @@ export interface SessionRequest {
   readonly ownOrigin: string | undefined
   /** The cookie of a log-in waiting for its two-factor code, when the browser has one. */
   readonly twoFactorKey?: string | undefined
+  /** The values of the browser's remember-this-device cookies (see rememberedValuesOf). */
+  readonly rememberedDevices?: ReadonlyArray<string> | undefined
   /** The client's address (the first X-Forwarded-For entry behind a trusted proxy). */
   readonly clientAddress: string
 }

@@ -63,7 +63,7 @@ export class SessionService extends Context.Service<SessionService, {
         }
 
         // Two-factor authentication: the password was right, and the code comes next, at `/api/login/token/`.
-        const pending = yield* transactions.run(pendingLoginFor(found.value.user.id)).pipe(Effect.provideContext(context))
+        const pending = yield* transactions.run(pendingLoginFor(found.value.user.id, request.rememberedDevices ?? [])).pipe(Effect.provideContext(context))
         if (pending !== undefined) return pending
 
         const replacing = Option.flatMapNullishOr(current, (actor) => sessionOf(actor)?.session_id)

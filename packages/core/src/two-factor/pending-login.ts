@@ -21,13 +21,15 @@ export interface TwoFactorPending {
 }
 
 /**
- * Inside the caller's transaction: when the user has an authenticator app, a new waiting log-in for them
- * (expired ones are cleared on the way); otherwise none, and the password alone logs in.
+ * Inside the caller's transaction: when the user has an authenticator app, and the browser is not one
+ * remembered for it (`remembered`: its remember-this-device cookies' values), a new waiting log-in for
+ * them (expired ones are cleared on the way); otherwise none, and the password alone logs in.
  */
-export const pendingLoginFor = (user: UserId) =>
+export const pendingLoginFor = (user: UserId, remembered: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const twoFactor = yield* TwoFactorRepository
     if (Option.isNone(yield* twoFactor.device(user, false))) return undefined
+    if (yield* twoFactor.isRemembered(user, remembered.map(secureValueOf))) return undefined
     const site = yield* SiteSettings
     const now = yield* Clock.currentTimeMillis
     const key = newSessionKey()

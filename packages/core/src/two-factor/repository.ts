@@ -10,7 +10,10 @@ export class TwoFactorRepository extends Context.Service<TwoFactorRepository, {
    * checking codes for one user on several servers take turns and each sees the others' failures.
    */
   readonly device: (user: UserId, lock: boolean) => Effect.Effect<Option.Option<TwoFactorDevice>>
-  /** Turns the app on with `secret` (replacing an earlier one), its first code's step already used. */
+  /**
+   * Turns the app on with `secret` (replacing an earlier one, and forgetting the browsers remembered for
+   * it), its first code's step already used.
+   */
   readonly enable: (user: UserId, secret: string, step: number) => Effect.Effect<void>
   /** A code was taken: its step is used up and the failures are forgotten. */
   readonly recordSuccess: (user: UserId, step: number | null) => Effect.Effect<void>
@@ -20,7 +23,7 @@ export class TwoFactorRepository extends Context.Service<TwoFactorRepository, {
   /** Removes the backup code with this hash; whether there was one. */
   readonly useBackupCode: (user: UserId, hash: string) => Effect.Effect<boolean>
   readonly backupCodesLeft: (user: UserId) => Effect.Effect<number>
-  /** Removes the app, the backup codes and the log-ins waiting for a code. */
+  /** Removes the app, the backup codes, the remembered browsers and the log-ins waiting for a code. */
   readonly disable: (user: UserId) => Effect.Effect<void>
   /** Holds a started setup's secret for the session that started it, replacing an earlier one. */
   readonly putSetup: (session: SessionId, secret: string, expires_at: Timestamp) => Effect.Effect<void>
@@ -36,6 +39,10 @@ export class TwoFactorRepository extends Context.Service<TwoFactorRepository, {
   /** The waiting log-in with this secret's hash, expired or not. */
   readonly findPendingLogin: (secretHash: string) => Effect.Effect<Option.Option<PendingLogin>>
   readonly removePendingLogin: (id: string) => Effect.Effect<void>
-  /** Drops expired setups and waiting log-ins. */
+  /** Remembers a browser for the user's app until `expires_at`; only the hash of its cookie's value is kept. */
+  readonly rememberDevice: (user: UserId, secretHash: string, expires_at: Timestamp) => Effect.Effect<void>
+  /** Whether one of these hashes names a browser remembered, and not yet expired, for the user's app. */
+  readonly isRemembered: (user: UserId, secretHashes: ReadonlyArray<string>) => Effect.Effect<boolean>
+  /** Drops expired setups, waiting log-ins and remembered browsers. */
   readonly removeExpired: Effect.Effect<void>
 }>()("hedgerow/TwoFactorRepository") {}

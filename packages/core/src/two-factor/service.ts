@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { Access } from "../auth/access.ts"
 import { sessionOf, type SessionGrant, type UserActor } from "../auth/actor.ts"
@@ -9,13 +10,14 @@ import { secureValueOf } from "../shared/secrets.ts"
 import { isSecureSite, SiteSettings } from "../shared/site.ts"
 import { millisOf, timestampFromDate } from "../shared/time.ts"
 import { Transactions } from "../shared/transactions.ts"
+import { newSessionKey } from "../sessions/keys.ts"
 import { type LoggedIn, openSession } from "../sessions/open.ts"
 import { loginTooOld, recentLoginRequired } from "../sessions/recent.ts"
 import { SessionRepository } from "../sessions/repository.ts"
 import type { SessionRequest } from "../sessions/request.ts"
 import { UserRepository } from "../users/repository.ts"
 import { backupCodeHash, newBackupCodes } from "./backup-codes.ts"
-import { pendingLoginCleared } from "./cookies.ts"
+import { pendingLoginCleared, REMEMBER_DEVICE_SECONDS, rememberDeviceCookie } from "./cookies.ts"
 import { type BackupCodes, TokenBody, TWO_FACTOR_WAIT_SECONDS, type TwoFactorSetup, type TwoFactorStatus } from "./model.ts"
 import { TwoFactorRepository } from "./repository.ts"
 import { verificationAllowed } from "./throttle.ts"
@@ -143,6 +145,7 @@ export class TwoFactorService extends Context.Service<TwoFactorService, {
         if (Option.isNone(pending) || millisOf(pending.value.expires_at) <= now) return yield* loginExpired()
         const { id, user_id } = pending.value
         const { token } = yield* decodeToken(body)
+        const remember = newSessionKey()
         const replacing = Option.getOrUndefined(Option.flatMapNullishOr(current, (actor) => sessionOf(actor)?.session_id))
         // One transaction, with the user's app locked: a failure is counted before any other server checks
         // a code for the same user, and a refusal still commits its count.
@@ -158,11 +161,14 @@ export class TwoFactorService extends Context.Service<TwoFactorService, {
           }
           yield* twoFactor.recordSuccess(user_id, step ?? null)
           yield* twoFactor.removePendingLogin(id)
+          // This browser is remembered: its next password log-ins ask for no code, as PostHog's do.
+          yield* twoFactor.rememberDevice(user_id, secureValueOf(remember), timestampFromDate(new Date(now + REMEMBER_DEVICE_SECONDS * 1000)))
           return yield* openSession(user_id, replacing)
         }).pipe(Effect.provideContext(context)))
         if (outcome === "throttled") return yield* tooManyAttempts()
         if (outcome === "invalid") return yield* invalidCode()
-        return { cookies: [...outcome.cookies, pendingLoginCleared(isSecureSite(site))] }
+        const secure = isSecureSite(site)
+        return { cookies: [...outcome.cookies, pendingLoginCleared(secure), rememberDeviceCookie(randomUUID(), remember, secure)] }
       })
 
       return TwoFactorService.of({ startSetup, validate, status, backupCodes, disable, completeLogin })

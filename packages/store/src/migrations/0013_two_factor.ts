@@ -5,7 +5,8 @@ import { runScript } from "./script.ts"
  * must compute codes from it (as webhooks' signing secrets are kept), the step of the last code taken,
  * and the failures that pace guesses. Backup codes, stored as hashes only, go with the app. A setup under
  * way belongs to the session that started it, and a log-in waiting for its code is stored as the hash of
- * its cookie's value; both expire after ten minutes.
+ * its cookie's value; both expire after ten minutes. A browser remembered for a user's app (so that its
+ * password log-ins ask for no code) is stored as the hash of its cookie's value too, and goes with the app.
  */
 export default runScript(`
 CREATE TABLE two_factor_devices (
@@ -29,6 +30,14 @@ CREATE TABLE two_factor_setups (
   expires_at timestamptz NOT NULL
 );
 CREATE INDEX two_factor_setups_expires_idx ON two_factor_setups (expires_at);
+
+CREATE TABLE two_factor_remembered (
+  secret_hash text PRIMARY KEY,
+  user_id integer NOT NULL REFERENCES two_factor_devices (user_id) ON DELETE CASCADE,
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX two_factor_remembered_user_idx ON two_factor_remembered (user_id);
+CREATE INDEX two_factor_remembered_expires_idx ON two_factor_remembered (expires_at);
 
 CREATE TABLE two_factor_logins (
   id uuid PRIMARY KEY,

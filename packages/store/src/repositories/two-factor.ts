@@ -21,10 +21,14 @@ export const layerNoDeps = Layer.effect(
           ? sql`SELECT ${deviceColumns} FROM two_factor_devices WHERE user_id = ${user} FOR UPDATE`
           : sql`SELECT ${deviceColumns} FROM two_factor_devices WHERE user_id = ${user}`).pipe(Effect.orDie, Effect.flatMap(decodeDevice)),
       enable: (user, secret, step) =>
-        sql`
-          INSERT INTO two_factor_devices (user_id, secret, last_step) VALUES (${user}, ${secret}, ${step})
-          ON CONFLICT (user_id) DO UPDATE SET secret = EXCLUDED.secret, last_step = EXCLUDED.last_step,
-            failure_count = 0, failed_at = NULL`.pipe(Effect.orDie, Effect.asVoid),
+        Effect.gen(function*() {
+          yield* sql`
+            INSERT INTO two_factor_devices (user_id, secret, last_step) VALUES (${user}, ${secret}, ${step})
+            ON CONFLICT (user_id) DO UPDATE SET secret = EXCLUDED.secret, last_step = EXCLUDED.last_step,
+              failure_count = 0, failed_at = NULL`
+          // Browsers remembered for the old secret are not remembered for the new one.
+          yield* sql`DELETE FROM two_factor_remembered WHERE user_id = ${user}`
+        }).pipe(Effect.orDie),
       recordSuccess: (user, step) =>
         sql`
           UPDATE two_factor_devices SET last_step = COALESCE(${step}, last_step), failure_count = 0, failed_at = NULL
@@ -82,9 +86,23 @@ export const layerNoDeps = Layer.effect(
           SELECT ${pendingColumns} FROM two_factor_logins l JOIN users u ON u.id = l.user_id
           WHERE l.secret_hash = ${secretHash} AND u.is_active`.pipe(Effect.orDie, Effect.flatMap(decodePending)),
       removePendingLogin: (id) => sql`DELETE FROM two_factor_logins WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
+      rememberDevice: (user, secretHash, expiresAt) =>
+        sql`
+          INSERT INTO two_factor_remembered (secret_hash, user_id, expires_at)
+          VALUES (${secretHash}, ${user}, ${expiresAt}::timestamptz)`.pipe(Effect.orDie, Effect.asVoid),
+      isRemembered: (user, secretHashes) =>
+        Effect.gen(function*() {
+          for (const hash of secretHashes) {
+            const rows = yield* sql`
+              SELECT 1 FROM two_factor_remembered WHERE secret_hash = ${hash} AND user_id = ${user} AND expires_at > now()`
+            if (rows.length > 0) return true
+          }
+          return false
+        }).pipe(Effect.orDie),
       removeExpired: Effect.gen(function*() {
         yield* sql`DELETE FROM two_factor_logins WHERE expires_at <= now()`
         yield* sql`DELETE FROM two_factor_setups WHERE expires_at <= now()`
+        yield* sql`DELETE FROM two_factor_remembered WHERE expires_at <= now()`
       }).pipe(Effect.orDie)
     })
   })
