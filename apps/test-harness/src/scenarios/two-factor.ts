@@ -42,6 +42,7 @@ export const twoFactorScenarios: ReadonlyArray<Scenario> = [
   withWorld("two-factor setup: a secret shown once, the app's first code turns it on, backup codes come five at a time", async (target, world) => {
     const { browser, email } = await newTeammate(target, world, "setup")
     expectReply(await browser.call(status), 200, OFF)
+    assert.equal((await browser.call(me)).body.is_2fa_enabled, false)
     expectReply(
       await browser.call(validate, { body: { token: "123456" } }),
       400,
@@ -65,6 +66,7 @@ export const twoFactorScenarios: ReadonlyArray<Scenario> = [
     expectReply(await browser.call(status), 200, OFF)
     expectReply(await browser.call(validate, { body: { token: totpCode(secret, Date.now()) } }), 200, { success: true })
     expectReply(await browser.call(status), 200, { is_enabled: true, backup_codes: [], backup_codes_remaining: 0, method: "TOTP" })
+    assert.equal((await browser.call(me)).body.is_2fa_enabled, true)
 
     const codes = await browser.call(backupCodes)
     expectReply(codes, 200)

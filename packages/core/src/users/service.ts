@@ -12,6 +12,7 @@ import { Email, isRecord, maxLength } from "../shared/fields.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { loginTooOld, recentLoginRequired } from "../sessions/recent.ts"
 import { SessionRepository } from "../sessions/repository.ts"
+import { TwoFactorRepository } from "../two-factor/repository.ts"
 import { hashPassword, NewPassword, passwordProblem, PasswordText, verifyPassword } from "./password.ts"
 import { requireSystem } from "../shared/system.ts"
 import { decodeInput } from "../shared/validation.ts"
@@ -55,6 +56,7 @@ export class UserService extends Context.Service<UserService, {
       const projects = yield* ProjectRepository
       const access = yield* Access
       const sessions = yield* SessionRepository
+      const twoFactor = yield* TwoFactorRepository
       const transactions = yield* Transactions
 
       const create = Effect.fn("UserService.create")(function*(actor: Actor, body: unknown) {
@@ -85,6 +87,7 @@ export class UserService extends Context.Service<UserService, {
           )
         return {
           ...toUserSummary(user),
+          is_2fa_enabled: Option.isSome(yield* twoFactor.device(user.id, false)),
           organization: current,
           organizations: briefs,
           team: Option.match(project, { onNone: () => null, onSome: toProjectSummary })
