@@ -257,6 +257,21 @@ describe("two-factor authentication over HTTP", () => {
     })
   })
 
+  it("tells the user by e-mail when it was turned on, when a backup code logged in, and when it was turned off", async () => {
+    const mails = await sql((s) => s`SELECT recipient, subject, body, kind FROM email_outbox ORDER BY created_at, id`) as ReadonlyArray<
+      { recipient: string; subject: string; body: string; kind: string }
+    >
+    expect(mails.map((mail) => [mail.kind, mail.recipient, mail.subject])).toEqual([
+      ["two_factor_enabled", OWNER, "Two-factor authentication is on for your Hedgerow account"],
+      ["two_factor_backup_code_used", OWNER, "A backup code was used to log in to your Hedgerow account"],
+      ["two_factor_disabled", OWNER, "Two-factor authentication is off for your Hedgerow account"]
+    ])
+    for (const mail of mails) {
+      expect(mail.body).toContain(`If this was not you, change your password at once, and check your two-factor authentication, at ${SITE}`)
+      expect(mail.body).not.toContain(secret)
+    }
+  })
+
   it("never writes a secret, a code, the waiting log-in's cookie or a remembered browser's to a log line", async () => {
     await new Promise((resolve) => setImmediate(resolve))
     const log = written.join("")

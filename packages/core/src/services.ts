@@ -33,7 +33,7 @@ export const layerNoDeps = Layer.mergeAll(
   Layer.mergeAll(
     SessionService.layerNoDeps.pipe(Layer.provide(LoginThrottle.layer)),
     SignupService.layerNoDeps,
-    TwoFactorService.layerNoDeps
+    TwoFactorService.layerNoDeps.pipe(Layer.provide(MailDelivery.layerNoDeps))
   ).pipe(
     Layer.provideMerge(Authentication.layerNoDeps.pipe(Layer.provide(RateLimiter.layer)))
   ),

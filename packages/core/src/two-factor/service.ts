@@ -15,8 +15,13 @@ import { type LoggedIn, openSession } from "../sessions/open.ts"
 import { loginTooOld, recentLoginRequired } from "../sessions/recent.ts"
 import { SessionRepository } from "../sessions/repository.ts"
 import type { SessionRequest } from "../sessions/request.ts"
+import { MailDelivery } from "../mail/delivery.ts"
+import { type OutboxEntry, OutboxRepository } from "../mail/outbox.ts"
+import type { UserId } from "../shared/ids.ts"
+import type { User } from "../users/model.ts"
 import { UserRepository } from "../users/repository.ts"
 import { backupCodeHash, newBackupCodes } from "./backup-codes.ts"
+import { type TwoFactorNotice, twoFactorEmail } from "./email.ts"
 import { pendingLoginCleared, REMEMBER_DEVICE_SECONDS, rememberDeviceCookie } from "./cookies.ts"
 import { type BackupCodes, TokenBody, TWO_FACTOR_WAIT_SECONDS, type TwoFactorSetup, type TwoFactorStatus } from "./model.ts"
 import { TwoFactorRepository } from "./repository.ts"
@@ -67,7 +72,19 @@ export class TwoFactorService extends Context.Service<TwoFactorService, {
       const twoFactor = yield* TwoFactorRepository
       const transactions = yield* Transactions
       const site = yield* SiteSettings
+      const outbox = yield* OutboxRepository
+      const delivery = yield* MailDelivery
+      const users = yield* UserRepository
       const context = yield* Effect.context<UserRepository | SessionRepository>()
+
+      /** Inside the change's transaction: the notice to its user, recorded to be sent once the change commits. */
+      const notify = (notice: TwoFactorNotice, user: User) =>
+        outbox.insert({ ...twoFactorEmail(notice, user, site), kind: notice, related_id: String(user.id) })
+      /** The same, for a user known by id (a log-in finishing with a backup code). */
+      const notifyUser = (notice: TwoFactorNotice, id: UserId) =>
+        Effect.flatMap(users.findById(id), (found) => Option.isSome(found) ? notify(notice, found.value) : Effect.succeed(undefined))
+      const sent = (entries: ReadonlyArray<OutboxEntry | undefined>) =>
+        delivery.dispatch(entries.filter((entry) => entry !== undefined))
 
       /** The caller's session, or the refusal of a key; with `recent`, a log-in at most two hours old, as PostHog asks of a user's writes. */
       const sessionCaller = (actor: UserActor, recent: boolean) =>
@@ -98,10 +115,12 @@ export class TwoFactorService extends Context.Service<TwoFactorService, {
         const { token } = yield* decodeToken(body)
         const step = matchingStep(secret.value, token, yield* Clock.currentTimeMillis, null)
         if (step === undefined) return yield* setupCodeInvalid()
-        yield* transactions.run(Effect.gen(function*() {
+        const notice = yield* transactions.run(Effect.gen(function*() {
           yield* twoFactor.enable(actor.user.id, secret.value, step)
           yield* twoFactor.removeSetup(session.session_id)
+          return yield* notify("two_factor_enabled", actor.user)
         }))
+        yield* sent([notice])
         return success
       })
 
@@ -132,7 +151,13 @@ export class TwoFactorService extends Context.Service<TwoFactorService, {
       const disable = Effect.fn("TwoFactorService.disable")(function*(actor: UserActor) {
         yield* access.requireScope(actor, "user:write")
         yield* sessionCaller(actor, true)
-        yield* transactions.run(twoFactor.disable(actor.user.id))
+        const notice = yield* transactions.run(Effect.gen(function*() {
+          // Turning off what is already off changes nothing, and tells no one.
+          if (Option.isNone(yield* twoFactor.device(actor.user.id, true))) return undefined
+          yield* twoFactor.disable(actor.user.id)
+          return yield* notify("two_factor_disabled", actor.user)
+        }))
+        yield* sent([notice])
         return success
       })
 
@@ -155,7 +180,8 @@ export class TwoFactorService extends Context.Service<TwoFactorService, {
           const { failure_count, failed_at, last_step, secret } = device.value
           if (!verificationAllowed(failure_count, failed_at === null ? null : millisOf(failed_at), now)) return "throttled" as const
           const step = matchingStep(secret, token, now, last_step)
-          if (step === undefined && !(yield* twoFactor.useBackupCode(user_id, backupCodeHash(token)))) {
+          const backupCode = step === undefined && (yield* twoFactor.useBackupCode(user_id, backupCodeHash(token)))
+          if (step === undefined && !backupCode) {
             yield* twoFactor.recordFailure(user_id, timestampFromDate(new Date(now)))
             return "invalid" as const
           }
@@ -163,12 +189,14 @@ export class TwoFactorService extends Context.Service<TwoFactorService, {
           yield* twoFactor.removePendingLogin(id)
           // This browser is remembered: its next password log-ins ask for no code, as PostHog's do.
           yield* twoFactor.rememberDevice(user_id, secureValueOf(remember), timestampFromDate(new Date(now + REMEMBER_DEVICE_SECONDS * 1000)))
-          return yield* openSession(user_id, replacing)
+          const loggedIn = yield* openSession(user_id, replacing)
+          return { loggedIn, notice: backupCode ? yield* notifyUser("two_factor_backup_code_used", user_id) : undefined }
         }).pipe(Effect.provideContext(context)))
         if (outcome === "throttled") return yield* tooManyAttempts()
         if (outcome === "invalid") return yield* invalidCode()
+        yield* sent([outcome.notice])
         const secure = isSecureSite(site)
-        return { cookies: [...outcome.cookies, pendingLoginCleared(secure), rememberDeviceCookie(randomUUID(), remember, secure)] }
+        return { cookies: [...outcome.loggedIn.cookies, pendingLoginCleared(secure), rememberDeviceCookie(randomUUID(), remember, secure)] }
       })
 
       return TwoFactorService.of({ startSetup, validate, status, backupCodes, disable, completeLogin })
