@@ -91,6 +91,7 @@ export const twoFactorScenarios: ReadonlyArray<Scenario> = [
 
     expectReply(await browser.call(token, { body: {} }), 400, invalid("token", "This field is required.", "required"))
     expectReply(await browser.call(token, { body: { token: "" } }), 400, invalid("token", "This field may not be blank.", "blank"))
+    expectReply(await browser.call(token, { body: { token: ["123456"] } }), 400, invalid("token", "Not a valid string."))
     // The code setup took is used up, and a failure makes even the right code wait a second.
     const now = Date.now()
     expectReply(await browser.call(token, { body: { token: totpCode(secret, now - STEP_MS) } }), 400, INVALID_CODE)
