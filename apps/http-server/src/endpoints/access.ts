@@ -12,12 +12,12 @@ export type ApiGroupOf<G extends ApiGroupName> = HttpApiGroup.WithIdentifier<Api
  * - `public`: anyone, with no key: the SDKs' flag evaluation and events, authorized by the body's
  *   project token, and posthog-js's remote configuration, by the path's;
  * - `session`: whoever calls, logged in or not: log-in, log-out and invite sign-up, which read the
- *   request's session cookie themselves and may set cookies.
+ *   request's session cookie themselves and may set cookies, and the CLI's device codes and polls.
  */
 export type Access = "authenticated" | "public" | "session"
 
 const PUBLIC_GROUPS = ["flagEvaluation", "sdkConfig", "capture"] as const satisfies ReadonlyArray<ApiGroupName>
-const SESSION_GROUPS = ["sessions", "signup"] as const satisfies ReadonlyArray<ApiGroupName>
+const SESSION_GROUPS = ["sessions", "signup", "cliAuth"] as const satisfies ReadonlyArray<ApiGroupName>
 
 export type PublicGroupName = (typeof PUBLIC_GROUPS)[number]
 export type SessionGroupName = (typeof SESSION_GROUPS)[number]

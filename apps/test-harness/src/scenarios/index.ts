@@ -1,6 +1,7 @@
 import { authScenarios } from "./auth.ts"
 import { batchExportListScenarios } from "./batch-export-list.ts"
 import { batchExportScenarios } from "./batch-exports.ts"
+import { cliAuthScenarios } from "./cli-auth.ts"
 import { cohortAuthScenarios } from "./cohort-auth.ts"
 import { cohortFlagScenarios } from "./cohort-flags.ts"
 import { cohortMemberScenarios } from "./cohort-members.ts"
@@ -52,6 +53,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...inviteScenarios,
   ...inviteMailScenarios,
   ...sessionScenarios,
+  ...cliAuthScenarios,
   ...domainScenarios,
   ...domainAccessScenarios,
   ...domainVerificationScenarios,

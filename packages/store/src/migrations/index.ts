@@ -12,6 +12,7 @@ import cohorts from "./0009_cohorts.ts"
 import flagCalls from "./0010_flag_calls.ts"
 import cohortMembersFeed from "./0011_cohort_members_feed.ts"
 import webhooks from "./0012_webhooks.ts"
+import cliAuth from "./0016_cli_auth.ts"
 import { sqlErrorReason } from "../sql/postgres-client.ts"
 
 /** Forward-only, versioned migrations, recorded in `hedgerow_migrations` and applied at start. */
@@ -23,7 +24,8 @@ export const migrations = {
   "0009_cohorts": cohorts,
   "0010_flag_calls": flagCalls,
   "0011_cohort_members_feed": cohortMembersFeed,
-  "0012_webhooks": webhooks
+  "0012_webhooks": webhooks,
+  "0016_cli_auth": cliAuth
 }
 
 const migrate = Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: "hedgerow_migrations" })
