@@ -27,6 +27,8 @@ export type Route =
   | { readonly page: "personalApiKeys" }
   | { readonly page: "newPersonalApiKey" }
   | { readonly page: "personalApiKey"; readonly keyId: string }
+  /** Approving a `hedgerow login --browser`: the code its link carries, or none when typed by hand. */
+  | { readonly page: "cliAuthorize"; readonly code: string }
   | { readonly page: "notFound" }
 
 /** The flag list's filters, by the API's parameter names (`tags` repeats), and its page. */
@@ -126,6 +128,7 @@ export const parseRoute = (pathname: string, query: string): Route => {
     if (more.length > 0) return { page: "notFound" }
     return keyId === "new" ? { page: "newPersonalApiKey" } : { page: "personalApiKey", keyId }
   }
+  if (first === "cli" && id === "authorize" && rest.length === 0) return { page: "cliAuthorize", code: search.get("code") ?? "" }
   return { page: "notFound" }
 }
 
@@ -160,5 +163,7 @@ export const hrefOf = (route: Exclude<Route, { page: "notFound" }>): string => {
       return "/settings/personal-api-keys/new"
     case "personalApiKey":
       return `/settings/personal-api-keys/${encodeURIComponent(route.keyId)}`
+    case "cliAuthorize":
+      return route.code === "" ? "/cli/authorize" : `/cli/authorize?${new URLSearchParams({ code: route.code })}`
   }
 }

@@ -23,6 +23,7 @@ const MembersPage = lazy(() => import("../pages/members.tsx"))
 const InvitesPage = lazy(() => import("../pages/invites.tsx"))
 const DomainsPage = lazy(() => import("../pages/domains.tsx"))
 const BatchExportsPage = lazy(() => import("../pages/batch-exports.tsx"))
+const CliAuthorizePage = lazy(() => import("../pages/cli-authorize.tsx"))
 
 type ShellRoute = Exclude<Route, { page: "login" } | { page: "home" } | { page: "signup" }>
 
@@ -52,6 +53,8 @@ const pageOf = (route: ShellRoute): ReactNode => {
       return <NewPersonalApiKeyPage />
     case "personalApiKey":
       return <PersonalApiKeyPage keyId={route.keyId} />
+    case "cliAuthorize":
+      return <CliAuthorizePage code={route.code} />
     case "notFound":
       return <NotFoundPage />
   }
