@@ -64,6 +64,18 @@ const approveInBrowser = async (s: ServerSession, user_code: string) => {
   return (await approved.json()) as { status: string; label: string }
 }
 
+/**
+ * A display and an `xdg-open` that notes what it was asked to open, in place of a real browser: the
+ * environment to run the CLI in, and the file that holds what it opened.
+ */
+const fakeOpener = (home: string) => {
+  const tools = fs.mkdtempSync(path.join(os.tmpdir(), "hedgerow-opener-"))
+  const opened = path.join(tools, "opened")
+  fs.writeFileSync(path.join(tools, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, { mode: 0o755 })
+  const env = { XDG_CONFIG_HOME: home, DISPLAY: ":99", PATH: `${tools}${path.delimiter}${process.env["PATH"] ?? ""}` }
+  return { env, opened }
+}
+
 const CODE_URL = /^ {2}(\S+\/cli\/authorize\?code=([A-Z]{4}-[0-9]{4}))$/m
 
 layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { excludeTestServices: true })("hedgerow login --browser", (it) => {
@@ -72,15 +84,8 @@ layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { exclude
       const s = yield* connect
       yield* UserService.use((users) => users.setPassword(systemActor, { email: s.owner.email, password: PASSWORD }))
       const home = configHome()
-      // A display and an `xdg-open` that notes what it was asked to open, in place of a real browser.
-      const tools = fs.mkdtempSync(path.join(os.tmpdir(), "hedgerow-opener-"))
-      const opened = path.join(tools, "opened")
-      fs.writeFileSync(path.join(tools, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, { mode: 0o755 })
-      const login = startLogin(["--url", s.url, "--json"], {
-        XDG_CONFIG_HOME: home,
-        DISPLAY: ":99",
-        PATH: `${tools}${path.delimiter}${process.env["PATH"] ?? ""}`
-      })
+      const { env: withOpener, opened } = fakeOpener(home)
+      const login = startLogin(["--url", s.url, "--json"], withOpener)
       const [, page, code] = yield* Effect.promise(() => login.printed(CODE_URL))
       assert.match(lines(login.stderr())[0]!, new RegExp(`check that it shows the code ${code}:$`))
       yield* Effect.promise(() => login.printed(/Waiting for you to authorize it there/))
@@ -108,14 +113,8 @@ layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { exclude
     Effect.gen(function*() {
       const s = yield* connect
       const home = configHome()
-      const tools = fs.mkdtempSync(path.join(os.tmpdir(), "hedgerow-opener-"))
-      const opened = path.join(tools, "opened")
-      fs.writeFileSync(path.join(tools, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, { mode: 0o755 })
-      const login = startLogin(["--url", s.url, "--no-open"], {
-        XDG_CONFIG_HOME: home,
-        DISPLAY: ":99",
-        PATH: `${tools}${path.delimiter}${process.env["PATH"] ?? ""}`
-      })
+      const { env, opened } = fakeOpener(home)
+      const login = startLogin(["--url", s.url, "--no-open"], env)
       yield* Effect.promise(() => login.printed(/Waiting for you to authorize it there/))
       // Every authorization gone, as ten minutes would leave it.
       const sql = yield* SqlClient.SqlClient

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from "react"
 import { type ApiError, asApiError, request } from "../api/client.ts"
 import { useApi } from "../api/use-api.ts"
 import { useMe } from "../shell/me.ts"
-import { SelectField, TextField } from "../ui/field.tsx"
+import { refusalPlaces, SelectField, TextField } from "../ui/field.tsx"
 import { usePageTitle } from "../ui/page-title.ts"
 import { Loading } from "../ui/states.tsx"
 
@@ -46,27 +46,26 @@ export default function CliAuthorizePage({ code }: { readonly code: string }) {
   // The user's current project when it is in the chosen organization, else its first.
   const projectId = chosenProject ?? String(listed.find((project) => project.id === me.team?.id)?.id ?? listed[0]?.id ?? "")
 
-  const submit = async (event: FormEvent) => {
+  // Sent only now, once the person has answered the question by pressing Authorize.
+  const approve = (event: FormEvent) => {
     event.preventDefault()
     setBusy(true)
     setError(undefined)
-    try {
-      const approved = await request("POST", AUTHORIZE_PATH, { payload: { user_code: userCode, project_id: Number(projectId) } })
-      setLabel(approved.label)
-    } catch (cause) {
-      setError(asApiError(cause))
-    } finally {
-      setBusy(false)
-    }
+    request("POST", AUTHORIZE_PATH, { payload: { user_code: userCode, project_id: Number(projectId) } }).then(
+      (approved) => setLabel(approved.label),
+      (cause: unknown) => {
+        setBusy(false)
+        setError(asApiError(cause))
+      }
+    )
   }
 
-  const errorFor = (field: (typeof FIELDS)[number]) => (error?.attr === field ? error.detail : undefined)
-  const formError = error !== undefined && !FIELDS.some((field) => field === error.attr) ? error.detail : undefined
+  const { errorFor, formError } = refusalPlaces(error, FIELDS)
   return (
     <>
       <h1>Authorize the Hedgerow CLI</h1>
       <p>Check that the code below is the one your terminal shows. If you did not just run <code>hedgerow login</code>, do not authorize it.</p>
-      <form className="cli-authorize" onSubmit={submit} noValidate aria-busy={busy}>
+      <form className="cli-authorize" onSubmit={approve} noValidate aria-busy={busy}>
         <TextField
           label="Code"
           name="user_code"
