@@ -129,7 +129,7 @@ layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { exclude
     Effect.gen(function*() {
       const s = yield* connect
       const home = configHome()
-      const login = startLogin(["--url", s.url], { XDG_CONFIG_HOME: home })
+      const login = startLogin(["--url", s.url, "--no-open"], { XDG_CONFIG_HOME: home })
       yield* Effect.promise(() => login.printed(/Waiting for you to authorize it there/))
       login.child.kill("SIGINT")
       // A stop by signal is a clean stop for the CLI (exit 0, see src/run.ts): nothing logged in, nothing kept.

@@ -106,6 +106,7 @@ export const cliAuthScenarios: ReadonlyArray<Scenario> = [
       400,
       invalid("user_code", "Ensure this field has no more than 9 characters.", "max_length")
     )
+    expectReply(await browser.call(authorize, { body: { user_code: 1234, project_id: world.projectA } }), 400, invalid("user_code", "Not a valid string."))
     expectReply(await browser.call(authorize, { body: { user_code } }), 400, invalid("project_id", "This field is required.", "required"))
     expectReply(await browser.call(authorize, { body: { user_code, project_id: "one" } }), 400, invalid("project_id", "A valid integer is required."))
     expectReply(await browser.call(authorize, { body: { user_code, project_id: 1.5 } }), 400, invalid("project_id", "A valid integer is required."))
@@ -136,6 +137,8 @@ export const cliAuthScenarios: ReadonlyArray<Scenario> = [
   withWorld("cli-auth poll: a device code is required; an unknown, malformed or huge one is expired_token", async (target) => {
     expectReply(await target.call(poll, { body: {} }), 400, invalid("device_code", "This field is required.", "required"))
     expectReply(await target.call(poll, { body: { device_code: " " } }), 400, invalid("device_code", "This field may not be blank.", "blank"))
+    expectReply(await target.call(poll, { body: { device_code: 5 } }), 400, invalid("device_code", "Not a valid string."))
+    expectReply(await target.call(poll, { body: { device_code: null } }), 400, invalid("device_code", "This field may not be null.", "null"))
     for (const device_code of ["not-a-code", "x".repeat(200_000), "\u00e9\ud83d\ude00"]) {
       expectReply(await target.call(poll, { body: { device_code } }), 400, EXPIRED_TOKEN)
     }

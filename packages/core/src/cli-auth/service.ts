@@ -34,7 +34,7 @@ const WRONG_CODE_LIMIT = 10
 const DEVICE_CODE_LIMIT = 30
 
 /** The console's page that approves a code. */
-export const CLI_AUTHORIZE_PATH = "/cli/authorize"
+const CLI_AUTHORIZE_PATH = "/cli/authorize"
 
 const keyRefused = () =>
   new PermissionDenied({ detail: "Only a logged-in browser session can authorize the CLI, never a personal API key." })
