@@ -108,6 +108,22 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000, exclu
         assert.lengthOf(yield* sql`SELECT id FROM cli_auth_requests WHERE user_code_hash = ${secureValueOf(grant.user_code)}`, 0)
       }))
 
+    it.effect("an approver deactivated before the poll gets no key", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const { email, project } = yield* person
+        const actor = yield* sessionActor(email)
+        const grant = yield* CliAuthService.use((s) => s.deviceCode(unique("address")))
+        yield* CliAuthService.use((s) => s.authorize(actor, bodyOf({ user_code: grant.user_code, project_id: project })))
+        yield* sql`UPDATE users SET is_active = false WHERE id = ${actor.user.id}`
+        assert.deepStrictEqual(
+          yield* failure(CliAuthService.use((s) => s.poll(bodyOf({ device_code: grant.device_code })))),
+          ["ValidationError", "expired_token", "Device code expired"]
+        )
+        const [keys] = yield* sql<{ n: number }>`SELECT count(*)::integer AS n FROM personal_api_keys WHERE user_id = ${actor.user.id}`
+        assert.strictEqual(keys!.n, 0)
+      }))
+
     it.effect("a user at ten keys is told at approval; one client address gets 30 device codes in ten minutes", () =>
       Effect.gen(function*() {
         const { email, project } = yield* person

@@ -159,6 +159,9 @@ export class CliAuthService extends Context.Service<CliAuthService, {
             yield* requests.notePoll(request.id, timestampFromDate(new Date(now)))
             return { status: "pending" } satisfies CliPollPending
           }
+          // An approver deactivated since voids the approval: no key is made for them.
+          const approver = yield* users.findById(request.approved_by)
+          if (Option.isNone(approver) || !approver.value.is_active) return yield* expiredToken()
           const secret = newKeySecret()
           yield* insertKeyWithinLimit({
             user_id: request.approved_by,
