@@ -127,7 +127,9 @@ export const cliAuthScenarios: ReadonlyArray<Scenario> = [
     const throttled = await browser.call(authorize, { body: { user_code, project_id: world.projectA } })
     assert.equal(throttled.status, 429)
     assert.equal(throttled.body.code, "throttled")
-    assert.match(throttled.body.detail, /^Request was throttled\. Expected available in \d+ seconds\.$/)
+    const seconds = /^Request was throttled\. Expected available in (\d+) seconds\.$/.exec(throttled.body.detail)?.[1]
+    assert.ok(seconds !== undefined && Number(seconds) <= 600, throttled.body.detail)
+    assert.equal(throttled.headers?.["retry-after"], seconds)
     expectReply(await target.call(poll, { body: { device_code } }), 202, { status: "pending" })
     // Another user is not held back by this one's guesses.
     const other = await newTeammate(target, world, "cli-other")
