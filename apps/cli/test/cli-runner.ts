@@ -15,7 +15,7 @@ export interface Ran {
 }
 
 export const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
-const bin = path.join(cliDir, "bin", "hedgerow.mjs")
+export const bin = path.join(cliDir, "bin", "hedgerow.mjs")
 
 const captureConsole = (out: Array<string>, err: Array<string>): Console.Console => ({
   ...globalThis.console,
@@ -52,7 +52,7 @@ export const runInProcess = (args: ReadonlyArray<string>, env: Record<string, st
  * This process's environment without the developer's store and Hedgerow settings (HEDGEROW_*,
  * DATABASE_URL), plus `env`: a child sees only the configuration its test gives it.
  */
-const childEnv = (env: Record<string, string>) => ({
+export const childEnv = (env: Record<string, string>) => ({
   ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("HEDGEROW_") && key !== "DATABASE_URL")),
   ...env
 })

@@ -154,6 +154,15 @@ const VISITS: Record<Route["page"], ReadonlyArray<Visit>> = {
     session: true,
     ready: heading((data) => data.keyLabel)
   }],
+  cliAuthorize: [{
+    what: "the CLI's authorization",
+    path: () => hrefOf({ page: "cliAuthorize", code: "ABCD-1234" }),
+    session: true,
+    ready: async (page) => {
+      await page.getByText(/^Authorize the Hedgerow CLI on your computer to act as /).waitFor()
+      await page.getByLabel("Project", { exact: true }).waitFor()
+    }
+  }],
   notFound: [{ what: "an address with no page", path: () => "/no-such-page", session: true, ready: heading(() => "Page not found") }]
 }
 

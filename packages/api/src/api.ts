@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { BatchExportsGroup } from "./groups/batch-exports.ts"
+import { CliAuthApprovalGroup, CliAuthGroup } from "./groups/cli-auth.ts"
 import { CaptureGroup } from "./groups/capture.ts"
 import { CohortsGroup } from "./groups/cohorts.ts"
 import { DomainsGroup } from "./groups/domains.ts"
@@ -57,6 +58,8 @@ export class HedgerowApi extends HttpApi.make("hedgerow")
   .add(SignupGroup)
   .add(TwoFactorGroup)
   .add(TwoFactorLoginGroup)
+  .add(CliAuthGroup)
+  .add(CliAuthApprovalGroup)
   .add(SystemGroup)
   .middleware(RequestDecoding)
   .annotate(OpenApi.Transform, withSessionSecurity)

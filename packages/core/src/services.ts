@@ -4,6 +4,7 @@ import { Authentication } from "./auth/authenticate.ts"
 import { LoginPrecheckService } from "./auth/login-precheck.ts"
 import { LoginThrottle, RateLimiter } from "./auth/throttle.ts"
 import { BatchExportService } from "./batch-exports/service.ts"
+import { CliAuthService } from "./cli-auth/service.ts"
 import { CohortService } from "./cohorts/service.ts"
 import { CohortWriter } from "./cohorts/writer.ts"
 import { DomainService } from "./domains/service.ts"
@@ -54,6 +55,7 @@ export const layerNoDeps = Layer.mergeAll(
   BatchExportService.layerNoDeps,
   DomainService.layerNoDeps,
   SsoSignIn.layerNoDeps,
+  CliAuthService.layerNoDeps,
   // The events register the group types their `$groupidentify` names.
   // Copying a flag to another project makes the cohorts it names there, as a cohort's own create does.
   FlagServices.layerNoDeps.pipe(Layer.provideMerge(GroupTypeService.layerNoDeps), Layer.provide(CohortWriter.layerNoDeps)),

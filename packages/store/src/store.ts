@@ -3,6 +3,7 @@ import type { SqlClient, SqlError } from "effect/sql"
 import * as path from "node:path"
 import * as ActivityRepositorySql from "./repositories/activity.ts"
 import * as BatchExportRepositorySql from "./repositories/batch-exports.ts"
+import * as CliAuthRepositorySql from "./repositories/cli-auth.ts"
 import * as CohortRepositorySql from "./repositories/cohorts.ts"
 import * as DashboardRepositorySql from "./repositories/dashboards.ts"
 import * as DomainRepositorySql from "./repositories/domains.ts"
@@ -53,6 +54,7 @@ export const repositoriesNoDeps = Layer.mergeAll(
   TwoFactorRepositorySql.layerNoDeps,
   SamlRepositorySql.layerNoDeps,
   OAuthLoginRepositorySql.layerNoDeps,
+  CliAuthRepositorySql.layerNoDeps,
   MembershipRepositorySql.layerNoDeps,
   InviteRepositorySql.layerNoDeps,
   OutboxRepositorySql.layerNoDeps,

@@ -10,6 +10,7 @@ import { type Credentials, credentialsPath, readCredentials, removeCredentials, 
 import { emit, jsonFlag, UsageError } from "../output.ts"
 import { type ApiClient, remoteFlags, resolveRemote, withClient, withSessionClient } from "../remote.ts"
 import { askText, readSecret } from "../secret-input.ts"
+import { keyFromBrowser } from "./login-browser.ts"
 
 /** Who a key belongs to, as the server says: the key itself (never its secret) and its user. */
 const whoIs = (client: ApiClient) =>
@@ -69,13 +70,30 @@ const login = Command.make("login", {
     Flag.withDescription("The two-factor code from your authenticator app, or a backup code (asked on a terminal when the server wants one)"),
     Flag.optional
   ),
+  browser: Flag.Boolean("browser").pipe(
+    Flag.withDescription("Log in through the browser instead (as with single sign-on): approve a code on the console's page, and this machine gets a * key"),
+    Flag.withDefault(false)
+  ),
+  open: Flag.Boolean("open").pipe(
+    Flag.withDescription("With --browser, open the page in this machine's browser (--no-open only prints its URL)"),
+    Flag.withDefault(true)
+  ),
   json: jsonFlag
 }, (options) =>
   Effect.gen(function*() {
+    if (options.browser && (options.withKey || Option.isSome(options.email))) {
+      return yield* new UsageError({ message: "--browser takes neither --with-key nor --email: the browser says who you are" })
+    }
     const { url } = yield* resolveRemote({ url: options.url, key: Option.none() })
     const made_by_login = !options.withKey
-    const key = options.withKey ? yield* keyFromStdin : yield* Effect.gen(function*() {
+    const key = options.withKey ? yield* keyFromStdin : options.browser ? yield* keyFromBrowser(url, options.open) : yield* Effect.gen(function*() {
       const email = Option.isSome(options.email) ? options.email.value : yield* askText("Email", "--email")
+      // An e-mail whose domain logs its people in with SSO has no password here: the browser logs it in.
+      const { sso_enforcement } = yield* withSessionClient(url, (client) => client.loginPrecheck.precheck({ payload: { email } }))
+      if (sso_enforcement !== null) {
+        yield* Console.error(`${email} logs in with single sign-on (${sso_enforcement}): continuing in the browser.`)
+        return yield* keyFromBrowser(url, options.open)
+      }
       // On a terminal it is asked without echo; otherwise it is the first line of stdin.
       const password = yield* readSecret("Password", { confirm: false })
       return yield* keyFromPassword(url, email, password, options.otp)
@@ -90,7 +108,7 @@ const login = Command.make("login", {
         key: current,
         file
       })
-  })).pipe(Command.withDescription("Log in with e-mail and password (or --with-key) and keep a personal API key for the API commands, as gh auth login does"))
+  })).pipe(Command.withDescription("Log in with e-mail and password (or --browser, or --with-key) and keep a personal API key for the API commands, as gh auth login does"))
 
 const refused = (error: unknown) => {
   const tag = (error as { _tag?: unknown })._tag

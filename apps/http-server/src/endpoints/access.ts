@@ -11,13 +11,14 @@ export type ApiGroupOf<G extends ApiGroupName> = HttpApiGroup.WithIdentifier<Api
  * - `authenticated`: a caller, by personal API key or session cookie;
  * - `public`: anyone, with no key: the SDKs' flag evaluation and events, authorized by the body's
  *   project token, and posthog-js's remote configuration, by the path's;
- * - `session`: whoever calls, logged in or not: log-in, its precheck, log-out and invite sign-up, which
- *   read the request's session cookie themselves and may set cookies.
+ * - `session`: whoever calls, logged in or not: log-in, its precheck and its two-factor step, log-out and
+ *   invite sign-up, which read the request's session cookie themselves and may set cookies, and the
+ *   CLI's device codes and polls.
  */
 export type Access = "authenticated" | "public" | "session"
 
 const PUBLIC_GROUPS = ["flagEvaluation", "sdkConfig", "capture"] as const satisfies ReadonlyArray<ApiGroupName>
-const SESSION_GROUPS = ["sessions", "loginPrecheck", "signup", "twoFactorLogin"] as const satisfies ReadonlyArray<ApiGroupName>
+const SESSION_GROUPS = ["sessions", "loginPrecheck", "signup", "twoFactorLogin", "cliAuth"] as const satisfies ReadonlyArray<ApiGroupName>
 
 export type PublicGroupName = (typeof PUBLIC_GROUPS)[number]
 export type SessionGroupName = (typeof SESSION_GROUPS)[number]

@@ -3,6 +3,7 @@ import { type Access, accessOf, type BoundGroupName } from "./access.ts"
 import { batchExports } from "./batch-exports.ts"
 import type { AccessParts, GroupBindings, RequestParts, Services } from "./binding.ts"
 import { capture } from "./capture.ts"
+import { cliAuth, cliAuthApproval } from "./cli-auth.ts"
 import { cohorts } from "./cohorts.ts"
 import { domains } from "./domains.ts"
 import { featureFlags } from "./feature-flags.ts"
@@ -57,7 +58,9 @@ export const endpoints: { readonly [G in BoundGroupName]: GroupBindings<G> } = {
   loginPrecheck,
   signup,
   twoFactor,
-  twoFactorLogin
+  twoFactorLogin,
+  cliAuth,
+  cliAuthApproval
 }
 
 /** Every group bound to core, in the order of `endpoints`. */

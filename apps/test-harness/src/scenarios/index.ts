@@ -1,6 +1,7 @@
 import { authScenarios } from "./auth.ts"
 import { batchExportListScenarios } from "./batch-export-list.ts"
 import { batchExportScenarios } from "./batch-exports.ts"
+import { cliAuthScenarios } from "./cli-auth.ts"
 import { cohortAuthScenarios } from "./cohort-auth.ts"
 import { cohortFlagScenarios } from "./cohort-flags.ts"
 import { cohortMemberScenarios } from "./cohort-members.ts"
@@ -58,6 +59,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...keyReachScenarios,
   ...ssoEnforcementScenarios,
   ...twoFactorScenarios,
+  ...cliAuthScenarios,
   ...domainScenarios,
   ...domainAccessScenarios,
   ...domainVerificationScenarios,

@@ -28,6 +28,8 @@ export type Route =
   | { readonly page: "newPersonalApiKey" }
   | { readonly page: "personalApiKey"; readonly keyId: string }
   | { readonly page: "twoFactor" }
+  /** Approving a `hedgerow login --browser`: the code its link carries, or none when typed by hand. */
+  | { readonly page: "cliAuthorize"; readonly code: string }
   | { readonly page: "notFound" }
 
 /** The flag list's filters, by the API's parameter names (`tags` repeats), and its page. */
@@ -128,6 +130,7 @@ export const parseRoute = (pathname: string, query: string): Route => {
     if (more.length > 0) return { page: "notFound" }
     return keyId === "new" ? { page: "newPersonalApiKey" } : { page: "personalApiKey", keyId }
   }
+  if (first === "cli" && id === "authorize" && rest.length === 0) return { page: "cliAuthorize", code: search.get("code") ?? "" }
   return { page: "notFound" }
 }
 
@@ -164,5 +167,7 @@ export const hrefOf = (route: Exclude<Route, { page: "notFound" }>): string => {
       return `/settings/personal-api-keys/${encodeURIComponent(route.keyId)}`
     case "twoFactor":
       return "/settings/two-factor"
+    case "cliAuthorize":
+      return route.code === "" ? "/cli/authorize" : `/cli/authorize?${new URLSearchParams({ code: route.code })}`
   }
 }

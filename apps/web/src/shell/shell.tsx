@@ -24,6 +24,7 @@ const MembersPage = lazy(() => import("../pages/members.tsx"))
 const InvitesPage = lazy(() => import("../pages/invites.tsx"))
 const DomainsPage = lazy(() => import("../pages/domains.tsx"))
 const BatchExportsPage = lazy(() => import("../pages/batch-exports.tsx"))
+const CliAuthorizePage = lazy(() => import("../pages/cli-authorize.tsx"))
 
 type ShellRoute = Exclude<Route, { page: "login" } | { page: "home" } | { page: "signup" }>
 
@@ -55,6 +56,8 @@ const pageOf = (route: ShellRoute): ReactNode => {
       return <PersonalApiKeyPage keyId={route.keyId} />
     case "twoFactor":
       return <TwoFactorPage />
+    case "cliAuthorize":
+      return <CliAuthorizePage code={route.code} />
     case "notFound":
       return <NotFoundPage />
   }

@@ -1,4 +1,5 @@
 import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes, useId } from "react"
+import type { Envelope } from "../api/client.ts"
 
 /** What every field's control is given: its id, and its error's description when there is one. */
 interface Described {
@@ -115,3 +116,12 @@ export const Switch = ({ label, checked, onChange, error }: {
     </div>
   )
 }
+
+/**
+ * Where a form shows the API's refusal: by the field its `attr` names when the form has that field,
+ * else above the form's button.
+ */
+export const refusalPlaces = <F extends string>(error: Envelope | undefined, fields: ReadonlyArray<F>) => ({
+  errorFor: (field: F): string | undefined => (error?.attr === field ? error.detail : undefined),
+  formError: error !== undefined && !fields.some((field) => field === error.attr) ? error.detail : undefined
+})

@@ -52,10 +52,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
                 1,
                 Math.ceil(Math.max(...exhausted.map(([window, length]) => window.start + length - now)) / 1000)
               )
-              return Effect.fail(new Throttled({
-                detail: `Request was throttled. Expected available in ${retryAfter} second${retryAfter === 1 ? "" : "s"}.`,
-                retryAfter
-              }))
+              return Effect.fail(Throttled.after(retryAfter))
             }
             state.minute.count++
             state.hour.count++

@@ -4,20 +4,19 @@ import { Access, CURRENT } from "../auth/access.ts"
 import type { Body, BodyError } from "../shared/body.ts"
 import { failIfAny, NotFound, orNotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
 import { canonicalUuid, MAX_SERIAL, type OrganizationId, type PersonalApiKeyId, type ProjectId } from "../shared/ids.ts"
-import { maskOf, newPersonalApiKey, secureValueOf } from "../shared/secrets.ts"
 import { requireSystem } from "../shared/system.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { decodeInput } from "../shared/validation.ts"
 import { ProjectRepository } from "../projects/repository.ts"
 import { userByEmail } from "../users/by-email.ts"
 import { UserRepository } from "../users/repository.ts"
+import { insertKeyWithinLimit, newKeySecret } from "./issue.ts"
 import { PersonalApiKeyAdminCreate, PersonalApiKeyCreate, PersonalApiKeyUpdate } from "./input.ts"
 import { type NewPersonalApiKey, type PersonalApiKey, type PersonalApiKeyView, toPersonalApiKeyView } from "./model.ts"
 import { beyondReach, type Reach } from "./reach.ts"
 import { PersonalApiKeyRepository } from "./repository.ts"
 
-/** PostHog's per-user key limit. */
-export const MAX_KEYS_PER_USER = 10
+export { MAX_KEYS_PER_USER } from "./issue.ts"
 
 /** PostHog reports the first failing field in its field order, each field's own check included, */
 const HEAD = ["label", "scopes", "scoped_teams"] as const
@@ -27,11 +26,6 @@ const decodeUpdateHead = decodeInput(PersonalApiKeyUpdate.mapFields(Struct.pick(
 const decodeOrganizations = decodeInput(PersonalApiKeyUpdate.mapFields(Struct.pick(["scoped_organizations"])))
 const decodeAdminCreate = decodeInput(PersonalApiKeyAdminCreate)
 
-const tooMany = () =>
-  ValidationError.field(
-    null,
-    `You can only have ${MAX_KEYS_PER_USER} personal API keys. Remove an existing key before creating a new one.`
-  )
 const notMemberOfTeams = () =>
   ValidationError.field("scoped_teams", "You must be a member of all teams that you are scoping the key to.")
 const notMemberOfOrganizations = () =>
@@ -79,18 +73,12 @@ export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService
       const transactions = yield* Transactions
       const access = yield* Access
 
-      /** Counted and written under the owner's row lock, so two requests at once cannot pass the limit. */
       const insertWithinLimit = (record: NewPersonalApiKey) =>
-        transactions.run(Effect.gen(function*() {
-          yield* users.lock(record.user_id)
-          if ((yield* keys.countForUser(record.user_id)) >= MAX_KEYS_PER_USER) return yield* tooMany()
-          return yield* keys.insert(record)
-        }))
-
-      const newSecret = () => {
-        const plain = newPersonalApiKey()
-        return { plain, secure_value: secureValueOf(plain), mask_value: maskOf(plain) }
-      }
+        transactions.run(insertKeyWithinLimit(record).pipe(
+          Effect.provideService(UserRepository, users),
+          Effect.provideService(PersonalApiKeyRepository, keys)
+        ))
+      const newSecret = newKeySecret
 
       // Each project must exist, once, in an organization the caller belongs to.
       const checkTeams = (actor: UserActor, teams: ReadonlyArray<number> | undefined) =>

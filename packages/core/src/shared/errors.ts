@@ -138,7 +138,14 @@ export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaTyp
 export class Throttled extends Schema.TaggedError<Throttled>()("Throttled", {
   detail: Schema.String,
   retryAfter: Schema.optionalKey(Schema.Int)
-}) {}
+}) {
+  /** PostHog's words for a refusal that lifts in `retryAfter` seconds. */
+  static readonly after = (retryAfter: number) =>
+    new Throttled({
+      detail: `Request was throttled. Expected available in ${retryAfter} second${retryAfter === 1 ? "" : "s"}.`,
+      retryAfter
+    })
+}
 
 /**
  * 500 `server_error`/`error`: the cause is logged under `requestId`, never sent. The id is known where the

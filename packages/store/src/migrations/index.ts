@@ -15,6 +15,7 @@ import webhooks from "./0012_webhooks.ts"
 import twoFactor from "./0013_two_factor.ts"
 import saml from "./0014_saml.ts"
 import oauth from "./0015_oauth.ts"
+import cliAuth from "./0016_cli_auth.ts"
 import { sqlErrorReason } from "../sql/postgres-client.ts"
 
 /** Forward-only, versioned migrations, recorded in `hedgerow_migrations` and applied at start. */
@@ -29,7 +30,8 @@ export const migrations = {
   "0012_webhooks": webhooks,
   "0013_two_factor": twoFactor,
   "0014_saml": saml,
-  "0015_oauth": oauth
+  "0015_oauth": oauth,
+  "0016_cli_auth": cliAuth
 }
 
 const migrate = Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: "hedgerow_migrations" })
