@@ -60,6 +60,15 @@ describe("log-in throttling (PostHog's django-axes settings)", () => {
       yield* throttle.check("ada@example.com", "10.0.2.2")
     }).pipe(Effect.provide(LoginThrottle.layer)))
 
+  it.effect("counts every spelling the store takes for one address (İ for i, accents) toward one lock", () =>
+    Effect.gen(function*() {
+      const throttle = yield* LoginThrottle
+      const spellings = ["bob@digital.example", "bob@d\u0130gital.example", "BOB@DİGİTAL.EXAMPLE", "bob@dígital.example"]
+      yield* failTimes(throttle, LOGIN_FAILURE_LIMIT, (i) => spellings[i % spellings.length]!, (i) => `10.9.${i}.1`)
+      for (const spelling of spellings) yield* Effect.flip(throttle.check(spelling, "10.9.99.1"))
+      yield* throttle.check("bob@digital.other", "10.9.99.1")
+    }).pipe(Effect.provide(LoginThrottle.layer)))
+
   it.effect("counts a guess without an address (a password change's) for the e-mail alone, with its log-in failures", () =>
     Effect.gen(function*() {
       const throttle = yield* LoginThrottle

@@ -3,15 +3,17 @@ import {
   bodyOf,
   DomainService,
   OrganizationService,
+  PersonalApiKeyService,
   type SsoIdentity,
   SsoSettings,
   SsoSignIn,
   ssoEnforcementFor,
   samlAvailableFor,
   systemActor,
+  timestampFromDate,
   UserService
 } from "@hedgerow/core"
-import { UserRepository } from "@hedgerow/core/ports"
+import { SessionRepository, UserRepository } from "@hedgerow/core/ports"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { Hedgerow } from "../src/index.ts"
@@ -23,10 +25,13 @@ let counter = 0
 const unique = (prefix: string) => `${prefix}${++counter}-${Date.now()}`
 
 /** An organization of its own with a domain, verified (as a DNS check would) with the settings given. */
-const organizationWithDomain = (settings: Record<string, unknown>, options: { readonly verified?: boolean } = {}) =>
+const organizationWithDomain = (
+  settings: Record<string, unknown>,
+  options: { readonly verified?: boolean; readonly prefix?: string } = {}
+) =>
   Effect.gen(function*() {
     const organization = yield* OrganizationService.use((s) => s.create(systemActor, { name: unique("SSO ") }))
-    const domain = `${unique("sso")}.example.com`
+    const domain = `${unique(options.prefix ?? "sso")}.example.com`
     const created = yield* DomainService.use((s) => s.create(systemActor, organization.id, bodyOf({ domain })))
     const sql = yield* SqlClient.SqlClient
     yield* sql`UPDATE domains SET verified_at = now() WHERE id = ${created.id}`
@@ -169,6 +174,60 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000, exclu
         )
         yield* signIn(identity(`c@${github.domain}`, "github")).pipe(Effect.provideService(SsoSettings, configured))
         assert.isNull(yield* ssoEnforcementFor("nobody@unclaimed.example.com"))
+      }))
+
+    it.effect("an account made without proof of its address (by an invite its maker accepted) loses its password, second factor, sessions and keys to the first SSO log-in", () =>
+      Effect.gen(function*() {
+        const { organization, domain } = yield* organizationWithDomain({ jit_provisioning_enabled: true })
+        const email = `alice@${domain}`
+        // What accepting an invite makes: an account with a password, its address unproven.
+        const made = yield* UserRepository.use((u) => u.insert({ email, first_name: "Mallory", last_name: "", password_hash: "scrypt$x" }))
+        assert.isFalse(made.is_email_verified)
+        const sql = yield* SqlClient.SqlClient
+        yield* SessionRepository.use((r) =>
+          r.insert({ user_id: made.id, secret_hash: `held-${made.id}`, expires_at: timestampFromDate(new Date(Date.now() + 86_400_000)) }))
+        yield* PersonalApiKeyService.use((k) => k.create(systemActor, { email, scopes: ["*"] }))
+        yield* signIn(identity(email, "saml"))
+        const credentials = Option.getOrThrow(yield* UserRepository.use((u) => u.findCredentials(email)))
+        assert.isNull(credentials.password_hash)
+        assert.isTrue(credentials.user.is_email_verified)
+        assert.strictEqual(credentials.user.id, made.id)
+        const keys = yield* sql<{ n: number }>`SELECT count(*)::integer AS n FROM personal_api_keys WHERE user_id = ${made.id}`
+        assert.strictEqual(keys[0]!.n, 0)
+        const held = yield* sql<{ n: number }>`SELECT count(*)::integer AS n FROM sessions WHERE secret_hash = ${"held-" + made.id}`
+        assert.strictEqual(held[0]!.n, 0)
+        assert.deepStrictEqual(yield* membershipLevel(organization, email), [1])
+
+        // Proven now: the next SSO log-in leaves what the owner sets up alone.
+        yield* PersonalApiKeyService.use((k) => k.create(systemActor, { email, scopes: ["*"] }))
+        yield* signIn(identity(email, "saml"))
+        const after = yield* sql<{ n: number }>`SELECT count(*)::integer AS n FROM personal_api_keys WHERE user_id = ${made.id}`
+        assert.strictEqual(after[0]!.n, 1)
+      }))
+
+    it.effect("accounts the operator or JIT provisioning makes count as proven: an SSO log-in keeps their keys", () =>
+      Effect.gen(function*() {
+        const { domain } = yield* organizationWithDomain({ jit_provisioning_enabled: true })
+        const operators = yield* UserService.use((s) => s.create(systemActor, { email: `op@${domain}` }))
+        assert.isTrue(operators.is_email_verified)
+        yield* signIn(identity(`jit@${domain}`))
+        const jit = Option.getOrThrow(yield* UserRepository.use((u) => u.findByEmail(`jit@${domain}`)))
+        assert.isTrue(jit.is_email_verified)
+      }))
+
+    it.effect("an address the store folds onto another's (İ for i) never reaches that account, by sign-in or by JIT", () =>
+      Effect.gen(function*() {
+        const { domain } = yield* organizationWithDomain({ jit_provisioning_enabled: true, sso_enforcement: "saml", ...SAML }, { prefix: "digital" })
+        const email = `bob@${domain}`
+        const bob = yield* UserService.use((s) => s.create(systemActor, { email }))
+        // The store's lower() folds İ to i; JavaScript's keeps a dot above it.
+        const folded = `bob@${domain.replace("i", "\u0130")}`
+        assert.notStrictEqual(folded.toLowerCase(), email)
+        // Enforcement and precheck see the domain the store sees.
+        assert.strictEqual(yield* ssoEnforcementFor(folded), "saml")
+        assert.deepStrictEqual((yield* refusal(identity(folded, "saml")))[1], "no_email")
+        const kept = Option.getOrThrow(yield* UserRepository.use((u) => u.findCredentials(email)))
+        assert.strictEqual(kept.user.id, bob.id)
       }))
 
     it.effect("two first log-ins of one new person at once make one account and one membership", () =>

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict"
 import { randomUUID } from "node:crypto"
 import type { Target } from "../targets/target.ts"
+import { domainEndpoints } from "./domains.ts"
 import { currentOf, foundOrganization, ORGANIZATIONS } from "./organizations.ts"
 import { make } from "./personal-api-keys.ts"
 import { denied, envelope, expectReply, invalid, missingScope, needWorld, type Scenario } from "./scenario.ts"
@@ -18,6 +19,15 @@ const DESTROY_KEY = { group: "personalApiKeys", endpoint: "destroy" } as const
 const NEEDS_WHOLE_USER = denied(
   "Setting a password needs a log-in session or a personal API key with scope '*' and no project or organization restrictions."
 )
+const NEEDS_WHOLE_USER_FOR_SSO = denied(
+  "Setting up single sign-on needs a log-in session or a personal API key with scope '*' and no project or organization restrictions."
+)
+/** An identity provider as a domain names it: whoever holds its key logs in as any of the domain's people. */
+const IDENTITY_PROVIDER = {
+  saml_entity_id: "https://idp.example.net/metadata",
+  saml_acs_url: "https://idp.example.net/sso",
+  saml_x509_cert: "MIIC"
+}
 const INVALID_CREDENTIALS = invalid(null, "Invalid email or password.", "invalid_credentials")
 const INCORRECT = invalid("current_password", "Your current password is incorrect.", "incorrect_password")
 const LOCKED_OUT = envelope(
@@ -135,6 +145,46 @@ export const keyReachScenarios: ReadonlyArray<Scenario> = [
       } finally {
         // The restricted key goes with the organization it was restricted to.
         for (const id of founded.reverse()) await target.call(ORGANIZATIONS.destroy, { key: founder.key, params: { organization_id: id } })
+      }
+    }
+  },
+  {
+    name: "keys narrower than an unrestricted `*` cannot point a domain at an identity provider or switch JIT or enforcement; the unrestricted key can",
+    needs: ["world"],
+    run: async (context) => {
+      const { target } = context
+      const { founder } = needWorld(context)
+      const organization = await foundOrganization(target, founder.key)
+      try {
+        const params = { organization_id: organization.id }
+        const narrower = [
+          await makeKey(target, founder.key, { scopes: ["organization:write"] }),
+          await makeKey(target, founder.key, { scopes: ["*"], scoped_organizations: [organization.id] })
+        ]
+        const domain = `sso-${randomUUID().slice(0, 8)}.example.com`
+        for (const key of narrower) {
+          // The reproduction: a key allowed to write the organization named its own identity provider,
+          // then logged in through it as the owner.
+          expectReply(
+            await target.call(domainEndpoints.create, { key: key.value, params, body: { domain, ...IDENTITY_PROVIDER } }),
+            403,
+            NEEDS_WHOLE_USER_FOR_SSO
+          )
+        }
+        // The name alone is theirs to claim; what it lets log in is not.
+        const created = await target.call(domainEndpoints.create, { key: narrower[0]!.value, params, body: { domain } })
+        expectReply(created, 201)
+        const id = String(created.body.id)
+        for (const key of narrower) {
+          for (const body of [IDENTITY_PROVIDER, { saml_x509_cert: "MIID" }, { jit_provisioning_enabled: true }, { sso_enforcement: "" }]) {
+            expectReply(await target.call(domainEndpoints.update, { key: key.value, params: { ...params, id }, body }), 403, NEEDS_WHOLE_USER_FOR_SSO)
+          }
+        }
+        const set = await target.call(domainEndpoints.update, { key: founder.key, params: { ...params, id }, body: IDENTITY_PROVIDER })
+        expectReply(set, 200)
+        assert.equal(set.body.has_saml, true)
+      } finally {
+        await target.call(ORGANIZATIONS.destroy, { key: founder.key, params: { organization_id: organization.id } })
       }
     }
   }

@@ -64,6 +64,13 @@ export class RateLimiter extends Context.Service<RateLimiter, {
   )
 }
 
+/**
+ * An e-mail as failures are counted for it: lower case with accents and other marks dropped, so every
+ * spelling the store would take for one address (it folds `İ` to `i`, where JavaScript keeps a dot above)
+ * counts toward the same lock.
+ */
+const foldedEmail = (email: string): string => email.toLowerCase().normalize("NFKD").replace(/\p{M}/gu, "")
+
 /** PostHog's log-in lock-out: 30 failed log-ins lock the e-mail (and the address) out for 10 minutes. */
 export const LOGIN_FAILURE_LIMIT = 30
 const LOGIN_COOLOFF_MINUTES = 10
@@ -92,7 +99,7 @@ export class LoginThrottle extends Context.Service<LoginThrottle, {
   static readonly layer = Layer.sync(LoginThrottle, () => {
     const failures = new Map<string, Failures>()
     const names = (email: string, address: string | undefined) =>
-      address === undefined ? [`email:${email.toLowerCase()}`] : [`email:${email.toLowerCase()}`, `address:${address}`]
+      address === undefined ? [`email:${foldedEmail(email)}`] : [`email:${foldedEmail(email)}`, `address:${address}`]
     const live = (entry: Failures | undefined, now: number) => entry !== undefined && now - entry.last < LOGIN_COOLOFF
     const lockedOut = new PermissionDenied({
       code: "too_many_failed_attempts",

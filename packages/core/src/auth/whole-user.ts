@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { beyondReach, type Reach } from "../personal-api-keys/reach.ts"
 import { PermissionDenied } from "../shared/errors.ts"
-import type { UserActor } from "./actor.ts"
+import type { Actor, UserActor } from "./actor.ts"
 
 /** Everything the user may do: scope `*`, no project or organization restriction. */
 const WHOLE_USER: Reach = { scopes: ["*"], scoped_teams: [], scoped_organizations: [] }
@@ -10,14 +10,15 @@ const WHOLE_USER: Reach = { scopes: ["*"], scoped_teams: [], scoped_organization
 const actsAsWholeUser = (actor: UserActor): boolean => beyondReach(actor.key, WHOLE_USER) === undefined
 
 /**
- * A password is a way to log in with all of the user's rights, so only a caller that already has them may
- * set or change one; a narrower key is refused with 403.
+ * For what opens a way to log in with all of a user's rights (setting a password; pointing a domain at an
+ * identity provider, which can then log in any of the domain's people): only a caller that already has
+ * all of its user's rights, or the operator, may do it; a narrower key is refused with 403.
  */
-export const requireWholeUserForPassword = (actor: UserActor): Effect.Effect<void, PermissionDenied> =>
-  actsAsWholeUser(actor)
+export const requireWholeUser = (actor: Actor, action: string): Effect.Effect<void, PermissionDenied> =>
+  actor._tag === "System" || actsAsWholeUser(actor)
     ? Effect.void
     : Effect.fail(
       new PermissionDenied({
-        detail: "Setting a password needs a log-in session or a personal API key with scope '*' and no project or organization restrictions."
+        detail: `${action} needs a log-in session or a personal API key with scope '*' and no project or organization restrictions.`
       })
     )

@@ -15,7 +15,10 @@ export class DomainRepository extends Context.Service<DomainRepository, {
     readonly verification_challenge: string
     readonly settings: DomainSettings
   }) => Effect.Effect<DomainRecord, DomainTaken>
-  /** The domain of this name (lower case) whose organization has proven it owns it, whichever organization that is. */
+  /**
+   * The domain of this name whose organization has proven it owns it, whichever organization that is; the
+   * name is folded to lower case as the store folds users' e-mails when it looks them up.
+   */
   readonly findVerified: (domain: string) => Effect.Effect<Option.Option<DomainRecord>>
   /** Whether any organization has this domain. */
   readonly isTaken: (domain: string) => Effect.Effect<boolean>

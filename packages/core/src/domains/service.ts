@@ -1,5 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import type { Actor } from "../auth/actor.ts"
+import { requireWholeUser } from "../auth/whole-user.ts"
 import { Access, requireAdmin } from "../auth/access.ts"
 import type { Body, BodyError } from "../shared/body.ts"
 import { NotFound, orNotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
@@ -23,6 +24,16 @@ const domainTaken = () => ValidationError.field("domain", "domain with this doma
 /** JIT provisioning and SSO enforcement cannot be switched until the domain is verified. */
 const verificationRequired = (field: string) =>
   ValidationError.field(field, "This attribute cannot be updated until the domain is verified.", "verification_required")
+
+/** The settings that decide who may log in as the domain's people: its identity provider, JIT and enforcement. */
+const SSO_SETTINGS = ["saml_entity_id", "saml_acs_url", "saml_x509_cert", "jit_provisioning_enabled", "sso_enforcement"] as const
+
+/**
+ * An identity provider named by a domain logs in any of the domain's people, and JIT lets it add them to
+ * the organization: setting any of that takes a caller with all of its user's rights, never a narrower key.
+ */
+const requireWholeUserForSso = (actor: Actor, input: Partial<Record<(typeof SSO_SETTINGS)[number], unknown>>) =>
+  SSO_SETTINGS.some((field) => input[field] !== undefined) ? requireWholeUser(actor, "Setting up single sign-on") : Effect.void
 
 export class DomainService extends Context.Service<DomainService, {
   readonly list: (actor: Actor, organization: string, query: ListQuery) => Effect.Effect<Page<Domain>, PermissionDenied | NotFound>
@@ -81,6 +92,7 @@ export class DomainService extends Context.Service<DomainService, {
         const { domain } = yield* decodeName(raw)
         if (yield* domains.isTaken(domain)) return yield* domainTaken()
         const input = yield* decodeSettings(raw)
+        yield* requireWholeUserForSso(actor, input)
         // JIT provisioning and SSO enforcement need a verified domain, which a new one never is.
         const record = yield* transactions.run(domains.insert({
           organization_id,
@@ -114,6 +126,7 @@ export class DomainService extends Context.Service<DomainService, {
         const renaming = name !== undefined && name !== before.domain
         if (renaming && (yield* domains.isTaken(name))) return yield* domainTaken()
         const input = yield* decodeSettings(raw)
+        yield* requireWholeUserForSso(actor, input)
         // The row is locked, so a verification or another edit cannot slip between the check and the write.
         const record = yield* transactions.run(Effect.gen(function*() {
           const locked = yield* find(organization_id, id, { forUpdate: true })

@@ -20,5 +20,7 @@ export class PersonalApiKeyRepository extends Context.Service<PersonalApiKeyRepo
   readonly roll: (id: PersonalApiKeyId, secret: { readonly secure_value: string; readonly mask_value: string }) => Effect.Effect<PersonalApiKey>
   /** False when the user had no such key. */
   readonly delete: (user: UserId, id: PersonalApiKeyId) => Effect.Effect<boolean>
+  /** Revokes every key of the user. */
+  readonly deleteAllForUser: (user: UserId) => Effect.Effect<void>
   readonly touch: (id: PersonalApiKeyId, at: Timestamp) => Effect.Effect<void>
 }>()("hedgerow/PersonalApiKeyRepository") {}

@@ -63,7 +63,7 @@ export class Bootstrap extends Context.Service<Bootstrap, {
           const existing = yield* organizations.count
           if (existing > 0) return yield* new AlreadyBootstrapped({ organizations: existing })
           const email = input.email
-          const user = yield* users.insert({ email, first_name: "Admin", last_name: "" }).pipe(
+          const user = yield* users.insert({ email, first_name: "Admin", last_name: "", email_verified: true }).pipe(
             Effect.catchTag("EmailTaken", () =>
               Effect.fail(ValidationError.field("email", "A user with this email already exists.", "unique")))
           )

@@ -3,12 +3,18 @@ import type { DomainRecord } from "../domains/model.ts"
 import { DomainRepository } from "../domains/repository.ts"
 import { OAUTH_PROVIDERS, type SsoProvider, SsoSettings } from "./providers.ts"
 
-/** The part of an address after its `@`, in lower case (domains are stored in lower case). */
-export const domainPartOf = (email: string): string => email.slice(email.lastIndexOf("@") + 1).toLowerCase()
+/** The part of an address after its `@`, as written. */
+const afterAt = (email: string): string => email.slice(email.lastIndexOf("@") + 1)
 
-/** The verified domain an e-mail address belongs to, if its organization has proven it owns the name. */
+/** The part of an address after its `@`, in lower case (domains are stored in lower case). */
+export const domainPartOf = (email: string): string => afterAt(email).toLowerCase()
+
+/**
+ * The verified domain an e-mail address belongs to, if its organization has proven it owns the name. The
+ * store folds the name's case, as it does the address's when it finds its user, so the two always agree.
+ */
 export const verifiedDomainOf = (email: string): Effect.Effect<Option.Option<DomainRecord>, never, DomainRepository> =>
-  DomainRepository.use((domains) => domains.findVerified(domainPartOf(email)))
+  DomainRepository.use((domains) => domains.findVerified(afterAt(email)))
 
 /** A domain's SAML identity provider is usable once its entity id, sign-in URL and certificate are all set. */
 export const hasSaml = (domain: DomainRecord): boolean =>

@@ -1,5 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { MembershipRepository } from "../members/repository.ts"
+import { PersonalApiKeyRepository } from "../personal-api-keys/repository.ts"
+import { TwoFactorRepository } from "../two-factor/repository.ts"
 import { membersTurn } from "../members/turn.ts"
 import { Level } from "../organizations/model.ts"
 import type { DomainRepository } from "../domains/repository.ts"
@@ -47,8 +49,16 @@ export class SsoSignIn extends Context.Service<SsoSignIn, {
     Effect.gen(function*() {
       const users = yield* UserRepository
       const memberships = yield* MembershipRepository
+      const sessions = yield* SessionRepository
+      const keys = yield* PersonalApiKeyRepository
+      const twoFactor = yield* TwoFactorRepository
       const transactions = yield* Transactions
       const context = yield* Effect.context<UserRepository | SessionRepository | MembershipRepository | DomainRepository>()
+
+      // The store folds case its own way (`İ` to `i`): an account is this identity's only when the two
+      // addresses are one in JavaScript's folding too, so a look-alike address never reaches another's account.
+      const accountOf = (email: string) =>
+        Effect.map(users.findByEmail(email), Option.filter((user) => user.email.toLowerCase() === email.toLowerCase()))
 
       const signIn = Effect.fn("SsoSignIn.signIn")(function*(identity: SsoIdentity, replacing: SessionId | undefined) {
         const email = identity.email.trim()
@@ -60,20 +70,32 @@ export class SsoSignIn extends Context.Service<SsoSignIn, {
             if (required !== null && required !== identity.provider) return yield* SsoRefused.enforced(required)
           }
           const joins = Option.filter(domain, (d) => d.jit_provisioning_enabled)
-          const found = yield* users.findByEmail(email)
+          const found = yield* accountOf(email)
           if (Option.isNone(found) && Option.isNone(joins)) {
             return yield* (Option.isSome(domain) ? SsoRefused.jitNotEnabled() : SsoRefused.noAccount())
           }
           const person = Option.isSome(found) ? found.value : yield* users.insert({
             email,
             first_name: storableName(identity.first_name),
-            last_name: storableName(identity.last_name)
+            last_name: storableName(identity.last_name),
+            email_verified: true
           }).pipe(
-            // Someone else's log-in made the account a moment ago: theirs is the one to use.
-            Effect.catchTag("EmailTaken", () => Effect.flatMap(users.findByEmail(email), Effect.fromOption)),
-            Effect.orDie
+            // Someone else's log-in made the account a moment ago: theirs is the one to use. An address the
+            // store holds as the same but JavaScript does not is another person's: refused.
+            Effect.catchTag("EmailTaken", () =>
+              Effect.flatMap(accountOf(email), Option.match({ onNone: () => Effect.fail(SsoRefused.noEmail()), onSome: Effect.succeed })))
           )
           if (!person.is_active) return yield* SsoRefused.inactive()
+          if (!person.is_email_verified) {
+            // The account was made without proof that its maker holds the address (by accepting an invite,
+            // which its inviter can do): the identity provider proves it now, and whatever the maker set up
+            // (a password, a second factor, sessions, keys) goes, so an account made ahead for someone else's address gives
+            // its maker no way into the account its owner now uses.
+            yield* users.proveEmail(person.id)
+            yield* sessions.removeForUser(person.id, null)
+            yield* keys.deleteAllForUser(person.id)
+            yield* twoFactor.disable(person.id)
+          }
           if (Option.isSome(joins)) {
             const organization = joins.value.organization_id
             yield* transactions.serialize(membersTurn(organization))

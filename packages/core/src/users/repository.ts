@@ -14,6 +14,11 @@ export class UserRepository extends Context.Service<UserRepository, {
     readonly last_name: string
     /** The stored hash of the user's password (see hashPassword); absent or null: none yet. */
     readonly password_hash?: string | null
+    /**
+     * Whether whoever makes the account vouches for the address: the operator and an identity provider
+     * do; someone accepting an invite does not (its inviter may be the one accepting it). Absent: not.
+     */
+    readonly email_verified?: boolean
   }) => Effect.Effect<User, EmailTaken>
   readonly findById: (id: UserId) => Effect.Effect<Option.Option<User>>
   readonly findManyById: (ids: ReadonlyArray<UserId>) => Effect.Effect<ReadonlyArray<User>>
@@ -23,6 +28,8 @@ export class UserRepository extends Context.Service<UserRepository, {
   readonly findCredentials: (email: string) => Effect.Effect<Option.Option<{ readonly user: User; readonly password_hash: string | null }>>
   readonly passwordHashOf: (id: UserId) => Effect.Effect<string | null>
   readonly setPasswordHash: (id: UserId, hash: string) => Effect.Effect<void>
+  /** Marks the user's address proven and clears their password: whoever set it never proved the address. */
+  readonly proveEmail: (id: UserId) => Effect.Effect<void>
   /** The user's `last_login`, written at each log-in. */
   readonly recordLogin: (id: UserId, at: Timestamp) => Effect.Effect<void>
   /** Holds the user's row until the transaction ends, so per-user limits are counted one writer at a time. */

@@ -2,7 +2,7 @@ import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { type Actor, sessionOf, type UserActor } from "../auth/actor.ts"
 import { Access } from "../auth/access.ts"
 import { LoginThrottle } from "../auth/throttle.ts"
-import { requireWholeUserForPassword } from "../auth/whole-user.ts"
+import { requireWholeUser } from "../auth/whole-user.ts"
 import { DomainRepository } from "../domains/repository.ts"
 import { ssoEnforcementFor } from "../sso/domain-of-email.ts"
 import { refusePasswordUnderSso } from "../sso/password-refusal.ts"
@@ -81,7 +81,9 @@ export class UserService extends Context.Service<UserService, {
         return yield* users.insert({
           email: input.email,
           first_name: input.first_name ?? "",
-          last_name: input.last_name ?? ""
+          last_name: input.last_name ?? "",
+          // The operator vouches for the address.
+          email_verified: true
         }).pipe(
           Effect.catchTag("EmailTaken", () =>
             Effect.fail(new ValidationError({ code: "unique", detail: "A user with this email already exists.", attr: "email" })))
@@ -124,7 +126,7 @@ export class UserService extends Context.Service<UserService, {
           }
         }
         // A key narrower than its user may not give itself a way to log in as the whole user.
-        if (isRecord(given) && "password" in given) yield* requireWholeUserForPassword(actor)
+        if (isRecord(given) && "password" in given) yield* requireWholeUser(actor, "Setting a password")
         const input = yield* decodeMeUpdate(bodyOf(given))
         const { user } = actor
         if (input.password !== undefined) {

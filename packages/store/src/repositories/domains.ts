@@ -35,7 +35,8 @@ export const layerNoDeps = Layer.effect(
           Effect.catchTag("NoSuchElementError", () => Effect.fail(new DomainTaken()))
         ),
       findVerified: (domain) =>
-        sql`SELECT ${columns} FROM domains WHERE domain = ${domain} AND verified_at IS NOT NULL`.pipe(
+        // Folded by the database, as users' e-mails are when they are looked up, so one address finds both.
+        sql`SELECT ${columns} FROM domains WHERE domain = lower(${domain}) AND verified_at IS NOT NULL`.pipe(
           Effect.orDie,
           Effect.flatMap(decodeDomain)
         ),

@@ -65,6 +65,7 @@ export const layerNoDeps = Layer.effect(
           Effect.orDie,
           Effect.map((rows) => rows.length > 0)
         ),
+      deleteAllForUser: (user) => sql`DELETE FROM personal_api_keys WHERE user_id = ${user}`.pipe(Effect.orDie, Effect.asVoid),
       touch: (id, at) =>
         sql`UPDATE personal_api_keys SET last_used_at = ${at}::timestamptz WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid)
     })

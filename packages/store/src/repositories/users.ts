@@ -22,9 +22,9 @@ export const layerNoDeps = Layer.effect(
     return UserRepository.of({
       insert: (input) =>
         sql`
-          INSERT INTO users (uuid, distinct_id, email, first_name, last_name, password_hash)
+          INSERT INTO users (uuid, distinct_id, email, first_name, last_name, password_hash, is_email_verified)
           VALUES (gen_random_uuid(), gen_random_uuid()::text, ${input.email}, ${input.first_name}, ${input.last_name},
-            ${input.password_hash ?? null})
+            ${input.password_hash ?? null}, ${input.email_verified ?? false})
           ON CONFLICT ((lower(email))) DO NOTHING
           RETURNING ${columns}`.pipe(
           Effect.orDie,
@@ -59,6 +59,8 @@ export const layerNoDeps = Layer.effect(
           Effect.orDie,
           Effect.map((rows) => rows[0]?.password_hash ?? null)
         ),
+      proveEmail: (id) =>
+        sql`UPDATE users SET is_email_verified = true, password_hash = NULL WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
       setPasswordHash: (id, hash) => sql`UPDATE users SET password_hash = ${hash} WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
       recordLogin: (id, at) => sql`UPDATE users SET last_login = ${at}::timestamptz WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
       lock: (id) => sql`SELECT id FROM users WHERE id = ${id} FOR UPDATE`.pipe(Effect.orDie, Effect.asVoid),
