@@ -136,6 +136,12 @@ const VISITS: Record<Route["page"], ReadonlyArray<Visit>> = {
     session: true,
     ready: (page, data) => page.getByRole("link", { name: data.keyLabel, exact: true }).waitFor()
   }],
+  twoFactor: [{
+    what: "two-factor authentication, off",
+    path: () => hrefOf({ page: "twoFactor" }),
+    session: true,
+    ready: (page) => page.getByRole("button", { name: "Set up an authenticator app", exact: true }).waitFor()
+  }],
   newPersonalApiKey: [{
     what: "a new personal API key's form",
     path: () => hrefOf({ page: "newPersonalApiKey" }),

@@ -23,6 +23,7 @@ import { SdkConfigGroup } from "./groups/sdk-config.ts"
 import { SessionsGroup } from "./groups/sessions.ts"
 import { SignupGroup } from "./groups/signup.ts"
 import { SystemGroup } from "./groups/system.ts"
+import { TwoFactorGroup, TwoFactorLoginGroup } from "./groups/two-factor.ts"
 import { WebhooksGroup } from "./groups/webhooks.ts"
 import { RequestDecoding } from "./decoding.ts"
 import { withSessionSecurity } from "./security.ts"
@@ -54,6 +55,8 @@ export class HedgerowApi extends HttpApi.make("hedgerow")
   .add(SessionsGroup)
   .add(LoginPrecheckGroup)
   .add(SignupGroup)
+  .add(TwoFactorGroup)
+  .add(TwoFactorLoginGroup)
   .add(SystemGroup)
   .middleware(RequestDecoding)
   .annotate(OpenApi.Transform, withSessionSecurity)

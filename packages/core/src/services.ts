@@ -21,6 +21,7 @@ import { SessionService } from "./sessions/service.ts"
 import { SignupService } from "./signup/service.ts"
 import { SsoSignIn } from "./sso/sign-in.ts"
 import { OAuthLogin } from "./sso/oauth/service.ts"
+import { TwoFactorService } from "./two-factor/service.ts"
 import { Bootstrap } from "./setup/bootstrap.ts"
 import { UserService } from "./users/service.ts"
 import { WebhookService } from "./webhooks/service.ts"
@@ -31,12 +32,13 @@ import { WebhookService } from "./webhooks/service.ts"
  * declarations of every layer built on it, name only what `@hedgerow/core` exports.
  */
 export const layerNoDeps = Layer.mergeAll(
-  // Log-in, its precheck, log-out and invite sign-up ask Authentication for the request's session.
-  // An OAuth log-in ends in SsoSignIn, as every SSO log-in does.
+  // Log-in, its precheck, its two-factor step, log-out and invite sign-up ask Authentication for the
+  // request's session. An OAuth log-in ends in SsoSignIn, as every SSO log-in does.
   Layer.mergeAll(
     SessionService.layerNoDeps.pipe(Layer.provide(LoginThrottle.layer)),
     SignupService.layerNoDeps,
     LoginPrecheckService.layerNoDeps,
+    TwoFactorService.layerNoDeps.pipe(Layer.provide(MailDelivery.layerNoDeps)),
     OAuthLogin.layerNoDeps.pipe(Layer.provide(SsoSignIn.layerNoDeps))
   ).pipe(
     Layer.provideMerge(Authentication.layerNoDeps.pipe(Layer.provide(RateLimiter.layer)))

@@ -23,6 +23,7 @@ import * as RoleRepositorySql from "./repositories/roles.ts"
 import * as SamlRepositorySql from "./repositories/saml.ts"
 import * as SessionRepositorySql from "./repositories/sessions.ts"
 import * as TransactionsSql from "./repositories/transactions.ts"
+import * as TwoFactorRepositorySql from "./repositories/two-factor.ts"
 import * as UserRepositorySql from "./repositories/users.ts"
 import * as WebhookQueueSql from "./repositories/webhook-queue.ts"
 import * as WebhookRepositorySql from "./repositories/webhooks.ts"
@@ -49,6 +50,7 @@ export const repositoriesNoDeps = Layer.mergeAll(
   OrganizationRemovalRepositorySql.layerNoDeps,
   UserRepositorySql.layerNoDeps,
   SessionRepositorySql.layerNoDeps,
+  TwoFactorRepositorySql.layerNoDeps,
   SamlRepositorySql.layerNoDeps,
   OAuthLoginRepositorySql.layerNoDeps,
   MembershipRepositorySql.layerNoDeps,

@@ -30,14 +30,29 @@ const keyFromStdin = Effect.gen(function*() {
 /** A key's label is at most 40 characters. */
 const machineLabel = () => `hedgerow CLI on ${hostname()}`.slice(0, 40)
 
+/** The server's answer to a right password for a user with two-factor authentication: the code must follow. */
+const needsCode = (error: unknown) => {
+  const { _tag, code } = error as { _tag?: unknown; code?: unknown }
+  return _tag === "AuthenticationError" && code === "2fa_required"
+}
+
 /**
- * Logs in with e-mail and password, makes a `*` key labelled for this machine with that session, and
- * logs the session out again: the key is what the CLI keeps, and `hedgerow logout` revokes it.
+ * Logs in with e-mail and password (and, when the user has two-factor authentication, the app's code or
+ * a backup code, from `--otp` or asked on the terminal), makes a `*` key labelled for this machine with
+ * that session, and logs the session out again: the key is what the CLI keeps, and `hedgerow logout`
+ * revokes it.
  */
-const keyFromPassword = (url: string, email: string, password: string) =>
+const keyFromPassword = (url: string, email: string, password: string, otp: Option.Option<string>) =>
   withSessionClient(url, (client) =>
     Effect.gen(function*() {
-      yield* client.sessions.login({ payload: { email, password } })
+      yield* client.sessions.login({ payload: { email, password } }).pipe(
+        Effect.asVoid,
+        Effect.catchIf(needsCode, () =>
+          Effect.gen(function*() {
+            const token = Option.isSome(otp) ? otp.value : yield* askText("Two-factor code (or a backup code)", "--otp")
+            yield* client.twoFactorLogin.token({ payload: { token } })
+          }))
+      )
       const made = yield* client.personalApiKeys.create({ payload: { label: machineLabel(), scopes: ["*"] } })
       yield* client.sessions.logout()
       return made.value!
@@ -50,6 +65,10 @@ const login = Command.make("login", {
     Flag.withDescription("Read a personal API key from standard input instead of asking for e-mail and password"),
     Flag.withDefault(false)
   ),
+  otp: Flag.String("otp").pipe(
+    Flag.withDescription("The two-factor code from your authenticator app, or a backup code (asked on a terminal when the server wants one)"),
+    Flag.optional
+  ),
   json: jsonFlag
 }, (options) =>
   Effect.gen(function*() {
@@ -59,7 +78,7 @@ const login = Command.make("login", {
       const email = Option.isSome(options.email) ? options.email.value : yield* askText("Email", "--email")
       // On a terminal it is asked without echo; otherwise it is the first line of stdin.
       const password = yield* readSecret("Password", { confirm: false })
-      return yield* keyFromPassword(url, email, password)
+      return yield* keyFromPassword(url, email, password, options.otp)
     })
     // The key is stored only once the server has accepted it.
     const { key: current, user } = yield* withClient(url, Redacted.make(key), whoIs)

@@ -17,7 +17,7 @@ export type ApiGroupOf<G extends ApiGroupName> = HttpApiGroup.WithIdentifier<Api
 export type Access = "authenticated" | "public" | "session"
 
 const PUBLIC_GROUPS = ["flagEvaluation", "sdkConfig", "capture"] as const satisfies ReadonlyArray<ApiGroupName>
-const SESSION_GROUPS = ["sessions", "loginPrecheck", "signup"] as const satisfies ReadonlyArray<ApiGroupName>
+const SESSION_GROUPS = ["sessions", "loginPrecheck", "signup", "twoFactorLogin"] as const satisfies ReadonlyArray<ApiGroupName>
 
 export type PublicGroupName = (typeof PUBLIC_GROUPS)[number]
 export type SessionGroupName = (typeof SESSION_GROUPS)[number]

@@ -24,6 +24,7 @@ import { roles } from "./roles.ts"
 import { sdkConfig } from "./sdk-config.ts"
 import { sessions } from "./sessions.ts"
 import { signup } from "./signup.ts"
+import { twoFactor, twoFactorLogin } from "./two-factor.ts"
 import { webhooks } from "./webhooks.ts"
 
 /**
@@ -54,7 +55,9 @@ export const endpoints: { readonly [G in BoundGroupName]: GroupBindings<G> } = {
   capture,
   sessions,
   loginPrecheck,
-  signup
+  signup,
+  twoFactor,
+  twoFactorLogin
 }
 
 /** Every group bound to core, in the order of `endpoints`. */

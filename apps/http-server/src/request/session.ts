@@ -1,4 +1,4 @@
-import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, type SessionRequest } from "@hedgerow/core"
+import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, rememberedValuesOf, type SessionRequest, TWO_FACTOR_COOKIE } from "@hedgerow/core"
 import { Option } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import type { ServerSettingsShape } from "../settings/server-settings.ts"
@@ -16,6 +16,8 @@ export const sessionRequestOf = (request: HttpServerRequest.HttpServerRequest, s
     sessionKey: request.cookies[SESSION_COOKIE],
     csrfCookie: request.cookies[CSRF_COOKIE],
     csrfHeader: request.headers[CSRF_HEADER],
+    twoFactorKey: request.cookies[TWO_FACTOR_COOKIE],
+    rememberedDevices: rememberedValuesOf(request.cookies),
     origin: request.headers["origin"],
     ownOrigin: url === undefined ? undefined : new URL(url).origin,
     clientAddress: forwarded || Option.getOrElse(request.remoteAddress, () => "unknown")

@@ -42,6 +42,7 @@ import type { Scenario } from "./scenario.ts"
 import { sessionScenarios } from "./sessions.ts"
 import { ssoEnforcementScenarios } from "./sso-enforcement.ts"
 import { transportScenarios } from "./transport.ts"
+import { twoFactorScenarios } from "./two-factor.ts"
 import { webhookScenarios } from "./webhooks.ts"
 
 /** The conformance set, written once and run on every target. */
@@ -56,6 +57,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...sessionScenarios,
   ...keyReachScenarios,
   ...ssoEnforcementScenarios,
+  ...twoFactorScenarios,
   ...domainScenarios,
   ...domainAccessScenarios,
   ...domainVerificationScenarios,

@@ -85,3 +85,10 @@ export const withNetwork = (
   needs: ["network"],
   run: async (context) => run(context.target, context.primary, needNetwork(context))
 })
+
+/** A scenario on the operator fixtures. */
+export const withWorld = (name: string, run: (target: Target, world: World) => Promise<void>): Scenario => ({
+  name,
+  needs: ["world"],
+  run: async (context) => run(context.target, needWorld(context))
+})

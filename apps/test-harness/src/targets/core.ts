@@ -1,4 +1,4 @@
-import { type ApiFailure, Authentication, bodyOf, CSRF_COOKIE, CSRF_HEADER, envelopeOf, FormBody, SESSION_COOKIE, type SessionRequest } from "@hedgerow/core"
+import { type ApiFailure, Authentication, bodyOf, CSRF_COOKIE, CSRF_HEADER, envelopeOf, FormBody, SESSION_COOKIE, rememberedValuesOf, type SessionRequest, TWO_FACTOR_COOKIE } from "@hedgerow/core"
 import { bindingOf, isAnswer, setCookieHeaders, undecodedPart } from "@hedgerow/http-server"
 import { Effect, type ManagedRuntime, Schema } from "effect"
 import { type Call, endpointOf, type EndpointRef, type FormCall, type Reply, renderPath, type Target } from "./target.ts"
@@ -35,6 +35,8 @@ const sessionRequestOf = (method: string, call: Call): SessionRequest => ({
   sessionKey: call.cookies?.[SESSION_COOKIE],
   csrfCookie: call.cookies?.[CSRF_COOKIE],
   csrfHeader: call.headers?.[CSRF_HEADER],
+  twoFactorKey: call.cookies?.[TWO_FACTOR_COOKIE],
+  rememberedDevices: rememberedValuesOf(call.cookies ?? {}),
   origin: call.headers?.["origin"],
   ownOrigin: CORE_ORIGIN,
   clientAddress: "core"

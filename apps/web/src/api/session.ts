@@ -6,4 +6,10 @@ import { request } from "./client.ts"
  */
 export const logIn = (email: string, password: string) => request("POST", "/api/login/", { payload: { email, password } })
 
+/**
+ * The second step of a log-in that answered 401 `2fa_required`: the authenticator app's code, or a
+ * backup code; the browser's `hedgerow_2fa_login` cookie names the log-in it finishes.
+ */
+export const logInWithCode = (token: string) => request("POST", "/api/login/token/", { payload: { token } })
+
 export const logOut = () => request("POST", "/api/logout/")

@@ -27,6 +27,7 @@ export type Route =
   | { readonly page: "personalApiKeys" }
   | { readonly page: "newPersonalApiKey" }
   | { readonly page: "personalApiKey"; readonly keyId: string }
+  | { readonly page: "twoFactor" }
   | { readonly page: "notFound" }
 
 /** The flag list's filters, by the API's parameter names (`tags` repeats), and its page. */
@@ -119,6 +120,7 @@ export const parseRoute = (pathname: string, query: string): Route => {
     const tab = FLAG_TABS.find((name) => name === search.get("tab")) ?? "settings"
     return { page: "flag", projectId: id, flagId, tab, pageNumber: isPaged(tab) ? pageNumberOf(search) : 1 }
   }
+  if (first === "settings" && id === "two-factor" && rest.length === 0) return { page: "twoFactor" }
   // The user's own keys, not an organization's: under the user's settings.
   if (first === "settings" && id === "personal-api-keys") {
     const [keyId, ...more] = rest
@@ -160,5 +162,7 @@ export const hrefOf = (route: Exclude<Route, { page: "notFound" }>): string => {
       return "/settings/personal-api-keys/new"
     case "personalApiKey":
       return `/settings/personal-api-keys/${encodeURIComponent(route.keyId)}`
+    case "twoFactor":
+      return "/settings/two-factor"
   }
 }

@@ -19,6 +19,7 @@ const FlagPage = lazy(() => import("../pages/flag.tsx"))
 const PersonalApiKeysPage = lazy(() => import("../pages/personal-api-keys.tsx"))
 const NewPersonalApiKeyPage = lazy(() => import("../pages/new-personal-api-key.tsx"))
 const PersonalApiKeyPage = lazy(() => import("../pages/personal-api-key.tsx"))
+const TwoFactorPage = lazy(() => import("../pages/two-factor.tsx"))
 const MembersPage = lazy(() => import("../pages/members.tsx"))
 const InvitesPage = lazy(() => import("../pages/invites.tsx"))
 const DomainsPage = lazy(() => import("../pages/domains.tsx"))
@@ -52,6 +53,8 @@ const pageOf = (route: ShellRoute): ReactNode => {
       return <NewPersonalApiKeyPage />
     case "personalApiKey":
       return <PersonalApiKeyPage keyId={route.keyId} />
+    case "twoFactor":
+      return <TwoFactorPage />
     case "notFound":
       return <NotFoundPage />
   }
@@ -118,6 +121,7 @@ export const Shell = ({ me, route }: { readonly me: Me; readonly route: ShellRou
         <div className="account">
           <span className="email">{me.email}</span>
           <Link href={hrefOf({ page: "personalApiKeys" })} aria-current={keysCurrent(route)}>Personal API keys</Link>
+          <Link href={hrefOf({ page: "twoFactor" })} aria-current={route.page === "twoFactor" ? "page" : undefined}>Two-factor authentication</Link>
           <LogOutButton />
         </div>
       </header>

@@ -1,7 +1,7 @@
 import { LoginBody } from "@hedgerow/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { WriteErrors } from "../errors.ts"
+import { AuthenticationErrorResponse, WriteErrors } from "../errors.ts"
 
 /**
  * Logging in and out with an e-mail and a password, as PostHog's console does: the answer sets the
@@ -13,10 +13,11 @@ export class SessionsGroup extends HttpApiGroup.make("sessions")
     HttpApiEndpoint.post("login", "/api/login/", {
       payload: LoginBody,
       success: Schema.Struct({ success: Schema.Boolean }),
-      error: WriteErrors
+      // 401 `2fa_required`: the user has two-factor authentication, and the code follows at `/api/login/token/`.
+      error: [...WriteErrors, AuthenticationErrorResponse]
     }).annotate(
       OpenApi.Description,
-      "Log in with `email` and `password`: a new session every time (the request's own, if any, ends), for two weeks. Wrong credentials answer 400 `Invalid email or password.`; 30 failures for one e-mail or from one address lock it out for 10 minutes (403 `too_many_failed_attempts`)"
+      "Log in with `email` and `password`: a new session every time (the request's own, if any, ends), for two weeks. Wrong credentials answer 400 `Invalid email or password.`; 30 failures for one e-mail or from one address lock it out for 10 minutes (403 `too_many_failed_attempts`). For a user with two-factor authentication the answer is 401 `2fa_required` with no session, and `POST /api/login/token/` finishes the log-in"
     ),
     HttpApiEndpoint.post("logout", "/api/logout/", { success: HttpApiSchema.NoContent, error: WriteErrors }).annotate(
       OpenApi.Description,

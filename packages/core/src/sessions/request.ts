@@ -14,6 +14,10 @@ export interface SessionRequest {
   readonly origin: string | undefined
   /** `scheme://host[:port]` the request was addressed to, which a same-origin page's Origin names. */
   readonly ownOrigin: string | undefined
+  /** The cookie of a log-in waiting for its two-factor code, when the browser has one. */
+  readonly twoFactorKey?: string | undefined
+  /** The values of the browser's remember-this-device cookies (see rememberedValuesOf). */
+  readonly rememberedDevices?: ReadonlyArray<string> | undefined
   /** The client's address (the first X-Forwarded-For entry behind a trusted proxy). */
   readonly clientAddress: string
 }

@@ -11,10 +11,12 @@ import { Transactions } from "../shared/transactions.ts"
 import { refusePasswordUnderSso } from "../sso/password-refusal.ts"
 import { PasswordText, verifyPassword } from "../users/password.ts"
 import { UserRepository } from "../users/repository.ts"
+import { pendingLoginFor, type TwoFactorPending } from "../two-factor/pending-login.ts"
 import { logoutCookies, type SetCookie } from "./cookies.ts"
 import { type LoggedIn, openSession } from "./open.ts"
 import { SessionRepository } from "./repository.ts"
 import type { SessionRequest } from "./request.ts"
+import { TwoFactorRepository } from "../two-factor/repository.ts"
 
 /** The e-mail is trimmed before it is checked; nothing left is blank, as PostHog's e-mail field says. */
 export const TrimmedEmail = Trimmed.check(notBlank).pipe(Schema.decodeTo(Email))
@@ -27,8 +29,14 @@ const decodeLogin = decodeBody(LoginBody)
 const invalidCredentials = () => ValidationError.field(null, "Invalid email or password.", "invalid_credentials")
 
 export class SessionService extends Context.Service<SessionService, {
-  /** `POST /api/login/`: `{"success": true}` and the new session's cookies, or PostHog's refusal. */
-  readonly login: (request: SessionRequest, body: Body) => Effect.Effect<LoggedIn, ValidationError | PermissionDenied | BodyError>
+  /**
+   * `POST /api/login/`: `{"success": true}` and the new session's cookies, or PostHog's refusal; for a
+   * user with two-factor authentication, a log-in waiting for its code instead of a session.
+   */
+  readonly login: (
+    request: SessionRequest,
+    body: Body
+  ) => Effect.Effect<LoggedIn | TwoFactorPending, ValidationError | PermissionDenied | BodyError>
   /** `POST /api/logout/`: ends the request's session, if it has one, and removes its cookie. */
   readonly logout: (request: SessionRequest) => Effect.Effect<{ readonly cookies: ReadonlyArray<SetCookie> }, PermissionDenied>
 }>()("hedgerow/SessionService") {
@@ -42,7 +50,7 @@ export class SessionService extends Context.Service<SessionService, {
       const transactions = yield* Transactions
       const site = yield* SiteSettings
       const domains = yield* DomainRepository
-      const context = yield* Effect.context<UserRepository | SessionRepository>()
+      const context = yield* Effect.context<UserRepository | SessionRepository | TwoFactorRepository>()
 
       const login = Effect.fn("SessionService.login")(function*(request: SessionRequest, body: Body) {
         // The caller is authenticated first: a logged-in caller's write needs its CSRF token here too.
@@ -58,6 +66,11 @@ export class SessionService extends Context.Service<SessionService, {
           yield* throttle.failed(email, request.clientAddress)
           return yield* invalidCredentials()
         }
+
+        // Two-factor authentication: the password was right, and the code comes next, at `/api/login/token/`.
+        const pending = yield* transactions.run(pendingLoginFor(found.value.user.id, request.rememberedDevices ?? [])).pipe(Effect.provideContext(context))
+        if (pending !== undefined) return pending
+
         const replacing = Option.flatMapNullishOr(current, (actor) => sessionOf(actor)?.session_id)
         return yield* transactions.run(openSession(found.value.user.id, Option.getOrUndefined(replacing))).pipe(
           Effect.provideContext(context)

@@ -26,10 +26,18 @@ export class ParseError extends Schema.TaggedError<ParseError>()("ParseError", {
  * 401. For the management API: no credentials (`not_authenticated`), or credentials that do not match
  * (`authentication_failed`). For flag evaluation, which takes a project's public token: no token
  * (`no_api_key`), or an unknown one (`invalid_api_key`). For events: no token (`ingest_key_required`),
- * as PostHog's capture answers.
+ * as PostHog's capture answers. For a log-in: a right password that still needs its two-factor code
+ * (`2fa_required`).
  */
 export class AuthenticationError extends Schema.TaggedError<AuthenticationError>()("AuthenticationError", {
-  code: Schema.Literals(["not_authenticated", "authentication_failed", "no_api_key", "invalid_api_key", "ingest_key_required"]),
+  code: Schema.Literals([
+    "not_authenticated",
+    "authentication_failed",
+    "no_api_key",
+    "invalid_api_key",
+    "ingest_key_required",
+    "2fa_required"
+  ]),
   detail: Schema.String
 }) {
   static readonly missing = () =>
@@ -51,6 +59,8 @@ export class AuthenticationError extends Schema.TaggedError<AuthenticationError>
   /** Events without a project token, in PostHog's capture's words. */
   static readonly noIngestKey = () =>
     new AuthenticationError({ code: "ingest_key_required", detail: "event submitted without an api_key" })
+  /** A right password for a user with two-factor authentication: the code must follow, in PostHog's words. */
+  static readonly twoFactorRequired = () => new AuthenticationError({ code: "2fa_required", detail: "2FA is required." })
   /** A flags request whose project token names no project. */
   static readonly invalidProjectToken = () =>
     new AuthenticationError({

@@ -64,6 +64,8 @@ export const OrganizationBrief = Schema.Struct({
 })
 export const Me = Schema.Struct({
   ...UserSummary.fields,
+  /** Whether the user logs in with an authenticator app's code too (two-factor authentication). */
+  is_2fa_enabled: Schema.Boolean,
   organization: Schema.NullOr(OrganizationBrief),
   organizations: Schema.Array(OrganizationBrief),
   team: Schema.NullOr(Schema.Struct({

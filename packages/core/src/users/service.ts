@@ -15,10 +15,10 @@ import { toProjectSummary } from "../projects/views.ts"
 import { type Body, type BodyError, bodyOf, decodeBody } from "../shared/body.ts"
 import { PermissionDenied, ValidationError } from "../shared/errors.ts"
 import { Email, isRecord, maxLength } from "../shared/fields.ts"
-import { millisOf } from "../shared/time.ts"
 import { Transactions } from "../shared/transactions.ts"
-import { SENSITIVE_ACTIONS_AGE_SECONDS } from "../sessions/model.ts"
+import { loginTooOld, recentLoginRequired } from "../sessions/recent.ts"
 import { SessionRepository } from "../sessions/repository.ts"
+import { TwoFactorRepository } from "../two-factor/repository.ts"
 import { hashPassword, NewPassword, passwordProblem, PasswordText, verifyPassword } from "./password.ts"
 import { requireSystem } from "../shared/system.ts"
 import { decodeInput } from "../shared/validation.ts"
@@ -70,6 +70,7 @@ export class UserService extends Context.Service<UserService, {
       const projects = yield* ProjectRepository
       const access = yield* Access
       const sessions = yield* SessionRepository
+      const twoFactor = yield* TwoFactorRepository
       const transactions = yield* Transactions
       const throttle = yield* LoginThrottle
       const domains = yield* DomainRepository
@@ -102,6 +103,7 @@ export class UserService extends Context.Service<UserService, {
           )
         return {
           ...toUserSummary(user),
+          is_2fa_enabled: Option.isSome(yield* twoFactor.device(user.id, false)),
           organization: current,
           organizations: briefs,
           team: Option.match(project, { onNone: () => null, onSome: toProjectSummary })
@@ -114,11 +116,11 @@ export class UserService extends Context.Service<UserService, {
         const now = yield* Clock.currentTimeMillis
         // Read once: the rule below and the decoding both look at it.
         const given = yield* body
-        if (session !== undefined && now - millisOf(session.created_at) > SENSITIVE_ACTIONS_AGE_SECONDS * 1000) {
+        if (session !== undefined && loginTooOld(session, now)) {
           // An old log-in may change only a few harmless fields, as in PostHog.
           const keys = isRecord(given) ? Object.keys(given) : []
           if (keys.length === 0 || keys.some((key) => !TIME_INSENSITIVE_FIELDS.has(key))) {
-            return yield* new PermissionDenied({ detail: "This action requires you to be recently authenticated." })
+            return yield* recentLoginRequired()
           }
         }
         // A key narrower than its user may not give itself a way to log in as the whole user.

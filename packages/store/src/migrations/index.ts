@@ -12,6 +12,7 @@ import cohorts from "./0009_cohorts.ts"
 import flagCalls from "./0010_flag_calls.ts"
 import cohortMembersFeed from "./0011_cohort_members_feed.ts"
 import webhooks from "./0012_webhooks.ts"
+import twoFactor from "./0013_two_factor.ts"
 import saml from "./0014_saml.ts"
 import oauth from "./0015_oauth.ts"
 import { sqlErrorReason } from "../sql/postgres-client.ts"
@@ -26,6 +27,7 @@ export const migrations = {
   "0010_flag_calls": flagCalls,
   "0011_cohort_members_feed": cohortMembersFeed,
   "0012_webhooks": webhooks,
+  "0013_two_factor": twoFactor,
   "0014_saml": saml,
   "0015_oauth": oauth
 }
