@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises"
 import * as path from "node:path"
 import { gzip } from "node:zlib"
 import { promisify } from "node:util"
-import { defineConfig, type Plugin } from "vite"
+import { defaultClientConditions, defineConfig, type Plugin } from "vite"
 
 const gzipped = promisify(gzip)
 
@@ -35,6 +35,9 @@ export default defineConfig({
   base: "/",
   oxc: { jsx: { runtime: "automatic" } },
   plugins: [precompress()],
+  // The workspace's packages by their sources, as typechecks and tests read them: the console imports
+  // their types alone, and at run time only the files core exports for it, which import nothing.
+  resolve: { conditions: ["@hedgerow/source", ...defaultClientConditions] },
   build: {
     outDir: "dist",
     assetsDir: "assets",

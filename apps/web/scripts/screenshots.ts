@@ -1,15 +1,21 @@
 /**
  * The README's pictures of the console: the built console served by the real server over an in-memory
  * store, a project seeded through the API as a team would have it, and Chromium at 1280×800 in the light
- * and the dark scheme. Writes docs/screenshots/*.png. Run by `npm run screenshots -w @hedgerow/web`
- * (which builds first); not a test.
+ * and the dark scheme; then the log-in page for an e-mail whose domain enforces SAML, and at the
+ * two-factor code of a user who has turned it on. Writes docs/screenshots/*.png. Run by `npm run
+ * screenshots -w @hedgerow/web` (which builds first); not a test.
  */
+import { bodyOf, DomainService, systemActor, totpCode } from "@hedgerow/core"
 import { HedgerowServer } from "@hedgerow/http-server"
-import { ConfigProvider, Layer, ManagedRuntime, Option } from "effect"
+import { ConfigProvider, Effect, Layer, ManagedRuntime, Option } from "effect"
+import { SqlClient } from "effect/sql"
 import { mkdir } from "node:fs/promises"
 import * as path from "node:path"
 import type { Page } from "playwright-core"
 import { launchChromium } from "../test/chromium.ts"
+
+/** A domain of the team's, verified, whose identity provider every log-in must go through. */
+const SAML_DOMAIN = "acme-group.example"
 
 const dist = path.resolve(import.meta.dirname, "..", "dist")
 const out = path.resolve(import.meta.dirname, "..", "..", "..", "docs", "screenshots")
@@ -147,6 +153,51 @@ try {
         window.scrollTo(0, heading.getBoundingClientRect().top + window.scrollY - 16)
       )
     })
+
+    // The log-in page, with no session: first for someone of the SAML domain once their e-mail is typed.
+    await runtime.runPromise(Effect.gen(function*() {
+      const domain = yield* DomainService.use((d) => d.create(systemActor, first.organization_id, bodyOf({ domain: SAML_DOMAIN })))
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE domains SET verified_at = now() WHERE id = ${domain.id}`
+      yield* DomainService.use((d) =>
+        d.update(systemActor, first.organization_id, domain.id, bodyOf({
+          saml_entity_id: "https://idp.acme.example/metadata",
+          saml_acs_url: "https://idp.acme.example/sso",
+          saml_x509_cert: "MIIC",
+          sso_enforcement: "saml"
+        }))
+      )
+    }))
+    const loggedOut = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 })
+    const logInPage = await loggedOut.newPage()
+    const shootLogIn = async (name: string) => {
+      for (const colorScheme of ["light", "dark"] as const) {
+        await logInPage.emulateMedia({ colorScheme })
+        const file = path.join(out, `${name}-${colorScheme}.png`)
+        await logInPage.screenshot({ path: file })
+        console.log(`wrote ${path.relative(process.cwd(), file)}`)
+      }
+    }
+    await logInPage.goto(`${base}/login`)
+    await logInPage.getByLabel("Email").fill(`grace@${SAML_DOMAIN}`)
+    await logInPage.getByRole("link", { name: "Log in with SAML" }).waitFor()
+    await shootLogIn("log-in-sso")
+
+    // Then Ada, with an authenticator app (turned on from her session, as the settings page does), past
+    // her password.
+    const csrf = (await context.cookies()).find((cookie) => cookie.name === "posthog_csrftoken")!.value
+    const { secret } = await (await page.request.get(`${base}/api/users/@me/two_factor_start_setup/`)).json() as { secret: string }
+    const validated = await page.request.post(`${base}/api/users/@me/two_factor_validate/`, {
+      data: { token: totpCode(secret, Date.now()) },
+      headers: { "x-csrftoken": csrf, origin: base }
+    })
+    if (!validated.ok()) throw new Error(`two_factor_validate: ${validated.status()} ${await validated.text()}`)
+    await logInPage.goto(`${base}/login`)
+    await logInPage.getByLabel("Email").fill(first.user.email)
+    await logInPage.getByLabel("Password").fill(PASSWORD)
+    await logInPage.getByRole("button", { name: "Log in", exact: true }).click()
+    await logInPage.getByLabel("Two-factor code").waitFor()
+    await shootLogIn("log-in-two-factor")
   } finally {
     await browser.close()
   }

@@ -44,7 +44,7 @@ export const App = () => {
     if (me.status === "ready") return <Redirect to={route.next ?? "/"} />
     return (
       <Suspense fallback={<Loading />}>
-        <LoginPage next={route.next} />
+        <LoginPage next={route.next} failure={route.failure} />
       </Suspense>
     )
   }

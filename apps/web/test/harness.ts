@@ -35,9 +35,10 @@ export interface ConsoleWorld {
 
 /**
  * `network`: the server asks a DNS server on loopback, whose TXT records the test publishes (domain
- * verification), and sends mail to one whose mailbox it reads; otherwise it has neither.
+ * verification), and sends mail to one whose mailbox it reads; otherwise it has neither. `env`: more of
+ * the server's settings, read as it starts (after the file's earlier `beforeAll`s).
  */
-export const useConsole = (options: { readonly network?: boolean } = {}): ConsoleWorld => {
+export const useConsole = (options: { readonly network?: boolean; readonly env?: () => Record<string, string> } = {}): ConsoleWorld => {
   let runtime: ManagedRuntime.ManagedRuntime<any, any> | undefined
   let local: LocalNetwork | undefined
   const world: ConsoleWorld = {
@@ -74,7 +75,7 @@ export const useConsole = (options: { readonly network?: boolean } = {}): Consol
       world.network = local.network
     }
     runtime = ManagedRuntime.make(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {}, webConsoleDir: dist })
-      .pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { ...local?.env } })))))
+      .pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { ...local?.env, ...options.env?.() } })))))
     ;[world.base, world.browser] = await Promise.all([runtime.runPromise(HedgerowServer.baseUrl), launchChromium()])
     const first = Option.getOrThrow(await runtime.runPromise(HedgerowServer.bootstrapIfEmpty()))
     Object.assign(world.owner, {

@@ -1,36 +1,13 @@
 import { totpCode } from "@hedgerow/core"
 import { describe, expect, it } from "vitest"
 import { logInForm, seriousViolations, useConsole } from "./harness.ts"
+import { turnOnTwoFactor, wrongCode } from "./two-factor-setup.ts"
 
 // Logging in to the console as a user with two-factor authentication, in Chromium against the real
 // server: the password, then the app's code computed here from the secret setup gave.
 const world = useConsole()
 const { owner, withPage } = world
 const STEP_MS = 30_000
-
-/** A code that is not the present one (nor, but by a one-in-a-million chance, a neighbour's). */
-const wrongCode = (secret: string) => String((Number(totpCode(secret, Date.now())) + 500_000) % 1_000_000).padStart(6, "0")
-
-/** The owner turns two-factor authentication on over the API, from a session of their own; the secret comes back. */
-const turnOn = async (): Promise<string> => {
-  const loggedIn = await fetch(`${world.base}/api/login/`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: owner.email, password: owner.password })
-  })
-  expect(loggedIn.status).toBe(200)
-  const cookies = loggedIn.headers.getSetCookie().map((cookie) => cookie.split(";")[0]!)
-  const csrf = cookies.find((cookie) => cookie.startsWith("posthog_csrftoken="))!.split("=")[1]!
-  const headers = { cookie: cookies.join("; "), "x-csrftoken": csrf, "content-type": "application/json", origin: world.base }
-  const { secret } = await (await fetch(`${world.base}/api/users/@me/two_factor_start_setup/`, { headers })).json() as { secret: string }
-  const validated = await fetch(`${world.base}/api/users/@me/two_factor_validate/`, {
-    method: "POST",
-    headers,
-    body: JSON.stringify({ token: totpCode(secret, Date.now()) })
-  })
-  expect(validated.status).toBe(200)
-  return secret
-}
 
 describe("two-factor authentication in the console", () => {
   it("sets up an app from the settings page, shows backup codes once, and turns it off again", async () => {
@@ -71,7 +48,7 @@ describe("two-factor authentication in the console", () => {
   })
 
   it("asks for the code at log-in after the password, shows a wrong code's refusal, and logs in with the right one", async () => {
-    const secret = await turnOn()
+    const { secret } = await turnOnTwoFactor(world)
     await withPage({}, async (page) => {
       await page.goto(`${world.base}/login`)
       const form = logInForm(page)

@@ -47,7 +47,7 @@ export const knownPathOf = (url: string): KnownPath | undefined => {
   return knownPaths.find((candidate) => candidate.pattern.test(path))
 }
 
-/** The first segments of the contract's paths (api, flags, decide, _health): the API's part of the URL space. */
+/** The first segments of the contract's paths (api, flags, decide, _health, _preflight): the API's part of the URL space. */
 const apiRoots: ReadonlySet<string> = new Set(knownPaths.map((known) => known.template.split("/")[1]!))
 
 /** Whether a request URL falls in the API's part of the URL space, served or not. */

@@ -1,3 +1,5 @@
+import { queryString } from "../api/client.ts"
+
 /**
  * The console's pages and their URLs. A page's whole state is in its URL (path and query), so a reload
  * or a shared link shows the same view. No page lives under a path the API serves (/api, /flags,
@@ -5,7 +7,8 @@
  */
 export type Route =
   | { readonly page: "home" }
-  | { readonly page: "login"; readonly next: string | undefined }
+  /** `failure`: how an SSO log-in that came back here ended, when it did not log the person in. */
+  | { readonly page: "login"; readonly next: string | undefined; readonly failure?: LoginFailure | undefined }
   | { readonly page: "organization"; readonly organizationId: string; readonly pageNumber: number }
   | { readonly page: "members"; readonly organizationId: string; readonly pageNumber: number }
   | { readonly page: "invites"; readonly organizationId: string; readonly pageNumber: number }
@@ -31,6 +34,17 @@ export type Route =
   /** Approving a `hedgerow login --browser`: the code its link carries, or none when typed by hand. */
   | { readonly page: "cliAuthorize"; readonly code: string }
   | { readonly page: "notFound" }
+
+/** The server's `error_code` for a refused SSO log-in (PostHog's codes), and `error_detail` when it gives one. */
+export interface LoginFailure {
+  readonly code: string
+  readonly detail: string | undefined
+}
+
+const failureOf = (search: URLSearchParams): LoginFailure | undefined => {
+  const code = search.get("error_code")
+  return code === null || code === "" ? undefined : { code, detail: search.get("error_detail") ?? undefined }
+}
 
 /** The flag list's filters, by the API's parameter names (`tags` repeats), and its page. */
 export interface FlagList {
@@ -101,7 +115,7 @@ export const parseRoute = (pathname: string, query: string): Route => {
   if (segments === undefined) return { page: "notFound" }
   const [first, id, ...rest] = segments
   if (first === undefined) return { page: "home" }
-  if (first === "login" && id === undefined) return { page: "login", next: safeNext(search.get("next")) }
+  if (first === "login" && id === undefined) return { page: "login", next: safeNext(search.get("next")), failure: failureOf(search) }
   if (first === "organization" && id !== undefined && rest.length === 0) {
     return { page: "organization", organizationId: id, pageNumber: pageNumberOf(search) }
   }
@@ -139,7 +153,7 @@ export const hrefOf = (route: Exclude<Route, { page: "notFound" }>): string => {
     case "home":
       return "/"
     case "login":
-      return route.next === undefined ? "/login" : `/login?${new URLSearchParams({ next: route.next })}`
+      return `/login${queryString({ next: route.next, error_code: route.failure?.code, error_detail: route.failure?.detail })}`
     case "organization":
       return `/organization/${encodeURIComponent(route.organizationId)}${route.pageNumber > 1 ? `?page=${route.pageNumber}` : ""}`
     case "members":

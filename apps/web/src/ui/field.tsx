@@ -12,10 +12,11 @@ interface Described {
  * A labelled control, with the API's error for it (the field its `attr` names) beside it, tied to the
  * control so that a screen reader reads it with the field.
  */
-const Field = ({ label, error, hint, control }: {
+const Field = ({ label, error, hint, announce, control }: {
   readonly label: ReactNode
   readonly error: string | undefined
   readonly hint?: string | undefined
+  readonly announce?: boolean | undefined
   readonly control: (described: Described) => ReactNode
 }) => {
   const id = useId()
@@ -28,7 +29,7 @@ const Field = ({ label, error, hint, control }: {
       <label htmlFor={id}>{label}</label>
       {control({ id, "aria-invalid": error === undefined ? undefined : true, "aria-describedby": describedBy === "" ? undefined : describedBy })}
       {hint === undefined ? null : <p id={hintId} className="hint">{hint}</p>}
-      {error === undefined ? null : <p id={errorId} className="field-error">{error}</p>}
+      {error === undefined ? null : <p id={errorId} role={announce === true ? "alert" : undefined} className="field-error">{error}</p>}
     </div>
   )
 }
@@ -41,13 +42,16 @@ interface FieldProps {
   readonly onValue: (value: string) => void
 }
 
-export const TextField = ({ label, error, hint, onValue, ...input }:
+/** `announce`: the error is read out as it appears, for a form whose one field every refusal is about. */
+export const TextField = ({ label, error, hint, announce, onValue, ...input }:
   & Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "onChange">
-  & FieldProps) => (
+  & FieldProps
+  & { readonly announce?: boolean | undefined }) => (
   <Field
     label={label}
     error={error}
     hint={hint}
+    announce={announce}
     control={(described) => <input {...input} {...described} onChange={(event) => onValue(event.target.value)} />}
   />
 )

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import type { SsoProvider } from "./providers.ts"
+import { SSO_REFUSAL_WORDS, type SsoRefusalCode } from "./refusal-words.ts"
 
 /**
  * Why an SSO log-in was turned away. `code` is the one a log-in page reads from `/login?error_code=`
@@ -10,36 +11,23 @@ export class SsoRefused extends Schema.TaggedError<SsoRefused>()("SsoRefused", {
   detail: Schema.String
 }) {
   /** No account, and the e-mail's domain is not one whose people join by themselves. */
-  static readonly noAccount = () =>
-    new SsoRefused({
-      code: "no_new_organizations",
-      detail: "Your email address is not associated with an account. Please ask your administrator for an invite."
-    })
+  static readonly noAccount = () => refused("no_new_organizations")
   /** No account, and the e-mail's verified domain does not let its people join by themselves. */
-  static readonly jitNotEnabled = () =>
-    new SsoRefused({
-      code: "jit_not_enabled",
-      detail:
-        "We could not find an account with your email address and your organization does not support automatic enrollment. Please contact your administrator for an invite."
-    })
+  static readonly jitNotEnabled = () => refused("jit_not_enabled")
   /** The account exists but has been deactivated. */
-  static readonly inactive = () => new SsoRefused({ code: "inactive", detail: "This account has been deactivated." })
+  static readonly inactive = () => refused("inactive")
   /** The identity provider vouched for no usable e-mail address. */
-  static readonly noEmail = () =>
-    new SsoRefused({ code: "no_email", detail: "Your identity provider did not give a valid email address." })
+  static readonly noEmail = () => refused("no_email")
   /** The e-mail's domain requires another way of logging in. */
-  static readonly enforced = (required: SsoProvider) => ENFORCED[required]()
+  static readonly enforced = (required: SsoProvider) => refused(ENFORCED[required])
 }
 
-const GENERIC = "Your organization does not allow this authentication method."
+const refused = (code: SsoRefusalCode) => new SsoRefused({ code, detail: SSO_REFUSAL_WORDS[code] })
 
-const ENFORCED: Record<SsoProvider, () => SsoRefused> = {
-  saml: () =>
-    new SsoRefused({
-      code: "saml_sso_enforced",
-      detail: "Your organization requires SAML SSO authentication. Please enter your email address to access your account."
-    }),
-  "google-oauth2": () => new SsoRefused({ code: "google_sso_enforced", detail: `${GENERIC} Please log in with Google.` }),
-  github: () => new SsoRefused({ code: "github_sso_enforced", detail: `${GENERIC} Please log in with GitHub.` }),
-  gitlab: () => new SsoRefused({ code: "gitlab_sso_enforced", detail: `${GENERIC} Please log in with GitLab.` })
+/** The code that says which provider a domain requires. */
+const ENFORCED: Record<SsoProvider, SsoRefusalCode> = {
+  saml: "saml_sso_enforced",
+  "google-oauth2": "google_sso_enforced",
+  github: "github_sso_enforced",
+  gitlab: "gitlab_sso_enforced"
 }
