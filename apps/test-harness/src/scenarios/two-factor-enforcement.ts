@@ -7,7 +7,7 @@ import { currentOf, foundOrganization, ORGANIZATIONS } from "./organizations.ts"
 import { denied, envelope, expectReply, invalid, needWorld, type Scenario, withWorld } from "./scenario.ts"
 import { accept, Browser, createInvite, freshEmail, login, logout, me, SESSION } from "./sessions-support.ts"
 
-const twoFactor = (endpoint: "startSetup" | "validate" | "status") => ({ group: "twoFactor", endpoint }) as const
+const twoFactor = (endpoint: "startSetup" | "validate" | "status" | "disable") => ({ group: "twoFactor", endpoint }) as const
 const token = { group: "twoFactorLogin", endpoint: "token" } as const
 
 const SETUP_REQUIRED = envelope("authentication_error", "two_factor_setup_required", "2FA setup required")
@@ -145,6 +145,11 @@ export const twoFactorEnforcementScenarios: ReadonlyArray<Scenario> = [
         expectReply(await fresh.call(token, { body: { token: totpCode(secret, Date.now() + 30_000) } }), 200, { success: true })
         expectReply(await fresh.call(ORGANIZATIONS.retrieve, { params }), 200, { ...org, enforce_2fa: true, membership_level: 1 })
         expectReply(await fresh.call(FLAGS.list, { params: flags }), 200)
+
+        // Turning the app off takes the pass from the person's sessions: they are asked to set one up again.
+        expectReply(await fresh.call(twoFactor("disable")), 200, { success: true })
+        expectReply(await fresh.call(ORGANIZATIONS.retrieve, { params }), 403, SETUP_REQUIRED)
+        expectReply(await fresh.call(twoFactor("status")), 200, { is_enabled: false, backup_codes: [], backup_codes_remaining: 0, method: null })
       })
     }
   }

@@ -13,6 +13,8 @@ export class SessionRepository extends Context.Service<SessionRepository, {
   }) => Effect.Effect<Session>
   /** The session passed the second factor after its log-in (its user turned an authenticator app on). */
   readonly markTwoFactorVerified: (id: SessionId) => Effect.Effect<void>
+  /** The user turned their app off: none of their sessions counts as having passed a second factor any more. */
+  readonly forgetTwoFactorVerified: (user: UserId) => Effect.Effect<void>
   /**
    * The live session with this secret's hash, its (active or not) user, their memberships, whether their
    * current organization enforces two-factor authentication and whether they have an authenticator app.

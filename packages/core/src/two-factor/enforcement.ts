@@ -46,9 +46,12 @@ export const twoFactorVerificationRequired = () =>
 
 /**
  * The organization's rule for a session-authenticated request: when the user's current organization
- * enforces two-factor authentication, a user without an authenticator app is refused until they set one
- * up, and one with an app until their session has passed a second factor. Personal API keys are not
- * sessions and never meet this rule, as in PostHog. `path` undefined is no open path.
+ * enforces two-factor authentication, a session that passed a second factor is served; otherwise a user
+ * without an authenticator app is refused until they set one up, and one with an app until they log in
+ * with its code. A session passes by an app's code, a browser remembered for the app, or an identity
+ * provider, which asks no app of its own (PostHog does not hold single sign-on to this rule either).
+ * Turning the app off takes the pass from the user's sessions, so they meet the rule again. Personal API
+ * keys are not sessions and never meet it, as in PostHog. `path` undefined is no open path.
  */
 export const twoFactorRefusal = (
   standing: TwoFactorStanding,
@@ -56,8 +59,7 @@ export const twoFactorRefusal = (
   path: string | undefined
 ): PermissionDenied | undefined => {
   if (!standing.enforced) return undefined
+  if (sessionVerified) return undefined
   if (path !== undefined && OPEN_PATHS.has(normalPath(path))) return undefined
-  if (!standing.enabled) return twoFactorSetupRequired()
-  if (!sessionVerified) return twoFactorVerificationRequired()
-  return undefined
+  return standing.enabled ? twoFactorVerificationRequired() : twoFactorSetupRequired()
 }

@@ -158,6 +158,7 @@ export class TwoFactorService extends Context.Service<TwoFactorService, {
           // Turning off what is already off changes nothing, and tells no one.
           if (Option.isNone(yield* twoFactor.device(actor.user.id, true))) return undefined
           yield* twoFactor.disable(actor.user.id)
+          yield* sessions.forgetTwoFactorVerified(actor.user.id)
           return yield* notify("two_factor_disabled", actor.user)
         }))
         yield* sent([notice])

@@ -36,6 +36,11 @@ export const layerNoDeps = Layer.effect(
           WHERE s.secret_hash = ${secretHash}`.pipe(Effect.orDie, Effect.flatMap(decodeHolder)),
       markTwoFactorVerified: (id) =>
         sql`UPDATE sessions SET two_factor_verified = true WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
+      forgetTwoFactorVerified: (user) =>
+        sql`UPDATE sessions SET two_factor_verified = false WHERE user_id = ${user} AND two_factor_verified`.pipe(
+          Effect.orDie,
+          Effect.asVoid
+        ),
       remove: (id) => sql`DELETE FROM sessions WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
       removeForUser: (user, keep) =>
         (keep === null
