@@ -1,9 +1,9 @@
 import { bodyOf, OrganizationService, systemActor, UserService } from "@hedgerow/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startGitHub } from "./oauth/github.ts"
+import { gitHubSettings, startGitHub } from "./oauth/github.ts"
 import { logIn, SITE, startServer, type TestServer } from "./oauth/server.ts"
 
-const CLIENT = { id: "Iv1.hedgerow", secret: "github-client-secret-never-logged" }
+const CLIENT = { id: "Iv1.enforced", secret: "github-client-secret-of-the-enforcement-test" }
 const EMAIL = "katherine@jit.example"
 const PASSWORD = "a password for the contrast"
 
@@ -17,12 +17,7 @@ describe("two-factor enforcement and single sign-on", () => {
 
   beforeAll(async () => {
     github = await startGitHub(CLIENT)
-    server = await startServer({
-      HEDGEROW_OAUTH_GITHUB_CLIENT_ID: CLIENT.id,
-      HEDGEROW_OAUTH_GITHUB_CLIENT_SECRET: CLIENT.secret,
-      HEDGEROW_OAUTH_GITHUB_URL: github.webUrl,
-      HEDGEROW_OAUTH_GITHUB_API_URL: github.apiUrl
-    })
+    server = await startServer(gitHubSettings(github, CLIENT))
     github.script.user = { login: "kjohnson", id: 7, name: "Katherine Johnson" }
     github.script.emails = [{ email: EMAIL, primary: true, verified: true }]
     const organization = await server.runtime.runPromise(
