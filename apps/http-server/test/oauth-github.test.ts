@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import { startGitHub } from "./oauth/github.ts"
+import { gitHubSettings, startGitHub } from "./oauth/github.ts"
 import { logIn, SITE, startServer, type TestServer, whoAmI } from "./oauth/server.ts"
 
 const CLIENT = { id: "Iv1.hedgerow", secret: "github-client-secret-never-logged" }
@@ -13,13 +13,7 @@ describe("OAuth log-in with GitHub", () => {
 
   beforeAll(async () => {
     github = await startGitHub(CLIENT)
-    server = await startServer({
-      HEDGEROW_OAUTH_GITHUB_CLIENT_ID: CLIENT.id,
-      HEDGEROW_OAUTH_GITHUB_CLIENT_SECRET: CLIENT.secret,
-      HEDGEROW_OAUTH_GITHUB_URL: github.webUrl,
-      HEDGEROW_OAUTH_GITHUB_API_URL: github.apiUrl,
-      HEDGEROW_OAUTH_TIMEOUT_MS: String(TIMEOUT_MS)
-    })
+    server = await startServer({ ...gitHubSettings(github, CLIENT), HEDGEROW_OAUTH_TIMEOUT_MS: String(TIMEOUT_MS) })
   }, 60_000)
   afterAll(async () => {
     await server.close()

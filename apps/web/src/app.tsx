@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from "react"
-import { onSessionLost } from "./api/resources.ts"
+import { onSessionLost, onTwoFactorRequired } from "./api/resources.ts"
 import { useApi } from "./api/use-api.ts"
 import { navigate, useLocation } from "./router/navigation.tsx"
 import { ALL_FLAGS, hrefOf, parseRoute } from "./router/routes.ts"
@@ -18,6 +18,13 @@ onSessionLost(() => {
   const { page } = parseRoute(window.location.pathname, window.location.search)
   if (page === "login" || page === "signup") return
   navigate(hrefOf({ page: "login", next: here() === "/" ? undefined : here() }), { replace: true })
+})
+
+// The user's organization requires two-factor authentication and this session has not passed it: the
+// two-factor page says so and offers the way (its endpoints stay open to the session).
+onTwoFactorRequired((required) => {
+  const target = hrefOf({ page: "twoFactor", required })
+  if (here() !== target) navigate(target, { replace: true })
 })
 
 /** The console's start: the feature flags of the user's current project, else their organization. */

@@ -25,7 +25,7 @@ const NOTICE_ONLY: ReadonlyMap<WatchedTable, string> = new Map([[
  * a database has run is never edited. Their notifications move versions nobody asks for.
  */
 const NOTIFIED_UNREAD: ReadonlySet<string> = new Set([
-  "organizations", "roles", "role_memberships", "feature_flag_role_access",
+  "roles", "role_memberships", "feature_flag_role_access",
   // The webhook queues: their notices wake the delivery workers, and move no cache's version.
   "webhook_changes", "webhook_deliveries"
 ])

@@ -13,6 +13,7 @@ export const sessionRequestOf = (request: HttpServerRequest.HttpServerRequest, s
   const forwarded = settings.trustProxy ? request.headers["x-forwarded-for"]?.split(",")[0]?.trim() : undefined
   return {
     method: request.method,
+    path: request.url,
     sessionKey: request.cookies[SESSION_COOKIE],
     csrfCookie: request.cookies[CSRF_COOKIE],
     csrfHeader: request.headers[CSRF_HEADER],

@@ -71,3 +71,11 @@ export const startGitHub = async (client: { readonly id: string; readonly secret
   base = listening.base
   return { webUrl: base, apiUrl: `${base}/api`, script, authorizations, close: listening.close }
 }
+
+/** The settings that point a server at a GitHub on loopback (`startGitHub`) with `client`. */
+export const gitHubSettings = (github: { readonly webUrl: string; readonly apiUrl: string }, client: { readonly id: string; readonly secret: string }) => ({
+  HEDGEROW_OAUTH_GITHUB_CLIENT_ID: client.id,
+  HEDGEROW_OAUTH_GITHUB_CLIENT_SECRET: client.secret,
+  HEDGEROW_OAUTH_GITHUB_URL: github.webUrl,
+  HEDGEROW_OAUTH_GITHUB_API_URL: github.apiUrl
+})

@@ -37,6 +37,8 @@ export const startServer = async (env: Record<string, string>) => {
     organization: boot.organization_id,
     written,
     sql,
+    /** The server's own services, for what the operator does in-process. */
+    runtime,
     /** A new browser, whose requests to the site go to this server. */
     browser: () => new Browser((address) => address.startsWith(SITE) ? url + address.slice(SITE.length) : address),
     close: () => runtime.dispose()

@@ -9,7 +9,7 @@ export const discoveryScenarios: ReadonlyArray<Scenario> = [
       expectReply(reply, 200)
       const mine = reply.body.results.find((o: { id: string }) => o.id === primary.organization)
       assert.ok(mine, "the key's organization is listed")
-      assert.deepEqual(Object.keys(mine).sort(), ["created_at", "id", "membership_level", "name", "slug"])
+      assert.deepEqual(Object.keys(mine).sort(), ["created_at", "enforce_2fa", "id", "membership_level", "name", "slug"])
       assert.ok([1, 8, 15].includes(mine.membership_level))
       assert.equal(reply.body.count, reply.body.results.length)
     }

@@ -44,6 +44,7 @@ import { sessionScenarios } from "./sessions.ts"
 import { ssoEnforcementScenarios } from "./sso-enforcement.ts"
 import { transportScenarios } from "./transport.ts"
 import { twoFactorScenarios } from "./two-factor.ts"
+import { twoFactorEnforcementScenarios } from "./two-factor-enforcement.ts"
 import { webhookScenarios } from "./webhooks.ts"
 
 /** The conformance set, written once and run on every target. */
@@ -59,6 +60,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...keyReachScenarios,
   ...ssoEnforcementScenarios,
   ...twoFactorScenarios,
+  ...twoFactorEnforcementScenarios,
   ...cliAuthScenarios,
   ...domainScenarios,
   ...domainAccessScenarios,

@@ -14,7 +14,7 @@ export const ORGANIZATIONS = {
 } as const
 const ME = { group: "identity", endpoint: "me" } as const
 
-const ORGANIZATION_FIELDS = ["created_at", "id", "membership_level", "name", "slug"]
+const ORGANIZATION_FIELDS = ["created_at", "enforce_2fa", "id", "membership_level", "name", "slug"]
 const INSUFFICIENT = denied("Your organization access level is insufficient.")
 const UNKNOWN_ORGANIZATION = "00000000-0000-4000-8000-000000000000"
 
@@ -22,7 +22,14 @@ const UNKNOWN_ORGANIZATION = "00000000-0000-4000-8000-000000000000"
 export const foundOrganization = async (target: Target, key: string, name = `Founded ${randomUUID().slice(0, 8)}`) => {
   const reply = await target.call(ORGANIZATIONS.create, { key, body: { name } })
   expectReply(reply, 201)
-  return reply.body as { id: string; name: string; slug: string; membership_level: number; created_at: string }
+  return reply.body as {
+    id: string
+    name: string
+    slug: string
+    membership_level: number
+    created_at: string
+    enforce_2fa: boolean | null
+  }
 }
 
 /** The caller's current organization and project, as `GET /api/users/@me/` tells them. */
@@ -82,7 +89,7 @@ export const organizationScenarios: ReadonlyArray<Scenario> = [
       const org = reply.body
       await removing(target, founder.key, [org.id], async () => {
         assert.deepEqual(Object.keys(org).sort(), ORGANIZATION_FIELDS)
-        assert.deepEqual([org.name, org.membership_level], ["Founders & Co", 15])
+        assert.deepEqual([org.name, org.membership_level, org.enforce_2fa], ["Founders & Co", 15, null])
         assert.match(org.slug, /^founders-co(-[a-z0-9]{6})?$/)
         assert.notEqual(org.id, UNKNOWN_ORGANIZATION)
         expectReply(await target.call(ORGANIZATIONS.retrieve, { key: founder.key, params: { organization_id: org.id } }), 200, org)

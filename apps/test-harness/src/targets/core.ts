@@ -30,8 +30,9 @@ const asText = (values: Readonly<Record<string, string | number>> | undefined) =
 const CORE_ORIGIN = "http://core.hedgerow.invalid"
 
 /** The call's cookies and headers as core's session rules read them; one client address for every call. */
-const sessionRequestOf = (method: string, call: Call): SessionRequest => ({
+const sessionRequestOf = (method: string, path: string, call: Call): SessionRequest => ({
   method,
+  path,
   sessionKey: call.cookies?.[SESSION_COOKIE],
   csrfCookie: call.cookies?.[CSRF_COOKIE],
   csrfHeader: call.headers?.[CSRF_HEADER],
@@ -61,7 +62,7 @@ export const coreTarget = (runtime: ManagedRuntime.ManagedRuntime<any, any>): Ta
     const binding = bindingOf(ref.group, ref.endpoint)
     if (binding === undefined) return Promise.reject(new Error(`No binding for ${ref.group}.${ref.endpoint}`))
     const publicGroup = binding.access !== "authenticated"
-    const request = () => sessionRequestOf(endpoint.method, call)
+    const request = () => sessionRequestOf(endpoint.method, renderPath(endpoint.path, call), call)
     const program = Effect.gen(function*() {
       // A caller is authenticated first, as the server's middleware does before decoding the request.
       const actor = publicGroup ? undefined : yield* Authentication.use((auth) => auth.caller(call.key, request))

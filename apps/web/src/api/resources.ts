@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from "react"
 import { type ApiError, asApiError } from "./client.ts"
+import { type TwoFactorRefusal, twoFactorRefusalOf } from "./two-factor-refusals.ts"
 
 /**
  * What the pages read from the API, kept by key (the request's URL) so that a page and the shell asking
@@ -32,6 +33,12 @@ export const onSessionLost = (handler: () => void) => {
   sessionLost = handler
 }
 
+/** Called when the API answers a read with one of those refusals. */
+let twoFactorRequired: (refusal: TwoFactorRefusal) => void = () => {}
+export const onTwoFactorRequired = (handler: (refusal: TwoFactorRefusal) => void) => {
+  twoFactorRequired = handler
+}
+
 const start = (key: string, load: () => Promise<unknown>): Entry => {
   const entry: Entry = { state: LOADING }
   entries.set(key, entry)
@@ -41,7 +48,10 @@ const start = (key: string, load: () => Promise<unknown>): Entry => {
     },
     (cause: unknown) => {
       entry.state = { status: "failed", error: asApiError(cause) }
-      if (entry.state.error.status === 401) sessionLost()
+      const { status, code } = entry.state.error
+      if (status === 401) sessionLost()
+      const refusal = status === 403 ? twoFactorRefusalOf(code) : undefined
+      if (refusal !== undefined) twoFactorRequired(refusal)
     }
   ).finally(() => {
     if (entries.get(key) === entry) notify()
@@ -62,6 +72,12 @@ export const useResource = <T>(key: string | null, load: () => Promise<T>): Reso
 /** Forgets the resources whose key starts with `prefix` (all of them without one): their readers load them again. */
 export const invalidate = (prefix = "") => {
   for (const key of [...entries.keys()]) if (key.startsWith(prefix)) entries.delete(key)
+  notify()
+}
+
+/** Forgets the resources that failed: their readers ask again (after the session was let through, say). */
+export const invalidateFailed = () => {
+  for (const [key, entry] of [...entries]) if (entry.state.status === "failed") entries.delete(key)
   notify()
 }
 

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react"
 import { type ApiError, asApiError, request } from "../api/client.ts"
-import { invalidate } from "../api/resources.ts"
+import { invalidate, invalidateFailed } from "../api/resources.ts"
+import type { TwoFactorRefusal } from "../api/two-factor-refusals.ts"
 import { reread, useApi } from "../api/use-api.ts"
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx"
 import { CopyButton } from "../ui/copy-button.tsx"
@@ -83,11 +84,19 @@ const BackupCodesShown = ({ codes, onHide }: { readonly codes: ReadonlyArray<str
   )
 }
 
+/** Why the organization's rule sent the person here, and what lets them through. */
+const REQUIRED_MESSAGES: Readonly<Record<TwoFactorRefusal, string>> = {
+  setup: "Your organization requires two-factor authentication. Set up an authenticator app to continue.",
+  verification:
+    "Your organization requires two-factor authentication. Log out, then log in again with a code from your authenticator app to continue."
+}
+
 /**
  * The user's two-factor authentication: whether it is on, setting up an authenticator app, new backup
  * codes and turning it off (both asked for first). Secrets and codes live in this page's state alone.
+ * `required`: the organization's rule sent the person here, which the page says first.
  */
-export default function TwoFactorPage() {
+export default function TwoFactorPage({ required }: { readonly required?: TwoFactorRefusal | undefined }) {
   usePageTitle("Two-factor authentication")
   const status = useApi(STATUS_PATH, {})
   const [setup, setSetup] = useState<Setup | undefined>(undefined)
@@ -106,6 +115,8 @@ export default function TwoFactorPage() {
     setSetup(undefined)
     setNotice("Two-factor authentication is on: log-ins now ask for a code from your app.")
     refresh()
+    // The code just taken lets this session through its organization's rule: what was refused is read again.
+    invalidateFailed()
     heading.current?.focus()
   }
   const turnedOff = () => {
@@ -118,6 +129,7 @@ export default function TwoFactorPage() {
   return (
     <>
       <h1 ref={heading} tabIndex={-1}>Two-factor authentication</h1>
+      {required === undefined ? null : <p role="alert" className="warning">{REQUIRED_MESSAGES[required]}</p>}
       <p className="hint">With it on, logging in with your password also asks for a code from an authenticator app on your phone.</p>
       <p role="status" className="notice">{notice ?? ""}</p>
       {error === undefined ? null : <p role="alert" className="form-error">{error}</p>}

@@ -1,4 +1,5 @@
 import { queryString } from "../api/client.ts"
+import { asTwoFactorRefusal, type TwoFactorRefusal } from "../api/two-factor-refusals.ts"
 
 /**
  * The console's pages and their URLs. A page's whole state is in its URL (path and query), so a reload
@@ -30,7 +31,8 @@ export type Route =
   | { readonly page: "personalApiKeys" }
   | { readonly page: "newPersonalApiKey" }
   | { readonly page: "personalApiKey"; readonly keyId: string }
-  | { readonly page: "twoFactor" }
+  /** `required`: the organization's two-factor rule sent the person here, and what it asks of them. */
+  | { readonly page: "twoFactor"; readonly required?: TwoFactorRefusal | undefined }
   /** Approving a `hedgerow login --browser`: the code its link carries, or none when typed by hand. */
   | { readonly page: "cliAuthorize"; readonly code: string }
   | { readonly page: "notFound" }
@@ -136,7 +138,10 @@ export const parseRoute = (pathname: string, query: string): Route => {
     const tab = FLAG_TABS.find((name) => name === search.get("tab")) ?? "settings"
     return { page: "flag", projectId: id, flagId, tab, pageNumber: isPaged(tab) ? pageNumberOf(search) : 1 }
   }
-  if (first === "settings" && id === "two-factor" && rest.length === 0) return { page: "twoFactor" }
+  if (first === "settings" && id === "two-factor" && rest.length === 0) {
+    const required = asTwoFactorRefusal(search.get("required"))
+    return required === undefined ? { page: "twoFactor" } : { page: "twoFactor", required }
+  }
   // The user's own keys, not an organization's: under the user's settings.
   if (first === "settings" && id === "personal-api-keys") {
     const [keyId, ...more] = rest
@@ -180,7 +185,7 @@ export const hrefOf = (route: Exclude<Route, { page: "notFound" }>): string => {
     case "personalApiKey":
       return `/settings/personal-api-keys/${encodeURIComponent(route.keyId)}`
     case "twoFactor":
-      return "/settings/two-factor"
+      return route.required === undefined ? "/settings/two-factor" : `/settings/two-factor?${new URLSearchParams({ required: route.required })}`
     case "cliAuthorize":
       return route.code === "" ? "/cli/authorize" : `/cli/authorize?${new URLSearchParams({ code: route.code })}`
   }

@@ -55,7 +55,7 @@ const pageOf = (route: ShellRoute): ReactNode => {
     case "personalApiKey":
       return <PersonalApiKeyPage keyId={route.keyId} />
     case "twoFactor":
-      return <TwoFactorPage />
+      return <TwoFactorPage required={route.required} />
     case "cliAuthorize":
       return <CliAuthorizePage code={route.code} />
     case "notFound":

@@ -11,6 +11,7 @@ import { csrfFailure } from "../sessions/csrf.ts"
 import { isSessionKey } from "../sessions/keys.ts"
 import { SessionRepository } from "../sessions/repository.ts"
 import type { SessionRequest } from "../sessions/request.ts"
+import { twoFactorRefusal } from "../two-factor/enforcement.ts"
 import { Freshness } from "../read-model/freshness.ts"
 import { memoized } from "../read-model/memoized.ts"
 import { READS } from "../read-model/watched.ts"
@@ -46,7 +47,8 @@ export class Authentication extends Context.Service<Authentication, {
   /**
    * The caller of an authenticated endpoint, found as PostHog finds it: a bearer key decides alone (a bad
    * one is a 401 whatever cookies come with it); without one, the request's session (read only then);
-   * without either, 401.
+   * without either, 401. A session whose user's current organization enforces two-factor authentication
+   * is refused (403) until it has passed a second factor, but for the paths left open for setting one up.
    */
   readonly caller: (
     credential: string | undefined,
@@ -101,7 +103,8 @@ export class Authentication extends Context.Service<Authentication, {
       const site = siteOrigin(yield* SiteSettings)
       const sessionHolderOf = memoized(freshness, sessions.findHolder, { name: "session_holders", reads: READS.sessionHolder })
 
-      const session = Effect.fnUntraced(function*(request: SessionRequest) {
+      /** The session's user; with `enforce`, refused as the organization's two-factor rule says (see twoFactorRefusal). */
+      const sessionUser = Effect.fnUntraced(function*(request: SessionRequest, enforce: boolean) {
         const key = request.sessionKey ?? ""
         if (!isSessionKey(key)) return Option.none<UserActor>()
         const holder = yield* sessionHolderOf(secureValueOf(key))
@@ -111,7 +114,11 @@ export class Authentication extends Context.Service<Authentication, {
         }
         const refused = csrfFailure(request, site)
         if (refused !== undefined) return yield* new PermissionDenied({ detail: `CSRF Failed: ${refused}` })
-        const { session: found, user, memberships } = holder.value
+        const { session: found, user, memberships, two_factor } = holder.value
+        if (enforce) {
+          const unverified = twoFactorRefusal(two_factor, found.two_factor_verified, request.path)
+          if (unverified !== undefined) return yield* unverified
+        }
         return Option.some<UserActor>({
           _tag: "User",
           user,
@@ -120,10 +127,13 @@ export class Authentication extends Context.Service<Authentication, {
         })
       })
 
+      // Log-in, log-out, sign-up and SSO read the session only to know who is there, never to serve them.
+      const session = (request: SessionRequest) => sessionUser(request, false)
+
       const caller = (credential: string | undefined, request: () => SessionRequest) =>
         (credential ?? "").trim() !== ""
           ? authenticate(credential)
-          : Effect.flatMap(session(request()), Option.match({
+          : Effect.flatMap(sessionUser(request(), true), Option.match({
             onNone: () => Effect.fail(AuthenticationError.missing()),
             onSome: Effect.succeed
           }))

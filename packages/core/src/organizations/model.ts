@@ -1,5 +1,5 @@
 import { Schema, Struct } from "effect"
-import { maxLength, notBlank, Trimmed } from "../shared/fields.ts"
+import { Bool, maxLength, notBlank, Trimmed } from "../shared/fields.ts"
 import { OrganizationId } from "../shared/ids.ts"
 import { Timestamp } from "../shared/time.ts"
 
@@ -13,7 +13,9 @@ export const OrganizationView = Schema.Struct({
   name: Schema.String,
   slug: Schema.String,
   created_at: Timestamp,
-  membership_level: Schema.NullOr(MembershipLevel)
+  membership_level: Schema.NullOr(MembershipLevel),
+  /** Whether members' log-in sessions must pass a second factor (PostHog's setting; null reads as off). */
+  enforce_2fa: Schema.NullOr(Schema.Boolean)
 })
 export type OrganizationView = typeof OrganizationView.Type
 
@@ -31,8 +33,11 @@ const OrganizationName = Trimmed.check(notBlank, maxLength(64))
 export const OrganizationCreate = Schema.Struct({ name: OrganizationName })
 export type OrganizationCreate = typeof OrganizationCreate.Type
 
-/** Body of `PATCH /api/organizations/{id}/`: the name, or nothing. */
-export const OrganizationUpdate = Schema.Struct({ name: Schema.optionalKey(OrganizationName) })
+/** Body of `PATCH /api/organizations/{id}/`: the name, the two-factor rule, or nothing. */
+export const OrganizationUpdate = Schema.Struct({
+  name: Schema.optionalKey(OrganizationName),
+  enforce_2fa: Schema.optionalKey(Schema.NullOr(Bool))
+})
 export type OrganizationUpdate = typeof OrganizationUpdate.Type
 
 /** How the caller's organizations are listed: by name, ties broken by id. */

@@ -35,7 +35,8 @@ const toView = (organization: Organization, membership_level: MembershipLevel | 
   name: organization.name,
   slug: organization.slug,
   created_at: organization.created_at,
-  membership_level
+  membership_level,
+  enforce_2fa: organization.enforce_2fa
 })
 
 export class OrganizationService extends Context.Service<OrganizationService, {
@@ -49,7 +50,7 @@ export class OrganizationService extends Context.Service<OrganizationService, {
   /** `/api/organizations/`: the caller's organizations, ordered by name then id. */
   readonly listVisible: (actor: Actor, query: ListQuery) => Effect.Effect<Page<OrganizationView>, PermissionDenied>
   readonly retrieve: (actor: Actor, id: string) => Effect.Effect<OrganizationView, PermissionDenied | NotFound>
-  /** A new name; administrator level. */
+  /** A new name or two-factor rule; administrator level. */
   readonly update: (
     actor: Actor,
     id: string,
@@ -110,10 +111,10 @@ export class OrganizationService extends Context.Service<OrganizationService, {
       const update = Effect.fn("OrganizationService.update")(function*(actor: Actor, id: string, body: Body) {
         const orgAccess = yield* access.organization(actor, id, "organization:write")
         yield* requireAdmin(orgAccess)
-        const { name } = yield* decodeUpdate(body)
-        const organization = name === undefined
+        const changes = yield* decodeUpdate(body)
+        const organization = Object.keys(changes).length === 0
           ? yield* organizations.findById(orgAccess.organization_id)
-          : yield* transactions.run(organizations.rename(orgAccess.organization_id, name))
+          : yield* transactions.run(organizations.update(orgAccess.organization_id, changes))
         return toView(yield* orNotFound(organization), orgAccess.level)
       })
 

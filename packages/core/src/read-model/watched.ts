@@ -9,6 +9,8 @@ export const WATCHED_TABLES = [
   "personal_api_keys",
   "memberships",
   "sessions",
+  "organizations",
+  "two_factor_devices",
   "projects",
   "feature_flags",
   "feature_flag_usage",
@@ -28,10 +30,11 @@ export const READS = {
   /** A personal API key with its user and the user's memberships: everything authentication needs. */
   keyHolder: ["personal_api_keys", "users", "memberships"],
   /**
-   * A session with its user and the user's memberships: a log-out, a changed password or a removed
-   * membership changes one of these.
+   * A session with its user, the user's memberships and their two-factor standing: a log-out, a changed
+   * password, a removed membership, an organization's two-factor rule or an app turned on or off changes
+   * one of these.
    */
-  sessionHolder: ["sessions", "users", "memberships"],
+  sessionHolder: ["sessions", "users", "memberships", "organizations", "two_factor_devices"],
   /** A project, found by its id or by its token. */
   project: ["projects"],
   /** A stored flag, which carries its creator's and last modifier's names. */

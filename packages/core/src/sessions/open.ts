@@ -16,12 +16,14 @@ export interface LoggedIn {
 }
 
 /**
- * Logs `user` in, inside the caller's transaction. The log-in always opens a new session under a new
+ * Logs `user` in, inside the caller's transaction. `twoFactorVerified` says whether the log-in passed a
+ * second factor (an authenticator app's code, a browser remembered for that app, or an identity
+ * provider), which an organization enforcing two-factor authentication asks of its members' sessions. The log-in always opens a new session under a new
  * secret, so a session id planted before it is never the one logged in (no session fixation). It also
  * ends the session the request came with, sets a new CSRF token and records `last_login`. Expired
  * sessions are cleared on the way.
  */
-export const openSession = (user: UserId, replacing: SessionId | undefined) =>
+export const openSession = (user: UserId, replacing: SessionId | undefined, twoFactorVerified: boolean) =>
   Effect.gen(function*() {
     const sessions = yield* SessionRepository
     const users = yield* UserRepository
@@ -33,7 +35,8 @@ export const openSession = (user: UserId, replacing: SessionId | undefined) =>
     yield* sessions.insert({
       user_id: user,
       secret_hash: secureValueOf(key),
-      expires_at: timestampFromDate(new Date(now + SESSION_AGE_SECONDS * 1000))
+      expires_at: timestampFromDate(new Date(now + SESSION_AGE_SECONDS * 1000)),
+      two_factor_verified: twoFactorVerified
     })
     yield* users.recordLogin(user, timestampFromDate(new Date(now)))
     return { cookies: loginCookies(key, newCsrfToken(), isSecureSite(site)) } satisfies LoggedIn

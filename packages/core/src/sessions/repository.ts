@@ -9,8 +9,16 @@ export class SessionRepository extends Context.Service<SessionRepository, {
     readonly user_id: UserId
     readonly secret_hash: string
     readonly expires_at: Timestamp
+    readonly two_factor_verified: boolean
   }) => Effect.Effect<Session>
-  /** The live session with this secret's hash, its (active or not) user and their memberships. */
+  /** The session passed the second factor after its log-in (its user turned an authenticator app on). */
+  readonly markTwoFactorVerified: (id: SessionId) => Effect.Effect<void>
+  /** The user turned their app off: none of their sessions counts as having passed a second factor any more. */
+  readonly forgetTwoFactorVerified: (user: UserId) => Effect.Effect<void>
+  /**
+   * The live session with this secret's hash, its (active or not) user, their memberships, whether their
+   * current organization enforces two-factor authentication and whether they have an authenticator app.
+   */
   readonly findHolder: (secretHash: string) => Effect.Effect<Option.Option<SessionHolder>>
   readonly remove: (id: SessionId) => Effect.Effect<void>
   /** Ends every session of the user but `keep`. */

@@ -4,6 +4,8 @@
  */
 export interface SessionRequest {
   readonly method: string
+  /** The request's path (a query may follow), which the two-factor rule reads for the paths it leaves open. */
+  readonly path?: string | undefined
   /** The `sessionid` cookie. */
   readonly sessionKey: string | undefined
   /** The `posthog_csrftoken` cookie. */

@@ -69,10 +69,10 @@ export class SessionService extends Context.Service<SessionService, {
 
         // Two-factor authentication: the password was right, and the code comes next, at `/api/login/token/`.
         const pending = yield* transactions.run(pendingLoginFor(found.value.user.id, request.rememberedDevices ?? [])).pipe(Effect.provideContext(context))
-        if (pending !== undefined) return pending
+        if (pending._tag === "TwoFactorPending") return pending
 
         const replacing = Option.flatMapNullishOr(current, (actor) => sessionOf(actor)?.session_id)
-        return yield* transactions.run(openSession(found.value.user.id, Option.getOrUndefined(replacing))).pipe(
+        return yield* transactions.run(openSession(found.value.user.id, Option.getOrUndefined(replacing), pending.twoFactorVerified)).pipe(
           Effect.provideContext(context)
         )
       })

@@ -138,7 +138,7 @@ export class SignupService extends Context.Service<SignupService, {
           yield* users.setCurrent(user.id, { organization_id: invite.organization_id, project_id: null })
           // The used invite goes, and with it the address's other invites to the organization.
           yield* invites.removeForEmail(invite.organization_id, invite.target_email)
-          const session = actor === undefined ? yield* openSession(user.id, undefined) : { cookies: [] }
+          const session = actor === undefined ? yield* openSession(user.id, undefined, false) : { cookies: [] }
           return { user: toUserSummary(user), cookies: session.cookies }
         }).pipe(Effect.provideContext(context)))
       })

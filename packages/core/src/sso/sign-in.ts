@@ -104,7 +104,9 @@ export class SsoSignIn extends Context.Service<SsoSignIn, {
               yield* users.setCurrent(person.id, { organization_id: organization, project_id: null })
             }
           }
-          return yield* openSession(person.id, replacing)
+          // The identity provider authenticated the person, second factor included when it asks one:
+          // an organization enforcing two-factor authentication asks no code of this session.
+          return yield* openSession(person.id, replacing, true)
         })).pipe(Effect.provideContext(context))
       })
 

@@ -21,15 +21,28 @@ export interface TwoFactorPending {
 }
 
 /**
+ * The password alone logs in: the user has no authenticator app, or the browser is one remembered for it,
+ * which passed the app's code within the last thirty days and so counts as the second factor.
+ */
+export interface PasswordEnough {
+  readonly _tag: "PasswordEnough"
+  readonly twoFactorVerified: boolean
+}
+
+/**
  * Inside the caller's transaction: when the user has an authenticator app, and the browser is not one
  * remembered for it (`remembered`: its remember-this-device cookies' values), a new waiting log-in for
- * them (expired ones are cleared on the way); otherwise none, and the password alone logs in.
+ * them (expired ones are cleared on the way); otherwise the password alone logs in.
  */
 export const pendingLoginFor = (user: UserId, remembered: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const twoFactor = yield* TwoFactorRepository
-    if (Option.isNone(yield* twoFactor.device(user, false))) return undefined
-    if (yield* twoFactor.isRemembered(user, remembered.map(secureValueOf))) return undefined
+    if (Option.isNone(yield* twoFactor.device(user, false))) {
+      return { _tag: "PasswordEnough", twoFactorVerified: false } satisfies PasswordEnough
+    }
+    if (yield* twoFactor.isRemembered(user, remembered.map(secureValueOf))) {
+      return { _tag: "PasswordEnough", twoFactorVerified: true } satisfies PasswordEnough
+    }
     const site = yield* SiteSettings
     const now = yield* Clock.currentTimeMillis
     const key = newSessionKey()

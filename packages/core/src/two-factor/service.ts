@@ -75,6 +75,7 @@ export class TwoFactorService extends Context.Service<TwoFactorService, {
       const outbox = yield* OutboxRepository
       const delivery = yield* MailDelivery
       const users = yield* UserRepository
+      const sessions = yield* SessionRepository
       const context = yield* Effect.context<UserRepository | SessionRepository>()
 
       /** Inside the change's transaction: the notice to its user, recorded to be sent once the change commits. */
@@ -118,6 +119,8 @@ export class TwoFactorService extends Context.Service<TwoFactorService, {
         const notice = yield* transactions.run(Effect.gen(function*() {
           yield* twoFactor.enable(actor.user.id, secret.value, step)
           yield* twoFactor.removeSetup(session.session_id)
+          // The code just taken is this session's second factor, as PostHog marks it at this step.
+          yield* sessions.markTwoFactorVerified(session.session_id)
           return yield* notify("two_factor_enabled", actor.user)
         }))
         yield* sent([notice])
@@ -155,6 +158,7 @@ export class TwoFactorService extends Context.Service<TwoFactorService, {
           // Turning off what is already off changes nothing, and tells no one.
           if (Option.isNone(yield* twoFactor.device(actor.user.id, true))) return undefined
           yield* twoFactor.disable(actor.user.id)
+          yield* sessions.forgetTwoFactorVerified(actor.user.id)
           return yield* notify("two_factor_disabled", actor.user)
         }))
         yield* sent([notice])
@@ -189,7 +193,7 @@ export class TwoFactorService extends Context.Service<TwoFactorService, {
           yield* twoFactor.removePendingLogin(id)
           // This browser is remembered: its next password log-ins ask for no code, as PostHog's do.
           yield* twoFactor.rememberDevice(user_id, secureValueOf(remember), timestampFromDate(new Date(now + REMEMBER_DEVICE_SECONDS * 1000)))
-          const loggedIn = yield* openSession(user_id, replacing)
+          const loggedIn = yield* openSession(user_id, replacing, true)
           return { loggedIn, notice: backupCode ? yield* notifyUser("two_factor_backup_code_used", user_id) : undefined }
         }).pipe(Effect.provideContext(context)))
         if (outcome === "throttled") return yield* tooManyAttempts()

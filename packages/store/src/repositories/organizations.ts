@@ -30,8 +30,14 @@ export const layerNoDeps = Layer.effect(
       insert: (input) => insertWithSlug(input.name, input.slug),
       findById: (id) =>
         sql`SELECT ${columns} FROM organizations WHERE id = ${id}`.pipe(Effect.orDie, Effect.flatMap(decodeOrganization)),
-      rename: (id, name) =>
-        sql`UPDATE organizations SET name = ${name}, updated_at = now() WHERE id = ${id} RETURNING ${columns}`.pipe(
+      // Each setting is written only when the change names it; a named enforce_2fa may be null.
+      update: (id, changes) =>
+        sql`
+          UPDATE organizations SET
+            name = CASE WHEN ${changes.name !== undefined} THEN ${changes.name ?? null}::text ELSE name END,
+            enforce_2fa = CASE WHEN ${"enforce_2fa" in changes} THEN ${changes.enforce_2fa ?? null}::boolean ELSE enforce_2fa END,
+            updated_at = now()
+          WHERE id = ${id} RETURNING ${columns}`.pipe(
           Effect.orDie,
           Effect.flatMap(decodeOrganization)
         ),
