@@ -347,7 +347,7 @@ describe("SAML log-in against a real identity provider", () => {
   })
 
   it("never returns to another site: a next that is not a local path is dropped", async () => {
-    for (const next of ["//evil.example/", "https://evil.example/", "/\\evil.example", "evil", "/a\nb"]) {
+    for (const next of ["//evil.example/", "https://evil.example/", "/\\evil.example", "evil", "/a\nb", "/€", "/a b", `/${"a".repeat(2048)}`]) {
       const started = await start(`?email=ada%40acme.test&next=${encodeURIComponent(next)}`)
       expect(new URL(started.headers.get("location")!).searchParams.get("RelayState")).toBe(domainId)
     }
@@ -355,6 +355,17 @@ describe("SAML log-in against a real identity provider", () => {
     const form = await idpForm({ email: "away@acme.test" })
     const reply = await postForm(form.action, { ...form.fields, RelayState: JSON.stringify({ idp: domainId, next: "//evil.example/" }) })
     expect(reply.headers.get("location")).toBe("/")
+  })
+
+  it("completes whatever next the RelayState brings back: one no Location header can hold lands on the console's home", async () => {
+    // RelayState comes back unsigned: anyone posting the form may write any next into it.
+    for (const next of ["/€", "/a b", "/a\u0000b", "/\u2028", "/é?x=ü", `/${"a".repeat(5000)}`]) {
+      const form = await idpForm({ email: "anywhere@acme.test" })
+      const reply = await postForm(form.action, { ...form.fields, RelayState: JSON.stringify({ idp: domainId, next }) })
+      expect(reply.status).toBe(302)
+      expect(reply.headers.get("location")).toBe("/")
+      expect((await me(cookieHeader(reply))).status).toBe(200)
+    }
   })
 
   it("ends the session the browser came with when it logs in again", async () => {

@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import type { SetCookie } from "../../sessions/cookies.ts"
 import { randomBase62, secureValueOf } from "../../shared/secrets.ts"
 import { Timestamp, timestampFromDate } from "../../shared/time.ts"
+import { safeNextPath } from "../next-path.ts"
 import { OAUTH_PROVIDERS, type OAuthProvider } from "../providers.ts"
 
 /**
@@ -47,11 +48,8 @@ const derived = (browserKey: string, purpose: string) => createHmac("sha256", br
  */
 export const secretsOf = (browserKey: string) => ({ nonce: derived(browserKey, "nonce"), codeVerifier: derived(browserKey, "pkce code verifier") })
 
-/** Where a log-in may lead: a path of this site in printable ASCII, never `//host` or `/\host`, which browsers read as another site. */
-const SAFE_NEXT = /^\/(?![/\\])[\x21-\x7e]{0,2047}$/
-
-/** The `next` a start was given, when it is a path of this site; else the console's home. */
-export const nextPathOf = (next: string | undefined): string => (next !== undefined && SAFE_NEXT.test(next) ? next : "/")
+/** The `next` a start was given, when it is a path of this site (see safeNextPath); else the console's home. */
+export const nextPathOf = (next: string | undefined): string => safeNextPath(next) ?? "/"
 
 /** A new pending log-in: what the store keeps, and the secrets that go to the browser (cookie) and the provider (state, nonce, challenge). */
 export const newPendingLogin = (provider: OAuthProvider, next: string | undefined, nowMillis: number) => {

@@ -11,11 +11,12 @@ import { SiteSettings } from "../../shared/site.ts"
 import { Transactions } from "../../shared/transactions.ts"
 import { domainPartOf, hasSaml, verifiedDomainOf } from "../domain-of-email.ts"
 import type { SsoRefused } from "../refusal.ts"
+import { safeNextPath } from "../next-path.ts"
 import { SsoSignIn } from "../sign-in.ts"
 import { checkResponse } from "./checks.ts"
 import { identityOf } from "./identity.ts"
 import { SamlNotConfigured, SamlRejected } from "./rejected.ts"
-import { localPath, readRelayState, relayStateOf } from "./relay-state.ts"
+import { readRelayState, relayStateOf } from "./relay-state.ts"
 import { SamlRepository } from "./repository.ts"
 import { REQUEST_LIFETIME_MS, type ServiceProvider, serviceProviderOf } from "./service-provider.ts"
 import { SamlSignature } from "./signature.ts"
@@ -59,7 +60,7 @@ const fromChecked = <A>(outcome: A | SamlRejected): Effect.Effect<A, SamlRejecte
  * provider's signed answer and, when every rule holds, signs the person in as every SSO log-in does.
  */
 export class SamlLogin extends Context.Service<SamlLogin, {
-  /** `next`: a page of this site to return to afterwards; anything but a local path is dropped. */
+  /** `next`: a page of this site to return to afterwards; anything but a safe path of this site (safeNextPath) is dropped. */
   readonly start: (email: string | undefined, next: string | undefined) => Effect.Effect<AuthnRequest, SamlNotConfigured>
   readonly complete: (answer: SamlAnswer, request: SessionRequest) => Effect.Effect<SamlLoggedIn, SamlRejected | SsoRefused>
 }>()("hedgerow/SamlLogin") {
@@ -88,7 +89,7 @@ export class SamlLogin extends Context.Service<SamlLogin, {
           id,
           issue_instant: new Date(now).toISOString().replace(/\.\d{3}Z$/, "Z"),
           destination: domain.value.saml_acs_url!,
-          relay_state: relayStateOf(domain.value.id, localPath(next)),
+          relay_state: relayStateOf(domain.value.id, safeNextPath(next)),
           service_provider: serviceProvider
         } satisfies AuthnRequest
       })
