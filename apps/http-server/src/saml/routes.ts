@@ -1,4 +1,4 @@
-import { ACS_PATH, SamlLogin, type SamlLoggedIn, SamlNotConfigured, SamlRejected, serviceProviderOf, SiteSettings, type SsoRefused } from "@hedgerow/core"
+import { ACS_PATH, SAML_LOGIN_COOKIE, SamlLogin, type SamlLoggedIn, SamlNotConfigured, SamlRejected, serviceProviderOf, SiteSettings, type SsoRefused } from "@hedgerow/core"
 import { Effect, Layer } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { cookiesOf } from "../answers/cookies.ts"
@@ -60,7 +60,9 @@ export const routes = Layer.effectDiscard(Effect.gen(function*() {
 
   yield* router.add("GET", START_PATH, (request) =>
     saml.start(queryValue(request, "email"), queryValue(request, "next")).pipe(
-      Effect.map((authnRequest) => HttpServerResponse.redirect(redirectUrl(authnRequest), { status: 302, headers: noStore })),
+      Effect.map((authnRequest) =>
+        HttpServerResponse.redirect(redirectUrl(authnRequest), { status: 302, headers: noStore, cookies: cookiesOf([authnRequest.cookie]) })
+      ),
       Effect.catchTag("SamlNotConfigured", () => Effect.succeed(toLoginPage(SamlNotConfigured.code)))
     ))
 
@@ -79,7 +81,11 @@ export const routes = Layer.effectDiscard(Effect.gen(function*() {
       if (encoded === "") return yield* new SamlRejected({ detail: "Missing needed parameter SAMLResponse" })
       if (!BASE64.test(encoded)) return yield* new SamlRejected({ detail: "The SAMLResponse is not base64." })
       if ((encoded.length * 3) / 4 > MAX_DOCUMENT_BYTES + 2) return yield* new SamlRejected({ detail: "The SAML message is too large." })
-      return { document: Buffer.from(encoded, "base64").toString("utf8"), relay_state: lastValue(form, "RelayState") }
+      return {
+        document: Buffer.from(encoded, "base64").toString("utf8"),
+        relay_state: lastValue(form, "RelayState"),
+        browser_key: request.cookies[SAML_LOGIN_COOKIE]
+      }
     })
 
   yield* router.add("POST", ACS_PATH, (request) =>

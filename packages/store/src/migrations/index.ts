@@ -16,6 +16,7 @@ import twoFactor from "./0013_two_factor.ts"
 import saml from "./0014_saml.ts"
 import oauth from "./0015_oauth.ts"
 import cliAuth from "./0016_cli_auth.ts"
+import samlBrowser from "./0017_saml_browser.ts"
 import { sqlErrorReason } from "../sql/postgres-client.ts"
 
 /** Forward-only, versioned migrations, recorded in `hedgerow_migrations` and applied at start. */
@@ -31,7 +32,8 @@ export const migrations = {
   "0013_two_factor": twoFactor,
   "0014_saml": saml,
   "0015_oauth": oauth,
-  "0016_cli_auth": cliAuth
+  "0016_cli_auth": cliAuth,
+  "0017_saml_browser": samlBrowser
 }
 
 const migrate = Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: "hedgerow_migrations" })

@@ -8,13 +8,13 @@ import { isSecureSite, SiteSettings } from "../../shared/site.ts"
 import { millisOf } from "../../shared/time.ts"
 import { Transactions } from "../../shared/transactions.ts"
 import { type OAuthProvider, SSO_PROVIDERS, SsoSettings } from "../providers.ts"
+import { isBrowserKey } from "../browser-key.ts"
 import { SsoSignIn } from "../sign-in.ts"
 import { OAuthClient } from "./client.ts"
 import { identityFromAnswer } from "./identity.ts"
 import {
   clearOauthLoginCookie,
   codeChallengeOf,
-  isBrowserKey,
   newPendingLogin,
   oauthLoginCookie,
   type PendingOAuthLogin,
