@@ -1,48 +1,14 @@
-import { Bootstrap, bodyOf, DomainService, systemActor } from "@hedgerow/core"
 import { createDatabase, forEachBackend, testDatabaseUrl } from "@hedgerow/store/testing"
-import { type StoreOptions } from "@hedgerow/store"
-import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
-import { SqlClient } from "effect/sql"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
+import { ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HedgerowServer } from "../src/index.ts"
-import { formOf, IDP_ENTITY_ID, startIdp, type TestIdp } from "./saml-idp.ts"
+import { formOf, startIdp, type TestIdp } from "./saml-idp.ts"
+import { freePort, samlDomain, samlServerLayer } from "./saml-server.ts"
 
-const DOMAIN = "acme.test"
 const ELSEWHERE = "This log-in was started in another browser: start it again from this one."
 
-/** A server of the site `site` on `port` (any free one when 0), over `store`. */
-const serve = (site: string, store: StoreOptions, port = 0) =>
-  ManagedRuntime.make(
-    HedgerowServer.layer({ port, host: "127.0.0.1", store, log: { level: "error", format: "json", sink: () => {} } }).pipe(
-      Layer.provide(ConfigProvider.layerAdd(ConfigProvider.fromEnv({ env: { HEDGEROW_SITE_URL: site } }), { asPrimary: true }))
-    )
-  )
+const serve = (site: string, options?: Parameters<typeof samlServerLayer>[1]) => ManagedRuntime.make(samlServerLayer(site, options))
 type Runtime = ReturnType<typeof serve>
-
-const freePort = async () => {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve))
-  const { port } = probe.address() as AddressInfo
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  return port
-}
-
-/** A verified JIT domain of a new organization whose identity provider is `idp`. */
-const samlDomain = (runtime: Runtime, idp: TestIdp) =>
-  runtime.runPromise(Effect.gen(function*() {
-    const { organization_id } = yield* Bootstrap.use((b) => b.run({ email: "owner@example.com" }))
-    const created = yield* DomainService.use((s) => s.create(systemActor, organization_id, bodyOf({ domain: DOMAIN })))
-    yield* (yield* SqlClient.SqlClient)`UPDATE domains SET verified_at = now() WHERE id = ${created.id}`
-    yield* DomainService.use((s) =>
-      s.update(systemActor, organization_id, created.id, bodyOf({
-        jit_provisioning_enabled: true,
-        saml_entity_id: IDP_ENTITY_ID,
-        saml_acs_url: idp.ssoUrl,
-        saml_x509_cert: idp.keys.certificateBody
-      })))
-  }))
 
 /** A log-in started at `server` for `email`, as the browser holds it once the IdP answered: its form and its cookie. */
 const started = async (server: string, idp: TestIdp, email: string) => {
@@ -85,7 +51,7 @@ forEachBackend((backend) => {
     beforeAll(async () => {
       database = await createDatabase(testDatabaseUrl()!, "hedgerow_saml")
       for (let i = 0; i < 2; i++) {
-        const runtime = serve(site, { databaseUrl: database.url })
+        const runtime = serve(site, { store: { databaseUrl: database.url } })
         runtimes.push(runtime)
         urls.push(await runtime.runPromise(HedgerowServer.baseUrl))
       }
@@ -123,7 +89,7 @@ describe("a SAML log-in's browser on a plain-http site", () => {
   beforeAll(async () => {
     const port = await freePort()
     url = `http://127.0.0.1:${port}`
-    runtime = serve(url, {}, port)
+    runtime = serve(url, { port })
     await runtime.runPromise(HedgerowServer.baseUrl)
     idp = await startIdp(await (await fetch(`${url}/api/saml/metadata/`)).text())
     await samlDomain(runtime, idp)

@@ -1,32 +1,17 @@
-import { Bootstrap, bodyOf, DomainService, type OrganizationId, systemActor } from "@hedgerow/core"
-import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
+import type { OrganizationId } from "@hedgerow/core"
+import { Effect, type Layer, ManagedRuntime } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { createHash } from "node:crypto"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { inflateRawSync } from "node:zlib"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { HedgerowServer } from "../src/index.ts"
-import { type Answer, formOf, IDP_ENTITY_ID, keyPair, type KeyPair, startIdp, type TestIdp } from "./saml-idp.ts"
+import { type Answer, formOf, keyPair, type KeyPair, startIdp, type TestIdp } from "./saml-idp.ts"
+import { freePort, samlDomain, samlServerLayer } from "./saml-server.ts"
 
-const OWNER = "owner@example.com"
-const DOMAIN = "acme.test"
-
-/** The server under test on `port`, reached at `site`. */
-const serverLayer = (port: number, site: string) =>
-  HedgerowServer.layer({ port, host: "127.0.0.1", store: {} }).pipe(
-    Layer.provide(ConfigProvider.layerAdd(ConfigProvider.fromEnv({ env: { HEDGEROW_SITE_URL: site } }), { asPrimary: true }))
-  )
+/** Behind a proxy as far as the server knows, so that each test's browser comes from an address of its own (see SsoThrottle). */
+const serverLayer = (port: number, site: string) => samlServerLayer(site, { port, env: { HEDGEROW_TRUST_PROXY: "true" } })
 type Served = Layer.Success<ReturnType<typeof serverLayer>>
-
-const freePort = async () => {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve))
-  const { port } = probe.address() as AddressInfo
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  return port
-}
 
 /**
  * SAML log-in over real HTTP: the server under test, and samlify as the identity provider of a verified
@@ -54,35 +39,29 @@ describe("SAML log-in against a real identity provider", () => {
     site = `https://127.0.0.1:${port}`
     runtime = ManagedRuntime.make(serverLayer(port, site))
     await run(HedgerowServer.baseUrl)
-    organization = (await run(Bootstrap.use((b) => b.run({ email: OWNER })))).organization_id
     idp = await startIdp(await (await fetch(`${url}/api/saml/metadata/`)).text())
     stranger = await keyPair("not.the.idp.example")
-    domainId = await run(Effect.gen(function*() {
-      const created = yield* DomainService.use((s) => s.create(systemActor, organization, bodyOf({ domain: DOMAIN })))
-      const db = yield* SqlClient.SqlClient
-      // Verified as a DNS check would have it.
-      yield* db`UPDATE domains SET verified_at = now() WHERE id = ${created.id}`
-      yield* DomainService.use((s) =>
-        s.update(systemActor, organization, created.id, bodyOf({
-          jit_provisioning_enabled: true,
-          saml_entity_id: IDP_ENTITY_ID,
-          saml_acs_url: idp.ssoUrl,
-          saml_x509_cert: idp.keys.certificateBody
-        })))
-      return created.id as string
-    }))
+    const domain = await samlDomain(runtime, idp)
+    organization = domain.organization
+    domainId = domain.domainId
   })
   afterAll(async () => {
     await idp?.stop()
     await runtime?.dispose()
   })
 
-  const start = (query: string) => fetch(`${url}/login/saml/${query}`, { redirect: "manual" })
+  /** The address the current test's browser comes from, as the proxy says. */
+  let address = ""
+  let tests = 0
+  beforeEach(() => {
+    address = `192.0.2.${++tests}`
+  })
+  const start = (query: string) => fetch(`${url}/login/saml/${query}`, { redirect: "manual", headers: { "x-forwarded-for": address } })
   const postForm = (action: string, fields: Record<string, string>, type = "application/x-www-form-urlencoded", cookie?: string) =>
     fetch(action, {
       method: "POST",
       redirect: "manual",
-      headers: { "content-type": type, ...(cookie === undefined ? {} : { cookie }) },
+      headers: { "content-type": type, "x-forwarded-for": address, ...(cookie === undefined ? {} : { cookie }) },
       body: new URLSearchParams(fields).toString()
     })
 

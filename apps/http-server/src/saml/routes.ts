@@ -1,4 +1,16 @@
-import { ACS_PATH, SAML_LOGIN_COOKIE, SamlLogin, type SamlLoggedIn, SamlNotConfigured, SamlRejected, serviceProviderOf, SiteSettings, type SsoRefused } from "@hedgerow/core"
+import {
+  ACS_PATH,
+  SAML_LOGIN_COOKIE,
+  SamlLogin,
+  type SamlLoggedIn,
+  SamlNotConfigured,
+  SamlRejected,
+  serviceProviderOf,
+  SiteSettings,
+  type SsoRefused,
+  SSO_THROTTLED_CODE,
+  type Throttled
+} from "@hedgerow/core"
 import { Effect, Layer } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { cookiesOf } from "../answers/cookies.ts"
@@ -57,13 +69,15 @@ export const routes = Layer.effectDiscard(Effect.gen(function*() {
     HttpServerResponse.redirect(sitePath(site.url, outcome.next), { status: 302, headers: noStore, cookies: cookiesOf(outcome.cookies) })
   const refused = (error: SamlRejected | SsoRefused) =>
     Effect.succeed(error._tag === "SamlRejected" ? toLoginPage(SamlRejected.code, error.detail) : toLoginPage(error.code))
+  /** A client address over its budget (SsoThrottle), with PostHog's words for when to come back. */
+  const throttled = (error: Throttled) => Effect.succeed(toLoginPage(SSO_THROTTLED_CODE, error.detail))
 
   yield* router.add("GET", START_PATH, (request) =>
-    saml.start(queryValue(request, "email"), queryValue(request, "next")).pipe(
+    saml.start(queryValue(request, "email"), queryValue(request, "next"), sessionRequestOf(request, settings).clientAddress).pipe(
       Effect.map((authnRequest) =>
         HttpServerResponse.redirect(redirectUrl(authnRequest), { status: 302, headers: noStore, cookies: cookiesOf([authnRequest.cookie]) })
       ),
-      Effect.catchTag("SamlNotConfigured", () => Effect.succeed(toLoginPage(SamlNotConfigured.code)))
+      Effect.catchTags({ SamlNotConfigured: () => Effect.succeed(toLoginPage(SamlNotConfigured.code)), Throttled: throttled })
     ))
 
   /** The form the browser posted, or the refusal of one that is not a SAML answer this server can read. */
@@ -92,7 +106,7 @@ export const routes = Layer.effectDiscard(Effect.gen(function*() {
     answerOf(request).pipe(
       Effect.flatMap((answer) => saml.complete(answer, sessionRequestOf(request, settings))),
       Effect.map(loggedIn),
-      Effect.catchTags({ SamlRejected: refused, SsoRefused: refused })
+      Effect.catchTags({ SamlRejected: refused, SsoRefused: refused, Throttled: throttled })
     ))
 
   const metadata = serviceProviderMetadata(serviceProvider)

@@ -10,6 +10,7 @@ import { Transactions } from "../../shared/transactions.ts"
 import { type OAuthProvider, SSO_PROVIDERS, SsoSettings } from "../providers.ts"
 import { isBrowserKey } from "../browser-key.ts"
 import { SsoSignIn } from "../sign-in.ts"
+import { SSO_THROTTLED_CODE, SsoThrottle } from "../throttle.ts"
 import { OAuthClient } from "./client.ts"
 import { identityFromAnswer } from "./identity.ts"
 import {
@@ -80,6 +81,7 @@ export class OAuthLogin extends Context.Service<OAuthLogin, {
       const site = yield* SiteSettings
       const sso = yield* SsoSettings
       const client = yield* OAuthClient
+      const throttle = yield* SsoThrottle
       const secure = isSecureSite(site)
       // Paths on the host the browser is on, under the site's path prefix.
       const sitePath = new URL(site.url).pathname.replace(/\/+$/, "")
@@ -95,6 +97,11 @@ export class OAuthLogin extends Context.Service<OAuthLogin, {
         Effect.as(Effect.logWarning(`OAuth log-in with ${provider} refused (${code}): ${reason}`), loginPage(code))
 
       const begin = Effect.fn("OAuthLogin.begin")(function*(name: string, request: OAuthBrowserRequest, next: string | undefined) {
+        // A refused start leaves the browser's pending log-in, if any, as it was.
+        const throttled = yield* throttle.start(request.session.clientAddress).pipe(Effect.flip, Effect.option)
+        if (Option.isSome(throttled)) {
+          return { location: `${sitePath}/login?${new URLSearchParams({ error_code: SSO_THROTTLED_CODE, error_detail: throttled.value.detail })}`, cookies: [] }
+        }
         const provider = configured(name)
         if (provider === INVALID_PROVIDER || provider === NOT_CONFIGURED) return loginPage(provider)
         const { browserKey, state, nonce, codeVerifier, pending } = newPendingLogin(provider, next, yield* Clock.currentTimeMillis)

@@ -6,6 +6,7 @@ import type { DomainRepository } from "../../domains/repository.ts"
 import type { LoggedIn } from "../../sessions/open.ts"
 import type { SetCookie } from "../../sessions/cookies.ts"
 import type { SessionRequest } from "../../sessions/request.ts"
+import type { Throttled } from "../../shared/errors.ts"
 import type { DomainId } from "../../shared/ids.ts"
 import { randomBase62, secureValueOf } from "../../shared/secrets.ts"
 import { SiteSettings } from "../../shared/site.ts"
@@ -15,6 +16,7 @@ import type { SsoRefused } from "../refusal.ts"
 import { newBrowserKey } from "../browser-key.ts"
 import { safeNextPath } from "../next-path.ts"
 import { SsoSignIn } from "../sign-in.ts"
+import { SsoThrottle } from "../throttle.ts"
 import { clearSamlLoginCookie, samlLoginCookie, startedByThisBrowser } from "./browser-binding.ts"
 import { checkResponse } from "./checks.ts"
 import { identityOf } from "./identity.ts"
@@ -68,8 +70,14 @@ const fromChecked = <A>(outcome: A | SamlRejected): Effect.Effect<A, SamlRejecte
  */
 export class SamlLogin extends Context.Service<SamlLogin, {
   /** `next`: a page of this site to return to afterwards; anything but a safe path of this site (safeNextPath) is dropped. */
-  readonly start: (email: string | undefined, next: string | undefined) => Effect.Effect<AuthnRequest, SamlNotConfigured>
-  readonly complete: (answer: SamlAnswer, request: SessionRequest) => Effect.Effect<SamlLoggedIn, SamlRejected | SsoRefused>
+  /** `clientAddress`: the browser's address, whose starts are counted (SsoThrottle). */
+  readonly start: (
+    email: string | undefined,
+    next: string | undefined,
+    clientAddress: string
+  ) => Effect.Effect<AuthnRequest, SamlNotConfigured | Throttled>
+  /** The request's client address is counted (SsoThrottle) before the answer waits for its signature's check. */
+  readonly complete: (answer: SamlAnswer, request: SessionRequest) => Effect.Effect<SamlLoggedIn, SamlRejected | SsoRefused | Throttled>
 }>()("hedgerow/SamlLogin") {
   static readonly layerNoDeps = Layer.effect(
     SamlLogin,
@@ -80,10 +88,12 @@ export class SamlLogin extends Context.Service<SamlLogin, {
       const authentication = yield* Authentication
       const transactions = yield* Transactions
       const site = yield* SiteSettings
+      const throttle = yield* SsoThrottle
       const context = yield* Effect.context<DomainRepository>()
       const serviceProvider = serviceProviderOf(site)
 
-      const start = Effect.fn("SamlLogin.start")(function*(email: string | undefined, next: string | undefined) {
+      const start = Effect.fn("SamlLogin.start")(function*(email: string | undefined, next: string | undefined, clientAddress: string) {
+        yield* throttle.start(clientAddress)
         const address = email?.trim() ?? ""
         if (address === "") return yield* new SamlNotConfigured()
         const domain = yield* Effect.provideContext(verifiedDomainOf(address), context)
@@ -117,6 +127,7 @@ export class SamlLogin extends Context.Service<SamlLogin, {
         })
 
       const complete = Effect.fn("SamlLogin.complete")(function*(answer: SamlAnswer, request: SessionRequest) {
+        yield* throttle.answer(request.clientAddress)
         const relayState = readRelayState(answer.relay_state)
         const domain = yield* domainAnswering(relayState.domain)
         const response = yield* signature.read(answer.document, domain.saml_x509_cert!)
