@@ -98,9 +98,10 @@ export class OAuthLogin extends Context.Service<OAuthLogin, {
 
       const begin = Effect.fn("OAuthLogin.begin")(function*(name: string, request: OAuthBrowserRequest, next: string | undefined) {
         // A refused start leaves the browser's pending log-in, if any, as it was.
-        const throttled = yield* throttle.start(request.session.clientAddress).pipe(Effect.flip, Effect.option)
-        if (Option.isSome(throttled)) {
-          return { location: `${sitePath}/login?${new URLSearchParams({ error_code: SSO_THROTTLED_CODE, error_detail: throttled.value.detail })}`, cookies: [] }
+        const admitted = yield* throttle.start(request.session.clientAddress).pipe(Effect.result)
+        if (admitted._tag === "Failure") {
+          const query = new URLSearchParams({ error_code: SSO_THROTTLED_CODE, error_detail: admitted.failure.detail })
+          return { location: `${sitePath}/login?${query}`, cookies: [] } satisfies BrowserRedirect
         }
         const provider = configured(name)
         if (provider === INVALID_PROVIDER || provider === NOT_CONFIGURED) return loginPage(provider)

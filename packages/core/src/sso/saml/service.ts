@@ -69,8 +69,10 @@ const fromChecked = <A>(outcome: A | SamlRejected): Effect.Effect<A, SamlRejecte
  * provider's signed answer and, when every rule holds, signs the person in as every SSO log-in does.
  */
 export class SamlLogin extends Context.Service<SamlLogin, {
-  /** `next`: a page of this site to return to afterwards; anything but a safe path of this site (safeNextPath) is dropped. */
-  /** `clientAddress`: the browser's address, whose starts are counted (SsoThrottle). */
+  /**
+   * `next`: a page of this site to return to afterwards; anything but a safe path of this site
+   * (safeNextPath) is dropped. `clientAddress`: the browser's, whose starts are counted (SsoThrottle).
+   */
   readonly start: (
     email: string | undefined,
     next: string | undefined,
