@@ -39,6 +39,8 @@ describe("SAML log-in in the built hedgerow serve", () => {
     try {
       const url = await servingUrl(server)
       await waitFor(server, /Ctrl-C/)
+      // The default site is plain http, where no browser carries the answer's cookie cross-site: the start says so.
+      expect(server.output()).toContain("SAML log-in on a plain-http HEDGEROW_SITE_URL checks the browser of an answer only when it sends its cookie")
       const post = (xml: string) =>
         fetch(`${url}/complete/saml/`, {
           method: "POST",

@@ -43,6 +43,8 @@ describe("hedgerow serve with OAuth providers", () => {
       server.child.kill("SIGTERM")
       expect(await server.exited).toBe(0)
       expect(server.output()).not.toContain(secret)
+      // On https the SAML answer's cookie is required, and nothing about it is said.
+      expect(server.output()).not.toContain("SAML log-in on a plain-http")
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

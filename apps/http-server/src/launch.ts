@@ -1,4 +1,4 @@
-import { SsoSettings } from "@hedgerow/core"
+import { samlBrowserBindingRequired, SsoSettings } from "@hedgerow/core"
 import { Console, Effect, Layer, Option } from "effect"
 import { Store } from "@hedgerow/store"
 import { logSettingsFromConfig } from "./log/settings.ts"
@@ -6,6 +6,7 @@ import { MetricsListener } from "./observe/metrics-listener.ts"
 import { tracingFromConfig } from "./observe/tracing.ts"
 import { baseUrl, bootstrapIfEmpty, layer as serverLayer, type ServerOptions } from "./server.ts"
 import { metricsListenerFromConfig } from "./settings/metrics-listener.ts"
+import { siteFromConfig } from "./settings/site.ts"
 
 const banner = (options: ServerOptions) =>
   Effect.gen(function*() {
@@ -14,6 +15,12 @@ const banner = (options: ServerOptions) =>
     if (options.webConsoleDir !== undefined) lines.push(`Web console: ${url}/ (log in with an e-mail and a password)`)
     const oauth = [...(yield* SsoSettings).oauth]
     if (oauth.length > 0) lines.push(`OAuth log-in with ${oauth.join(", ")}: ${url}/login/<provider>/`)
+    if (!samlBrowserBindingRequired(yield* siteFromConfig)) {
+      lines.push(
+        "SAML log-in on a plain-http HEDGEROW_SITE_URL checks the browser of an answer only when it sends its cookie, " +
+          "which browsers send on no identity provider's cross-site POST over http: use https beyond development."
+      )
+    }
     const metrics = yield* Effect.serviceOption(MetricsListener)
     if (Option.isSome(metrics)) lines.push(`Metrics: ${metrics.value.url}/metrics   Readiness: ${url}/_ready`)
     const first = yield* bootstrapIfEmpty()

@@ -1,31 +1,17 @@
-import { Bootstrap, bodyOf, DomainService, type OrganizationId, systemActor } from "@hedgerow/core"
-import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
+import type { OrganizationId } from "@hedgerow/core"
+import { Effect, type Layer, ManagedRuntime } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
+import { createHash } from "node:crypto"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { inflateRawSync } from "node:zlib"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { HedgerowServer } from "../src/index.ts"
-import { type Answer, formOf, IDP_ENTITY_ID, keyPair, type KeyPair, startIdp, type TestIdp } from "./saml-idp.ts"
+import { type Answer, formOf, keyPair, type KeyPair, startIdp, type TestIdp } from "./saml-idp.ts"
+import { freePort, samlDomain, samlServerLayer } from "./saml-server.ts"
 
-const OWNER = "owner@example.com"
-const DOMAIN = "acme.test"
-
-/** The server under test on `port`, reached at `site`. */
-const serverLayer = (port: number, site: string) =>
-  HedgerowServer.layer({ port, host: "127.0.0.1", store: {} }).pipe(
-    Layer.provide(ConfigProvider.layerAdd(ConfigProvider.fromEnv({ env: { HEDGEROW_SITE_URL: site } }), { asPrimary: true }))
-  )
+/** Behind a proxy as far as the server knows, so that each test's browser comes from an address of its own (see SsoThrottle). */
+const serverLayer = (port: number, site: string) => samlServerLayer(site, { port, env: { HEDGEROW_TRUST_PROXY: "true" } })
 type Served = Layer.Success<ReturnType<typeof serverLayer>>
-
-const freePort = async () => {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve))
-  const { port } = probe.address() as AddressInfo
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  return port
-}
 
 /**
  * SAML log-in over real HTTP: the server under test, and samlify as the identity provider of a verified
@@ -34,7 +20,10 @@ const freePort = async () => {
  */
 describe("SAML log-in against a real identity provider", () => {
   let runtime: ManagedRuntime.ManagedRuntime<Served, Layer.Error<ReturnType<typeof serverLayer>>>
+  /** Where the tests reach the server: plain HTTP on loopback. */
   let url = ""
+  /** The site as people reach it, and as the server names itself: https, as in production. */
+  let site = ""
   let idp: TestIdp
   let stranger: KeyPair
   let organization = "" as OrganizationId
@@ -47,55 +36,61 @@ describe("SAML log-in against a real identity provider", () => {
   beforeAll(async () => {
     const port = await freePort()
     url = `http://127.0.0.1:${port}`
-    runtime = ManagedRuntime.make(serverLayer(port, url))
+    site = `https://127.0.0.1:${port}`
+    runtime = ManagedRuntime.make(serverLayer(port, site))
     await run(HedgerowServer.baseUrl)
-    organization = (await run(Bootstrap.use((b) => b.run({ email: OWNER })))).organization_id
     idp = await startIdp(await (await fetch(`${url}/api/saml/metadata/`)).text())
     stranger = await keyPair("not.the.idp.example")
-    domainId = await run(Effect.gen(function*() {
-      const created = yield* DomainService.use((s) => s.create(systemActor, organization, bodyOf({ domain: DOMAIN })))
-      const db = yield* SqlClient.SqlClient
-      // Verified as a DNS check would have it.
-      yield* db`UPDATE domains SET verified_at = now() WHERE id = ${created.id}`
-      yield* DomainService.use((s) =>
-        s.update(systemActor, organization, created.id, bodyOf({
-          jit_provisioning_enabled: true,
-          saml_entity_id: IDP_ENTITY_ID,
-          saml_acs_url: idp.ssoUrl,
-          saml_x509_cert: idp.keys.certificateBody
-        })))
-      return created.id as string
-    }))
+    const domain = await samlDomain(runtime, idp)
+    organization = domain.organization
+    domainId = domain.domainId
   })
   afterAll(async () => {
     await idp?.stop()
     await runtime?.dispose()
   })
 
-  const start = (query: string) => fetch(`${url}/login/saml/${query}`, { redirect: "manual" })
+  /** The address the current test's browser comes from, as the proxy says. */
+  let address = ""
+  let tests = 0
+  beforeEach(() => {
+    address = `192.0.2.${++tests}`
+  })
+  const start = (query: string) => fetch(`${url}/login/saml/${query}`, { redirect: "manual", headers: { "x-forwarded-for": address } })
   const postForm = (action: string, fields: Record<string, string>, type = "application/x-www-form-urlencoded", cookie?: string) =>
     fetch(action, {
       method: "POST",
       redirect: "manual",
-      headers: { "content-type": type, ...(cookie === undefined ? {} : { cookie }) },
+      headers: { "content-type": type, "x-forwarded-for": address, ...(cookie === undefined ? {} : { cookie }) },
       body: new URLSearchParams(fields).toString()
     })
 
-  /** The IdP's form for a log-in started with `email`, once the IdP answered as `answer` says. */
-  const idpForm = async (answer: Answer, email = "ada@acme.test") => {
-    idp.next = answer
-    const started = await start(`?email=${encodeURIComponent(email)}`)
+  /** The `name=value` pair of the cookie an answer sets under `name`. */
+  const setCookie = (reply: Response, name: string) =>
+    reply.headers.getSetCookie().map((cookie) => cookie.split(";")[0]!).find((pair) => pair.startsWith(`${name}=`))
+  /**
+   * The IdP's page for a log-in that `started`, as a browser holds it: the form (posted to the server
+   * where the site's ACS is) and the cookie the start set.
+   */
+  const idpPage = async (started: Response) => {
     expect(started.status).toBe(302)
     const page = await fetch(started.headers.get("location")!)
     expect(page.status).toBe(200)
-    return formOf(await page.text())
+    const form = formOf(await page.text())
+    return { action: form.action.replace(site, url), fields: form.fields, cookie: setCookie(started, "hedgerow_saml_login")! }
   }
-  const logIn = async (answer: Answer, email?: string) => {
-    const form = await idpForm(answer, email)
-    return postForm(form.action, form.fields)
+  /** The IdP's form for a log-in started with `email`, once the IdP answered as `answer` says. */
+  const idpForm = async (answer: Answer, email = "ada@acme.test") => {
+    idp.next = answer
+    return idpPage(await start(`?email=${encodeURIComponent(email)}`))
   }
+  type IdpForm = Awaited<ReturnType<typeof idpForm>>
+  /** The form posted by the browser that started its log-in (its cookie), with `fields` in its stead when given. */
+  const answer = (form: IdpForm, fields = form.fields, cookie = form.cookie) =>
+    postForm(form.action, fields, "application/x-www-form-urlencoded", cookie)
+  const logIn = async (reply: Answer, email?: string) => answer(await idpForm(reply, email))
   /** The form again with the Response's XML changed by `change`. */
-  const tampered = (form: { action: string; fields: Record<string, string> }, change: (xml: string) => string) => ({
+  const tampered = (form: IdpForm, change: (xml: string) => string) => ({
     ...form,
     fields: { ...form.fields, SAMLResponse: Buffer.from(change(Buffer.from(form.fields["SAMLResponse"]!, "base64").toString("utf8"))).toString("base64") }
   })
@@ -106,7 +101,9 @@ describe("SAML log-in against a real identity provider", () => {
     expect(reply.headers.get("location")).toBe(failure(detail))
     expect(reply.headers.getSetCookie()).toEqual([])
   }
-  const cookieHeader = (reply: Response) => reply.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ")
+  /** The cookies an answer leaves in a browser, as a `cookie` header: those it removes (Max-Age=0) are not sent again. */
+  const cookieHeader = (reply: Response) =>
+    reply.headers.getSetCookie().filter((cookie) => !cookie.includes("Max-Age=0")).map((cookie) => cookie.split(";")[0]).join("; ")
   const me = (cookie: string) => fetch(`${url}/api/users/@me/`, { headers: { cookie } })
 
   it("publishes the service provider's metadata: the site as entity id, its ACS by HTTP-POST", async () => {
@@ -115,10 +112,10 @@ describe("SAML log-in against a real identity provider", () => {
     expect(reply.headers.get("content-type")).toBe("text/xml; charset=utf-8")
     expect(await reply.text()).toBe(
       `<?xml version="1.0" encoding="UTF-8"?>\n` +
-        `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${url}">` +
+        `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${site}">` +
         `<md:SPSSODescriptor AuthnRequestsSigned="false" WantAssertionsSigned="true" protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">` +
         `<md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified</md:NameIDFormat>` +
-        `<md:AssertionConsumerService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${url}/complete/saml/" index="1"/>` +
+        `<md:AssertionConsumerService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${site}/complete/saml/" index="1"/>` +
         `</md:SPSSODescriptor></md:EntityDescriptor>\n`
     )
   })
@@ -133,8 +130,8 @@ describe("SAML log-in against a real identity provider", () => {
     const id = /ID="(_[0-9A-Za-z]{40})"/.exec(xml)?.[1]
     expect(id).toBeDefined()
     expect(xml).toContain(`Destination="${idp.ssoUrl}"`)
-    expect(xml).toContain(`AssertionConsumerServiceURL="${url}/complete/saml/"`)
-    expect(xml).toContain(`<saml:Issuer>${url}</saml:Issuer>`)
+    expect(xml).toContain(`AssertionConsumerServiceURL="${site}/complete/saml/"`)
+    expect(xml).toContain(`<saml:Issuer>${site}</saml:Issuer>`)
     // Held server-side until answered or expired.
     const held = await sql<{ domain_id: string }>((db) => db`SELECT domain_id FROM saml_requests WHERE id = ${id!}`)
     expect(held).toEqual([{ domain_id: domainId }])
@@ -181,9 +178,9 @@ describe("SAML log-in against a real identity provider", () => {
 
   it("refuses the same answer twice: its request is used up", async () => {
     const form = await idpForm({ email: "twice@acme.test" })
-    expect((await postForm(form.action, form.fields)).headers.get("location")).toBe("/")
+    expect((await answer(form)).headers.get("location")).toBe("/")
     await expectFailure(
-      await postForm(form.action, form.fields),
+      await answer(form),
       "The Response answers no pending request of this service provider: it expired, was answered already or was never sent."
     )
   })
@@ -199,6 +196,56 @@ describe("SAML log-in against a real identity provider", () => {
       await logIn({ tags: { InResponseTo: "_never-issued" } }),
       "The Response answers no pending request of this service provider: it expired, was answered already or was never sent."
     )
+  })
+
+  describe("bound to the browser that started it", () => {
+    const ELSEWHERE = "This log-in was started in another browser: start it again from this one."
+
+    it("sets a secret cookie at the start, sent only to the ACS and on the identity provider's cross-site POST, stored hashed", async () => {
+      const reply = await start("?email=ada%40acme.test")
+      const cookie = reply.headers.getSetCookie().find((header) => header.startsWith("hedgerow_saml_login="))!
+      const [pair, ...attributes] = cookie.split("; ")
+      expect(pair).toMatch(/^hedgerow_saml_login=[0-9A-Za-z]{40}$/)
+      expect(attributes.sort()).toEqual(["HttpOnly", "Max-Age=600", "Path=/complete/saml/", "SameSite=None", "Secure"])
+      const id = /ID="(_[0-9A-Za-z]{40})"/.exec(
+        inflateRawSync(Buffer.from(new URL(reply.headers.get("location")!).searchParams.get("SAMLRequest")!, "base64")).toString("utf8")
+      )![1]!
+      const key = pair!.slice("hedgerow_saml_login=".length)
+      expect(await sql((db) => db`SELECT browser_hash FROM saml_requests WHERE id = ${id}`))
+        .toEqual([{ browser_hash: `sha256$${createHash("sha256").update(key).digest("hex")}` }])
+    })
+
+    it("refuses an answer posted from another browser: someone's own log-in planted in a visitor's browser", async () => {
+      // The attacker starts a log-in to their own account and keeps the identity provider's answer, which
+      // a page of theirs then posts from the visitor's browser: with no cookie, or with the visitor's own.
+      const planted = await idpForm({ email: "mallory@acme.test" })
+      await expectFailure(await answer(planted, planted.fields, ""), ELSEWHERE)
+      const visitor = await idpForm({ email: "visitor@acme.test" })
+      const plantedAgain = await idpForm({ email: "mallory@acme.test" })
+      await expectFailure(await answer(plantedAgain, plantedAgain.fields, visitor.cookie), ELSEWHERE)
+      expect(await sql((db) => db`SELECT id FROM users WHERE email = 'mallory@acme.test'`)).toEqual([])
+      // The visitor's own log-in, from their browser, still goes through.
+      expect((await answer(visitor)).headers.get("location")).toBe("/")
+    })
+
+    it("uses the answer up even when it refuses it: the browser that started it cannot take it afterwards", async () => {
+      const form = await idpForm({ email: "once@acme.test" })
+      await expectFailure(await answer(form, form.fields, ""), ELSEWHERE)
+      await expectFailure(
+        await answer(form),
+        "The Response answers no pending request of this service provider: it expired, was answered already or was never sent."
+      )
+    })
+
+    it("refuses a cookie that is not a browser key, and removes the cookie once the log-in succeeds", async () => {
+      const form = await idpForm({ email: "cookie@acme.test" })
+      await expectFailure(await answer(form, form.fields, "hedgerow_saml_login=not-a-key"), ELSEWHERE)
+      const again = await idpForm({ email: "cookie@acme.test" })
+      const reply = await answer(again)
+      expect(reply.headers.get("location")).toBe("/")
+      const cleared = reply.headers.getSetCookie().find((header) => header.startsWith("hedgerow_saml_login="))!
+      expect(cleared).toMatch(/^hedgerow_saml_login=; Max-Age=0; .*Path=\/complete\/saml\//)
+    })
   })
 
   it("refuses an unsolicited answer, which names no request", async () => {
@@ -223,7 +270,7 @@ describe("SAML log-in against a real identity provider", () => {
     const form = await idpForm({})
     const encrypted = tampered(form, (xml) => xml.replace("<samlp:Status>", "<saml:EncryptedAssertion/><samlp:Status>"))
     await expectFailure(
-      await postForm(encrypted.action, encrypted.fields),
+      await answer(encrypted),
       "Encrypted assertions are not supported: have the identity provider sign the assertion unencrypted."
     )
   })
@@ -231,13 +278,13 @@ describe("SAML log-in against a real identity provider", () => {
   it("refuses an unsigned Response", async () => {
     const form = await idpForm({})
     const unsigned = tampered(form, (xml) => xml.replace(/<ds:Signature[\s\S]*?<\/ds:Signature>/g, ""))
-    await expectFailure(await postForm(unsigned.action, unsigned.fields), "The assertion of the Response is not signed.")
+    await expectFailure(await answer(unsigned), "The assertion of the Response is not signed.")
   })
 
   it("refuses a signed Response whose content was changed after signing", async () => {
     const form = await idpForm({ email: "ada@acme.test" })
     const changed = tampered(form, (xml) => xml.replaceAll("ada@acme.test", "eve@acme.test"))
-    await expectFailure(await postForm(changed.action, changed.fields), "Signature validation failed. SAML Response rejected")
+    await expectFailure(await answer(changed), "Signature validation failed. SAML Response rejected")
   })
 
   describe("signature wrapping", () => {
@@ -252,7 +299,7 @@ describe("SAML log-in against a real identity provider", () => {
     it("refuses a forged unsigned assertion placed before the signed one", async () => {
       const form = await idpForm({ email: "ada@acme.test" })
       const wrapped = tampered(form, (xml) => xml.replace("<saml:Assertion", `${forged(xml)}<saml:Assertion`))
-      await expectFailure(await postForm(wrapped.action, wrapped.fields), "The Response must hold exactly one Assertion.")
+      await expectFailure(await answer(wrapped), "The Response must hold exactly one Assertion.")
     })
 
     it("refuses a forged assertion in the signed one's place, the signed one moved into Extensions", async () => {
@@ -261,7 +308,7 @@ describe("SAML log-in against a real identity provider", () => {
         const signed = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(xml)![0]
         return xml.replace(signed, forged(xml)).replace("<samlp:Status>", `<samlp:Extensions>${signed}</samlp:Extensions><samlp:Status>`)
       })
-      await expectFailure(await postForm(wrapped.action, wrapped.fields), "The Response must hold exactly one Assertion.")
+      await expectFailure(await answer(wrapped), "The Response must hold exactly one Assertion.")
     })
 
     it("refuses a forged assertion carrying the signed one's ID, the signed one inside its Advice", async () => {
@@ -272,7 +319,7 @@ describe("SAML log-in against a real identity provider", () => {
         const outer = forged(xml).replace('ID="_forged"', `ID="${id}"`).replace("<saml:Conditions", `<saml:Advice>${signed}</saml:Advice><saml:Conditions`)
         return xml.replace(signed, outer)
       })
-      await expectFailure(await postForm(wrapped.action, wrapped.fields), "The Response must hold exactly one Assertion.")
+      await expectFailure(await answer(wrapped), "The Response must hold exactly one Assertion.")
     })
 
     it("refuses the assertion's signature moved up to sign the Response in its stead", async () => {
@@ -281,7 +328,7 @@ describe("SAML log-in against a real identity provider", () => {
         const signature = /<ds:Signature[\s\S]*?<\/ds:Signature>/.exec(xml)![0]
         return xml.replace(signature, "").replace("<samlp:Status>", `${signature}<samlp:Status>`)
       })
-      await expectFailure(await postForm(moved.action, moved.fields), "Signature validation failed. SAML Response rejected")
+      await expectFailure(await answer(moved), "Signature validation failed. SAML Response rejected")
     })
   })
 
@@ -290,7 +337,7 @@ describe("SAML log-in against a real identity provider", () => {
     const form = await idpForm({ email: "owner@acme.test.evil.example", attributes: {} })
     const injected = tampered(form, (xml) => xml.replace("owner@acme.test.evil.example", "owner@acme.test<!---->.evil.example"))
     await expectFailure(
-      await postForm(injected.action, injected.fields),
+      await answer(injected),
       "The e-mail's domain (acme.test.evil.example) does not match the configured domain (acme.test)."
     )
   })
@@ -325,13 +372,13 @@ describe("SAML log-in against a real identity provider", () => {
     ["a status other than Success", { StatusCode: "urn:oasis:names:tc:SAML:2.0:status:Responder" },
       "The identity provider did not log the user in (status urn:oasis:names:tc:SAML:2.0:status:Responder)."]
   ])("refuses %s", async (_, tags, detail) => {
-    await expectFailure(await logIn({ tags }), detail.replace("{url}", url))
+    await expectFailure(await logIn({ tags }), detail.replace("{url}", site))
   })
 
   it("refuses a RelayState that names no verified SAML domain", async () => {
     const form = await idpForm({})
     for (const relay of ["", "not-a-uuid", "00000000-0000-4000-8000-000000000000", JSON.stringify({ idp: "nope" })]) {
-      await expectFailure(await postForm(form.action, { ...form.fields, RelayState: relay }), "Authentication request is invalid. Invalid RelayState.")
+      await expectFailure(await answer(form, { ...form.fields, RelayState: relay }), "Authentication request is invalid. Invalid RelayState.")
     }
   })
 
@@ -340,21 +387,32 @@ describe("SAML log-in against a real identity provider", () => {
     const relay = new URL(started.headers.get("location")!).searchParams.get("RelayState")
     expect(relay).toBe(JSON.stringify({ idp: domainId, next: "/project/7?tab=flags" }))
     idp.next = { email: "next@acme.test" }
-    const form = formOf(await (await fetch(started.headers.get("location")!)).text())
+    const form = await idpPage(started)
     expect(form.fields["RelayState"]).toBe(relay)
-    const reply = await postForm(form.action, form.fields)
+    const reply = await answer(form)
     expect(reply.headers.get("location")).toBe("/project/7?tab=flags")
   })
 
   it("never returns to another site: a next that is not a local path is dropped", async () => {
-    for (const next of ["//evil.example/", "https://evil.example/", "/\\evil.example", "evil", "/a\nb"]) {
+    for (const next of ["//evil.example/", "https://evil.example/", "/\\evil.example", "evil", "/a\nb", "/€", "/a b", `/${"a".repeat(2048)}`]) {
       const started = await start(`?email=ada%40acme.test&next=${encodeURIComponent(next)}`)
       expect(new URL(started.headers.get("location")!).searchParams.get("RelayState")).toBe(domainId)
     }
     // Nor when the RelayState coming back was changed on the way.
     const form = await idpForm({ email: "away@acme.test" })
-    const reply = await postForm(form.action, { ...form.fields, RelayState: JSON.stringify({ idp: domainId, next: "//evil.example/" }) })
+    const reply = await answer(form, { ...form.fields, RelayState: JSON.stringify({ idp: domainId, next: "//evil.example/" }) })
     expect(reply.headers.get("location")).toBe("/")
+  })
+
+  it("completes whatever next the RelayState brings back: one no Location header can hold lands on the console's home", async () => {
+    // RelayState comes back unsigned: anyone posting the form may write any next into it.
+    for (const next of ["/€", "/a b", "/a\u0000b", "/\u2028", "/é?x=ü", `/${"a".repeat(5000)}`]) {
+      const form = await idpForm({ email: "anywhere@acme.test" })
+      const reply = await answer(form, { ...form.fields, RelayState: JSON.stringify({ idp: domainId, next }) })
+      expect(reply.status).toBe(302)
+      expect(reply.headers.get("location")).toBe("/")
+      expect((await me(cookieHeader(reply))).status).toBe(200)
+    }
   })
 
   it("ends the session the browser came with when it logs in again", async () => {
@@ -362,7 +420,7 @@ describe("SAML log-in against a real identity provider", () => {
     const cookie = cookieHeader(first)
     expect((await me(cookie)).status).toBe(200)
     const form = await idpForm({ email: "again@acme.test" })
-    const second = await postForm(form.action, form.fields, "application/x-www-form-urlencoded", cookie)
+    const second = await answer(form, form.fields, `${cookie}; ${form.cookie}`)
     expect(second.headers.get("location")).toBe("/")
     expect((await me(cookie)).status).toBe(401)
     expect((await me(cookieHeader(second))).status).toBe(200)
@@ -433,7 +491,7 @@ describe("SAML log-in against a real identity provider", () => {
     it("cuts a refusal's detail short when it quotes a long value", async () => {
       const destination = `https://another.example/${"a".repeat(5000)}`
       const reply = await logIn({ tags: { Destination: destination } })
-      const detail = `The response was received at ${url}/complete/saml/ instead of ${destination}.`
+      const detail = `The response was received at ${site}/complete/saml/ instead of ${destination}.`
       expect(reply.headers.get("location")).toBe(failure(detail.slice(0, 300)))
     })
 
@@ -457,7 +515,7 @@ describe("SAML log-in against a real identity provider", () => {
         expect(Buffer.from(padded.fields["SAMLResponse"]!, "base64").length).toBeGreaterThan(60_000)
         let reply: Response | undefined
         stalls.push(await stall(async () => {
-          reply = await postForm(padded.action, padded.fields)
+          reply = await answer(padded)
         }))
         await expectFailure(reply!, "Invalid audience for this Response: https://another.example.")
       }

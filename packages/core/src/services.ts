@@ -22,6 +22,7 @@ import { SessionService } from "./sessions/service.ts"
 import { SignupService } from "./signup/service.ts"
 import { SsoSignIn } from "./sso/sign-in.ts"
 import { OAuthLogin } from "./sso/oauth/service.ts"
+import { SsoThrottle } from "./sso/throttle.ts"
 import { TwoFactorService } from "./two-factor/service.ts"
 import { Bootstrap } from "./setup/bootstrap.ts"
 import { UserService } from "./users/service.ts"
@@ -40,7 +41,7 @@ export const layerNoDeps = Layer.mergeAll(
     SignupService.layerNoDeps,
     LoginPrecheckService.layerNoDeps,
     TwoFactorService.layerNoDeps.pipe(Layer.provide(MailDelivery.layerNoDeps)),
-    OAuthLogin.layerNoDeps.pipe(Layer.provide(SsoSignIn.layerNoDeps))
+    OAuthLogin.layerNoDeps.pipe(Layer.provide(SsoSignIn.layerNoDeps), Layer.provide(SsoThrottle.layer))
   ).pipe(
     Layer.provideMerge(Authentication.layerNoDeps.pipe(Layer.provide(RateLimiter.layer)))
   ),
@@ -55,6 +56,9 @@ export const layerNoDeps = Layer.mergeAll(
   BatchExportService.layerNoDeps,
   DomainService.layerNoDeps,
   SsoSignIn.layerNoDeps,
+  // SAML's log-in (built by the HTTP app beside its signature worker) counts its starts with OAuth's, in
+  // the one instance: layers are memoized by reference.
+  SsoThrottle.layer,
   CliAuthService.layerNoDeps,
   // The events register the group types their `$groupidentify` names.
   // Copying a flag to another project makes the cohorts it names there, as a cohort's own create does.

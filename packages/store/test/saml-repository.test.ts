@@ -20,6 +20,8 @@ const domainOf = (verified = true) =>
 
 const saml = SamlRepository
 const HOUR = 60 * 60 * 1000
+/** A browser key's hash, as core stores it. */
+const BROWSER = "sha256$" + "ab".repeat(32)
 
 forEachBackend((backend) =>
 layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000, excludeTestServices: true })(
@@ -35,25 +37,25 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000, exclu
         assert.isTrue(Option.isNone(yield* repository.verifiedDomain("00000000-0000-4000-8000-000000000000" as DomainId)))
       }))
 
-    it.effect("takes a request once, for its own domain, before it expires", () =>
+    it.effect("takes a request once, for its own domain, before it expires, with the hash of the browser that started it", () =>
       Effect.gen(function*() {
         const repository = yield* saml
         const domain = yield* domainOf()
         const other = yield* domainOf()
         const now = Date.now()
-        yield* repository.issueRequest({ id: "_live", domain_id: domain, expires_at: now + HOUR })
-        yield* repository.issueRequest({ id: "_expired", domain_id: domain, expires_at: now - 1000 })
+        yield* repository.issueRequest({ id: "_live", domain_id: domain, expires_at: now + HOUR, browser_hash: BROWSER })
+        yield* repository.issueRequest({ id: "_expired", domain_id: domain, expires_at: now - 1000, browser_hash: BROWSER })
         // Another domain's answer naming it takes nothing, and leaves it for its own.
-        assert.isFalse(yield* repository.consumeRequest("_live", other))
-        assert.isTrue(yield* repository.consumeRequest("_live", domain))
-        assert.isFalse(yield* repository.consumeRequest("_live", domain))
-        assert.isFalse(yield* repository.consumeRequest("_expired", domain))
-        assert.isFalse(yield* repository.consumeRequest("_never", domain))
+        assert.isTrue(Option.isNone(yield* repository.consumeRequest("_live", other)))
+        assert.deepStrictEqual(yield* repository.consumeRequest("_live", domain), Option.some(BROWSER))
+        assert.isTrue(Option.isNone(yield* repository.consumeRequest("_live", domain)))
+        assert.isTrue(Option.isNone(yield* repository.consumeRequest("_expired", domain)))
+        assert.isTrue(Option.isNone(yield* repository.consumeRequest("_never", domain)))
         // Expired requests are gone from the table, not merely refused, and so are they at the next start.
         const sql = yield* SqlClient.SqlClient
         assert.deepStrictEqual(yield* sql<{ id: string }>`SELECT id FROM saml_requests WHERE domain_id = ${domain}`, [])
-        yield* repository.issueRequest({ id: "_stale", domain_id: domain, expires_at: now - 1000 })
-        yield* repository.issueRequest({ id: "_fresh", domain_id: domain, expires_at: now + HOUR })
+        yield* repository.issueRequest({ id: "_stale", domain_id: domain, expires_at: now - 1000, browser_hash: BROWSER })
+        yield* repository.issueRequest({ id: "_fresh", domain_id: domain, expires_at: now + HOUR, browser_hash: BROWSER })
         assert.deepStrictEqual(yield* sql<{ id: string }>`SELECT id FROM saml_requests WHERE domain_id = ${domain}`, [{ id: "_fresh" }])
       }))
 
@@ -61,9 +63,9 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000, exclu
       Effect.gen(function*() {
         const repository = yield* saml
         const domain = yield* domainOf()
-        yield* repository.issueRequest({ id: "_raced", domain_id: domain, expires_at: Date.now() + HOUR })
+        yield* repository.issueRequest({ id: "_raced", domain_id: domain, expires_at: Date.now() + HOUR, browser_hash: BROWSER })
         const taken = yield* Effect.all(Array.from({ length: 6 }, () => repository.consumeRequest("_raced", domain)), { concurrency: "unbounded" })
-        assert.strictEqual(taken.filter((t) => t).length, 1)
+        assert.strictEqual(taken.filter(Option.isSome).length, 1)
       }))
 
     it.effect("remembers an assertion per domain until its time, refusing it meanwhile, also when raced", () =>
@@ -89,7 +91,7 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000, exclu
       Effect.gen(function*() {
         const repository = yield* saml
         const domain = yield* domainOf()
-        yield* repository.issueRequest({ id: "_gone", domain_id: domain, expires_at: Date.now() + HOUR })
+        yield* repository.issueRequest({ id: "_gone", domain_id: domain, expires_at: Date.now() + HOUR, browser_hash: BROWSER })
         yield* repository.rememberAssertion(domain, "_gone", Date.now() + HOUR)
         const sql = yield* SqlClient.SqlClient
         yield* sql`DELETE FROM domains WHERE id = ${domain}`

@@ -1,4 +1,16 @@
-import { ACS_PATH, SamlLogin, type SamlLoggedIn, SamlNotConfigured, SamlRejected, serviceProviderOf, SiteSettings, type SsoRefused } from "@hedgerow/core"
+import {
+  ACS_PATH,
+  SAML_LOGIN_COOKIE,
+  SamlLogin,
+  type SamlLoggedIn,
+  SamlNotConfigured,
+  SamlRejected,
+  serviceProviderOf,
+  SiteSettings,
+  type SsoRefused,
+  SSO_THROTTLED_CODE,
+  type Throttled
+} from "@hedgerow/core"
 import { Effect, Layer } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { cookiesOf } from "../answers/cookies.ts"
@@ -57,11 +69,15 @@ export const routes = Layer.effectDiscard(Effect.gen(function*() {
     HttpServerResponse.redirect(sitePath(site.url, outcome.next), { status: 302, headers: noStore, cookies: cookiesOf(outcome.cookies) })
   const refused = (error: SamlRejected | SsoRefused) =>
     Effect.succeed(error._tag === "SamlRejected" ? toLoginPage(SamlRejected.code, error.detail) : toLoginPage(error.code))
+  /** A client address over its budget (SsoThrottle), with PostHog's words for when to come back. */
+  const throttled = (error: Throttled) => Effect.succeed(toLoginPage(SSO_THROTTLED_CODE, error.detail))
 
   yield* router.add("GET", START_PATH, (request) =>
-    saml.start(queryValue(request, "email"), queryValue(request, "next")).pipe(
-      Effect.map((authnRequest) => HttpServerResponse.redirect(redirectUrl(authnRequest), { status: 302, headers: noStore })),
-      Effect.catchTag("SamlNotConfigured", () => Effect.succeed(toLoginPage(SamlNotConfigured.code)))
+    saml.start(queryValue(request, "email"), queryValue(request, "next"), sessionRequestOf(request, settings).clientAddress).pipe(
+      Effect.map((authnRequest) =>
+        HttpServerResponse.redirect(redirectUrl(authnRequest), { status: 302, headers: noStore, cookies: cookiesOf([authnRequest.cookie]) })
+      ),
+      Effect.catchTags({ SamlNotConfigured: () => Effect.succeed(toLoginPage(SamlNotConfigured.code)), Throttled: throttled })
     ))
 
   /** The form the browser posted, or the refusal of one that is not a SAML answer this server can read. */
@@ -79,14 +95,18 @@ export const routes = Layer.effectDiscard(Effect.gen(function*() {
       if (encoded === "") return yield* new SamlRejected({ detail: "Missing needed parameter SAMLResponse" })
       if (!BASE64.test(encoded)) return yield* new SamlRejected({ detail: "The SAMLResponse is not base64." })
       if ((encoded.length * 3) / 4 > MAX_DOCUMENT_BYTES + 2) return yield* new SamlRejected({ detail: "The SAML message is too large." })
-      return { document: Buffer.from(encoded, "base64").toString("utf8"), relay_state: lastValue(form, "RelayState") }
+      return {
+        document: Buffer.from(encoded, "base64").toString("utf8"),
+        relay_state: lastValue(form, "RelayState"),
+        browser_key: request.cookies[SAML_LOGIN_COOKIE]
+      }
     })
 
   yield* router.add("POST", ACS_PATH, (request) =>
     answerOf(request).pipe(
       Effect.flatMap((answer) => saml.complete(answer, sessionRequestOf(request, settings))),
       Effect.map(loggedIn),
-      Effect.catchTags({ SamlRejected: refused, SsoRefused: refused })
+      Effect.catchTags({ SamlRejected: refused, SsoRefused: refused, Throttled: throttled })
     ))
 
   const metadata = serviceProviderMetadata(serviceProvider)

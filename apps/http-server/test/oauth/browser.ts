@@ -1,14 +1,17 @@
 /**
  * A browser as far as a log-in needs one: it keeps each host's cookies (by host name, as browsers do,
  * whatever the port) and follows nothing by itself, so a test sees every redirect. `rewrite` maps an
- * address the server names (its site URL) to where the test reaches it.
+ * address the server names (its site URL) to where the test reaches it; `headers` go with every request
+ * (the address a proxy in front of the server says the browser has, say).
  */
 export class Browser {
   private readonly jar = new Map<string, Map<string, string>>()
   private readonly rewrite: (url: string) => string
+  private readonly headers: Record<string, string>
 
-  constructor(rewrite: (url: string) => string = (url) => url) {
+  constructor(rewrite: (url: string) => string = (url) => url, headers: Record<string, string> = {}) {
     this.rewrite = rewrite
+    this.headers = headers
   }
 
   cookie(host: string, name: string): string | undefined {
@@ -29,6 +32,7 @@ export class Browser {
       redirect: "manual",
       headers: {
         accept: "text/html",
+        ...this.headers,
         ...(cookies === "" ? {} : { cookie: cookies }),
         ...(init.form === undefined ? {} : { "content-type": "application/x-www-form-urlencoded" })
       },

@@ -8,13 +8,14 @@ import { Browser } from "./browser.ts"
 export const SITE = "http://hedgerow.test"
 
 /**
- * A server on the embedded store whose OAuth providers `env` configures, with a first organization, a
+ * A server on the embedded store, behind a proxy as far as it knows, whose OAuth providers `env` configures, with a first organization, a
  * domain of it verified with JIT provisioning, and a user who already has an account; every line it logs
  * is kept in `written`.
  */
 export const startServer = async (env: Record<string, string>) => {
   const written: Array<string> = []
-  const config = ConfigProvider.layerAdd(ConfigProvider.fromEnv({ env: { HEDGEROW_SITE_URL: SITE, ...env } }), { asPrimary: true })
+  let browsers = 0
+  const config = ConfigProvider.layerAdd(ConfigProvider.fromEnv({ env: { HEDGEROW_SITE_URL: SITE, HEDGEROW_TRUST_PROXY: "true", ...env } }), { asPrimary: true })
   const runtime = ManagedRuntime.make(HedgerowServer.layer({
     port: 0,
     host: "127.0.0.1",
@@ -39,8 +40,14 @@ export const startServer = async (env: Record<string, string>) => {
     sql,
     /** The server's own services, for what the operator does in-process. */
     runtime,
-    /** A new browser, whose requests to the site go to this server. */
-    browser: () => new Browser((address) => address.startsWith(SITE) ? url + address.slice(SITE.length) : address),
+    /**
+     * A new browser, whose requests to the site go to this server, from an address of its own as the
+     * proxy says: each browser's log-ins are counted apart (SsoThrottle).
+     */
+    browser: () =>
+      new Browser((address) => address.startsWith(SITE) ? url + address.slice(SITE.length) : address, {
+        "x-forwarded-for": `198.18.${Math.floor(++browsers / 256)}.${browsers % 256}`
+      }),
     close: () => runtime.dispose()
   }
 }

@@ -11,7 +11,7 @@ import { SiteSettings } from "../shared/site.ts"
 import { millisOf, type Timestamp, timestampFromDate } from "../shared/time.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { UserRepository } from "../users/repository.ts"
-import { attemptCounter } from "./attempts.ts"
+import { attemptCounter } from "../shared/attempts.ts"
 import { canonicalUserCode, CLI_AUTH_EXPIRY_SECONDS, CLI_POLL_INTERVAL_SECONDS, newDeviceCode, newUserCode } from "./codes.ts"
 import { cliKeyLabel } from "./label.ts"
 import {

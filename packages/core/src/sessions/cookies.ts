@@ -8,8 +8,9 @@ export const CSRF_COOKIE = "posthog_csrftoken"
 export const CSRF_HEADER = "x-csrftoken"
 
 /**
- * A cookie an answer sets (or, with `maxAge` 0, removes), always with `Path=/` and `SameSite=Lax`, as
- * PostHog sets its cookies, so a cross-site form or script cannot make the browser send the session along.
+ * A cookie an answer sets (or, with `maxAge` 0, removes), with `Path=/` and `SameSite=Lax` unless it says
+ * otherwise, as PostHog sets its cookies, so a cross-site form or script cannot make the browser send the
+ * session along.
  */
 export interface SetCookie {
   readonly name: string
@@ -20,6 +21,13 @@ export interface SetCookie {
   readonly httpOnly: boolean
   /** Only over https: set when the site's URL is https. */
   readonly secure: boolean
+  /** The path the browser sends it to; `/` when absent. */
+  readonly path?: string
+  /**
+   * `none` only for a cookie a cross-site POST must carry (the SAML answer's, see sso/saml/browser-binding.ts),
+   * and only with `secure`, without which browsers drop it; `lax` when absent.
+   */
+  readonly sameSite?: "lax" | "none"
 }
 
 /** The cookies a log-in sets: the new session and a new CSRF token, both kept for the session's age, as PostHog keeps them. */

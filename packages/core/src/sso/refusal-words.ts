@@ -15,7 +15,8 @@ export const SSO_REFUSAL_WORDS = {
   gitlab_sso_enforced: "Your organization does not allow this authentication method. Please log in with GitLab.",
   sso_enforced: "Please log in with your organization's required SSO method.",
   invalid_sso_provider: "The SSO provider you specified is invalid.",
-  improperly_configured_sso: "Cannot login with SSO provider because the provider is not configured."
+  improperly_configured_sso: "Cannot login with SSO provider because the provider is not configured.",
+  throttled: "Too many log-ins were started from your network at once. Please try again in a few seconds."
 } as const
 
 export type SsoRefusalCode = keyof typeof SSO_REFUSAL_WORDS

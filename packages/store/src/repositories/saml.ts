@@ -1,6 +1,6 @@
 import { DomainRecord } from "@hedgerow/core"
 import { SamlRepository } from "@hedgerow/core/ports"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { columnsOf, decodeFirst } from "./table.ts"
 
@@ -21,23 +21,24 @@ export const layerNoDeps = Layer.effect(
           Effect.flatMap(decodeDomain)
         ),
       // Anyone may start a log-in, so each start also drops the expired requests: the table holds ten minutes of starts at most.
-      issueRequest: ({ domain_id, expires_at, id }) =>
+      issueRequest: ({ browser_hash, domain_id, expires_at, id }) =>
         sql`
           WITH expired AS (DELETE FROM saml_requests WHERE expires_at <= now())
-          INSERT INTO saml_requests (id, domain_id, expires_at) VALUES (${id}, ${domain_id}, ${instant(expires_at)}::timestamptz)`.pipe(
+          INSERT INTO saml_requests (id, domain_id, expires_at, browser_hash)
+          VALUES (${id}, ${domain_id}, ${instant(expires_at)}::timestamptz, ${browser_hash})`.pipe(
           Effect.orDie,
           Effect.asVoid
         ),
       // One statement takes the request and drops the expired ones: of two answers to one request, one wins.
       consumeRequest: (id, domain) =>
-        sql<{ taken: boolean }>`
+        sql<{ browser_hash: string }>`
           WITH gone AS (
             DELETE FROM saml_requests WHERE (id = ${id} AND domain_id = ${domain}) OR expires_at <= now()
-            RETURNING expires_at, id = ${id} AS asked
+            RETURNING expires_at, browser_hash, id = ${id} AS asked
           )
-          SELECT EXISTS (SELECT 1 FROM gone WHERE asked AND expires_at > now()) AS taken`.pipe(
+          SELECT browser_hash FROM gone WHERE asked AND expires_at > now()`.pipe(
           Effect.orDie,
-          Effect.map((rows) => rows[0]?.taken === true)
+          Effect.map((rows) => Option.fromNullishOr(rows[0]?.browser_hash))
         ),
       // A concurrent insert of the same id waits for the other to settle, then yields nothing: the second is the replay.
       rememberAssertion: (domain, id, until) =>

@@ -3,6 +3,8 @@ import { Schema } from "effect"
 import type { SetCookie } from "../../sessions/cookies.ts"
 import { randomBase62, secureValueOf } from "../../shared/secrets.ts"
 import { Timestamp, timestampFromDate } from "../../shared/time.ts"
+import { newBrowserKey } from "../browser-key.ts"
+import { safeNextPath } from "../next-path.ts"
 import { OAUTH_PROVIDERS, type OAuthProvider } from "../providers.ts"
 
 /**
@@ -14,14 +16,11 @@ export const PENDING_LOGIN_SECONDS = 10 * 60
 /**
  * The cookie that ties a pending log-in to the browser that started it. Only its hash is stored, so the
  * store's rows cannot be turned back into a cookie, and a `state` copied from a URL is useless without
- * it. `SameSite=Lax` (as every cookie here): the provider sends the browser back with a top-level GET,
- * which carries it.
+ * it. `SameSite=Lax`, as most cookies here: the provider sends the browser back with a top-level GET,
+ * which carries it. Its value is a browser key (see browser-key.ts).
  */
 export const OAUTH_LOGIN_COOKIE = "hedgerow_oauth_login"
 
-/** The cookie's value: 40 base-62 characters from the CSPRNG; anything else names no pending log-in. */
-const BROWSER_KEY = /^[0-9A-Za-z]{40}$/
-export const isBrowserKey = (text: string): boolean => BROWSER_KEY.test(text)
 
 /**
  * A log-in sent to a provider and not yet back, as the store keeps it: the hashes of the browser's cookie
@@ -47,15 +46,12 @@ const derived = (browserKey: string, purpose: string) => createHmac("sha256", br
  */
 export const secretsOf = (browserKey: string) => ({ nonce: derived(browserKey, "nonce"), codeVerifier: derived(browserKey, "pkce code verifier") })
 
-/** Where a log-in may lead: a path of this site in printable ASCII, never `//host` or `/\host`, which browsers read as another site. */
-const SAFE_NEXT = /^\/(?![/\\])[\x21-\x7e]{0,2047}$/
-
-/** The `next` a start was given, when it is a path of this site; else the console's home. */
-export const nextPathOf = (next: string | undefined): string => (next !== undefined && SAFE_NEXT.test(next) ? next : "/")
+/** The `next` a start was given, when it is a path of this site (see safeNextPath); else the console's home. */
+export const nextPathOf = (next: string | undefined): string => safeNextPath(next) ?? "/"
 
 /** A new pending log-in: what the store keeps, and the secrets that go to the browser (cookie) and the provider (state, nonce, challenge). */
 export const newPendingLogin = (provider: OAuthProvider, next: string | undefined, nowMillis: number) => {
-  const browserKey = randomBase62(40)
+  const browserKey = newBrowserKey()
   const state = randomBase62(43)
   const pending: PendingOAuthLogin = {
     browser_hash: secureValueOf(browserKey),

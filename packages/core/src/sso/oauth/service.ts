@@ -8,13 +8,14 @@ import { isSecureSite, SiteSettings } from "../../shared/site.ts"
 import { millisOf } from "../../shared/time.ts"
 import { Transactions } from "../../shared/transactions.ts"
 import { type OAuthProvider, SSO_PROVIDERS, SsoSettings } from "../providers.ts"
+import { isBrowserKey } from "../browser-key.ts"
 import { SsoSignIn } from "../sign-in.ts"
+import { SSO_THROTTLED_CODE, SsoThrottle } from "../throttle.ts"
 import { OAuthClient } from "./client.ts"
 import { identityFromAnswer } from "./identity.ts"
 import {
   clearOauthLoginCookie,
   codeChallengeOf,
-  isBrowserKey,
   newPendingLogin,
   oauthLoginCookie,
   type PendingOAuthLogin,
@@ -80,6 +81,7 @@ export class OAuthLogin extends Context.Service<OAuthLogin, {
       const site = yield* SiteSettings
       const sso = yield* SsoSettings
       const client = yield* OAuthClient
+      const throttle = yield* SsoThrottle
       const secure = isSecureSite(site)
       // Paths on the host the browser is on, under the site's path prefix.
       const sitePath = new URL(site.url).pathname.replace(/\/+$/, "")
@@ -95,6 +97,12 @@ export class OAuthLogin extends Context.Service<OAuthLogin, {
         Effect.as(Effect.logWarning(`OAuth log-in with ${provider} refused (${code}): ${reason}`), loginPage(code))
 
       const begin = Effect.fn("OAuthLogin.begin")(function*(name: string, request: OAuthBrowserRequest, next: string | undefined) {
+        // A refused start leaves the browser's pending log-in, if any, as it was.
+        const admitted = yield* throttle.start(request.session.clientAddress).pipe(Effect.result)
+        if (admitted._tag === "Failure") {
+          const query = new URLSearchParams({ error_code: SSO_THROTTLED_CODE, error_detail: admitted.failure.detail })
+          return { location: `${sitePath}/login?${query}`, cookies: [] } satisfies BrowserRedirect
+        }
         const provider = configured(name)
         if (provider === INVALID_PROVIDER || provider === NOT_CONFIGURED) return loginPage(provider)
         const { browserKey, state, nonce, codeVerifier, pending } = newPendingLogin(provider, next, yield* Clock.currentTimeMillis)

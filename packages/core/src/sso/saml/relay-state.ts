@@ -1,18 +1,5 @@
 import { canonicalUuid, type DomainId } from "../../shared/ids.ts"
-
-/** The longest page a log-in returns to. */
-const MAX_NEXT_LENGTH = 2000
-
-/**
- * A page of this site to return to after the log-in: a path of its own (`/project/1?tab=x`), never
- * another site (`//evil.example`, `/\evil.example`, `https://…`) nor control characters. Anything else
- * is dropped and the log-in lands on `/`.
- */
-export const localPath = (next: string | undefined): string | undefined => {
-  if (next === undefined || next.length > MAX_NEXT_LENGTH || !next.startsWith("/")) return undefined
-  if (next.startsWith("//") || next.includes("\\") || /[\u0000-\u001f\u007f]/.test(next)) return undefined
-  return next
-}
+import { safeNextPath } from "../next-path.ts"
 
 /**
  * RelayState as PostHog writes it: the domain's id alone, or `{"idp": id, "next": path}` when the
@@ -21,7 +8,10 @@ export const localPath = (next: string | undefined): string | undefined => {
 export const relayStateOf = (domain: DomainId, next: string | undefined): string =>
   next === undefined ? domain : JSON.stringify({ idp: domain, next })
 
-/** What a RelayState names: the domain (canonical id), and the page to return to when it is a local one. */
+/**
+ * What a RelayState names: the domain (canonical id), and the page to return to when it is a safe path
+ * of this site: RelayState comes back unsigned, so the `next` it carries is judged again.
+ */
 export const readRelayState = (relayState: string | undefined): { readonly domain: DomainId | undefined; readonly next: string | undefined } => {
   const text = relayState?.trim() ?? ""
   if (!text.startsWith("{")) return { domain: canonicalUuid(text) as DomainId | undefined, next: undefined }
@@ -37,6 +27,6 @@ export const readRelayState = (relayState: string | undefined): { readonly domai
   const next = field("next")
   return {
     domain: typeof idp === "string" ? canonicalUuid(idp) as DomainId | undefined : undefined,
-    next: typeof next === "string" ? localPath(next) : undefined
+    next: typeof next === "string" ? safeNextPath(next) : undefined
   }
 }

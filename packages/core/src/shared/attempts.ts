@@ -1,4 +1,4 @@
-import { Throttled } from "../shared/errors.ts"
+import { Throttled } from "./errors.ts"
 
 /** Names tracked at most; past it the oldest windows go first, so a flood of names cannot grow the heap. */
 const MAX_TRACKED = 100_000
