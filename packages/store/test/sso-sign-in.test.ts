@@ -185,7 +185,12 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000, exclu
         assert.isFalse(made.is_email_verified)
         const sql = yield* SqlClient.SqlClient
         yield* SessionRepository.use((r) =>
-          r.insert({ user_id: made.id, secret_hash: `held-${made.id}`, expires_at: timestampFromDate(new Date(Date.now() + 86_400_000)) }))
+          r.insert({
+            user_id: made.id,
+            secret_hash: `held-${made.id}`,
+            expires_at: timestampFromDate(new Date(Date.now() + 86_400_000)),
+            two_factor_verified: false
+          }))
         yield* PersonalApiKeyService.use((k) => k.create(systemActor, { email, scopes: ["*"] }))
         yield* signIn(identity(email, "saml"))
         const credentials = Option.getOrThrow(yield* UserRepository.use((u) => u.findCredentials(email)))
