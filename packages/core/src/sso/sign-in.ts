@@ -89,8 +89,8 @@ export class SsoSignIn extends Context.Service<SsoSignIn, {
           if (!person.is_email_verified) {
             // The account was made without proof that its maker holds the address (by accepting an invite,
             // which its inviter can do): the identity provider proves it now, and whatever the maker set up
-            // (a password, a second factor, sessions, keys) goes, so an account made ahead for someone else's address gives
-            // its maker no way into the account its owner now uses.
+            // (a password, a second factor, sessions, keys) goes, so an account made ahead for someone
+            // else's address gives its maker no way into the account its owner now uses.
             yield* users.proveEmail(person.id)
             yield* sessions.removeForUser(person.id, null)
             yield* keys.deleteAllForUser(person.id)
