@@ -36,6 +36,8 @@ describe("hedgerow serve (what npm start runs)", () => {
     expect(commandLineOf(server.child.pid!)).toContain("--initial-old-space-size=64")
     // The web console, built by the same build, is served at / beside the API.
     expect(server.output()).toContain(`Web console: ${url}/ (log in with an e-mail and a password)\n`)
+    // A new store has no domain with SAML set up, so the start says nothing of SAML, even on plain http.
+    expect(server.output()).not.toContain("SAML")
     const page = await fetch(`${url}/`)
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
     expect(await page.text()).toContain(`<div id="root"></div>`)

@@ -1,5 +1,6 @@
 import { samlBrowserBindingRequired, SsoSettings } from "@hedgerow/core"
 import { Console, Effect, Layer, Option } from "effect"
+import { DomainRepository } from "@hedgerow/core/ports"
 import { Store } from "@hedgerow/store"
 import { logSettingsFromConfig } from "./log/settings.ts"
 import { MetricsListener } from "./observe/metrics-listener.ts"
@@ -15,7 +16,8 @@ const banner = (options: ServerOptions) =>
     if (options.webConsoleDir !== undefined) lines.push(`Web console: ${url}/ (log in with an e-mail and a password)`)
     const oauth = [...(yield* SsoSettings).oauth]
     if (oauth.length > 0) lines.push(`OAuth log-in with ${oauth.join(", ")}: ${url}/login/<provider>/`)
-    if (!samlBrowserBindingRequired(yield* siteFromConfig)) {
+    // Said only where SAML log-ins can happen: a verified domain has an identity provider set up.
+    if (!samlBrowserBindingRequired(yield* siteFromConfig) && (yield* DomainRepository.use((domains) => domains.anySaml))) {
       lines.push(
         "SAML log-in on a plain-http HEDGEROW_SITE_URL checks the browser of an answer only when it sends its cookie, " +
           "which browsers send on no identity provider's cross-site POST over http: use https beyond development."

@@ -20,6 +20,8 @@ export class DomainRepository extends Context.Service<DomainRepository, {
    * name is folded to lower case as the store folds users' e-mails when it looks them up.
    */
   readonly findVerified: (domain: string) => Effect.Effect<Option.Option<DomainRecord>>
+  /** Whether any verified domain has a SAML identity provider set up, so that SAML log-ins can happen here. */
+  readonly anySaml: Effect.Effect<boolean>
   /** Whether any organization has this domain. */
   readonly isTaken: (domain: string) => Effect.Effect<boolean>
   /** A domain of this organization; `forUpdate` locks its row until the transaction ends. */

@@ -40,6 +40,11 @@ export const layerNoDeps = Layer.effect(
           Effect.orDie,
           Effect.flatMap(decodeDomain)
         ),
+      anySaml: sql<{ any: boolean }>`
+        SELECT EXISTS (
+          SELECT 1 FROM domains WHERE verified_at IS NOT NULL
+            AND saml_entity_id <> '' AND saml_acs_url <> '' AND saml_x509_cert <> ''
+        ) AS any`.pipe(Effect.orDie, Effect.map((rows) => rows[0]?.any === true)),
       isTaken: (domain) =>
         sql<{ taken: boolean }>`SELECT EXISTS (SELECT 1 FROM domains WHERE domain = ${domain}) AS taken`.pipe(
           Effect.orDie,
