@@ -8,7 +8,8 @@ import {
   SsoSettings,
   SsoSignIn,
   ssoEnforcementFor,
-  samlAvailableFor,
+  hasSaml,
+  verifiedDomainOf,
   systemActor,
   timestampFromDate,
   UserService
@@ -154,12 +155,12 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000, exclu
         ])
         yield* signIn(identity(`a@${saml.domain}`, "saml"))
         assert.strictEqual(yield* ssoEnforcementFor(`someone@${saml.domain}`), "saml")
-        assert.isTrue(yield* samlAvailableFor(`someone@${saml.domain.toUpperCase()}`))
+        assert.isTrue(Option.exists(yield* verifiedDomainOf(`someone@${saml.domain.toUpperCase()}`), hasSaml))
 
         // SAML enforced without the identity provider's fields: nobody could log in, so nothing is enforced.
         const halfSaml = yield* organizationWithDomain({ jit_provisioning_enabled: true, sso_enforcement: "saml" })
         assert.isNull(yield* ssoEnforcementFor(`someone@${halfSaml.domain}`))
-        assert.isFalse(yield* samlAvailableFor(`someone@${halfSaml.domain}`))
+        assert.isFalse(Option.exists(yield* verifiedDomainOf(`someone@${halfSaml.domain}`), hasSaml))
         yield* signIn(identity(`b@${halfSaml.domain}`, "github"))
 
         // GitHub enforced: void while this deployment has no GitHub client, binding once it has.

@@ -3,6 +3,7 @@ import { Effect, Layer } from "effect"
 import { HttpRouter, type HttpServerRequest } from "effect/http"
 import { responseOf } from "../answers/response.ts"
 import { sessionRequestOf } from "../request/session.ts"
+import { lastValue } from "../sdk-lane/requests.ts"
 import { ServerSettings, serverSettingsFromConfig } from "../settings/server-settings.ts"
 
 /**
@@ -23,9 +24,6 @@ const queryOf = (request: HttpServerRequest.HttpServerRequest) => {
   return new URLSearchParams(at === -1 ? "" : request.url.slice(at + 1))
 }
 
-/** The first value of a query parameter, if sent. */
-const queryValue = (query: URLSearchParams, name: string): string | undefined => query.get(name) ?? undefined
-
 /**
  * PostHog's browser routes for OAuth log-in, beside the API's and outside its contract: `GET
  * /login/<provider>/` sends the browser to the provider, `GET /complete/<provider>/` is where the provider
@@ -41,14 +39,14 @@ export const routes = Layer.effectDiscard(Effect.gen(function*() {
   })
   const provider = Effect.map(HttpRouter.params, (params) => params["provider"] ?? "")
   yield* router.add("GET", "/login/:provider", (request) =>
-    Effect.flatMap(provider, (name) => oauth.begin(name, browser(request), queryValue(queryOf(request), "next"))).pipe(Effect.map(redirect)))
+    Effect.flatMap(provider, (name) => oauth.begin(name, browser(request), lastValue(queryOf(request), "next"))).pipe(Effect.map(redirect)))
   yield* router.add("GET", "/complete/:provider", (request) =>
     Effect.flatMap(provider, (name) => {
       const query = queryOf(request)
       return oauth.complete(name, {
-        state: queryValue(query, "state"),
-        code: queryValue(query, "code"),
-        error: queryValue(query, "error")
+        state: lastValue(query, "state"),
+        code: lastValue(query, "code"),
+        error: lastValue(query, "error")
       }, browser(request))
     }).pipe(Effect.map(redirect)))
 })).pipe(Layer.provide(serverSettingsFromConfig("")))

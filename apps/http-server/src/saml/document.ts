@@ -3,8 +3,7 @@ import { DOMParser } from "@xmldom/xmldom"
 /**
  * The XML of a SAML message, refused before and while it is parsed unless it is a plain, modest
  * document: no DTD (so no entity of any kind is ever expanded), a size, a depth and an element count
- * far above any identity provider's answer and low enough that parsing and checking one takes
- * milliseconds.
+ * far above any identity provider's answer and low enough that parsing and checking one stays short.
  */
 export const MAX_DOCUMENT_BYTES = 64 * 1024
 const MAX_DEPTH = 24

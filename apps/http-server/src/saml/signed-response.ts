@@ -22,8 +22,8 @@ type Reply = { readonly id: number; readonly response: SamlResponse } | { readon
 
 /**
  * One worker thread per process, started at the first SAML answer and ended with the server: parsing
- * and checking a signed document takes tens of milliseconds for the largest accepted, which would hold
- * every other request if done on the event loop.
+ * and checking a signed document is work for the processor alone, which would hold every other request
+ * if done on the event loop.
  */
 const makeReader = () => {
   let worker: Worker | undefined

@@ -1,8 +1,5 @@
+import { hasSaml } from "../sso/domain-of-email.ts"
 import type { Domain, DomainRecord } from "./model.ts"
-
-/** SAML is set up when all three of its settings are non-empty, as PostHog's `has_saml` says. */
-const hasSaml = (record: DomainRecord) =>
-  Boolean(record.saml_entity_id) && Boolean(record.saml_acs_url) && Boolean(record.saml_x509_cert)
 
 export const toDomain = (record: DomainRecord): Domain => ({
   id: record.id,

@@ -78,7 +78,6 @@ export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService
           Effect.provideService(UserRepository, users),
           Effect.provideService(PersonalApiKeyRepository, keys)
         ))
-      const newSecret = newKeySecret
 
       // Each project must exist, once, in an organization the caller belongs to.
       const checkTeams = (actor: UserActor, teams: ReadonlyArray<number> | undefined) =>
@@ -147,7 +146,7 @@ export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService
         yield* requireSystem(actor)
         const input = yield* decodeAdminCreate(body)
         const user = yield* userByEmail(input.email).pipe(Effect.provideService(UserRepository, users))
-        const secret = newSecret()
+        const secret = newKeySecret()
         const key = yield* insertWithinLimit({
           user_id: user.id,
           label: input.label ?? "",
@@ -183,7 +182,7 @@ export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService
           scoped_organizations: input.scoped_organizations ?? null
         }
         yield* failIfAny(beyondReach(reachOf(actor), record))
-        const secret = newSecret()
+        const secret = newKeySecret()
         const key = yield* insertWithinLimit({ ...record, secure_value: secret.secure_value, mask_value: secret.mask_value })
         return toPersonalApiKeyView(key, secret.plain)
       })
@@ -213,7 +212,7 @@ export class PersonalApiKeyService extends Context.Service<PersonalApiKeyService
         yield* requireWithinReach(actor, before)
         // Read only to refuse a malformed one, like any write body; PostHog's roll takes no fields.
         yield* body
-        const secret = newSecret()
+        const secret = newKeySecret()
         const key = yield* transactions.run(
           lockedWithinReach(actor, before.id).pipe(Effect.flatMap((locked) => keys.roll(locked.id, secret)))
         )

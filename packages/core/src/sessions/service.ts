@@ -67,14 +67,14 @@ export class SessionService extends Context.Service<SessionService, {
           return yield* invalidCredentials()
         }
 
-        // Two-factor authentication: the password was right, and the code comes next, at `/api/login/token/`.
-        const pending = yield* transactions.run(pendingLoginFor(found.value.user.id, request.rememberedDevices ?? [])).pipe(Effect.provideContext(context))
-        if (pending._tag === "TwoFactorPending") return pending
-
-        const replacing = Option.flatMapNullishOr(current, (actor) => sessionOf(actor)?.session_id)
-        return yield* transactions.run(openSession(found.value.user.id, Option.getOrUndefined(replacing), pending.twoFactorVerified)).pipe(
-          Effect.provideContext(context)
-        )
+        const user = found.value.user.id
+        const replacing = Option.getOrUndefined(Option.flatMapNullishOr(current, (actor) => sessionOf(actor)?.session_id))
+        return yield* transactions.run(Effect.gen(function*() {
+          // Two-factor authentication: the password was right, and the code comes next, at `/api/login/token/`.
+          const pending = yield* pendingLoginFor(user, request.rememberedDevices ?? [])
+          if (pending._tag === "TwoFactorPending") return pending
+          return yield* openSession(user, replacing, pending.twoFactorVerified)
+        })).pipe(Effect.provideContext(context))
       })
 
       const logout = Effect.fn("SessionService.logout")(function*(request: SessionRequest) {

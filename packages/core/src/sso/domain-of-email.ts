@@ -16,7 +16,10 @@ export const domainPartOf = (email: string): string => afterAt(email).toLowerCas
 export const verifiedDomainOf = (email: string): Effect.Effect<Option.Option<DomainRecord>, never, DomainRepository> =>
   DomainRepository.use((domains) => domains.findVerified(afterAt(email)))
 
-/** A domain's SAML identity provider is usable once its entity id, sign-in URL and certificate are all set. */
+/**
+ * A domain's SAML identity provider is usable once its entity id, sign-in URL and certificate are all set
+ * (the domain's `has_saml`).
+ */
 export const hasSaml = (domain: DomainRecord): boolean =>
   Boolean(domain.saml_entity_id) && Boolean(domain.saml_acs_url) && Boolean(domain.saml_x509_cert)
 
@@ -36,7 +39,3 @@ export const enforcedProviderOf = (domain: DomainRecord): Effect.Effect<SsoProvi
 /** The provider an e-mail's verified domain enforces, or null when none applies. */
 export const ssoEnforcementFor = (email: string): Effect.Effect<SsoProvider | null, never, DomainRepository> =>
   Effect.flatMap(verifiedDomainOf(email), Option.match({ onNone: () => Effect.succeed(null), onSome: enforcedProviderOf }))
-
-/** Whether an e-mail's verified domain has a SAML identity provider set up. */
-export const samlAvailableFor = (email: string): Effect.Effect<boolean, never, DomainRepository> =>
-  Effect.map(verifiedDomainOf(email), Option.match({ onNone: () => false, onSome: hasSaml }))

@@ -8,16 +8,14 @@ import { failIfAny, type Throttled } from "../shared/errors.ts"
  */
 const WINDOW_MS = 5_000
 /**
- * Log-in starts (SAML's and OAuth's together) an address may make in a window: each writes a row. 32
- * every 5 seconds is 384 a minute, room for a company's morning behind one NAT address, where people
- * also click twice and start again.
+ * Log-in starts (SAML's and OAuth's together) an address may make in a window: each writes a row. Room
+ * for a company's morning behind one NAT address, where people also click twice and start again.
  */
 export const SSO_START_LIMIT = 32
 /**
  * Answers an address may post to the SAML ACS in a window. Each waits for the process's one signature
- * worker, whose queue holds 64: 16 every 5 seconds (192 a minute, over 11,000 log-ins an hour from one
- * address) never fills half of it, even straddling two windows, and one address's bogus answers at the
- * worker's slowest hold it a quarter of the time at most, so other addresses' log-ins keep their turn.
+ * worker: twice this budget (two windows straddled) stays well under the worker's queue, so one
+ * address's bogus answers leave other addresses' log-ins their turn.
  */
 export const SAML_ANSWER_LIMIT = 16
 

@@ -27,7 +27,7 @@ export interface BoundedAnswer {
  * followed (a 3xx is an answer like any other, which the caller refuses). Fails with an Error whose
  * message names the cause, never a header or body sent.
  */
-export const boundedRequest = (resolver: Resolver, request: BoundedRequest, signal?: AbortSignal): Promise<BoundedAnswer> =>
+export const boundedRequest = (resolver: Resolver, request: BoundedRequest): Promise<BoundedAnswer> =>
   new Promise((resolve, reject) => {
     const url = new URL(request.url)
     const client = url.protocol === "https:" ? https : http
@@ -36,12 +36,10 @@ export const boundedRequest = (resolver: Resolver, request: BoundedRequest, sign
       if (settled) return
       settled = true
       clearTimeout(timer)
-      signal?.removeEventListener("abort", onAbort)
       outgoing.destroy()
       outcome()
     }
     const fail = (message: string) => finish(() => reject(new Error(message)))
-    const onAbort = () => fail("interrupted")
     const lookup = (hostname: string, options: { all?: boolean }, callback: (...args: Array<unknown>) => void) => {
       resolveByDns(resolver, hostname).then((addresses) => {
         const first = addresses[0]!
@@ -67,7 +65,6 @@ export const boundedRequest = (resolver: Resolver, request: BoundedRequest, sign
       reply.on("error", (error) => fail(`${url.host}: ${error.message}`))
     })
     const timer = setTimeout(() => fail(`${url.host} did not answer within ${request.timeoutMillis} ms`), request.timeoutMillis)
-    signal?.addEventListener("abort", onAbort)
     outgoing.on("error", (error: NodeJS.ErrnoException) => fail(`${url.host}: ${error.code ?? error.message}`))
     outgoing.end(request.body)
   })

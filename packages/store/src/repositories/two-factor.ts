@@ -92,12 +92,12 @@ export const layerNoDeps = Layer.effect(
           VALUES (${secretHash}, ${user}, ${expiresAt}::timestamptz)`.pipe(Effect.orDie, Effect.asVoid),
       isRemembered: (user, secretHashes) =>
         Effect.gen(function*() {
-          for (const hash of secretHashes) {
-            const rows = yield* sql`
-              SELECT 1 FROM two_factor_remembered WHERE secret_hash = ${hash} AND user_id = ${user} AND expires_at > now()`
-            if (rows.length > 0) return true
-          }
-          return false
+          if (secretHashes.length === 0) return false
+          // One round trip whatever number of cookies the browser sent.
+          const rows = yield* sql`
+            SELECT 1 FROM two_factor_remembered
+            WHERE secret_hash = ANY(${secretHashes}::text[]) AND user_id = ${user} AND expires_at > now() LIMIT 1`
+          return rows.length > 0
         }).pipe(Effect.orDie),
       removeExpired: Effect.gen(function*() {
         yield* sql`DELETE FROM two_factor_logins WHERE expires_at <= now()`
