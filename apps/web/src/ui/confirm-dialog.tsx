@@ -18,15 +18,8 @@ export const useConfirmation = () => {
   return { refs: { dialog, cancel } satisfies ConfirmationRefs, open }
 }
 
-/**
- * The question itself, in the browser's own modal dialog, so focus stays in it, Escape cancels, and
- * closing gives focus back to what had it. It opens on Cancel, the safe choice. While the action runs
- * the dialog waits, its buttons enabled so the keyboard keeps its place; a refusal stays in it, in the
- * API's words. Once the action is done the dialog closes, and only then `onDone` has the answer, so that
- * focus it moves is not taken back by the closing.
- */
-export const Confirmation = <T,>({ refs, title, confirmLabel, dismissLabel = "Cancel", action, onDone, children }: {
-  readonly refs: ConfirmationRefs
+/** What is asked, and what is done once agreed. */
+interface Question<T> {
   /** The question, naming what it is about. */
   readonly title: string
   readonly confirmLabel: string
@@ -36,7 +29,18 @@ export const Confirmation = <T,>({ refs, title, confirmLabel, dismissLabel = "Ca
   readonly onDone?: ((result: T) => void) | undefined
   /** What will happen. */
   readonly children: ReactNode
-}) => {
+}
+
+/**
+ * The question itself, in the browser's own modal dialog, so focus stays in it, Escape cancels, and
+ * closing gives focus back to what had it. It opens on Cancel, the safe choice. While the action runs
+ * the dialog waits, its buttons enabled so the keyboard keeps its place; a refusal stays in it, in the
+ * API's words. Once the action is done the dialog closes, and only then `onDone` has the answer, so that
+ * focus it moves is not taken back by the closing.
+ */
+export const Confirmation = <T,>({ refs, title, confirmLabel, dismissLabel = "Cancel", action, onDone, children }:
+  & { readonly refs: ConfirmationRefs }
+  & Question<T>) => {
   const titleId = useId()
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | undefined>(undefined)
@@ -87,17 +91,13 @@ export const Confirmation = <T,>({ refs, title, confirmLabel, dismissLabel = "Ca
  * For what cannot be undone where it was done (revoke, roll, remove, leave, cancel an invite, delete a
  * domain) and for a flag's risky changes. What is undone as easily (a pause, a role's access) is done at once.
  */
-export const ConfirmDialog = <T,>({ label, disabled, ...question }: {
-  /** The button's content: short on screen, named in full for a screen reader when it stands in a list. */
-  readonly label: ReactNode
-  readonly disabled?: boolean | undefined
-  readonly title: string
-  readonly confirmLabel: string
-  readonly dismissLabel?: string
-  readonly action: () => Promise<T>
-  readonly onDone?: ((result: T) => void) | undefined
-  readonly children: ReactNode
-}) => {
+export const ConfirmDialog = <T,>({ label, disabled, ...question }:
+  & {
+    /** The button's content: short on screen, named in full for a screen reader when it stands in a list. */
+    readonly label: ReactNode
+    readonly disabled?: boolean | undefined
+  }
+  & Question<T>) => {
   const { refs, open } = useConfirmation()
   return (
     <>
