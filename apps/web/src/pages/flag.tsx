@@ -26,9 +26,9 @@ const TAB_WORDS: Record<FlagTab, string> = {
   evaluate: "Test evaluation"
 }
 
-/** A 409 to a save: someone changed the flag since this page read it. Nothing was written. */
+/** A 409 to a save: someone changed the flag since this page read it. Nothing was written. Focusable, as a refused save's first problem. */
 const Conflict = ({ onReload }: { readonly onReload: () => void }) => (
-  <div role="alert" className="conflict">
+  <div role="alert" tabIndex={-1} className="conflict">
     <p className="state-title">This flag was changed by someone else since you opened it.</p>
     <p>Your changes were not saved. Reload it to see theirs, then make yours again.</p>
     <button type="button" onClick={onReload}>Reload the flag</button>
