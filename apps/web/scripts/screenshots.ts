@@ -153,6 +153,18 @@ try {
         window.scrollTo(0, heading.getBoundingClientRect().top + window.scrollY - 16)
       )
     })
+    // A live flag's rollout moved: the save asks first, before and after in words. Put back after the
+    // shots, so that the form holds no edit when the next page is opened.
+    const rollout = page.getByLabel("Condition 1 Rollout percentage", { exact: true })
+    let was = ""
+    await shoot(`/project/${first.project_id}/flags/${ids.get(MULTIVARIATE)}`, "flag-confirm-save", async (page) => {
+      was = await rollout.inputValue()
+      await rollout.fill("30")
+      await page.getByRole("button", { name: "Save", exact: true }).click()
+      await page.getByRole("dialog").getByText("Changing whom this live flag reaches:").waitFor()
+    })
+    await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click()
+    await rollout.fill(was)
 
     // The log-in page, with no session: first for someone of the SAML domain once their e-mail is typed.
     await runtime.runPromise(Effect.gen(function*() {

@@ -114,6 +114,7 @@ describe("the flag page's role access, status and test evaluation in Chromium", 
       // Turned off in the page: the status is read again and says why, as the API does.
       await page.getByRole("switch", { name: "Active" }).uncheck()
       await page.getByRole("button", { name: "Save" }).click()
+      await page.getByRole("dialog").getByRole("button", { name: "Save the changes" }).click()
       await page.getByRole("status").getByText("Saved.").waitFor()
       await page.locator(".flag-status .badge", { hasText: "Inactive" }).waitFor()
       expect(await held(statusPath)).toEqual({ status: "inactive", reason: "Flag is disabled" })

@@ -58,6 +58,8 @@ describe("the flags pages in Chromium", () => {
       await page.getByLabel("Key", { exact: true }).fill(KEY)
       await page.getByLabel("Description").fill("The new checkout")
       await page.getByLabel("Tags").fill("checkout, web")
+      // A new flag starts off; this one is released at once.
+      await page.getByRole("switch", { name: "Active" }).check()
       await page.getByRole("button", { name: "Add a filter to condition 1" }).click()
       await page.getByLabel("Condition 1 filter 1 Property", { exact: true }).fill("email")
       await page.getByLabel("Condition 1 filter 1 Operator", { exact: true }).selectOption("icontains")
@@ -99,9 +101,10 @@ describe("the flags pages in Chromium", () => {
       ])
       expect(created.filters.payloads).toEqual({ control: `{"color": "blue"}`, test: `{"color": "green"}` })
 
-      // The rollout, by the slider; the API then holds it, one version on.
+      // The rollout, by the slider; the flag is live, so the save asks first; the API then holds it, one version on.
       await slide(page, "Condition 1 Rollout", 100, 40)
       await page.getByRole("button", { name: "Save" }).click()
+      await page.getByRole("dialog").getByRole("button", { name: "Save the changes" }).click()
       await page.getByRole("status").getByText("Saved.").waitFor()
       const changed = await held(`${apiFlags()}${id}/`)
       expect(changed.version).toBe(2)
@@ -263,10 +266,11 @@ describe("the flags pages in Chromium", () => {
       expect(await mine.getByRole("alert").count()).toBe(0)
 
       await mine.getByRole("button", { name: "Delete feature flag" }).click()
-      await mine.getByRole("button", { name: "Restore feature flag" }).waitFor()
+      await mine.getByRole("dialog").getByRole("button", { name: "Delete", exact: true }).click()
+      await mine.getByRole("button", { name: "Restore", exact: true }).waitFor()
       expect(await held(`${apiFlags()}${flag.id}/`)).toMatchObject({ deleted: true, status: "DELETED" })
       await mine.getByText("Deleted", { exact: true }).waitFor()
-      await mine.getByRole("button", { name: "Restore feature flag" }).click()
+      await mine.getByRole("button", { name: "Restore", exact: true }).click()
       await mine.getByRole("button", { name: "Delete feature flag" }).waitFor()
       expect(await held(`${apiFlags()}${flag.id}/`)).toMatchObject({ deleted: false, name: "Changed by the other one" })
     } finally {

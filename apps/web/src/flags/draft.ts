@@ -62,10 +62,24 @@ export const newProperty = (): DraftProperty => ({ key: "", type: "person", oper
 export const newGroup = (): DraftGroup => ({ properties: [], rollout: 100, json: {} })
 export const newVariant = (index: number): DraftVariant => ({ key: `variant-${index + 1}`, name: "", rollout: 0, payload: "" })
 
+/** `count` shares of 100 as even as whole numbers allow, the first ones a point larger (34, 33, 33). */
+export const evenSplit = (count: number): Array<number> =>
+  Array.from({ length: count }, (_, index) => Math.floor(100 / count) + (index < 100 % count ? 1 : 0))
+
+/** The variants with the split made even. */
+export const splitEvenly = (variants: ReadonlyArray<DraftVariant>): Array<DraftVariant> => {
+  const shares = evenSplit(variants.length)
+  return variants.map((variant, index) => ({ ...variant, rollout: shares[index] ?? 0 }))
+}
+
+/**
+ * A new flag's draft: off, so that saving it releases nothing; turning it on is a choice of its own,
+ * after which its one condition reaches everyone, as a flag with no filter does.
+ */
 export const emptyDraft = (): Draft => ({
   key: "",
   name: "",
-  active: true,
+  active: false,
   tags: "",
   groups: [newGroup()],
   variants: [],
@@ -162,3 +176,9 @@ export const filtersOf = (draft: Draft): Json => {
 
 /** Tags as typed: comma-separated, trimmed, empty ones left out. */
 export const tagsOf = (text: string): Array<string> => text.split(",").map((tag) => tag.trim()).filter((tag) => tag !== "")
+
+/** Whether two drafts send the same thing: what a save would change, if anything. */
+export const sameDraft = (one: Draft, other: Draft): boolean =>
+  one.key === other.key && one.name === other.name && one.active === other.active &&
+  JSON.stringify(tagsOf(one.tags)) === JSON.stringify(tagsOf(other.tags)) &&
+  JSON.stringify(filtersOf(one)) === JSON.stringify(filtersOf(other))

@@ -6,6 +6,7 @@ import { type Draft, emptyDraft } from "../flags/draft.ts"
 import { FLAG_PATH, FLAGS_PATH, flagsPrefix } from "../flags/flag.tsx"
 import { FlagForm } from "../flags/flag-form.tsx"
 import { fieldsOf } from "../flags/save.ts"
+import { useSuggestions } from "../flags/suggestions.ts"
 import { Link, navigate } from "../router/navigation.tsx"
 import { ALL_FLAGS, hrefOf } from "../router/routes.ts"
 import { usePageTitle } from "../ui/page-title.ts"
@@ -16,18 +17,22 @@ export default function NewFlagPage({ projectId }: { readonly projectId: string 
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<ApiError | undefined>(undefined)
   const [initial] = useState(emptyDraft)
-  const save = (draft: Draft) => {
+  const suggestions = useSuggestions(projectId, undefined)
+  const save = (draft: Draft): Promise<boolean> => {
     setBusy(true)
     setError(undefined)
-    request("POST", FLAGS_PATH, { params: { project_id: projectId }, payload: fieldsOf(draft) }).then(
+    return request("POST", FLAGS_PATH, { params: { project_id: projectId }, payload: fieldsOf(draft) }).then(
       (flag) => {
         const params = { project_id: projectId, id: String(flag.id) }
         invalidateWith(flagsPrefix(projectId), urlOf(FLAG_PATH, { params }), flag)
-        navigate(hrefOf({ page: "flag", projectId, flagId: String(flag.id), tab: "settings", pageNumber: 1 }), { replace: true })
+        // Saved: nothing is left to lose, so the form's guard is not asked.
+        navigate(hrefOf({ page: "flag", projectId, flagId: String(flag.id), tab: "settings", pageNumber: 1 }), { replace: true, force: true })
+        return true
       },
       (cause: unknown) => {
         setBusy(false)
         setError(asApiError(cause))
+        return false
       }
     )
   }
@@ -39,7 +44,7 @@ export default function NewFlagPage({ projectId }: { readonly projectId: string 
         </Link>
       </p>
       <h1>New feature flag</h1>
-      <FlagForm initial={initial} busy={busy} error={error} onSave={save} />
+      <FlagForm initial={initial} busy={busy} error={error} suggestions={suggestions} onSave={save} />
     </>
   )
 }

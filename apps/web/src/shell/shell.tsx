@@ -84,8 +84,9 @@ const LogOutButton = () => {
   const leave = () =>
     logOut().then(
       () => {
-        // To the log-in page first, so that nothing of the shell asks again for what is gone.
-        navigate(hrefOf({ page: "login", next: undefined }), { replace: true })
+        // To the log-in page first, so that nothing of the shell asks again for what is gone; a page's
+        // unsaved edits are not asked about, as the session they would be saved with is gone.
+        navigate(hrefOf({ page: "login", next: undefined }), { replace: true, force: true })
         invalidate()
       },
       (cause: unknown) => setError(cause instanceof ApiError ? cause.detail : String(cause))
