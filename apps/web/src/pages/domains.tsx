@@ -4,6 +4,7 @@ import { invalidate } from "../api/resources.ts"
 import { reread, urlOf, useApi } from "../api/use-api.ts"
 import { DOMAINS_PATH, domainsPrefix } from "../domains/domain.ts"
 import { DomainCard } from "../domains/domain-card.tsx"
+import { mayAdministerAt, myLevel } from "../members/levels.ts"
 import { hrefOf } from "../router/routes.ts"
 import { organizationName, useMe } from "../shell/me.ts"
 import { OrganizationTabs } from "../shell/organization-tabs.tsx"
@@ -68,6 +69,9 @@ export default function DomainsPage({ organizationId, pageNumber }: {
     query: { limit: String(PAGE_SIZE), offset: String((pageNumber - 1) * PAGE_SIZE) }
   }
   const domains = useApi(DOMAINS_PATH, options)
+  const preflight = useApi("/_preflight/", {})
+  const social = preflight.status === "ready" ? preflight.data.available_social_auth_providers : undefined
+  const manages = mayAdministerAt(myLevel(me, organizationId))
   const refresh = () => reread(domainsPrefix(organizationId), DOMAINS_PATH, options)
   return (
     <>
@@ -78,7 +82,9 @@ export default function DomainsPage({ organizationId, pageNumber }: {
         Once a domain is verified, people with an address at it can join the organization on their own
         (just-in-time provisioning), and be made to log in with one provider (SSO enforcement).
       </p>
-      <AddDomain organizationId={organizationId} refresh={refresh} onAdded={(added) => setNotice(`${added} was added; publish its DNS record, then verify it.`)} />
+      {manages
+        ? <AddDomain organizationId={organizationId} refresh={refresh} onAdded={(added) => setNotice(`${added} was added; publish its DNS record, then verify it.`)} />
+        : <p className="hint">Only administrators and owners add, verify and set up domains.</p>}
       <p role="status" className="notice">{notice ?? ""}</p>
       <Resourceful resource={domains} onRetry={() => invalidate(urlOf(DOMAINS_PATH, options))}>
         {(page) =>
@@ -95,6 +101,8 @@ export default function DomainsPage({ organizationId, pageNumber }: {
                     key={domain.id}
                     organizationId={organizationId}
                     domain={domain}
+                    manages={manages}
+                    social={social}
                     refresh={refresh}
                     onDeleted={(deleted) => {
                       // The card and its buttons go: the keyboard goes on from the list's heading.

@@ -11,7 +11,7 @@ import { asApiError } from "../api/client.ts"
  * For what cannot be undone where it was done (revoke, roll, remove, leave, cancel an invite, delete a
  * domain). What can (a flag's delete beside its Restore, a pause, a role's access) is done at once.
  */
-export const ConfirmDialog = <T,>({ label, title, confirmLabel, dismissLabel = "Cancel", disabled, action, onDone, children }: {
+export const ConfirmDialog = <T,>({ label, title, confirmLabel, dismissLabel = "Cancel", disabled, switchedOn, action, onDone, children }: {
   /** The button's content: short on screen, named in full for a screen reader when it stands in a list. */
   readonly label: ReactNode
   /** The question, naming what it is about. */
@@ -20,6 +20,8 @@ export const ConfirmDialog = <T,>({ label, title, confirmLabel, dismissLabel = "
   /** The safe choice's words, when "Cancel" would be read as the action (cancelling an invite). */
   readonly dismissLabel?: string
   readonly disabled?: boolean | undefined
+  /** When given, the button is an on/off switch in this state, which asks before it turns over. */
+  readonly switchedOn?: boolean | undefined
   readonly action: () => Promise<T>
   readonly onDone?: ((result: T) => void) | undefined
   /** What will happen. */
@@ -56,7 +58,14 @@ export const ConfirmDialog = <T,>({ label, title, confirmLabel, dismissLabel = "
   }
   return (
     <>
-      <button type="button" disabled={disabled} onClick={open}>{label}</button>
+      <button
+        type="button"
+        disabled={disabled}
+        onClick={open}
+        {...(switchedOn === undefined ? {} : { role: "switch", "aria-checked": switchedOn, className: "switch-button" })}
+      >
+        {label}
+      </button>
       <dialog
         ref={dialog}
         aria-labelledby={titleId}
