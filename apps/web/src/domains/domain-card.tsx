@@ -1,11 +1,12 @@
-import { useId, useState } from "react"
-import { type ApiError, asApiError, request } from "../api/client.ts"
+import { useId } from "react"
+import { request } from "../api/client.ts"
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx"
 import { CopyButton } from "../ui/copy-button.tsx"
 import type { SocialProviders } from "../login/sso.ts"
 import { challengeRecordName, type Domain, type DomainChanges, DOMAIN_PATH, ssoSentences, ssoWords } from "./domain.ts"
 import { DomainSettings } from "./domain-settings.tsx"
 import { When } from "../ui/when.tsx"
+import { useCardWrites } from "../ui/writes.ts"
 
 const VERIFY_PATH = "/api/organizations/:organization_id/domains/:id/verify/"
 
@@ -62,42 +63,25 @@ export const DomainCard = ({ organizationId, domain, manages, social, refresh, o
 }) => {
   const heading = useId()
   const params = { organization_id: organizationId, id: domain.id }
-  const [busy, setBusy] = useState(false)
-  const [notice, setNotice] = useState<string | undefined>(undefined)
-  const [error, setError] = useState<ApiError | undefined>(undefined)
-  const [settingsError, setSettingsError] = useState<ApiError | undefined>(undefined)
-
-  const run = (work: () => Promise<string | undefined>, onError: (error: ApiError) => void) => {
-    setBusy(true)
-    setNotice(undefined)
-    setError(undefined)
-    setSettingsError(undefined)
-    work()
-      .then(async (done) => {
-        await refresh()
-        setNotice(done)
-      })
-      .catch((cause: unknown) => onError(asApiError(cause)))
-      .finally(() => setBusy(false))
-  }
+  const { busy, notice, cardError, settingsError, write, fail } = useCardWrites(refresh)
 
   // Verify answers an empty 200 either way: the domain read again says whether DNS held the challenge.
   const verify = () =>
-    run(async () => {
+    write(async () => {
       await request("POST", VERIFY_PATH, { params })
       const after = await request("GET", DOMAIN_PATH, { params })
       return after.is_verified
         ? `${domain.domain} is verified.`
         : `${domain.domain} is not verified yet: no TXT record at ${challengeRecordName(domain)} holds its challenge. ` +
           "A new record can take a while to reach every DNS server; try again later."
-    }, setError)
+    }, "card")
 
   const save = (payload: DomainChanges) =>
-    run(async () => {
+    write(async () => {
       if (Object.keys(payload).length === 0) return "Nothing has changed."
       await request("PATCH", DOMAIN_PATH, { params, payload })
       return "Settings saved."
-    }, setSettingsError)
+    }, "settings")
 
 
   return (
@@ -118,8 +102,8 @@ export const DomainCard = ({ organizationId, domain, manages, social, refresh, o
         {manages ? null : <SamlDetails domain={domain} />}
       </dl>
       <div className="sso-summary">{ssoSentences(domain, social).map((sentence) => <p key={sentence}>{sentence}</p>)}</div>
-      <p role="status" className="notice">{notice ?? ""}</p>
-      {error === undefined ? null : <p role="alert" className="form-error">{error.detail}</p>}
+      <p role="status" className="notice">{notice}</p>
+      {cardError === undefined ? null : <p role="alert" className="form-error">{cardError.detail}</p>}
       {!manages ? null : domain.is_verified ? null : (
         <section aria-label={`Verify ${domain.domain}`}>
           <p>Publish this DNS record, then verify:</p>
@@ -136,7 +120,7 @@ export const DomainCard = ({ organizationId, domain, manages, social, refresh, o
             confirmLabel="Delete domain"
             disabled={busy}
             action={() => request("DELETE", DOMAIN_PATH, { params })}
-            onDone={() => refresh().then(() => onDeleted(domain.domain), (cause: unknown) => setError(asApiError(cause)))}
+            onDone={() => refresh().then(() => onDeleted(domain.domain), fail)}
           >
             <p>Its verification, JIT provisioning, SSO enforcement and SAML settings go with it. To use it again, add it and verify it anew.</p>
           </ConfirmDialog>

@@ -1,5 +1,5 @@
 import { type FormEvent, useRef, useState } from "react"
-import { type ApiError, asApiError, request } from "../api/client.ts"
+import { request } from "../api/client.ts"
 import { invalidate } from "../api/resources.ts"
 import { reread, urlOf, useApi } from "../api/use-api.ts"
 import { DOMAINS_PATH, domainsPrefix } from "../domains/domain.ts"
@@ -12,6 +12,7 @@ import { TextField } from "../ui/field.tsx"
 import { usePageTitle } from "../ui/page-title.ts"
 import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
+import { useWrite } from "../ui/writes.ts"
 
 const PAGE_SIZE = 20
 
@@ -22,20 +23,15 @@ const AddDomain = ({ organizationId, refresh, onAdded }: {
   readonly onAdded: (name: string) => void
 }) => {
   const [domain, setDomain] = useState("")
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<ApiError | undefined>(undefined)
+  const { busy, error, run } = useWrite()
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    setError(undefined)
-    request("POST", DOMAINS_PATH, { params: { organization_id: organizationId }, payload: { domain } })
-      .then(async (created) => {
-        await refresh()
-        setDomain("")
-        onAdded(created.domain)
-      })
-      .catch((cause: unknown) => setError(asApiError(cause)))
-      .finally(() => setBusy(false))
+    run(async () => {
+      const created = await request("POST", DOMAINS_PATH, { params: { organization_id: organizationId }, payload: { domain } })
+      await refresh()
+      setDomain("")
+      onAdded(created.domain)
+    })
   }
   return (
     <form className="inline-form" aria-label="Add a domain" onSubmit={submit}>

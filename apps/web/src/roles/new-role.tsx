@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react"
-import { type ApiError, asApiError, request } from "../api/client.ts"
+import { request } from "../api/client.ts"
 import { refusalPlaces, SelectField, TextField } from "../ui/field.tsx"
+import { useWrite } from "../ui/writes.ts"
 import { ACCESS_OPTIONS, ROLES_PATH } from "./role.ts"
 
 const FIELDS = ["name", "feature_flags_access_level"] as const
@@ -13,21 +14,16 @@ export const NewRole = ({ organizationId, refresh, onMade }: {
 }) => {
   const [name, setName] = useState("")
   const [access, setAccess] = useState("37")
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<ApiError | undefined>(undefined)
+  const { busy, error, run } = useWrite()
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    setError(undefined)
     const payload = { name, feature_flags_access_level: Number(access) as 21 | 37 }
-    request("POST", ROLES_PATH, { params: { organization_id: organizationId }, payload })
-      .then(async (made) => {
-        await refresh()
-        setName("")
-        onMade(made.name)
-      })
-      .catch((cause: unknown) => setError(asApiError(cause)))
-      .finally(() => setBusy(false))
+    run(async () => {
+      const made = await request("POST", ROLES_PATH, { params: { organization_id: organizationId }, payload })
+      await refresh()
+      setName("")
+      onMade(made.name)
+    })
   }
   const { errorFor, formError } = refusalPlaces(error, FIELDS)
   return (

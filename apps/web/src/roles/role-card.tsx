@@ -1,8 +1,9 @@
-import { useId, useRef, useState } from "react"
-import { type ApiError, asApiError, request } from "../api/client.ts"
+import { useId, useRef } from "react"
+import { request } from "../api/client.ts"
 import { personName } from "../members/person.ts"
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx"
 import { When } from "../ui/when.tsx"
+import { useCardWrites } from "../ui/writes.ts"
 import { AddRoleMember, type Candidate } from "./add-role-member.tsx"
 import { ACCESS_WORDS, countWords, type Role, type RoleChanges, ROLE_MEMBERSHIP_PATH, ROLE_PATH } from "./role.ts"
 import { RoleSettings } from "./role-settings.tsx"
@@ -39,40 +40,23 @@ export const RoleCard = ({ organizationId, role, manages, candidates, refresh, o
 }) => {
   const headingId = useId()
   const heading = useRef<HTMLHeadingElement>(null)
-  const [busy, setBusy] = useState(false)
-  const [notice, setNotice] = useState("")
-  const [error, setError] = useState<string | undefined>(undefined)
-  const [settingsError, setSettingsError] = useState<ApiError | undefined>(undefined)
+  const { busy, notice, setNotice, cardError, settingsError, write, fail } = useCardWrites(refresh)
   const params = { organization_id: organizationId, id: role.id }
 
-  const run = (work: () => Promise<string>, onError: (error: ApiError) => void) => {
-    setBusy(true)
-    setNotice("")
-    setError(undefined)
-    setSettingsError(undefined)
-    work()
-      .then(async (done) => {
-        await refresh()
-        setNotice(done)
-      })
-      .catch((cause: unknown) => onError(asApiError(cause)))
-      .finally(() => setBusy(false))
-  }
-
   const save = (changes: RoleChanges) =>
-    run(async () => {
+    write(async () => {
       if (Object.keys(changes).length === 0) return "Nothing has changed."
       const saved = await request("PATCH", ROLE_PATH, { params, payload: changes })
       return `${saved.name} is saved.`
-    }, setSettingsError)
+    }, "settings")
 
   // The row and its button go: the keyboard goes on from the role's heading.
   const remove = (membershipId: string, email: string) =>
-    run(async () => {
+    write(async () => {
       await request("DELETE", ROLE_MEMBERSHIP_PATH, { params: { organization_id: organizationId, role_id: role.id, id: membershipId } })
       heading.current?.focus()
       return `${email} is no longer in ${role.name}.`
-    }, (refusal) => setError(refusal.detail))
+    }, "card")
 
   return (
     <article className="card role-card" aria-labelledby={headingId}>
@@ -82,7 +66,7 @@ export const RoleCard = ({ organizationId, role, manages, candidates, refresh, o
       </div>
       <p>{ACCESS_WORDS[role.feature_flags_access_level]}.</p>
       <p role="status" className="notice">{notice}</p>
-      {error === undefined ? null : <p role="alert" className="form-error">{error}</p>}
+      {cardError === undefined ? null : <p role="alert" className="form-error">{cardError.detail}</p>}
       {role.members.length === 0
         ? <p>No one is in this role yet.</p>
         : (
@@ -137,7 +121,7 @@ export const RoleCard = ({ organizationId, role, manages, candidates, refresh, o
               confirmLabel="Delete role"
               disabled={busy}
               action={() => request("DELETE", ROLE_PATH, { params })}
-              onDone={() => refresh().then(() => onDeleted(role.name), (cause: unknown) => setError(asApiError(cause).detail))}
+              onDone={() => refresh().then(() => onDeleted(role.name), fail)}
             >
               <DeletionWords role={role} />
             </ConfirmDialog>
