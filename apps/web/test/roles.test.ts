@@ -130,4 +130,21 @@ describe("the Roles page in Chromium", () => {
       expect(await isFocused(page.getByRole("heading", { level: 2, name: "Roles" }))).toBe(true)
     })
   })
+
+  it("fits a role and its members on a phone's screen, 390 by 844, in light and dark", async () => {
+    const role = await (await call("POST", apiRoles(), { name: "Release managers of the storefront and the mobile apps" })).json()
+    await join("kim@example.com", 1)
+    const kim = (await held(`/api/organizations/${owner.organization}/members/?email=kim@example.com`)).results[0].user.uuid
+    expect((await call("POST", `${apiRoles()}${role.id}/role_memberships/`, { user_uuid: kim })).status).toBe(201)
+    await withPage({ viewport: { width: 390, height: 844 } }, async (page) => {
+      await world.logInAt(page, rolesPath())
+      await page.getByRole("article", { name: role.name }).getByRole("cell", { name: "kim@example.com", exact: true }).waitFor()
+      // The cards fit the screen, a role's members scrolling within their card. (The shell's header and the
+      // organization's tabs are the shell's to fit.)
+      const rights = await page.locator(".role-card, .role-card form").evaluateAll((cards) => cards.map((card) => card.getBoundingClientRect().right))
+      expect(rights.length).toBeGreaterThan(0)
+      for (const right of rights) expect(right).toBeLessThanOrEqual(390)
+      await accessible(page, "roles at 390 by 844")
+    })
+  })
 })

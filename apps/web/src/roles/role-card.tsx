@@ -70,7 +70,8 @@ export const RoleCard = ({ organizationId, role, manages, candidates, refresh, o
       {role.members.length === 0
         ? <p>No one is in this role yet.</p>
         : (
-          <div className="role-members-wrap">
+          // Scrolls sideways on a narrow screen, so it takes the keyboard's focus to be scrolled by it.
+          <div className="role-members-wrap" tabIndex={0} role="region" aria-label={`Members of ${role.name}`}>
             <table className="role-members">
               <caption className="visually-hidden">Members of {role.name}</caption>
               <thead>
