@@ -1,8 +1,8 @@
 /**
  * The README's pictures of the console: the built console served by the real server over an in-memory
  * store, a project seeded through the API as a team would have it, and Chromium at 1280×800 in the light
- * and the dark scheme; then the log-in page for an e-mail whose domain enforces SAML, and at the
- * two-factor code of a user who has turned it on. Writes docs/screenshots/*.png. Run by `npm run
+ * and the dark scheme; the organization's roles and a SAML domain's settings; then the log-in page for an
+ * e-mail whose domain enforces SAML, and at the two-factor code of a user who has turned it on. Writes docs/screenshots/*.png. Run by `npm run
  * screenshots -w @hedgerow/web` (which builds first); not a test.
  */
 import { bodyOf, DomainService, systemActor, totpCode } from "@hedgerow/core"
@@ -180,6 +180,33 @@ try {
         }))
       )
     }))
+    // The organization's roles, with teammates in them, and the SAML domain's settings in words.
+    const organizationApi = `/api/organizations/${first.organization_id}`
+    const teammates = [["grace@acme.example", "Grace"], ["lin@acme.example", "Lin"], ["omar@acme.example", "Omar"]] as const
+    for (const [email, name] of teammates) {
+      const invite = await api("POST", `${organizationApi}/invites/`, { target_email: email, send_email: false })
+      const signup = await fetch(`${base}/api/signup/${invite.id}/`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ first_name: name, password: `${name}'s long password` })
+      })
+      if (!signup.ok) throw new Error(`signup: ${signup.status}`)
+    }
+    const uuidOf = async (email: string) => (await api("GET", `${organizationApi}/members/?${new URLSearchParams({ email })}`)).results[0].user.uuid
+    const releases = await api("POST", `${organizationApi}/roles/`, { name: "Release managers" })
+    for (const [roleId, email] of [[role.id, "grace@acme.example"], [role.id, "lin@acme.example"], [releases.id, "omar@acme.example"]]) {
+      await api("POST", `${organizationApi}/roles/${roleId}/role_memberships/`, { user_uuid: await uuidOf(email) })
+    }
+    await shoot(`/organization/${first.organization_id}/roles`, "roles", (page) => page.getByRole("article", { name: "Release managers" }).waitFor())
+    const samlDomain = (await api("GET", `${organizationApi}/domains/`)).results[0]
+    await api("PATCH", `${organizationApi}/domains/${samlDomain.id}/`, { jit_provisioning_enabled: true })
+    await shoot(`/organization/${first.organization_id}/domains`, "domain-sso", async (page) => {
+      await page.getByText(`People at ${SAML_DOMAIN} must log in with SAML.`).waitFor()
+      await page.getByRole("heading", { name: SAML_DOMAIN }).evaluate((heading) =>
+        window.scrollTo(0, heading.getBoundingClientRect().top + window.scrollY - 16)
+      )
+    })
+
     const loggedOut = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 })
     const logInPage = await loggedOut.newPage()
     const shootLogIn = async (name: string) => {

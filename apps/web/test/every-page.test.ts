@@ -106,6 +106,12 @@ const VISITS: Record<Route["page"], ReadonlyArray<Visit>> = {
     session: true,
     ready: shows((data) => data.batchExport)
   }],
+  roles: [{
+    what: "roles",
+    path: () => hrefOf({ page: "roles", organizationId: owner.organization, pageNumber: 1 }),
+    session: true,
+    ready: (page, data) => page.getByRole("article", { name: data.roleName }).waitFor()
+  }],
   project: [{
     what: "a project's details",
     path: () => hrefOf({ page: "project", projectId: String(owner.project) }),

@@ -78,15 +78,25 @@ describe("the organization's administration pages in Chromium", () => {
       expect(await entity.getAttribute("aria-invalid")).toBe("true")
       expect((await held(`${apiDomains()}${domain.id}/`)).saml_entity_id).toBe(null)
 
+      // This server has no OAuth provider and the domain no SAML yet: nothing can be enforced.
+      const enforce = card.getByLabel("Enforce SSO")
+      expect(await enforce.locator("option").allTextContents()).toEqual(["Not enforced"])
       await entity.fill("https://idp.example/entity")
+      await card.getByLabel("SAML sign-in URL (ACS)").fill("https://idp.example/sso")
+      await card.getByLabel("SAML X.509 certificate").fill("MIIC")
       await card.getByRole("switch", { name: "Just-in-time provisioning" }).check()
-      await card.getByLabel("Enforce SSO").selectOption("google-oauth2")
       await card.getByRole("button", { name: "Save settings" }).click()
       await card.getByRole("status").getByText("Settings saved.").waitFor()
+      // With its SAML set up, SAML can be enforced, and the card says what that means.
+      expect(await enforce.locator("option").allTextContents()).toEqual(["Not enforced", "SAML"])
+      await enforce.selectOption("saml")
+      await card.getByRole("button", { name: "Save settings" }).click()
+      await card.getByText(`People at ${NAME} must log in with SAML.`, { exact: true }).waitFor()
       expect(await held(`${apiDomains()}${domain.id}/`)).toMatchObject({
         is_verified: true,
         jit_provisioning_enabled: true,
-        sso_enforcement: "google-oauth2",
+        sso_enforcement: "saml",
+        has_saml: true,
         saml_entity_id: "https://idp.example/entity"
       })
       await accessible(page, "a verified domain")

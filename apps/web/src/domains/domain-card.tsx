@@ -1,10 +1,12 @@
-import { useId, useState } from "react"
-import { type ApiError, asApiError, request } from "../api/client.ts"
+import { useId } from "react"
+import { request } from "../api/client.ts"
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx"
 import { CopyButton } from "../ui/copy-button.tsx"
-import { challengeRecordName, type Domain, type DomainChanges, DOMAIN_PATH, ssoWords } from "./domain.ts"
+import type { SocialProviders } from "../login/sso.ts"
+import { challengeRecordName, type Domain, type DomainChanges, DOMAIN_PATH, ssoSentences, ssoWords } from "./domain.ts"
 import { DomainSettings } from "./domain-settings.tsx"
 import { When } from "../ui/when.tsx"
+import { useCardWrites } from "../ui/writes.ts"
 
 const VERIFY_PATH = "/api/organizations/:organization_id/domains/:id/verify/"
 
@@ -33,54 +35,53 @@ const ChallengeRecord = ({ domain }: { readonly domain: Domain }) => {
   )
 }
 
+/** The SAML identity provider's settings, to read: for those who cannot change them. */
+const SamlDetails = ({ domain }: { readonly domain: Domain }) => (
+  <>
+    <dt>SAML entity ID</dt>
+    <dd>{domain.saml_entity_id ?? "Not set"}</dd>
+    <dt>SAML sign-in URL (ACS)</dt>
+    <dd>{domain.saml_acs_url ?? "Not set"}</dd>
+    <dt>SAML certificate</dt>
+    <dd>{domain.saml_x509_cert === null || domain.saml_x509_cert === "" ? "Not set" : "Set"}</dd>
+  </>
+)
+
 /**
- * One domain: whether it is verified, the DNS record to publish and a Verify button while it is not,
- * its settings, and its removal (asked first). After every write the page's list is read again (`refresh`).
+ * One domain: whether it is verified, what its settings mean for its people in words, and for an
+ * administrator (`manages`) the DNS record to publish and a Verify button while it is not, its settings,
+ * and its removal (asked first). After every write the page's list is read again (`refresh`).
  */
-export const DomainCard = ({ organizationId, domain, refresh, onDeleted }: {
+export const DomainCard = ({ organizationId, domain, manages, social, refresh, onDeleted }: {
   readonly organizationId: string
   readonly domain: Domain
+  readonly manages: boolean
+  /** The OAuth providers this deployment has, once read. */
+  readonly social: SocialProviders | undefined
   readonly refresh: () => Promise<void>
   readonly onDeleted: (name: string) => void
 }) => {
   const heading = useId()
   const params = { organization_id: organizationId, id: domain.id }
-  const [busy, setBusy] = useState(false)
-  const [notice, setNotice] = useState<string | undefined>(undefined)
-  const [error, setError] = useState<ApiError | undefined>(undefined)
-  const [settingsError, setSettingsError] = useState<ApiError | undefined>(undefined)
-
-  const run = (work: () => Promise<string | undefined>, onError: (error: ApiError) => void) => {
-    setBusy(true)
-    setNotice(undefined)
-    setError(undefined)
-    setSettingsError(undefined)
-    work()
-      .then(async (done) => {
-        await refresh()
-        setNotice(done)
-      })
-      .catch((cause: unknown) => onError(asApiError(cause)))
-      .finally(() => setBusy(false))
-  }
+  const { busy, notice, cardError, settingsError, write, fail } = useCardWrites(refresh)
 
   // Verify answers an empty 200 either way: the domain read again says whether DNS held the challenge.
   const verify = () =>
-    run(async () => {
+    write(async () => {
       await request("POST", VERIFY_PATH, { params })
       const after = await request("GET", DOMAIN_PATH, { params })
       return after.is_verified
         ? `${domain.domain} is verified.`
         : `${domain.domain} is not verified yet: no TXT record at ${challengeRecordName(domain)} holds its challenge. ` +
           "A new record can take a while to reach every DNS server; try again later."
-    }, setError)
+    }, "card")
 
   const save = (payload: DomainChanges) =>
-    run(async () => {
+    write(async () => {
       if (Object.keys(payload).length === 0) return "Nothing has changed."
       await request("PATCH", DOMAIN_PATH, { params, payload })
       return "Settings saved."
-    }, setSettingsError)
+    }, "settings")
 
 
   return (
@@ -98,27 +99,33 @@ export const DomainCard = ({ organizationId, domain, refresh, onDeleted }: {
         <dd>{ssoWords(domain.sso_enforcement)}</dd>
         <dt>SAML</dt>
         <dd>{domain.has_saml ? "Configured" : "Not configured"}</dd>
+        {manages ? null : <SamlDetails domain={domain} />}
       </dl>
-      <p role="status" className="notice">{notice ?? ""}</p>
-      {error === undefined ? null : <p role="alert" className="form-error">{error.detail}</p>}
-      {domain.is_verified ? null : (
+      <div className="sso-summary">{ssoSentences(domain, social).map((sentence) => <p key={sentence}>{sentence}</p>)}</div>
+      <p role="status" className="notice">{notice}</p>
+      {cardError === undefined ? null : <p role="alert" className="form-error">{cardError.detail}</p>}
+      {!manages ? null : domain.is_verified ? null : (
         <section aria-label={`Verify ${domain.domain}`}>
           <p>Publish this DNS record, then verify:</p>
           <ChallengeRecord domain={domain} />
           <button type="button" className="primary" disabled={busy} onClick={verify}>Verify {domain.domain}</button>
         </section>
       )}
-      <DomainSettings domain={domain} busy={busy} error={settingsError} onSave={save} />
-      <ConfirmDialog
-        label={`Delete ${domain.domain}`}
-        title={`Delete ${domain.domain}?`}
-        confirmLabel="Delete domain"
-        disabled={busy}
-        action={() => request("DELETE", DOMAIN_PATH, { params })}
-        onDone={() => refresh().then(() => onDeleted(domain.domain), (cause: unknown) => setError(asApiError(cause)))}
-      >
-        <p>Its verification, JIT provisioning, SSO enforcement and SAML settings go with it. To use it again, add it and verify it anew.</p>
-      </ConfirmDialog>
+      {manages ? <DomainSettings domain={domain} social={social} busy={busy} error={settingsError} onSave={save} /> : null}
+      {manages
+        ? (
+          <ConfirmDialog
+            label={`Delete ${domain.domain}`}
+            title={`Delete ${domain.domain}?`}
+            confirmLabel="Delete domain"
+            disabled={busy}
+            action={() => request("DELETE", DOMAIN_PATH, { params })}
+            onDone={() => refresh().then(() => onDeleted(domain.domain), fail)}
+          >
+            <p>Its verification, JIT provisioning, SSO enforcement and SAML settings go with it. To use it again, add it and verify it anew.</p>
+          </ConfirmDialog>
+        )
+        : null}
     </article>
   )
 }

@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from "react"
 import type { ApiError } from "../api/client.ts"
 import { SelectField, Switch, TextAreaField, TextField } from "../ui/field.tsx"
-import { type Domain, type DomainChanges, SSO_WORDS } from "./domain.ts"
+import type { SocialProviders } from "../login/sso.ts"
+import { type Domain, type DomainChanges, SSO_WORDS, ssoWords, usable } from "./domain.ts"
 
 const SAML_FIELDS = ["saml_entity_id", "saml_acs_url", "saml_x509_cert"] as const
 
@@ -37,10 +38,17 @@ const changesOf = (draft: Draft, domain: Domain): DomainChanges => {
   return changes
 }
 
-const SSO_OPTIONS = Object.entries(SSO_WORDS)
-/** An SSO provider the API holds that this console does not name is kept, as given. */
-const ssoOptions = (current: string): ReadonlyArray<readonly [string, string]> =>
-  Object.hasOwn(SSO_WORDS, current) ? SSO_OPTIONS : [...SSO_OPTIONS, [current, current]]
+/**
+ * The providers worth enforcing: those that can be used (the server enforces no other), and the one the
+ * API holds, kept as given (marked when it cannot be used, so that the choice is seen for what it is).
+ */
+const ssoOptions = (current: string, domain: Domain, social: SocialProviders | undefined): ReadonlyArray<readonly [string, string]> => {
+  const options: Array<readonly [string, string]> = Object.entries(SSO_WORDS).filter(([provider]) => usable(provider, domain, social))
+  if (!options.some(([provider]) => provider === current)) {
+    options.push([current, `${ssoWords(current)} (not set up)`])
+  }
+  return options
+}
 
 const FIELDS: ReadonlyArray<string> = ["jit_provisioning_enabled", "sso_enforcement", ...SAML_FIELDS]
 
@@ -52,8 +60,10 @@ const errorAt = (error: ApiError | undefined, field: keyof Draft | "form"): stri
 }
 
 /** A domain's settings: JIT provisioning and SSO enforcement once it is verified, and its SAML identity provider. */
-export const DomainSettings = ({ domain, busy, error, onSave }: {
+export const DomainSettings = ({ domain, social, busy, error, onSave }: {
   readonly domain: Domain
+  /** The OAuth providers this deployment has, once read. */
+  readonly social: SocialProviders | undefined
   readonly busy: boolean
   readonly error: ApiError | undefined
   readonly onSave: (changes: DomainChanges) => void
@@ -78,8 +88,8 @@ export const DomainSettings = ({ domain, busy, error, onSave }: {
             />
             <SelectField
               label="Enforce SSO"
-              hint="Everyone with an address at this domain must log in with this provider."
-              options={ssoOptions(draft.sso_enforcement)}
+              hint={`Everyone with an address at ${domain.domain} must log in with this provider. Offered: the providers this server is set up for, and SAML once its three settings below are saved.`}
+              options={ssoOptions(draft.sso_enforcement, domain, social)}
               value={draft.sso_enforcement}
               onValue={(sso_enforcement) => change({ sso_enforcement })}
               error={errorAt(error, "sso_enforcement")}

@@ -1,3 +1,4 @@
+import { mayAdminister } from "@hedgerow/core/levels"
 import type { Me } from "../shell/me.ts"
 
 /** The organization levels the API knows (1 member, 8 administrator, 15 owner), in words. */
@@ -15,3 +16,9 @@ export const myLevel = (me: Me, organizationId: string): number | null =>
  */
 export const levelOptions = (level: number | null): Array<readonly [string, string]> =>
   LEVELS.filter(([value]) => level === null || value <= level).map(([value, words]) => [String(value), words] as const)
+
+/**
+ * Whether the page offers the controls of an administrator to someone at `level`: core's rule. Unknown,
+ * they are offered, and the API decides.
+ */
+export const mayAdministerAt = (level: number | null): boolean => level === null || mayAdminister(level)

@@ -4,18 +4,47 @@ import type { Success } from "../api/contract.ts"
 import { invalidate } from "../api/resources.ts"
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx"
 import { SelectField } from "../ui/field.tsx"
-import { levelOptions, levelWords } from "./levels.ts"
+import { Level } from "@hedgerow/core/levels"
+import { levelOptions, levelWords, mayAdministerAt } from "./levels.ts"
 import { MEMBER_PATH, MEMBERS_PATH, organizationPrefix } from "./paths.ts"
+import { personName } from "./person.ts"
 import { When } from "../ui/when.tsx"
 
 type Member = Success<"GET", typeof MEMBERS_PATH>["results"][number]
 
-const nameOf = (member: Member) => `${member.user.first_name} ${member.user.last_name}`.trim()
+/**
+ * What a change of level takes or gives that is worth asking about first, in words: making an owner, who
+ * may then do everything, and taking an administrator's or owner's powers away. Other changes need no question.
+ */
+const riskOf = (email: string, from: number, to: number): { readonly title: string; readonly words: string } | undefined => {
+  if (to === Level.owner && from !== Level.owner) {
+    return {
+      title: `Make ${email} an owner?`,
+      words: "Owners may do everything: change anyone's level, make other owners, and delete the organization with all its projects and flags."
+    }
+  }
+  if (from === Level.owner && to < from) {
+    return {
+      title: `Make ${email} ${to === Level.admin ? "an admin" : "a member"}?`,
+      words: to === Level.admin
+        ? "They will no longer be an owner: they can no longer make owners or delete the organization."
+        : "They will no longer be an owner, nor manage members, invites, roles, domains or the organization's settings."
+    }
+  }
+  if (from === Level.admin && to < from) {
+    return {
+      title: `Make ${email} a member?`,
+      words: "They will no longer manage members, invites, roles, domains or the organization's settings, and will edit feature flags only as their roles allow."
+    }
+  }
+  return undefined
+}
 
 /**
- * One member: name, e-mail, level and when they joined; for an admin, their level to change and a way to
- * remove them (asked first). The controls show where the caller's level could allow them; the API decides,
- * and its refusal is shown beside the level, or in the removal's question.
+ * One member: name, e-mail, level and when they joined; for an admin, their level to change (asked first when
+ * it makes an owner or takes an administrator's powers away) and a way to remove them (asked first). The
+ * controls show where the caller's level could allow them; the API decides, and its refusal is shown beside
+ * the level, or in the question.
  */
 export const MemberRow = ({ organizationId, member, mine, callerLevel, onDone, onRemoved }: {
   readonly organizationId: string
@@ -33,10 +62,17 @@ export const MemberRow = ({ organizationId, member, mine, callerLevel, onDone, o
   const [error, setError] = useState<string | undefined>(undefined)
   const email = member.user.email
   const params = { organization_id: organizationId, user__uuid: member.user.uuid }
-  const editable = !mine && (callerLevel === null || (callerLevel >= 8 && member.level <= callerLevel))
+  const editable = !mine && mayAdministerAt(callerLevel) && (callerLevel === null || member.level <= callerLevel)
+  const risk = riskOf(email, member.level, Number(level))
+  const changed = (to: number) => {
+    onDone(`${email} is now ${levelWords(to)}.`)
+    invalidate(organizationPrefix(organizationId, "members"))
+  }
 
   const changeLevel = (event: FormEvent) => {
     event.preventDefault()
+    // A risky change goes through its question only.
+    if (risk !== undefined) return
     const payload = { level: Number(level) as 1 | 8 | 15 }
     setBusy(true)
     setError(undefined)
@@ -44,8 +80,7 @@ export const MemberRow = ({ organizationId, member, mine, callerLevel, onDone, o
     request("PATCH", MEMBER_PATH, { params, payload }).then(
       () => {
         setBusy(false)
-        onDone(`${email} is now ${levelWords(payload.level)}.`)
-        invalidate(organizationPrefix(organizationId, "members"))
+        changed(payload.level)
       },
       (cause: unknown) => {
         setBusy(false)
@@ -56,7 +91,7 @@ export const MemberRow = ({ organizationId, member, mine, callerLevel, onDone, o
 
   return (
     <tr>
-      <td>{nameOf(member) || "—"}{mine ? " (you)" : ""}</td>
+      <td>{personName(member.user) || "—"}{mine ? " (you)" : ""}</td>
       <td>{email}</td>
       <td>
         {editable
@@ -69,9 +104,25 @@ export const MemberRow = ({ organizationId, member, mine, callerLevel, onDone, o
                 onValue={setLevel}
                 error={error}
               />
-              <button type="submit" disabled={busy || level === String(member.level)}>
-                Change level<span className="visually-hidden"> of {email}</span>
-              </button>
+              {risk === undefined
+                ? (
+                  <button type="submit" disabled={busy || level === String(member.level)}>
+                    Change level<span className="visually-hidden"> of {email}</span>
+                  </button>
+                )
+                : (
+                  <ConfirmDialog
+                    label={<>Change level<span className="visually-hidden"> of {email}</span></>}
+                    title={risk.title}
+                    confirmLabel={`Make ${levelWords(Number(level)).toLowerCase()}`}
+                    dismissLabel={`Keep ${levelWords(member.level).toLowerCase()}`}
+                    disabled={busy}
+                    action={() => request("PATCH", MEMBER_PATH, { params, payload: { level: Number(level) as 1 | 8 | 15 } })}
+                    onDone={() => changed(Number(level))}
+                  >
+                    <p>{risk.words}</p>
+                  </ConfirmDialog>
+                )}
             </form>
           )
           : levelWords(member.level)}

@@ -1,9 +1,10 @@
 import { type FormEvent, useRef, useState } from "react"
-import { type ApiError, asApiError, request } from "../api/client.ts"
+import { request } from "../api/client.ts"
 import { invalidate } from "../api/resources.ts"
 import { reread, urlOf, useApi } from "../api/use-api.ts"
 import { DOMAINS_PATH, domainsPrefix } from "../domains/domain.ts"
 import { DomainCard } from "../domains/domain-card.tsx"
+import { mayAdministerAt, myLevel } from "../members/levels.ts"
 import { hrefOf } from "../router/routes.ts"
 import { organizationName, useMe } from "../shell/me.ts"
 import { OrganizationTabs } from "../shell/organization-tabs.tsx"
@@ -11,6 +12,7 @@ import { TextField } from "../ui/field.tsx"
 import { usePageTitle } from "../ui/page-title.ts"
 import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
+import { useWrite } from "../ui/writes.ts"
 
 const PAGE_SIZE = 20
 
@@ -21,20 +23,15 @@ const AddDomain = ({ organizationId, refresh, onAdded }: {
   readonly onAdded: (name: string) => void
 }) => {
   const [domain, setDomain] = useState("")
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<ApiError | undefined>(undefined)
+  const { busy, error, run } = useWrite()
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    setError(undefined)
-    request("POST", DOMAINS_PATH, { params: { organization_id: organizationId }, payload: { domain } })
-      .then(async (created) => {
-        await refresh()
-        setDomain("")
-        onAdded(created.domain)
-      })
-      .catch((cause: unknown) => setError(asApiError(cause)))
-      .finally(() => setBusy(false))
+    run(async () => {
+      const created = await request("POST", DOMAINS_PATH, { params: { organization_id: organizationId }, payload: { domain } })
+      await refresh()
+      setDomain("")
+      onAdded(created.domain)
+    })
   }
   return (
     <form className="inline-form" aria-label="Add a domain" onSubmit={submit}>
@@ -68,6 +65,9 @@ export default function DomainsPage({ organizationId, pageNumber }: {
     query: { limit: String(PAGE_SIZE), offset: String((pageNumber - 1) * PAGE_SIZE) }
   }
   const domains = useApi(DOMAINS_PATH, options)
+  const preflight = useApi("/_preflight/", {})
+  const social = preflight.status === "ready" ? preflight.data.available_social_auth_providers : undefined
+  const manages = mayAdministerAt(myLevel(me, organizationId))
   const refresh = () => reread(domainsPrefix(organizationId), DOMAINS_PATH, options)
   return (
     <>
@@ -78,7 +78,9 @@ export default function DomainsPage({ organizationId, pageNumber }: {
         Once a domain is verified, people with an address at it can join the organization on their own
         (just-in-time provisioning), and be made to log in with one provider (SSO enforcement).
       </p>
-      <AddDomain organizationId={organizationId} refresh={refresh} onAdded={(added) => setNotice(`${added} was added; publish its DNS record, then verify it.`)} />
+      {manages
+        ? <AddDomain organizationId={organizationId} refresh={refresh} onAdded={(added) => setNotice(`${added} was added; publish its DNS record, then verify it.`)} />
+        : <p className="hint">Only administrators and owners add, verify and set up domains.</p>}
       <p role="status" className="notice">{notice ?? ""}</p>
       <Resourceful resource={domains} onRetry={() => invalidate(urlOf(DOMAINS_PATH, options))}>
         {(page) =>
@@ -95,6 +97,8 @@ export default function DomainsPage({ organizationId, pageNumber }: {
                     key={domain.id}
                     organizationId={organizationId}
                     domain={domain}
+                    manages={manages}
+                    social={social}
                     refresh={refresh}
                     onDeleted={(deleted) => {
                       // The card and its buttons go: the keyboard goes on from the list's heading.

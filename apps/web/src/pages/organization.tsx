@@ -1,6 +1,8 @@
 import { invalidate } from "../api/resources.ts"
 import { urlOf, useApi } from "../api/use-api.ts"
 import { OrganizationTabs } from "../shell/organization-tabs.tsx"
+import { mayAdministerAt, myLevel } from "../members/levels.ts"
+import { TwoFactorRule } from "../organization/two-factor-rule.tsx"
 import { Link } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
 import { organizationName, useMe } from "../shell/me.ts"
@@ -11,7 +13,7 @@ import { Empty, Resourceful } from "../ui/states.tsx"
 const PAGE_SIZE = 20
 const PATH = "/api/organizations/:organization_id/projects/"
 
-/** An organization's projects, a page at a time (the page number is in the URL). */
+/** An organization's projects, a page at a time (the page number is in the URL), and its two-factor rule. */
 export default function OrganizationPage({ organizationId, pageNumber }: {
   readonly organizationId: string
   readonly pageNumber: number
@@ -56,6 +58,12 @@ export default function OrganizationPage({ organizationId, pageNumber }: {
               </>
             )}
       </Resourceful>
+      <TwoFactorRule
+        organizationId={organizationId}
+        manages={mayAdministerAt(myLevel(me, organizationId))}
+        myAppIsSet={me.is_2fa_enabled}
+        current={me.organization?.id === organizationId}
+      />
     </>
   )
 }

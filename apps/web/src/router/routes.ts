@@ -17,6 +17,7 @@ export type Route =
   | { readonly page: "signup"; readonly inviteId: string }
   | { readonly page: "domains"; readonly organizationId: string; readonly pageNumber: number }
   | { readonly page: "batchExports"; readonly organizationId: string; readonly pageNumber: number }
+  | { readonly page: "roles"; readonly organizationId: string; readonly pageNumber: number }
   | { readonly page: "project"; readonly projectId: string }
   | { readonly page: "flags"; readonly projectId: string; readonly list: FlagList }
   | { readonly page: "newFlag"; readonly projectId: string }
@@ -128,6 +129,7 @@ export const parseRoute = (pathname: string, query: string): Route => {
   if (first === "organization" && id !== undefined && rest.length === 1) {
     if (rest[0] === "domains") return { page: "domains", organizationId: id, pageNumber: pageNumberOf(search) }
     if (rest[0] === "batch-exports") return { page: "batchExports", organizationId: id, pageNumber: pageNumberOf(search) }
+    if (rest[0] === "roles") return { page: "roles", organizationId: id, pageNumber: pageNumberOf(search) }
   }
   if (first === "project" && id !== undefined && rest.length === 0) return { page: "project", projectId: id }
   if (first === "project" && id !== undefined && rest[0] === "flags") {
@@ -170,6 +172,8 @@ export const hrefOf = (route: Exclude<Route, { page: "notFound" }>): string => {
       return `/organization/${encodeURIComponent(route.organizationId)}/domains${pageQuery(route.pageNumber)}`
     case "batchExports":
       return `/organization/${encodeURIComponent(route.organizationId)}/batch-exports${pageQuery(route.pageNumber)}`
+    case "roles":
+      return `/organization/${encodeURIComponent(route.organizationId)}/roles${pageQuery(route.pageNumber)}`
     case "project":
       return `/project/${encodeURIComponent(route.projectId)}`
     case "flags":

@@ -5,11 +5,12 @@ const TABS = [
   ["organization", "Projects"],
   ["members", "Members"],
   ["invites", "Invites"],
+  ["roles", "Roles"],
   ["domains", "Domains"],
   ["batchExports", "Batch exports"]
 ] as const
 
-/** An organization's pages: its projects, members, invites, domains and batch exports. */
+/** An organization's pages: its projects, members, invites, roles, domains and batch exports. */
 export const OrganizationTabs = ({ organizationId, current }: {
   readonly organizationId: string
   readonly current: (typeof TABS)[number][0]

@@ -24,6 +24,7 @@ const MembersPage = lazy(() => import("../pages/members.tsx"))
 const InvitesPage = lazy(() => import("../pages/invites.tsx"))
 const DomainsPage = lazy(() => import("../pages/domains.tsx"))
 const BatchExportsPage = lazy(() => import("../pages/batch-exports.tsx"))
+const RolesPage = lazy(() => import("../pages/roles.tsx"))
 const CliAuthorizePage = lazy(() => import("../pages/cli-authorize.tsx"))
 
 type ShellRoute = Exclude<Route, { page: "login" } | { page: "home" } | { page: "signup" }>
@@ -40,6 +41,8 @@ const pageOf = (route: ShellRoute): ReactNode => {
       return <DomainsPage organizationId={route.organizationId} pageNumber={route.pageNumber} />
     case "batchExports":
       return <BatchExportsPage organizationId={route.organizationId} pageNumber={route.pageNumber} />
+    case "roles":
+      return <RolesPage organizationId={route.organizationId} pageNumber={route.pageNumber} />
     case "project":
       return <ProjectPage projectId={route.projectId} />
     case "flags":

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import type { Actor } from "./actor.ts"
-import { type MembershipLevel, Level } from "../organizations/model.ts"
+import { type MembershipLevel, Level, mayAdminister } from "../organizations/model.ts"
 import { OrganizationRepository } from "../organizations/repository.ts"
 import type { Project } from "../projects/model.ts"
 import { ProjectRepository } from "../projects/repository.ts"
@@ -29,7 +29,7 @@ export interface ProjectAccess extends OrganizationAccess {
  * higher.
  */
 export const requireAdmin = ({ level }: OrganizationAccess): Effect.Effect<void, PermissionDenied> =>
-  level < Level.admin ? Effect.fail(insufficientLevel()) : Effect.void
+  mayAdminister(level) ? Effect.void : Effect.fail(insufficientLevel())
 
 /** Only an owner may delete the organization itself. */
 export const requireOwner = ({ level }: Pick<OrganizationAccess, "level">): Effect.Effect<void, PermissionDenied> =>

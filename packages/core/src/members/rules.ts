@@ -1,4 +1,4 @@
-import { Level, type MembershipLevel } from "../organizations/model.ts"
+import { Level, mayAdminister, type MembershipLevel } from "../organizations/model.ts"
 import { PermissionDenied, ValidationError } from "../shared/errors.ts"
 import type { MembershipId } from "../shared/ids.ts"
 import type { Membership } from "./model.ts"
@@ -19,7 +19,7 @@ const deny = (detail: string) => new PermissionDenied({ detail })
 /** PATCH and DELETE of someone else: admins only, and never someone above the caller. */
 export const othersRule = (caller: Seat, target: Membership): PermissionDenied | undefined => {
   if (target.id === caller.membership_id) return undefined
-  if (caller.level < Level.admin) return deny("You can only edit others if you are an admin.")
+  if (!mayAdminister(caller.level)) return deny("You can only edit others if you are an admin.")
   if (target.level > caller.level) return deny("You can only edit others with level lower or equal to you.")
   return undefined
 }

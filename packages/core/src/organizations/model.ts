@@ -2,10 +2,11 @@ import { Schema, Struct } from "effect"
 import { Bool, maxLength, notBlank, Trimmed } from "../shared/fields.ts"
 import { OrganizationId } from "../shared/ids.ts"
 import { Timestamp } from "../shared/time.ts"
+import { Level } from "./levels.ts"
 
-export const MembershipLevel = Schema.Literals([1, 8, 15])
+export { Level, mayAdminister } from "./levels.ts"
+export const MembershipLevel = Schema.Literals([Level.member, Level.admin, Level.owner])
 export type MembershipLevel = typeof MembershipLevel.Type
-export const Level = { member: 1, admin: 8, owner: 15 } as const satisfies Record<string, MembershipLevel>
 
 /** An organization as its member sees it (discovery endpoints). */
 export const OrganizationView = Schema.Struct({

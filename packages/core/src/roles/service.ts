@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { Actor } from "../auth/actor.ts"
 import { Access } from "../auth/access.ts"
 import { MembershipRepository } from "../members/repository.ts"
-import { Level } from "../organizations/model.ts"
+import { mayAdminister } from "../organizations/model.ts"
 import { type Body, type BodyError, decodeBody } from "../shared/body.ts"
 import { Email } from "../shared/fields.ts"
 import { NotFound, orNotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
@@ -83,7 +83,7 @@ export class RoleService extends Context.Service<RoleService, {
       // PostHog checks the level before looking the role up, so a member learns nothing about ids.
       const writable = (actor: Actor, organization: string) =>
         access.organization(actor, organization, "organization:write").pipe(
-          Effect.tap(({ level }) => (level < Level.admin ? Effect.fail(notAdmin()) : Effect.void))
+          Effect.tap(({ level }) => (mayAdminister(level) ? Effect.void : Effect.fail(notAdmin())))
         )
 
       /** A role of this organization; unknown, malformed and other organizations' ids are all 404. */

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { ProjectAccess } from "../../auth/access.ts"
 import type { Actor } from "../../auth/actor.ts"
-import { Level, type MembershipLevel } from "../../organizations/model.ts"
+import { mayAdminister, type MembershipLevel } from "../../organizations/model.ts"
 import { AccessLevel, type FeatureFlagsAccessLevel } from "../../roles/model.ts"
 import { PermissionDenied } from "../../shared/errors.ts"
 import type { FeatureFlagId, UserId } from "../../shared/ids.ts"
@@ -37,7 +37,7 @@ export const editorOf = (actor: Actor, access: ProjectAccess): Editor => ({
 })
 
 /** The operator, an administrator or an owner: they edit every flag and decide who else may. */
-export const isAdministrator = (editor: Editor): boolean => editor.user === null || editor.level >= Level.admin
+export const isAdministrator = (editor: Editor): boolean => editor.user === null || mayAdminister(editor.level)
 
 /** Whether the roles matter at all for these flags: never for administrators, owners and creators. */
 export const needsRoles = (editor: Editor, flags: ReadonlyArray<FlagOwnership>): boolean =>
