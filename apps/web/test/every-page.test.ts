@@ -54,7 +54,7 @@ const TAB_READY: Record<(typeof FLAG_TABS)[number], Visit["ready"]> = {
     await key.waitFor()
     expect(await key.inputValue()).toBe(data.flagKey)
   },
-  activity: (page) => page.getByRole("rowheader", { name: "filters", exact: true }).first().waitFor(),
+  activity: (page) => page.getByText("changed the rollout from 100 % to 40 %").first().waitFor(),
   evaluate: (page) => page.getByLabel("Distinct ID").waitFor(),
   access: (page, data) => page.getByRole("rowheader", { name: data.roleName, exact: true }).waitFor()
 }
@@ -117,6 +117,12 @@ const VISITS: Record<Route["page"], ReadonlyArray<Visit>> = {
     path: () => hrefOf({ page: "flags", projectId: String(owner.project), list: ALL_FLAGS }),
     session: true,
     ready: (page, data) => page.getByRole("link", { name: data.flagKey, exact: true }).waitFor()
+  }],
+  flagActivity: [{
+    what: "a project's flag activity",
+    path: () => hrefOf({ page: "flagActivity", projectId: String(owner.project), pageNumber: 1 }),
+    session: true,
+    ready: (page) => page.getByText("changed the rollout from 100 % to 40 %", { exact: false }).first().waitFor()
   }],
   newFlag: [{
     what: "a new flag's form",

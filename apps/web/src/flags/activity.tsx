@@ -3,21 +3,25 @@ import { urlOf, useApi } from "../api/use-api.ts"
 import { hrefOf } from "../router/routes.ts"
 import { Pagination } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
-import { When } from "../ui/when.tsx"
+import { EntryStory } from "./activity-entry.tsx"
+import type { Flag } from "./flag.tsx"
+import { RestoreVersion, type RestoredValues } from "./restore-version.tsx"
 
 const PATH = "/api/projects/:project_id/feature_flags/:id/activity/"
-const PAGE_SIZE = 10
+export const ACTIVITY_PAGE_SIZE = 10
 
-/** A stored value as text: JSON, but text as it is; nothing for a missing one. */
-const shown = (value: unknown): string => value === undefined || value === null ? "—" : typeof value === "string" ? value : JSON.stringify(value, null, 2)
-
-/** The flag's activity, newest first, a page at a time: who did what, and each field's before and after. */
-export const ActivityPanel = ({ projectId, flagId, pageNumber }: {
+/**
+ * The flag's activity, newest first, a page at a time, in words: who did what, each change as a
+ * sentence, the release conditions' before and after compared line by line. An entry that changed the
+ * flag offers to restore what it changed (see RestoreVersion).
+ */
+export const ActivityPanel = ({ projectId, flag, pageNumber, onRestore }: {
   readonly projectId: string
-  readonly flagId: string
+  readonly flag: Flag
   readonly pageNumber: number
+  readonly onRestore: (values: RestoredValues) => Promise<void>
 }) => {
-  const options = { params: { project_id: projectId, id: flagId }, query: { limit: String(PAGE_SIZE), page: String(pageNumber) } }
+  const options = { params: { project_id: projectId, id: String(flag.id) }, query: { limit: String(ACTIVITY_PAGE_SIZE), page: String(pageNumber) } }
   const activity = useApi(PATH, options)
   return (
     <section aria-labelledby="activity-title">
@@ -30,40 +34,15 @@ export const ActivityPanel = ({ projectId, flagId, pageNumber }: {
               <>
                 <ol className="activity">
                   {page.results.map((entry) => (
-                    <li key={entry.id}>
-                      <p>
-                        <strong>{entry.user?.email ?? entry.user?.first_name ?? "Someone"}</strong> {entry.activity} the flag{" "}
-                        <When at={entry.created_at} />
-                      </p>
-                      {entry.detail.changes === null || entry.detail.changes.length === 0 ? null : (
-                        <table className="diff">
-                          <thead>
-                            <tr>
-                              <th scope="col">Field</th>
-                              <th scope="col">Before</th>
-                              <th scope="col">After</th>
-                            </tr>
-                          </thead>
-                          <tbody>
-                            {entry.detail.changes.map((change, index) => (
-                              <tr key={index}>
-                                <th scope="row">{change.field ?? change.action}</th>
-                                <td><pre>{shown(change.before)}</pre></td>
-                                <td><pre>{shown(change.after)}</pre></td>
-                              </tr>
-                            ))}
-                          </tbody>
-                        </table>
-                      )}
-                    </li>
+                    <EntryStory key={entry.id} entry={entry} actions={<RestoreVersion flag={flag} entry={entry} onRestore={onRestore} />} />
                   ))}
                 </ol>
                 <Pagination
                   label="Activity pages"
                   count={page.total_count}
-                  pageSize={PAGE_SIZE}
+                  pageSize={ACTIVITY_PAGE_SIZE}
                   pageNumber={pageNumber}
-                  hrefFor={(number) => hrefOf({ page: "flag", projectId, flagId, tab: "activity", pageNumber: number })}
+                  hrefFor={(number) => hrefOf({ page: "flag", projectId, flagId: String(flag.id), tab: "activity", pageNumber: number })}
                 />
               </>
             )}

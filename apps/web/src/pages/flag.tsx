@@ -1,5 +1,6 @@
 import { useState } from "react"
 import { type ApiError, asApiError, request } from "../api/client.ts"
+import type { Payload } from "../api/contract.ts"
 import { invalidate, invalidateWith } from "../api/resources.ts"
 import { urlOf, useApi } from "../api/use-api.ts"
 import { ActivityPanel } from "../flags/activity.tsx"
@@ -7,6 +8,7 @@ import { type Draft, draftOf } from "../flags/draft.ts"
 import { EvaluatePanel } from "../flags/evaluate.tsx"
 import { type Flag, FLAG_PATH, flagsPrefix } from "../flags/flag.tsx"
 import { FlagForm } from "../flags/flag-form.tsx"
+import type { RestoredValues } from "../flags/restore-version.tsx"
 import { RoleAccessPanel } from "../flags/role-access.tsx"
 import { fieldsOf } from "../flags/save.ts"
 import { FlagStatus } from "../flags/status.tsx"
@@ -71,6 +73,23 @@ export default function FlagPage({ projectId, flagId, tab, pageNumber }: {
       }
     ).finally(() => setBusy(false))
   }
+  /** An activity entry's earlier values written back; a 409 shows as a save's does, any other refusal stays in the dialog. */
+  const restore = (current: Flag, values: RestoredValues): Promise<void> => {
+    setError(undefined)
+    setNotice(undefined)
+    const payload = { ...(values as Payload<"PATCH", typeof FLAG_PATH>), version: current.version }
+    return request("PATCH", FLAG_PATH, { ...options, payload }).then(
+      (updated) => {
+        invalidateWith(flagsPrefix(projectId), key, updated)
+        setNotice("The earlier version is restored.")
+      },
+      (cause: unknown) => {
+        const failure = asApiError(cause)
+        if (failure.status !== 409) throw failure
+        setConflict(true)
+      }
+    )
+  }
   const reload = () => {
     setConflict(false)
     setError(undefined)
@@ -117,7 +136,7 @@ export default function FlagPage({ projectId, flagId, tab, pageNumber }: {
               </FlagForm>
             )
             : tab === "activity"
-            ? <ActivityPanel projectId={projectId} flagId={flagId} pageNumber={pageNumber} />
+            ? <ActivityPanel projectId={projectId} flag={flag} pageNumber={pageNumber} onRestore={(values) => restore(flag, values)} />
             : project.status !== "ready"
             ? <Resourceful resource={project}>{() => null}</Resourceful>
             : tab === "access"

@@ -28,6 +28,8 @@ export type Route =
     /** The activity or role access tab's page. */
     readonly pageNumber: number
   }
+  /** Every flag's activity in the project, newest first, a page at a time. */
+  | { readonly page: "flagActivity"; readonly projectId: string; readonly pageNumber: number }
   | { readonly page: "personalApiKeys" }
   | { readonly page: "newPersonalApiKey" }
   | { readonly page: "personalApiKey"; readonly keyId: string }
@@ -130,6 +132,9 @@ export const parseRoute = (pathname: string, query: string): Route => {
     if (rest[0] === "batch-exports") return { page: "batchExports", organizationId: id, pageNumber: pageNumberOf(search) }
   }
   if (first === "project" && id !== undefined && rest.length === 0) return { page: "project", projectId: id }
+  if (first === "project" && id !== undefined && rest.length === 1 && rest[0] === "flag-activity") {
+    return { page: "flagActivity", projectId: id, pageNumber: pageNumberOf(search) }
+  }
   if (first === "project" && id !== undefined && rest[0] === "flags") {
     const [, flagId, ...more] = rest
     if (flagId === undefined) return { page: "flags", projectId: id, list: flagListOf(search) }
@@ -178,6 +183,8 @@ export const hrefOf = (route: Exclude<Route, { page: "notFound" }>): string => {
       return `/project/${encodeURIComponent(route.projectId)}/flags/new`
     case "flag":
       return `/project/${encodeURIComponent(route.projectId)}/flags/${encodeURIComponent(route.flagId)}${flagQuery(route.tab, route.pageNumber)}`
+    case "flagActivity":
+      return `/project/${encodeURIComponent(route.projectId)}/flag-activity${pageQuery(route.pageNumber)}`
     case "personalApiKeys":
       return "/settings/personal-api-keys"
     case "newPersonalApiKey":

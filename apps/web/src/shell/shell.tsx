@@ -25,6 +25,7 @@ const InvitesPage = lazy(() => import("../pages/invites.tsx"))
 const DomainsPage = lazy(() => import("../pages/domains.tsx"))
 const BatchExportsPage = lazy(() => import("../pages/batch-exports.tsx"))
 const CliAuthorizePage = lazy(() => import("../pages/cli-authorize.tsx"))
+const FlagActivityPage = lazy(() => import("../pages/flag-activity.tsx"))
 
 type ShellRoute = Exclude<Route, { page: "login" } | { page: "home" } | { page: "signup" }>
 
@@ -48,6 +49,8 @@ const pageOf = (route: ShellRoute): ReactNode => {
       return <NewFlagPage projectId={route.projectId} />
     case "flag":
       return <FlagPage projectId={route.projectId} flagId={route.flagId} tab={route.tab} pageNumber={route.pageNumber} />
+    case "flagActivity":
+      return <FlagActivityPage projectId={route.projectId} pageNumber={route.pageNumber} />
     case "personalApiKeys":
       return <PersonalApiKeysPage />
     case "newPersonalApiKey":
