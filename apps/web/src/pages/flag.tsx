@@ -5,6 +5,7 @@ import { invalidate, invalidateWith } from "../api/resources.ts"
 import { urlOf, useApi } from "../api/use-api.ts"
 import { ActivityPanel } from "../flags/activity.tsx"
 import { type Draft, draftOf } from "../flags/draft.ts"
+import { CodePanel } from "../flags/code.tsx"
 import { EvaluatePanel } from "../flags/evaluate.tsx"
 import { type Flag, FLAG_PATH, flagsPrefix } from "../flags/flag.tsx"
 import { FlagForm } from "../flags/flag-form.tsx"
@@ -12,6 +13,7 @@ import type { RestoredValues } from "../flags/restore-version.tsx"
 import { RoleAccessPanel } from "../flags/role-access.tsx"
 import { fieldsOf } from "../flags/save.ts"
 import { FlagStatus } from "../flags/status.tsx"
+import { UsagePanel } from "../flags/usage.tsx"
 import { Link } from "../router/navigation.tsx"
 import { ALL_FLAGS, type FlagTab, hrefOf } from "../router/routes.ts"
 import { Tabs } from "../ui/tabs.tsx"
@@ -22,7 +24,9 @@ const TAB_WORDS: Record<FlagTab, string> = {
   settings: "Settings",
   access: "Role access",
   activity: "Activity",
-  evaluate: "Test evaluation"
+  evaluate: "Test evaluation",
+  usage: "Usage",
+  code: "Use in code"
 }
 
 /** A 409 to a save: someone changed the flag since this page read it. Nothing was written. */
@@ -137,10 +141,14 @@ export default function FlagPage({ projectId, flagId, tab, pageNumber }: {
             )
             : tab === "activity"
             ? <ActivityPanel projectId={projectId} flag={flag} pageNumber={pageNumber} onRestore={(values) => restore(flag, values)} />
+            : tab === "usage"
+            ? <UsagePanel projectId={projectId} flagId={flagId} lastCalledAt={flag.last_called_at} />
             : project.status !== "ready"
             ? <Resourceful resource={project}>{() => null}</Resourceful>
             : tab === "access"
             ? <RoleAccessPanel projectId={projectId} flagId={flagId} organizationId={project.data.organization} pageNumber={pageNumber} />
+            : tab === "code"
+            ? <CodePanel flag={flag} token={project.data.api_token} />
             : <EvaluatePanel key={flag.key} flagKey={flag.key} token={project.data.api_token} />}
         </>
       )}

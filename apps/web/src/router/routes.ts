@@ -63,7 +63,7 @@ export interface FlagList {
 /** The list unfiltered, at its first page. */
 export const ALL_FLAGS: FlagList = { search: "", type: "", active: "", tags: [], created_by_id: "", pageNumber: 1 }
 
-export const FLAG_TABS = ["settings", "activity", "evaluate", "access"] as const
+export const FLAG_TABS = ["settings", "activity", "evaluate", "access", "usage", "code"] as const
 export type FlagTab = (typeof FLAG_TABS)[number]
 
 const flagListOf = (search: URLSearchParams): FlagList => ({
