@@ -149,7 +149,7 @@ export default function FlagPage({ projectId, flagId, tab, pageNumber }: {
             ? <RoleAccessPanel projectId={projectId} flagId={flagId} organizationId={project.data.organization} pageNumber={pageNumber} />
             : tab === "code"
             ? <CodePanel flag={flag} token={project.data.api_token} />
-            : <EvaluatePanel key={flag.key} flagKey={flag.key} token={project.data.api_token} />}
+            : <EvaluatePanel key={flag.key} projectId={projectId} flagId={flagId} />}
         </>
       )}
     </Resourceful>
