@@ -25,7 +25,7 @@ describe("a flag's test evaluation", () => {
     const response = await fetch(`${base}${path}`, {
       method,
       headers: { ...(k === undefined ? {} : { authorization: `Bearer ${k}` }), "content-type": "application/json" },
-      body: raw ?? (body === undefined ? undefined : JSON.stringify(body))
+      body: raw ?? (body === undefined ? null : JSON.stringify(body))
     })
     return { status: response.status, body: await response.json() }
   }
