@@ -1,12 +1,11 @@
 import { invalidate } from "../api/resources.ts"
 import { urlOf, useApi } from "../api/use-api.ts"
-import { EntryStory } from "../flags/activity-entry.tsx"
-import { ACTIVITY_PAGE_SIZE } from "../flags/activity.tsx"
+import { ACTIVITY_PAGE_SIZE, ActivityPage } from "../flags/activity.tsx"
 import { Link } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
 import { ProjectTabs } from "../shell/project-tabs.tsx"
 import { usePageTitle } from "../ui/page-title.ts"
-import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
+import { PastTheEnd } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
 
 const PATH = "/api/projects/:project_id/feature_flags/activity/"
@@ -35,30 +34,19 @@ export default function FlagActivityPage({ projectId, pageNumber }: { readonly p
             : page.results.length === 0
             ? <PastTheEnd firstPage={firstPage} />
             : (
-              <>
-                <ol className="activity">
-                  {page.results.map((entry) => (
-                    <EntryStory
-                      key={entry.id}
-                      entry={entry}
-                      about={
-                        <p className="story-about">
-                          <Link href={hrefOf({ page: "flag", projectId, flagId: entry.item_id, tab: "activity", pageNumber: 1 })}>
-                            {entry.detail.name ?? `Flag ${entry.item_id}`}
-                          </Link>
-                        </p>
-                      }
-                    />
-                  ))}
-                </ol>
-                <Pagination
-                  label="Activity pages"
-                  count={page.total_count}
-                  pageSize={ACTIVITY_PAGE_SIZE}
-                  pageNumber={pageNumber}
-                  hrefFor={(number) => hrefOf({ page: "flagActivity", projectId, pageNumber: number })}
-                />
-              </>
+              <ActivityPage
+                entries={page.results}
+                count={page.total_count}
+                pageNumber={pageNumber}
+                hrefFor={(number) => hrefOf({ page: "flagActivity", projectId, pageNumber: number })}
+                about={(entry) => (
+                  <p className="story-about">
+                    <Link href={hrefOf({ page: "flag", projectId, flagId: entry.item_id, tab: "activity", pageNumber: 1 })}>
+                      {entry.detail.name ?? `Flag ${entry.item_id}`}
+                    </Link>
+                  </p>
+                )}
+              />
             )}
       </Resourceful>
     </>
