@@ -45,7 +45,7 @@ describe("a flag's history in words", () => {
   })
 
   it("says each field as the form names it, and leaves out the version and the deletion", () => {
-    expect(changeStory(change("active", true, false))?.words).toBe("turned {flag} off")
+    expect(changeStory(change("active", true, false))?.words).toBe("turned the flag off")
     expect(changeStory(change("key", "a", "b"))?.words).toBe("renamed the key from a to b")
     expect(changeStory(change("name", "Old", "New"))?.words).toBe("changed the description from \"Old\" to \"New\"")
     expect(changeStory(change("name", null, "New", "created"))?.words).toBe("set the description to \"New\"")

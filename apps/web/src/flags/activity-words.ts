@@ -5,9 +5,6 @@ import { rolloutMove } from "./filters-words.ts"
 export type ActivityEntry = Success<"GET", "/api/projects/:project_id/feature_flags/:id/activity/">["results"][number]
 export type ActivityChange = NonNullable<ActivityEntry["detail"]["changes"]>[number]
 
-/** Where a change's words name the flag itself: its page says "the flag", the project's feed its key. */
-export const FLAG_MARK = "{flag}"
-
 /** What one change of an entry says, and, for the release conditions, their two versions to compare. */
 export interface ChangeStory {
   readonly words: string
@@ -64,7 +61,7 @@ export const changeStory = (change: ActivityChange): ChangeStory | undefined => 
   const { before, after } = change
   switch (field) {
     case "active":
-      return { words: `turned ${FLAG_MARK} ${after === true ? "on" : "off"}` }
+      return { words: `turned the flag ${after === true ? "on" : "off"}` }
     case "key":
       return { words: `renamed the key from ${String(before)} to ${String(after)}` }
     case "tags":
@@ -85,21 +82,9 @@ export const changeStory = (change: ActivityChange): ChangeStory | undefined => 
   return { words: `changed the ${words} from ${quoted(before)} to ${quoted(after)}` }
 }
 
-/** What the entry says happened, before its changes: `created`, `deleted`, `restored` or, for an update, nothing. */
-export const activityHeadline = (entry: ActivityEntry, subject: string): string | undefined => {
-  switch (entry.activity) {
-    case "created":
-      return `created ${subject}`
-    case "deleted":
-      return `deleted ${subject}`
-    case "restored":
-      return `restored ${subject}`
-    case "updated":
-      return undefined
-    default:
-      return `${entry.activity.replaceAll("_", " ")} ${subject}`
-  }
-}
+/** What the entry says happened to the flag, before its changes: created, deleted, restored; nothing for an update. */
+export const activityVerb = (entry: ActivityEntry): string | undefined =>
+  entry.activity === "updated" ? undefined : entry.activity.replaceAll("_", " ")
 
 /** The changes of the entry a person is told about, in the order the API lists them. */
 export const storiesOf = (entry: ActivityEntry): Array<ChangeStory> =>
