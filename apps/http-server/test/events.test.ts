@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HedgerowServer } from "../src/index.ts"
 
 /**
- * The capture endpoints, posthog-js's remote configuration and a flag's usage, over real HTTP on a
- * server of its own: each encoding the SDKs send, CORS, and each refusal with its envelope.
+ * The capture endpoints, posthog-js's remote configuration, a flag's usage and its test evaluation
+ * (which counts no call), over real HTTP on a server of its own: each encoding the SDKs send, CORS,
+ * and each refusal with its envelope.
  */
 describe("events and the SDKs' configuration", () => {
   let runtime: ManagedRuntime.ManagedRuntime<any, any>
@@ -257,6 +258,96 @@ describe("events and the SDKs' configuration", () => {
     })
   })
 
+  describe("a flag's test evaluation, which counts no call", () => {
+    const tried: Record<string, number> = {}
+    let otherFlag = 0
+    const tryPath = (flag: number | string, inProject = project) => `/api/projects/${inProject}/feature_flags/${flag}/test_evaluation/`
+    const lastCalled = async (flag: number) => (await api(key, "GET", `/api/projects/${project}/feature_flags/${flag}/`)).body.last_called_at
+    const ACME = { key: "email", type: "person", operator: "icontains", value: "@acme.com" }
+
+    beforeAll(async () => {
+      const create = async (name: string, body: Record<string, unknown>, inProject = project) =>
+        (await api(key, "POST", `/api/projects/${inProject}/feature_flags/`, { key: name, ...body })).body.id as number
+      tried["acme"] = await create("acme-only", { filters: { groups: [{ properties: [ACME], rollout_percentage: 100 }], payloads: { true: "{\"tier\": 1}" } } })
+      tried["shade"] = await create("shade", {
+        filters: {
+          groups: [{ properties: [], rollout_percentage: 100 }],
+          multivariate: { variants: [{ key: "red", rollout_percentage: 100 }, { key: "blue", rollout_percentage: 0 }] },
+          payloads: { red: "\"#f00\"" }
+        }
+      })
+      tried["paused"] = await create("paused", { active: false, filters: { groups: [{ properties: [], rollout_percentage: 100 }] } })
+      tried["gone"] = await create("gone", { filters: { groups: [{ properties: [], rollout_percentage: 100 }] } })
+      await api(key, "PATCH", `/api/projects/${project}/feature_flags/${tried["gone"]}/`, { deleted: true })
+      otherFlag = await create("elsewhere", { filters: { groups: [{ properties: [], rollout_percentage: 100 }] } }, otherProject)
+    })
+
+    it("answers as /flags?v=2 does for the same person: value, reason and payload", async () => {
+      const acme = { distinct_id: "ada", person_properties: { email: "ada@acme.com" } }
+      const answer = await api(key, "POST", tryPath(tried["acme"]!), acme)
+      const sdk = await request("POST", "/flags/?v=2", { body: JSON.stringify({ token, ...acme, evaluation_runtime: "all", flag_keys_to_evaluate: ["acme-only"] }) })
+      expect(answer).toEqual({ status: 200, body: { flag: (await sdk.json()).flags["acme-only"], errorsWhileComputingFlags: false } })
+      expect(answer.body.flag).toMatchObject({ enabled: true, variant: null, reason: { code: "condition_match", condition_index: 0 }, metadata: { payload: "{\"tier\": 1}" } })
+      const elsewhere = await api(key, "POST", tryPath(tried["acme"]!), { distinct_id: "bo", person_properties: { email: "bo@elsewhere.org" } })
+      expect(elsewhere.body.flag).toMatchObject({ enabled: false, reason: { code: "no_condition_match" } })
+      const shade = await api(key, "POST", tryPath(tried["shade"]!), { distinct_id: "cy" })
+      expect(shade.body.flag).toMatchObject({ key: "shade", enabled: true, variant: "red", metadata: { payload: "\"#f00\"" } })
+    })
+
+    it("leaves out what /flags leaves out: an inactive flag and a deleted one answer no flag", async () => {
+      const none = { status: 200, body: { flag: null, errorsWhileComputingFlags: false } }
+      expect(await api(key, "POST", tryPath(tried["paused"]!), { distinct_id: "ada" })).toEqual(none)
+      expect(await api(key, "POST", tryPath(tried["gone"]!), { distinct_id: "ada" })).toEqual(none)
+    })
+
+    it("marks nothing as called, where /flags does", async () => {
+      const shade = tried["shade"]!
+      for (const distinctId of ["a", "b", "c"]) expect((await api(key, "POST", tryPath(shade), { distinct_id: distinctId })).status).toBe(200)
+      expect(await lastCalled(shade)).toBeNull()
+      expect((await usage(shade)).total).toBe(0)
+      // The SDKs' endpoint, by contrast, marks the flags it answers.
+      await request("POST", "/flags/?v=2", { body: JSON.stringify({ token, distinct_id: "a", flag_keys_to_evaluate: ["shade"] }) })
+      expect(await lastCalled(shade)).not.toBeNull()
+    })
+
+    it("refuses as every flag read does: 401, 403, then 404 for an unknown id and another tenant's, before reading the body", async () => {
+      const target = tryPath(tried["shade"]!)
+      const none = await request("POST", target, { headers: { "content-type": "application/json" }, body: JSON.stringify({ distinct_id: "a" }) })
+      expect([none.status, await none.json()]).toEqual([401, envelope("authentication_error", "not_authenticated", "Authentication credentials were not provided.")])
+      expect((await api("phx_not_a_key", "POST", target, { distinct_id: "a" })).status).toBe(401)
+      expect(await api(narrowKey, "POST", target, { distinct_id: "a" })).toEqual({
+        status: 403,
+        body: envelope("authentication_error", "permission_denied", "API key missing required scope 'feature_flag:read'")
+      })
+      const notFound = { status: 404, body: envelope("invalid_request", "not_found", "Not found.") }
+      expect(await api(key, "POST", tryPath(987654), { distinct_id: "a" })).toEqual(notFound)
+      expect(await api(key, "POST", tryPath("shade"), { distinct_id: "a" })).toEqual(notFound)
+      expect(await api(key, "POST", tryPath(otherFlag), { distinct_id: "a" })).toEqual(notFound)
+      expect(await api(key, "POST", tryPath(tried["shade"]!, otherProject), { distinct_id: "a" })).toEqual(notFound)
+      expect(await api(key, "POST", tryPath(987654), { person_properties: "x" })).toEqual(notFound)
+    })
+
+    it("refuses a body it cannot read with 400, each rule in its words, a huge one included", async () => {
+      const target = tryPath(tried["shade"]!)
+      const malformed = (reason: string) => ({ status: 400, body: envelope("validation_error", "malformed_data", `Malformed request data: ${reason}`) })
+      const required = { status: 400, body: envelope("validation_error", "required", "This field is required.", "distinct_id") }
+      expect(await api(key, "POST", target, { person_properties: {} })).toEqual(required)
+      expect(await api(key, "POST", target, { distinct_id: "" })).toEqual(required)
+      expect(await api(key, "POST", target, [])).toEqual(malformed("the body must be a JSON object"))
+      expect(await api(key, "POST", target, { distinct_id: true })).toEqual(malformed("distinct_id must be a string or a number"))
+      expect(await api(key, "POST", target, { distinct_id: "a", person_properties: "plan" })).toEqual(malformed("person_properties must be an object"))
+      expect(await api(key, "POST", target, { distinct_id: "a", groups: [] })).toEqual(malformed("groups must be an object"))
+      expect(await api(key, "POST", target, { distinct_id: "a", group_properties: { company: 1 } })).toEqual(malformed("the group_properties of company must be an object"))
+      const many = Object.fromEntries(Array.from({ length: 1_001 }, (_, i) => [`p${i}`, i]))
+      expect(await api(key, "POST", target, { distinct_id: "a", person_properties: many })).toEqual(malformed("the person and group properties number more than 1000"))
+      expect(await api(key, "POST", target, { distinct_id: "a", person_properties: { bio: "x".repeat(10_001) } }))
+        .toEqual(malformed("the value of bio in person_properties holds more than 10000 characters"))
+      const broken = await request("POST", target, { headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: "{\"distinct_id\":" })
+      const body = await broken.json()
+      expect([broken.status, body.type, body.code]).toEqual([400, "invalid_request", "parse_error"])
+    })
+  })
+
   it("puts every new path in the OpenAPI document", () => {
     const paths = Object.keys(OpenApi.fromApi(HedgerowApi).paths)
     expect(paths).toEqual(expect.arrayContaining([
@@ -269,7 +360,8 @@ describe("events and the SDKs' configuration", () => {
       "/track/",
       "/engage/",
       "/s/",
-      "/api/projects/{project_id}/feature_flags/{id}/usage/"
+      "/api/projects/{project_id}/feature_flags/{id}/usage/",
+      "/api/projects/{project_id}/feature_flags/{id}/test_evaluation/"
     ]))
   })
 })

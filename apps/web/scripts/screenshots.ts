@@ -1,8 +1,9 @@
 /**
  * The README's pictures of the console: the built console served by the real server over an in-memory
  * store, a project seeded through the API as a team would have it, and Chromium at 1280×800 in the light
- * and the dark scheme; the organization's roles and a SAML domain's settings; then the log-in page for an
- * e-mail whose domain enforces SAML, and at the two-factor code of a user who has turned it on. Writes docs/screenshots/*.png. Run by `npm run
+ * and the dark scheme (a flag's activity, usage and code among them); the organization's roles and a SAML
+ * domain's settings; then the log-in page for an e-mail whose domain enforces SAML, and at the two-factor
+ * code of a user who has turned it on. Writes docs/screenshots/*.png. Run by `npm run
  * screenshots -w @hedgerow/web` (which builds first); not a test.
  */
 import { bodyOf, DomainService, systemActor, totpCode } from "@hedgerow/core"
@@ -165,6 +166,34 @@ try {
     })
     await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click()
     await rollout.fill(was)
+
+    // The flag's history, usage and code. History: a rollout moved, the flag switched off and on again.
+    const multivariate = ids.get(MULTIVARIATE)!
+    let current = await api("GET", `${flagsPath}${multivariate}/`)
+    const change = async (fields: Record<string, unknown>) => {
+      current = await api("PATCH", `${flagsPath}${multivariate}/`, { ...fields, version: current.version })
+    }
+    await change({ filters: { ...current.filters, groups: [{ ...current.filters.groups[0], rollout_percentage: 80 }] } })
+    await change({ active: false })
+    await change({ active: true, tags: [...current.tags, "launch"] })
+    await shoot(`/project/${first.project_id}/flags/${multivariate}?tab=activity`, "flag-activity", (page) =>
+      page.getByText("changed the rollout from 50 % to 80 %").first().waitFor())
+    // Usage: a month of calls as the SDKs report them, each day's counts put in the store as the capture
+    // endpoint keeps them (it counts a call on the day it arrives, so a month cannot be sent today).
+    await runtime.runPromise(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      for (let day = 29; day >= 0; day--) {
+        const base = 120 + Math.round(60 * Math.sin(day / 3)) + (29 - day) * 6
+        for (const [value, share] of [["control", 0.34], ["one-page", 0.33], ["express", 0.33]] as const) {
+          yield* sql`INSERT INTO feature_flag_calls (flag_id, day, value, count)
+            VALUES (${multivariate}, (now() AT TIME ZONE 'UTC')::date - ${day}::int, ${value}, ${Math.round(base * share)})`
+        }
+      }
+    }))
+    await shoot(`/project/${first.project_id}/flags/${multivariate}?tab=usage`, "flag-usage", (page) =>
+      page.getByRole("img", { name: /^Calls per day/ }).waitFor())
+    await shoot(`/project/${first.project_id}/flags/${multivariate}?tab=code`, "flag-code", (page) =>
+      page.getByRole("heading", { name: "In the browser (posthog-js)" }).waitFor())
 
     // The log-in page, with no session: first for someone of the SAML domain once their e-mail is typed.
     await runtime.runPromise(Effect.gen(function*() {

@@ -54,9 +54,11 @@ const TAB_READY: Record<(typeof FLAG_TABS)[number], Visit["ready"]> = {
     await key.waitFor()
     expect(await key.inputValue()).toBe(data.flagKey)
   },
-  activity: (page) => page.getByRole("rowheader", { name: "filters", exact: true }).first().waitFor(),
+  activity: (page) => page.getByText("changed the rollout from 100 % to 40 %").first().waitFor(),
   evaluate: (page) => page.getByLabel("Distinct ID").waitFor(),
-  access: (page, data) => page.getByRole("rowheader", { name: data.roleName, exact: true }).waitFor()
+  access: (page, data) => page.getByRole("rowheader", { name: data.roleName, exact: true }).waitFor(),
+  usage: (page) => page.getByRole("img", { name: /^Calls per day/ }).waitFor(),
+  code: (page, data) => page.getByText(`posthog.init(${JSON.stringify(data.projectToken)}`, { exact: false }).first().waitFor()
 }
 
 const VISITS: Record<Route["page"], ReadonlyArray<Visit>> = {
@@ -123,6 +125,12 @@ const VISITS: Record<Route["page"], ReadonlyArray<Visit>> = {
     path: () => hrefOf({ page: "flags", projectId: String(owner.project), list: ALL_FLAGS }),
     session: true,
     ready: (page, data) => page.getByRole("link", { name: data.flagKey, exact: true }).waitFor()
+  }],
+  flagActivity: [{
+    what: "a project's flag activity",
+    path: () => hrefOf({ page: "flagActivity", projectId: String(owner.project), pageNumber: 1 }),
+    session: true,
+    ready: (page) => page.getByText("changed the rollout from 100 % to 40 %", { exact: false }).first().waitFor()
   }],
   newFlag: [{
     what: "a new flag's form",
@@ -208,6 +216,10 @@ beforeAll(async () => {
   seeded.flagId = String(flag.id)
   // A change, for the activity tab to show.
   await sent("PATCH", `${flags}${flag.id}/`, { filters: { ...flag.filters, groups: [{ ...flag.filters.groups[0], rollout_percentage: 40 }] }, version: flag.version })
+  // Calls the SDKs reported, for the usage tab to draw.
+  const { api_token } = await world.held(`/api/projects/${owner.project}/`)
+  const calls = ["control", "control", "one-page"].map((value) => ({ event: "$feature_flag_called", distinct_id: "ann", properties: { $feature_flag: seeded.flagKey, $feature_flag_response: value } }))
+  await sent("POST", "/batch/", { api_key: api_token, batch: calls }, "")
   const role = await sent("POST", `${organization}/roles/`, { name: seeded.roleName, feature_flags_access_level: 21 })
   await sent("POST", `${flags}${flag.id}/role_access/`, { role_id: role.id })
   // A teammate who joined, and one invited still.

@@ -111,17 +111,17 @@ describe("the flags pages in Chromium", () => {
       expect(changed.filters.groups[0].rollout_percentage).toBe(40)
       await accessible(page, "flag page")
 
-      // The activity tab shows the change the API recorded, field by field.
+      // The activity tab tells the change the API recorded, in words, its stored JSON behind a disclosure.
       await page.getByRole("link", { name: "Activity" }).click()
       await page.waitForURL(`${world.base}${flagsPath()}/${id}?tab=activity`)
       const activity = await held(`${apiFlags()}${id}/activity/`)
       const change = activity.results[0].detail.changes.find((entry: { field: string }) => entry.field === "filters")
       expect(change.before.groups[0].rollout_percentage).toBe(100)
       expect(change.after.groups[0].rollout_percentage).toBe(40)
-      const row = page.getByRole("row", { name: /^filters/ }).first()
-      await row.waitFor()
-      expect(await row.getByRole("cell").nth(0).textContent()).toBe(JSON.stringify(change.before, null, 2))
-      expect(await row.getByRole("cell").nth(1).textContent()).toBe(JSON.stringify(change.after, null, 2))
+      await page.getByText("changed the rollout from 100 % to 40 %").first().waitFor()
+      await page.getByText("Stored JSON").first().click()
+      expect(await page.getByLabel("Before, as JSON").first().textContent()).toBe(JSON.stringify(change.before, null, 2))
+      expect(await page.getByLabel("After, as JSON").first().textContent()).toBe(JSON.stringify(change.after, null, 2))
       await accessible(page, "activity tab")
 
       // Two people evaluated in the page get what /flags gives them.

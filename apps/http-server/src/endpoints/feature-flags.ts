@@ -37,6 +37,8 @@ export const featureFlags = bindGroup("featureFlags", {
     FlagEvaluationService.use((s) =>
       s.evaluationReasons(actor, { project: params.project_id, token: query.token }, { distinct_id: query.distinct_id, groups: query.groups })
     ),
+  testEvaluation: ({ actor, params, body }) =>
+    FlagEvaluationService.use((s) => s.testEvaluation(actor, params.project_id, params.id, body)),
   remoteConfig: ({ actor, params, query }) =>
     FlagEvaluationService.use((s) => s.remoteConfig(actor, { project: params.project_id, token: query.token }, params.id)).pipe(
       Effect.map(Option.getOrElse(() => NO_REMOTE_CONFIG))

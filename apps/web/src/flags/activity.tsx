@@ -1,23 +1,48 @@
+import type { ReactNode } from "react"
 import { invalidate } from "../api/resources.ts"
 import { urlOf, useApi } from "../api/use-api.ts"
 import { hrefOf } from "../router/routes.ts"
 import { Pagination } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
-import { When } from "../ui/when.tsx"
+import { EntryStory } from "./activity-entry.tsx"
+import type { ActivityEntry } from "./activity-words.ts"
+import type { Flag } from "./flag.tsx"
+import { RestoreVersion, type RestoredValues } from "./restore-version.tsx"
 
 const PATH = "/api/projects/:project_id/feature_flags/:id/activity/"
-const PAGE_SIZE = 10
+export const ACTIVITY_PAGE_SIZE = 10
 
-/** A stored value as text: JSON, but text as it is; nothing for a missing one. */
-const shown = (value: unknown): string => value === undefined || value === null ? "—" : typeof value === "string" ? value : JSON.stringify(value, null, 2)
-
-/** The flag's activity, newest first, a page at a time: who did what, and each field's before and after. */
-export const ActivityPanel = ({ projectId, flagId, pageNumber }: {
-  readonly projectId: string
-  readonly flagId: string
+/** A page of activity entries told in words, and the links to the other pages. */
+export const ActivityPage = ({ entries, count, pageNumber, hrefFor, about, actions }: {
+  readonly entries: ReadonlyArray<ActivityEntry>
+  readonly count: number
   readonly pageNumber: number
+  readonly hrefFor: (pageNumber: number) => string
+  /** What stands first in an entry (which flag, in the project's feed). */
+  readonly about?: (entry: ActivityEntry) => ReactNode
+  /** What stands last in an entry (Restore this version). */
+  readonly actions?: (entry: ActivityEntry) => ReactNode
+}) => (
+  <>
+    <ol className="activity">
+      {entries.map((entry) => <EntryStory key={entry.id} entry={entry} about={about?.(entry)} actions={actions?.(entry)} />)}
+    </ol>
+    <Pagination label="Activity pages" count={count} pageSize={ACTIVITY_PAGE_SIZE} pageNumber={pageNumber} hrefFor={hrefFor} />
+  </>
+)
+
+/**
+ * The flag's activity, newest first, a page at a time, in words: who did what, each change as a
+ * sentence, the release conditions' before and after compared line by line. An entry that changed the
+ * flag offers to restore what it changed (see RestoreVersion).
+ */
+export const ActivityPanel = ({ projectId, flag, pageNumber, onRestore }: {
+  readonly projectId: string
+  readonly flag: Flag
+  readonly pageNumber: number
+  readonly onRestore: (values: RestoredValues) => Promise<void>
 }) => {
-  const options = { params: { project_id: projectId, id: flagId }, query: { limit: String(PAGE_SIZE), page: String(pageNumber) } }
+  const options = { params: { project_id: projectId, id: String(flag.id) }, query: { limit: String(ACTIVITY_PAGE_SIZE), page: String(pageNumber) } }
   const activity = useApi(PATH, options)
   return (
     <section aria-labelledby="activity-title">
@@ -27,45 +52,13 @@ export const ActivityPanel = ({ projectId, flagId, pageNumber }: {
           page.total_count === 0
             ? <Empty title="Nothing has happened to this flag yet." />
             : (
-              <>
-                <ol className="activity">
-                  {page.results.map((entry) => (
-                    <li key={entry.id}>
-                      <p>
-                        <strong>{entry.user?.email ?? entry.user?.first_name ?? "Someone"}</strong> {entry.activity} the flag{" "}
-                        <When at={entry.created_at} />
-                      </p>
-                      {entry.detail.changes === null || entry.detail.changes.length === 0 ? null : (
-                        <table className="diff">
-                          <thead>
-                            <tr>
-                              <th scope="col">Field</th>
-                              <th scope="col">Before</th>
-                              <th scope="col">After</th>
-                            </tr>
-                          </thead>
-                          <tbody>
-                            {entry.detail.changes.map((change, index) => (
-                              <tr key={index}>
-                                <th scope="row">{change.field ?? change.action}</th>
-                                <td><pre>{shown(change.before)}</pre></td>
-                                <td><pre>{shown(change.after)}</pre></td>
-                              </tr>
-                            ))}
-                          </tbody>
-                        </table>
-                      )}
-                    </li>
-                  ))}
-                </ol>
-                <Pagination
-                  label="Activity pages"
-                  count={page.total_count}
-                  pageSize={PAGE_SIZE}
-                  pageNumber={pageNumber}
-                  hrefFor={(number) => hrefOf({ page: "flag", projectId, flagId, tab: "activity", pageNumber: number })}
-                />
-              </>
+              <ActivityPage
+                entries={page.results}
+                count={page.total_count}
+                pageNumber={pageNumber}
+                hrefFor={(number) => hrefOf({ page: "flag", projectId, flagId: String(flag.id), tab: "activity", pageNumber: number })}
+                actions={(entry) => <RestoreVersion flag={flag} entry={entry} onRestore={onRestore} />}
+              />
             )}
       </Resourceful>
     </section>

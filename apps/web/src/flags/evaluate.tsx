@@ -4,8 +4,8 @@ import type { Success } from "../api/contract.ts"
 import { TextAreaField, TextField } from "../ui/field.tsx"
 import { isRecord } from "./flag.tsx"
 
-type Answer = Success<"POST", "/flags/">
-type Details = Extract<Answer, { readonly flags: unknown }>["flags"][string]
+const PATH = "/api/projects/:project_id/feature_flags/:id/test_evaluation/"
+type Details = NonNullable<Success<"POST", typeof PATH>["flag"]>
 
 type Outcome =
   | { readonly status: "answered"; readonly details: Details }
@@ -23,11 +23,12 @@ const payloadShown = (payload: unknown): string => {
 }
 
 /**
- * The flag evaluated for a person as an SDK would have it, by `POST /flags/?v=2` with the project's public
- * token (as `hedgerow flags evaluate` asks it): what the SDKs get, reason and payload included, whichever
- * runtime (server or client) the flag is evaluated in.
+ * The flag evaluated for a person as an SDK would have it from `/flags?v=2`, reason and payload included,
+ * whichever runtime (server or client) the flag is evaluated in. It asks the flag's `test_evaluation/`,
+ * which evaluates as `/flags` does but marks nothing as called: trying a flag here is not a use of it,
+ * so its usage and "Last evaluated" stay the SDKs' alone.
  */
-export const EvaluatePanel = ({ flagKey, token }: { readonly flagKey: string; readonly token: string }) => {
+export const EvaluatePanel = ({ projectId, flagId }: { readonly projectId: string; readonly flagId: string }) => {
   const [distinctId, setDistinctId] = useState("")
   const [properties, setProperties] = useState("{}")
   const [propertiesError, setPropertiesError] = useState<string | undefined>(undefined)
@@ -51,17 +52,14 @@ export const EvaluatePanel = ({ flagKey, token }: { readonly flagKey: string; re
     setPropertiesError(undefined)
     setError(undefined)
     setBusy(true)
-    request("POST", "/flags/", {
-      query: { v: "2" },
-      // Runtime `all`: a browser's request would otherwise count as a client's and leave out a server-only flag.
-      payload: { token, distinct_id: distinctId, person_properties, flag_keys_to_evaluate: [flagKey], evaluation_runtime: "all" }
+    request("POST", PATH, {
+      params: { project_id: projectId, id: flagId },
+      payload: { distinct_id: distinctId, person_properties }
     }).then(
       (answer) => {
-        // `v=2` answers the v2 shape; an own key only, so a flag key such as `constructor` is not read off the prototype.
-        const details = "flags" in answer && Object.hasOwn(answer.flags, flagKey) ? answer.flags[flagKey] : undefined
-        setOutcome(details === undefined
-          ? { status: "absent", errors: "errorsWhileComputingFlags" in answer && answer.errorsWhileComputingFlags }
-          : { status: "answered", details })
+        setOutcome(answer.flag === null
+          ? { status: "absent", errors: answer.errorsWhileComputingFlags }
+          : { status: "answered", details: answer.flag })
       },
       (cause: unknown) => {
         setOutcome(undefined)

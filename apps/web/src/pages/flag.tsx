@@ -1,17 +1,21 @@
 import { useRef, useState } from "react"
 import { type ApiError, asApiError, request } from "../api/client.ts"
+import type { Payload } from "../api/contract.ts"
 import { invalidate, invalidateWith } from "../api/resources.ts"
 import { urlOf, useApi } from "../api/use-api.ts"
 import { ActivityPanel } from "../flags/activity.tsx"
 import { type Draft, draftOf } from "../flags/draft.ts"
+import { CodePanel } from "../flags/code.tsx"
 import { EvaluatePanel } from "../flags/evaluate.tsx"
 import { type Flag, FLAG_PATH, flagsPrefix } from "../flags/flag.tsx"
 import { FlagForm } from "../flags/flag-form.tsx"
 import { restoreFlag } from "../flags/restore.ts"
+import type { RestoredValues } from "../flags/restore-version.tsx"
 import { RoleAccessPanel } from "../flags/role-access.tsx"
 import { fieldsOf } from "../flags/save.ts"
 import { FlagStatus } from "../flags/status.tsx"
 import { useSuggestions } from "../flags/suggestions.ts"
+import { UsagePanel } from "../flags/usage.tsx"
 import { Link } from "../router/navigation.tsx"
 import { ALL_FLAGS, type FlagTab, hrefOf } from "../router/routes.ts"
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx"
@@ -23,7 +27,9 @@ const TAB_WORDS: Record<FlagTab, string> = {
   settings: "Settings",
   access: "Role access",
   activity: "Activity",
-  evaluate: "Test evaluation"
+  evaluate: "Test evaluation",
+  usage: "Usage",
+  code: "Use in code"
 }
 
 /** A 409 to a save: someone changed the flag since this page read it. Nothing was written. Focusable, as a refused save's first problem. */
@@ -115,6 +121,23 @@ export default function FlagPage({ projectId, flagId, tab, pageNumber }: {
   // Set when the flag was deleted or restored here: the button pressed is gone, so the focus is moved on.
   const [moved, setMoved] = useState(false)
   const heading = useRef<HTMLHeadingElement>(null)
+  /** An activity entry's earlier values written back; a 409 shows as a save's does, any other refusal stays in the dialog. */
+  const restore = (current: Flag, values: RestoredValues): Promise<void> => {
+    setError(undefined)
+    setNotice(undefined)
+    const payload = { ...(values as Payload<"PATCH", typeof FLAG_PATH>), version: current.version }
+    return request("PATCH", FLAG_PATH, { ...options, payload }).then(
+      (updated) => {
+        invalidateWith(flagsPrefix(projectId), key, updated)
+        setNotice("The earlier version is restored.")
+      },
+      (cause: unknown) => {
+        const failure = asApiError(cause)
+        if (failure.status !== 409) throw failure
+        setConflict(true)
+      }
+    )
+  }
   const reload = () => {
     setConflict(false)
     setError(undefined)
@@ -196,12 +219,16 @@ export default function FlagPage({ projectId, flagId, tab, pageNumber }: {
               </FlagForm>
             )
             : tab === "activity"
-            ? <ActivityPanel projectId={projectId} flagId={flagId} pageNumber={pageNumber} />
+            ? <ActivityPanel projectId={projectId} flag={flag} pageNumber={pageNumber} onRestore={(values) => restore(flag, values)} />
+            : tab === "usage"
+            ? <UsagePanel projectId={projectId} flagId={flagId} lastCalledAt={flag.last_called_at} />
             : project.status !== "ready"
             ? <Resourceful resource={project}>{() => null}</Resourceful>
             : tab === "access"
             ? <RoleAccessPanel projectId={projectId} flagId={flagId} organizationId={project.data.organization} pageNumber={pageNumber} />
-            : <EvaluatePanel key={flag.key} flagKey={flag.key} token={project.data.api_token} />}
+            : tab === "code"
+            ? <CodePanel flag={flag} token={project.data.api_token} />
+            : <EvaluatePanel key={flag.key} projectId={projectId} flagId={flagId} />}
         </>
       )}
     </Resourceful>

@@ -29,6 +29,8 @@ export type Route =
     /** The activity or role access tab's page. */
     readonly pageNumber: number
   }
+  /** Every flag's activity in the project, newest first, a page at a time. */
+  | { readonly page: "flagActivity"; readonly projectId: string; readonly pageNumber: number }
   | { readonly page: "personalApiKeys" }
   | { readonly page: "newPersonalApiKey" }
   | { readonly page: "personalApiKey"; readonly keyId: string }
@@ -62,7 +64,7 @@ export interface FlagList {
 /** The list unfiltered, at its first page. */
 export const ALL_FLAGS: FlagList = { search: "", type: "", active: "", tags: [], created_by_id: "", pageNumber: 1 }
 
-export const FLAG_TABS = ["settings", "activity", "evaluate", "access"] as const
+export const FLAG_TABS = ["settings", "activity", "evaluate", "access", "usage", "code"] as const
 export type FlagTab = (typeof FLAG_TABS)[number]
 
 const flagListOf = (search: URLSearchParams): FlagList => ({
@@ -132,6 +134,9 @@ export const parseRoute = (pathname: string, query: string): Route => {
     if (rest[0] === "roles") return { page: "roles", organizationId: id, pageNumber: pageNumberOf(search) }
   }
   if (first === "project" && id !== undefined && rest.length === 0) return { page: "project", projectId: id }
+  if (first === "project" && id !== undefined && rest.length === 1 && rest[0] === "flag-activity") {
+    return { page: "flagActivity", projectId: id, pageNumber: pageNumberOf(search) }
+  }
   if (first === "project" && id !== undefined && rest[0] === "flags") {
     const [, flagId, ...more] = rest
     if (flagId === undefined) return { page: "flags", projectId: id, list: flagListOf(search) }
@@ -182,6 +187,8 @@ export const hrefOf = (route: Exclude<Route, { page: "notFound" }>): string => {
       return `/project/${encodeURIComponent(route.projectId)}/flags/new`
     case "flag":
       return `/project/${encodeURIComponent(route.projectId)}/flags/${encodeURIComponent(route.flagId)}${flagQuery(route.tab, route.pageNumber)}`
+    case "flagActivity":
+      return `/project/${encodeURIComponent(route.projectId)}/flag-activity${pageQuery(route.pageNumber)}`
     case "personalApiKeys":
       return "/settings/personal-api-keys"
     case "newPersonalApiKey":

@@ -26,6 +26,7 @@ const DomainsPage = lazy(() => import("../pages/domains.tsx"))
 const BatchExportsPage = lazy(() => import("../pages/batch-exports.tsx"))
 const RolesPage = lazy(() => import("../pages/roles.tsx"))
 const CliAuthorizePage = lazy(() => import("../pages/cli-authorize.tsx"))
+const FlagActivityPage = lazy(() => import("../pages/flag-activity.tsx"))
 
 type ShellRoute = Exclude<Route, { page: "login" } | { page: "home" } | { page: "signup" }>
 
@@ -51,6 +52,8 @@ const pageOf = (route: ShellRoute): ReactNode => {
       return <NewFlagPage projectId={route.projectId} />
     case "flag":
       return <FlagPage projectId={route.projectId} flagId={route.flagId} tab={route.tab} pageNumber={route.pageNumber} />
+    case "flagActivity":
+      return <FlagActivityPage projectId={route.projectId} pageNumber={route.pageNumber} />
     case "personalApiKeys":
       return <PersonalApiKeysPage />
     case "newPersonalApiKey":

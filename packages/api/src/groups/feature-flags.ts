@@ -6,6 +6,8 @@ import {
   FlagCreateBody,
   FlagListQueryFields,
   FlagStatus,
+  FlagTestEvaluation,
+  FlagTestEvaluationBody,
   FlagUpdateBody,
   FlagView,
   PageEnvelopeOf,
@@ -58,6 +60,15 @@ export class FeatureFlagsGroup extends HttpApiGroup.make("featureFlags")
     }).annotate(
       OpenApi.Description,
       "Every flag's value for `distinct_id` (and `groups`, a JSON object of group type to key) and why: `{key: {value, evaluation: {reason, condition_index}}}`, inactive flags `disabled` (scope feature_flag:read)"
+    ),
+    HttpApiEndpoint.post("testEvaluation", "/api/projects/:project_id/feature_flags/:id/test_evaluation/", {
+      params: FlagParams,
+      payload: FlagTestEvaluationBody,
+      success: FlagTestEvaluation,
+      error: WriteErrors
+    }).annotate(
+      OpenApi.Description,
+      "The flag evaluated for the body's person (`distinct_id`, `person_properties`, `groups`, `group_properties`, read as `/flags` reads them) as `/flags?v=2` answers it, `flag` null where `/flags` would leave it out; a test, so the flag is not marked as called (scope feature_flag:read)"
     ),
     HttpApiEndpoint.get("remoteConfig", "/api/projects/:project_id/feature_flags/:id/remote_config/", {
       params: FlagParams,

@@ -4,6 +4,7 @@ import type { FlagResult } from "../evaluation/model.ts"
 import type {
   DecideV1Response,
   DecideV2Response,
+  FlagDetails,
   FlagsResponse,
   FlagsV2Response,
   LegacyFlagsResponse
@@ -46,17 +47,18 @@ const valueOf = (result: FlagResult) => result.variant ?? result.enabled
 /** A record keyed by flag keys: without a prototype, a flag keyed `__proto__` is a key like any other. */
 const byKey = <A>(): Record<string, A> => Object.create(null) as Record<string, A>
 
+/** One flag's result as `/flags?v=2` answers it: value, reason, and its id, version and payload. */
+export const flagDetailsOf = (result: FlagResult): FlagDetails => ({
+  key: result.key,
+  enabled: result.enabled,
+  variant: result.variant,
+  reason: result.reason,
+  metadata: { id: result.id, version: result.version, description: null, payload: result.payload ?? null }
+})
+
 const v2 = (answer: FlagsAnswer): FlagsV2Response => {
   const flags = byKey<FlagsV2Response["flags"][string]>()
-  for (const result of answer.flags) {
-    flags[result.key] = {
-      key: result.key,
-      enabled: result.enabled,
-      variant: result.variant,
-      reason: result.reason,
-      metadata: { id: result.id, version: result.version, description: null, payload: result.payload ?? null }
-    }
-  }
+  for (const result of answer.flags) flags[result.key] = flagDetailsOf(result)
   return { errorsWhileComputingFlags: answer.errorsWhileComputingFlags, flags, requestId: answer.requestId, evaluatedAt: answer.evaluatedAt }
 }
 
@@ -94,16 +96,7 @@ const decideV2 = (answer: FlagsAnswer): DecideV2Response => ({
  * outcome of the same flag (see `resultFrom`), so an answer is put together from bytes made once per
  * flag and outcome, outside the JavaScript heap.
  */
-const v2Entry = keptJson((result: FlagResult) => {
-  const entry = {
-    key: result.key,
-    enabled: result.enabled,
-    variant: result.variant,
-    reason: result.reason,
-    metadata: { id: result.id, version: result.version, description: null, payload: result.payload ?? null }
-  }
-  return `${JSON.stringify(result.key)}:${JSON.stringify(entry)}`
-})
+const v2Entry = keptJson((result: FlagResult) => `${JSON.stringify(result.key)}:${JSON.stringify(flagDetailsOf(result))}`)
 
 /** The answer in the shape asked for, as the bytes of its JSON: the v2 shape from its entries' bytes, the others from their objects. */
 export const flagsResponseJson = (answer: FlagsAnswer, format: FlagsFormat): Buffer =>

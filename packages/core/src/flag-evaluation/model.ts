@@ -62,6 +62,27 @@ export const FlagDetails = Schema.Struct({
   })
 })
 
+export type FlagDetails = typeof FlagDetails.Type
+
+/**
+ * `{id}/test_evaluation/`: the flag evaluated for one person as `/flags?v=2` would answer it, `flag` null
+ * when `/flags` would leave it out (inactive, deleted, or in a dependency cycle). Nothing of it counts as
+ * a call of the flag: it is a person trying the flag out, not an application using it.
+ */
+export const FlagTestEvaluation = Schema.Struct({
+  flag: Schema.NullOr(FlagDetails),
+  errorsWhileComputingFlags: Schema.Boolean
+})
+export type FlagTestEvaluation = typeof FlagTestEvaluation.Type
+
+/** The person a test evaluation is for, as `/flags` reads one (the same names, aliases and bounds). */
+export const FlagTestEvaluationBody = Schema.Struct({
+  distinct_id: Schema.Union([Schema.String, Schema.Number]),
+  person_properties: Schema.optionalKey(JsonObject),
+  groups: Schema.optionalKey(JsonObject),
+  group_properties: Schema.optionalKey(Schema.Record(Schema.String, JsonObject))
+})
+
 /** A flag's value: its variant, or whether it is on. */
 const FlagValue = Schema.Union([Schema.Boolean, Schema.String])
 

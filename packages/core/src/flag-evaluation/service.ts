@@ -18,7 +18,8 @@ import { Freshness } from "../read-model/freshness.ts"
 import { READS } from "../read-model/watched.ts"
 import { memoized } from "../read-model/memoized.ts"
 import { AuthenticationError, NotFound, PermissionDenied, ValidationError } from "../shared/errors.ts"
-import { type FeatureFlagId, MAX_SERIAL, type ProjectId } from "../shared/ids.ts"
+import type { Body, BodyError } from "../shared/body.ts"
+import { type FeatureFlagId, MAX_SERIAL, parseSerial, type ProjectId } from "../shared/ids.ts"
 import type { Scope } from "../shared/scope.ts"
 import { holdsLoneSurrogate, holdsNul } from "../shared/text.ts"
 import type { FlagsAnswer } from "./answers.ts"
@@ -30,9 +31,10 @@ import { MAX_IDENTIFIER } from "./request-bounds.ts"
 import { requestRuntime, type RuntimeHints, runsIn } from "./runtime.ts"
 import { type SdkRemoteConfig, sdkRemoteConfig } from "./sdk-config.ts"
 import { type ServerFlag, serverFlags } from "./server-flags.ts"
-import type { Definitions, EvaluationReasons, EvaluationReasonsQuery } from "./model.ts"
+import type { Definitions, EvaluationReasons, EvaluationReasonsQuery, FlagTestEvaluation } from "./model.ts"
 import { type CarriedPatterns, type FlagSnapshot, snapshotOf, withPatternsCompiled } from "./snapshot.ts"
 import { listsHolding, loadStaticLists, type StaticListsKey, staticListsKey } from "./static-lists.ts"
+import { testEvaluationOf } from "./test-evaluation.ts"
 
 /** Projects whose cohorts are kept in memory at once, as for their flags. */
 const MAX_PROJECTS = 64
@@ -107,6 +109,18 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
     choice: ProjectChoice,
     query: EvaluationReasonsQuery
   ) => Effect.Effect<EvaluationReasons, AuthenticationError | PermissionDenied | NotFound | ValidationError>
+  /**
+   * `{id}/test_evaluation/`: the flag evaluated for the body's person (read as `/flags` reads its body)
+   * as `/flags?v=2` would answer it, for a person trying the flag out (scope feature_flag:read). Unlike
+   * every other evaluation it marks nothing as called: a test is not a use of the flag. A flag of
+   * another project, or none, is 404; a deleted one is found and not evaluated.
+   */
+  readonly testEvaluation: (
+    actor: Actor,
+    project: string,
+    id: string,
+    body: Body
+  ) => Effect.Effect<FlagTestEvaluation, PermissionDenied | NotFound | ValidationError | BodyError>
   /**
    * `/array/{token}/config`: posthog-js's remote configuration for the project whose public token this
    * is; a token that names no project is 404, as PostHog answers it.
@@ -286,6 +300,23 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         return answered
       })
 
+      const testEvaluation = Effect.fn("FlagEvaluationService.testEvaluation")(function*(actor: Actor, project: string, id: string, body: Body) {
+        const { project: found } = yield* access.project(actor, project, "feature_flag:read")
+        const flagId = parseSerial(id)
+        if (flagId === undefined) return yield* NotFound.default()
+        const held = yield* snapshot(found.id)
+        // A deleted flag is not live, but it is still the project's: found, and not evaluated.
+        if (!held.prepared.byId.has(flagId) && Option.isNone(yield* flagRepository.find(found.id, flagId as FeatureFlagId))) {
+          return yield* NotFound.default()
+        }
+        const request = readFlagsRequest(yield* body)
+        if (request instanceof ValidationError) return yield* request
+        const distinctId = request.distinct_id
+        if (distinctId === undefined || distinctId === "") return yield* ValidationError.field("distinct_id", "This field is required.", "required")
+        const members = yield* membershipsOf(held, distinctId)
+        return testEvaluationOf(held, flagId, { ...request, distinct_id: distinctId }, members, new Date(yield* Clock.currentTimeMillis))
+      })
+
       const sdkConfig = Effect.fnUntraced(function*(token: string) {
         const project = yield* projectByToken(token)
         if (Option.isNone(project)) return yield* NotFound.default()
@@ -298,6 +329,7 @@ export class FlagEvaluationService extends Context.Service<FlagEvaluationService
         sdkConfig,
         projectByToken,
         serverFlags: serverFlagsOf,
+        testEvaluation,
         projectAccess,
         flags,
         remoteConfig,

@@ -1,0 +1,32 @@
+import { CopyButton } from "../ui/copy-button.tsx"
+import { snippetsFor } from "./code-snippets.ts"
+import { type Flag, isRecord } from "./flag.tsx"
+
+/** The flag as the snippets need it: its key, its variants' keys, whether it has a payload. */
+const snippetFlag = (flag: Flag) => {
+  const multivariate = isRecord(flag.filters["multivariate"]) ? flag.filters["multivariate"] : {}
+  const variants = Array.isArray(multivariate["variants"])
+    ? multivariate["variants"].filter(isRecord).map((variant) => String(variant["key"] ?? ""))
+    : []
+  const payloads = isRecord(flag.filters["payloads"]) ? flag.filters["payloads"] : {}
+  return { key: flag.key, variants, hasPayload: Object.values(payloads).some((payload) => payload !== null && payload !== "") }
+}
+
+/**
+ * "Use in code": how to read the flag from posthog-js, posthog-node (local evaluation) and an embedding
+ * application, each ready to copy, with the project's public token and this server's address (the
+ * console is served by the server it speaks to) filled in.
+ */
+export const CodePanel = ({ flag, token }: { readonly flag: Flag; readonly token: string }) => (
+  <section aria-labelledby="code-title">
+    <h2 id="code-title">Use in code</h2>
+    {snippetsFor(snippetFlag(flag), token, window.location.origin).map((snippet) => (
+      <section key={snippet.id} aria-labelledby={`snippet-${snippet.id}`} className="snippet">
+        <h3 id={`snippet-${snippet.id}`}>{snippet.title}</h3>
+        <p className="hint">{snippet.about}</p>
+        <pre tabIndex={0} aria-label={`${snippet.title}, code`}><code>{snippet.code}</code></pre>
+        <CopyButton text={snippet.code} what={`${snippet.title} code`} />
+      </section>
+    ))}
+  </section>
+)
