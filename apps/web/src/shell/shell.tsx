@@ -25,6 +25,12 @@ const InvitesPage = lazy(() => import("../pages/invites.tsx"))
 const DomainsPage = lazy(() => import("../pages/domains.tsx"))
 const BatchExportsPage = lazy(() => import("../pages/batch-exports.tsx"))
 const CliAuthorizePage = lazy(() => import("../pages/cli-authorize.tsx"))
+const CohortsPage = lazy(() => import("../pages/cohorts.tsx"))
+const NewCohortPage = lazy(() => import("../pages/new-cohort.tsx"))
+const CohortPage = lazy(() => import("../pages/cohort.tsx"))
+const GroupTypesPage = lazy(() => import("../pages/group-types.tsx"))
+const WebhooksPage = lazy(() => import("../pages/webhooks.tsx"))
+const WebhookPage = lazy(() => import("../pages/webhook.tsx"))
 
 type ShellRoute = Exclude<Route, { page: "login" } | { page: "home" } | { page: "signup" }>
 
@@ -48,6 +54,18 @@ const pageOf = (route: ShellRoute): ReactNode => {
       return <NewFlagPage projectId={route.projectId} />
     case "flag":
       return <FlagPage projectId={route.projectId} flagId={route.flagId} tab={route.tab} pageNumber={route.pageNumber} />
+    case "cohorts":
+      return <CohortsPage projectId={route.projectId} search={route.search} pageNumber={route.pageNumber} />
+    case "newCohort":
+      return <NewCohortPage projectId={route.projectId} />
+    case "cohort":
+      return <CohortPage projectId={route.projectId} cohortId={route.cohortId} tab={route.tab} pageNumber={route.pageNumber} />
+    case "groupTypes":
+      return <GroupTypesPage projectId={route.projectId} />
+    case "webhooks":
+      return <WebhooksPage projectId={route.projectId} pageNumber={route.pageNumber} />
+    case "webhook":
+      return <WebhookPage projectId={route.projectId} webhookId={route.webhookId} pageNumber={route.pageNumber} />
     case "personalApiKeys":
       return <PersonalApiKeysPage />
     case "newPersonalApiKey":
