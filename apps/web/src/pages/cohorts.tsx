@@ -1,29 +1,30 @@
-import { useEffect, useState } from "react"
+import { useCallback, useEffect, useState } from "react"
 import { invalidate } from "../api/resources.ts"
 import { urlOf, useApi } from "../api/use-api.ts"
 import { cohortKind, cohortName, COHORTS_PATH } from "../cohorts/cohort.ts"
-import { Link, navigate } from "../router/navigation.tsx"
+import { Link, navigate, recordInUrl } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
 import { ProjectHead } from "../shell/project-head.tsx"
 import { TextField } from "../ui/field.tsx"
 import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
+import { TableScroll } from "../ui/table-scroll.tsx"
 import { When } from "../ui/when.tsx"
 
 const PAGE_SIZE = 20
 /** How long typing pauses before the list follows it. */
 const TYPING_PAUSE_MS = 300
 
-/** The search, followed as it is typed: the URL takes it (replacing its entry) once typing pauses. */
-const Search = ({ projectId, search }: { readonly projectId: string; readonly search: string }) => {
+/** The search, followed as it is typed: `onSearch` has it once typing pauses. */
+const Search = ({ search, onSearch }: { readonly search: string; readonly onSearch: (search: string) => void }) => {
   const [text, setText] = useState(search)
   // Back and forward change the URL's search: the field shows it (unless it is what is typed already).
   useEffect(() => setText((typed) => typed.trim() === search ? typed : search), [search])
   useEffect(() => {
     if (text.trim() === search) return
-    const wait = setTimeout(() => navigate(hrefOf({ page: "cohorts", projectId, search: text.trim(), pageNumber: 1 }), { replace: true }), TYPING_PAUSE_MS)
+    const wait = setTimeout(() => onSearch(text.trim()), TYPING_PAUSE_MS)
     return () => clearTimeout(wait)
-  }, [text, search, projectId])
+  }, [text, search, onSearch])
   return (
     <form role="search" aria-label="Search cohorts" className="filters" onSubmit={(event) => event.preventDefault()}>
       <TextField label="Search" type="search" name="search" value={text} onValue={setText} hint="By name, as you type" />
@@ -32,11 +33,19 @@ const Search = ({ projectId, search }: { readonly projectId: string; readonly se
 }
 
 /** A project's cohorts, searched by name and paged by the URL, each linking to its page. */
-export default function CohortsPage({ projectId, search, pageNumber }: {
+export default function CohortsPage({ projectId, ...route }: {
   readonly projectId: string
   readonly search: string
   readonly pageNumber: number
 }) {
+  // What the list shows: the URL's, and a search as it is typed (written into the URL without a
+  // navigation, which would move the keyboard away from the field).
+  const [{ search, pageNumber }, setShown] = useState({ search: route.search, pageNumber: route.pageNumber })
+  useEffect(() => setShown({ search: route.search, pageNumber: route.pageNumber }), [route.search, route.pageNumber])
+  const onSearch = useCallback((typed: string) => {
+    recordInUrl(hrefOf({ page: "cohorts", projectId, search: typed, pageNumber: 1 }))
+    setShown({ search: typed, pageNumber: 1 })
+  }, [projectId])
   const options = {
     params: { project_id: projectId },
     query: { limit: String(PAGE_SIZE), offset: String((pageNumber - 1) * PAGE_SIZE), search: search === "" ? undefined : search, basic: "true" }
@@ -50,7 +59,7 @@ export default function CohortsPage({ projectId, search, pageNumber }: {
         <button type="button" className="primary" onClick={() => navigate(hrefOf({ page: "newCohort", projectId }))}>New cohort</button>
       </div>
       <p>Groups of persons that flags can target: by their properties (dynamic), or a list of distinct ids (static).</p>
-      <Search projectId={projectId} search={search} />
+      <Search search={search} onSearch={onSearch} />
       <Resourceful resource={cohorts} onRetry={() => invalidate(urlOf(COHORTS_PATH, options))}>
         {(page) =>
           page.count === 0
@@ -63,7 +72,7 @@ export default function CohortsPage({ projectId, search, pageNumber }: {
             ? <PastTheEnd firstPage={hrefOf({ page: "cohorts", projectId, search, pageNumber: 1 })} />
             : (
               <>
-                <div className="table-scroll">
+                <TableScroll label="Cohorts">
                   <table>
                     <caption className="visually-hidden">Cohorts, {page.count} in all</caption>
                     <thead>
@@ -91,7 +100,7 @@ export default function CohortsPage({ projectId, search, pageNumber }: {
                       ))}
                     </tbody>
                   </table>
-                </div>
+                </TableScroll>
                 <Pagination
                   label="Cohorts pages"
                   count={page.count}

@@ -8,6 +8,7 @@ import { useMe } from "../shell/me.ts"
 import { ProjectHead } from "../shell/project-head.tsx"
 import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
+import { TableScroll } from "../ui/table-scroll.tsx"
 import { canChangeWebhooks, eventsWords, WEBHOOKS_PATH, webhooksPrefix } from "../webhooks/webhook.ts"
 import { emptyWebhookDraft, type WebhookDraft, WebhookForm } from "../webhooks/webhook-form.tsx"
 import { WebhookSecret } from "../webhooks/secret.tsx"
@@ -56,7 +57,7 @@ export default function WebhooksPage({ projectId, pageNumber }: { readonly proje
             ? <PastTheEnd firstPage={hrefOf({ page: "webhooks", projectId, pageNumber: 1 })} />
             : (
               <>
-                <div className="table-scroll">
+                <TableScroll label="Webhooks">
                   <table>
                     <caption className="visually-hidden">Webhooks, {page.count} in all</caption>
                     <thead>
@@ -80,7 +81,7 @@ export default function WebhooksPage({ projectId, pageNumber }: { readonly proje
                       ))}
                     </tbody>
                   </table>
-                </div>
+                </TableScroll>
                 <Pagination
                   label="Webhooks pages"
                   count={page.count}

@@ -4,6 +4,7 @@ import { reread, urlOf, useApi } from "../api/use-api.ts"
 import { hrefOf } from "../router/routes.ts"
 import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
+import { TableScroll } from "../ui/table-scroll.tsx"
 import { When } from "../ui/when.tsx"
 
 export const DELIVERIES_PATH = "/api/projects/:project_id/webhooks/:id/deliveries/"
@@ -51,7 +52,7 @@ export const Deliveries = ({ projectId, webhookId, pageNumber }: {
             ? <PastTheEnd firstPage={hrefOf({ page: "webhook", projectId, webhookId, pageNumber: 1 })} />
             : (
               <>
-                <div className="table-scroll">
+                <TableScroll label="Deliveries">
                   <table>
                     <caption className="visually-hidden">Deliveries, {page.count} in all</caption>
                     <thead>
@@ -78,7 +79,7 @@ export const Deliveries = ({ projectId, webhookId, pageNumber }: {
                       })}
                     </tbody>
                   </table>
-                </div>
+                </TableScroll>
                 <Pagination
                   label="Deliveries pages"
                   count={page.count}
