@@ -25,12 +25,12 @@ const EventsPicker = ({ events, onChange, error }: {
   return (
     <fieldset className="events" aria-describedby={error === undefined ? undefined : errorId}>
       <legend>Events</legend>
-      <label className="check">
+      <label className="choice">
         <input type="checkbox" checked={every} onChange={(event) => onChange(event.target.checked ? [EVERY_EVENT] : [])} />
         {EVENT_WORDS[EVERY_EVENT]}
       </label>
       {every ? null : SINGLE_EVENTS.map((event) => (
-        <label key={event} className="check">
+        <label key={event} className="choice">
           <input type="checkbox" checked={events.includes(event)} onChange={(change) => toggle(event, change.target.checked)} />
           {EVENT_WORDS[event as keyof typeof EVENT_WORDS]} <code>{event}</code>
         </label>
