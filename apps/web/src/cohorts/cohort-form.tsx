@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useId, useState } from "react"
+import { type FormEvent, type ReactNode, useState } from "react"
 import type { ApiError } from "../api/client.ts"
 import { newProperty } from "../flags/draft.ts"
 import { PropertyFilterEditor } from "../flags/property-filter.tsx"
@@ -50,16 +50,6 @@ const GroupEditor = ({ group, number, onChange, onRemove }: {
         <button type="button" onClick={onRemove}>Remove group<span className="visually-hidden"> {number}</span></button>
       </div>
     </fieldset>
-  )
-}
-
-const Section = ({ title, children }: { readonly title: string; readonly children: ReactNode }) => {
-  const id = useId()
-  return (
-    <section aria-labelledby={id} className="form-section">
-      <h2 id={id}>{title}</h2>
-      {children}
-    </section>
   )
 }
 
@@ -121,7 +111,8 @@ export const CohortForm = ({ initial, isNew, readOnly, busy, error, onSave }: {
             )
             : null
           : (
-            <Section title="Who belongs">
+            <section aria-labelledby="who-belongs-title" className="form-section">
+              <h2 id="who-belongs-title">Who belongs</h2>
               <MatchSelect label="Persons belong when they match" all="every group" any="any group" value={draft.match} onValue={(match) => change({ match })} />
               {draft.groups.map((group, index) => (
                 <GroupEditor
@@ -135,7 +126,7 @@ export const CohortForm = ({ initial, isNew, readOnly, busy, error, onSave }: {
               {draft.kept.length === 0 ? null : <p className="hint">And {draft.kept.length} more entries kept as they are.</p>}
               <button type="button" onClick={() => change({ groups: [...draft.groups, newCohortGroup()] })}>Add a group</button>
               {errorFor("filters") === undefined ? null : <p role="alert" className="field-error">{errorFor("filters")}</p>}
-            </Section>
+            </section>
           )}
       </fieldset>
       {formError === undefined ? null : <p role="alert" className="form-error">{formError}</p>}

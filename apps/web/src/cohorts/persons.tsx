@@ -1,10 +1,10 @@
-import { type FormEvent, useRef, useState } from "react"
+import { useRef, useState } from "react"
 import { type ApiError, asApiError, request } from "../api/client.ts"
 import { invalidate, invalidateWith } from "../api/resources.ts"
 import { urlOf, useApi } from "../api/use-api.ts"
 import { Link } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
-import { TextAreaField } from "../ui/field.tsx"
+import { AddOneForm } from "../ui/add-one-form.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
 import { COHORT_PATH, cohortsPrefix } from "./cohort.ts"
 import { distinctIdsOf } from "./draft.ts"
@@ -28,7 +28,6 @@ export const CohortPersons = ({ projectId, cohortId, pageNumber, readOnly }: {
   const params = { project_id: projectId, id: cohortId }
   const options = { params, query: { limit: String(PAGE_SIZE), offset: String((pageNumber - 1) * PAGE_SIZE) } }
   const persons = useApi(PERSONS_PATH, options)
-  const [ids, setIds] = useState("")
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<ApiError | undefined>(undefined)
   const [notice, setNotice] = useState<string | undefined>(undefined)
@@ -41,49 +40,36 @@ export const CohortPersons = ({ projectId, cohortId, pageNumber, readOnly }: {
       invalidateWith(urlOf(PERSONS_PATH, options), urlOf(PERSONS_PATH, options), list)
     })
 
-  const run = (work: () => Promise<unknown>, done: string, after?: () => void) => {
+  const add = async (text: string) => {
+    const list = distinctIdsOf(text)
+    setError(undefined)
+    setNotice(undefined)
+    await request("PATCH", ADD_PATH, { params, payload: { person_ids: list } })
+    await refresh()
+    setNotice(list.length === 1 ? `${list[0]} was added.` : `${list.length} distinct ids were added.`)
+  }
+  // The removed row and its button go: the keyboard goes on from the list's heading.
+  const remove = (distinctId: string) => {
     setBusy(true)
     setError(undefined)
     setNotice(undefined)
-    work()
+    request("PATCH", REMOVE_PATH, { params, payload: { person_id: distinctId } })
       .then(refresh)
       .then(() => {
-        setNotice(done)
-        after?.()
-      })
-      .catch((cause: unknown) => setError(asApiError(cause)))
+        setNotice(`${distinctId} was removed.`)
+        heading.current?.focus()
+      }, (cause: unknown) => setError(asApiError(cause)))
       .finally(() => setBusy(false))
   }
-  const add = (event: FormEvent) => {
-    event.preventDefault()
-    const list = distinctIdsOf(ids)
-    run(
-      () => request("PATCH", ADD_PATH, { params, payload: { person_ids: list } }),
-      list.length === 1 ? `${list[0]} was added.` : `${list.length} distinct ids were added.`,
-      () => setIds("")
-    )
-  }
-  const remove = (distinctId: string) =>
-    run(() => request("PATCH", REMOVE_PATH, { params, payload: { person_id: distinctId } }), `${distinctId} was removed.`, () => heading.current?.focus())
 
   return (
     <section aria-labelledby="cohort-persons-title">
       <h2 id="cohort-persons-title" ref={heading} tabIndex={-1}>Persons</h2>
       {readOnly ? null : (
-        <form className="inline-form project-add" aria-label="Add persons" onSubmit={add}>
-          <TextAreaField
-            label="Distinct IDs to add"
-            name="person_ids"
-            value={ids}
-            onValue={setIds}
-            hint="One a line, or comma-separated."
-            error={error?.attr === "person_ids" ? error.detail : undefined}
-          />
-          <button type="submit" className="primary" disabled={busy}>Add persons</button>
-        </form>
+        <AddOneForm label="Distinct IDs to add" name="Add persons" attr="person_ids" hint="One a line, or comma-separated." button="Add persons" multiline add={add} />
       )}
       <p role="status" className="notice">{notice ?? ""}</p>
-      {error === undefined || error.attr === "person_ids" ? null : <p role="alert" className="form-error">{error.detail}</p>}
+      {error === undefined ? null : <p role="alert" className="form-error">{error.detail}</p>}
       <Resourceful resource={persons} onRetry={() => invalidate(urlOf(PERSONS_PATH, options))}>
         {(page) =>
           page.results.length === 0

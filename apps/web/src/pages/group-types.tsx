@@ -5,6 +5,7 @@ import { invalidate } from "../api/resources.ts"
 import { reread, urlOf, useApi } from "../api/use-api.ts"
 import { ProjectHead } from "../shell/project-head.tsx"
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx"
+import { AddOneForm } from "../ui/add-one-form.tsx"
 import { TextField } from "../ui/field.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
 
@@ -76,45 +77,6 @@ const GroupTypeCard = ({ projectId, groupType, refresh, onDeleted }: {
   )
 }
 
-/** Adds a group type by the name SDKs give it; the API's refusal is shown by the field, or above the button. */
-const AddGroupType = ({ projectId, refresh, onAdded }: {
-  readonly projectId: string
-  readonly refresh: () => Promise<void>
-  readonly onAdded: (created: GroupType) => void
-}) => {
-  const [name, setName] = useState("")
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<ApiError | undefined>(undefined)
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    setBusy(true)
-    setError(undefined)
-    request("POST", PATH, { params: { project_id: projectId }, payload: { group_type: name } })
-      .then(async (created) => {
-        await refresh()
-        setName("")
-        onAdded(created)
-      })
-      .catch((cause: unknown) => setError(asApiError(cause)))
-      .finally(() => setBusy(false))
-  }
-  return (
-    <form className="inline-form project-add" aria-label="Add a group type" onSubmit={submit} noValidate>
-      <TextField
-        label="Group type"
-        name="group_type"
-        value={name}
-        onValue={setName}
-        placeholder="company"
-        hint="The name SDKs send as the group's type."
-        error={error?.attr === "group_type" ? error.detail : undefined}
-      />
-      <button type="submit" className="primary" disabled={busy}>Add group type</button>
-      {error === undefined || error.attr === "group_type" ? null : <p role="alert" className="form-error">{error.detail}</p>}
-    </form>
-  )
-}
-
 /** A project's group types (at most five, by index), their display names, and adding and deleting them. */
 export default function GroupTypesPage({ projectId }: { readonly projectId: string }) {
   const options = { params: { project_id: projectId } }
@@ -130,7 +92,19 @@ export default function GroupTypesPage({ projectId }: { readonly projectId: stri
         Kinds of groups (companies, teams...) that flags can roll out by instead of by person. A project has at
         most five, at the indexes 0 to 4; display names are how the console speaks of them.
       </p>
-      <AddGroupType projectId={projectId} refresh={refresh} onAdded={(created) => setNotice(`${created.group_type} was added at index ${created.group_type_index}.`)} />
+      <AddOneForm
+        label="Group type"
+        name="Add a group type"
+        attr="group_type"
+        placeholder="company"
+        hint="The name SDKs send as the group's type."
+        button="Add group type"
+        add={async (groupType) => {
+          const created = await request("POST", PATH, { params: { project_id: projectId }, payload: { group_type: groupType } })
+          await refresh()
+          setNotice(`${created.group_type} was added at index ${created.group_type_index}.`)
+        }}
+      />
       <p role="status" className="notice">{notice ?? ""}</p>
       <Resourceful resource={groupTypes} onRetry={() => invalidate(urlOf(PATH, options))}>
         {(list) =>
