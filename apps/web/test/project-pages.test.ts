@@ -178,6 +178,30 @@ describe("a project's cohorts in Chromium", () => {
     }))
 })
 
+describe("a cohort an active flag uses", () => {
+  it("is not deleted: the dialog shows the API's refusal in its words, and the cohort stays", () =>
+    world.withPage({}, async (browser) => {
+      const cohort = await call("POST", api("/cohorts/"), { name: "Pilot customers", is_static: true, _create_static_person_ids: ["pilot-1"] })
+      expect(cohort.status).toBe(201)
+      const flag = await call("POST", api("/feature_flags/"), {
+        key: "pilot-feature",
+        filters: { groups: [{ properties: [{ key: "id", type: "cohort", value: cohort.body.id }], rollout_percentage: 100 }] }
+      })
+      expect(flag.status).toBe(201)
+      // What the API answers such a delete, asked beside the page (and refused, so nothing changes).
+      const refusal = await call("PATCH", api(`/cohorts/${cohort.body.id}/`), { deleted: true })
+      expect(refusal.status).toBe(400)
+      await world.logInAt(browser, page(`/cohorts/${cohort.body.id}`))
+      await browser.getByRole("button", { name: "Delete cohort" }).click()
+      const dialog = browser.getByRole("dialog", { name: "Delete Pilot customers?" })
+      await dialog.getByRole("button", { name: "Delete cohort" }).click()
+      await dialog.getByRole("alert").getByText(refusal.body.detail, { exact: true }).waitFor()
+      expect((await held(api(`/cohorts/${cohort.body.id}/`))).deleted).toBe(false)
+      await dialog.getByRole("button", { name: "Cancel" }).click()
+      expect(await browser.getByRole("button", { name: "Restore cohort" }).count()).toBe(0)
+    }))
+})
+
 describe("a project's group types in Chromium", () => {
   it("adds a group type, names it, and deletes it after saying what flags on its index do", () =>
     world.withPage(PHONE, async (browser) => {
