@@ -270,7 +270,11 @@ describe("a project's webhooks in Chromium", () => {
       // The list reads itself again while the delivery is pending, until the receiver's answer shows.
       const row = browser.getByRole("row").filter({ hasText: "webhook.test" })
       await row.getByText("Delivered").waitFor()
-      await row.getByText("HTTP 200").waitFor()
+      await row.getByText("HTTP 200", { exact: true }).waitFor()
+      // Its attempts, under the answer: when, what the receiver said, and the opening of its reply.
+      await row.getByText("HTTP 200", { exact: true }).click()
+      await row.getByRole("listitem").filter({ hasText: /HTTP 200 after \d+ ms/ }).waitFor()
+      await row.getByText("answer 200 to request 0").waitFor()
       const deliveries = await held(api(`/webhooks/${id}/deliveries/`))
       expect(deliveries.results).toEqual([expect.objectContaining({ id: received.headers["webhook-id"], event: "webhook.test", status: "delivered" })])
       expect(await row.getByRole("cell").nth(2).textContent()).toBe(String(deliveries.results[0].attempts.length))
@@ -297,6 +301,28 @@ describe("a project's webhooks in Chromium", () => {
       await browser.waitForURL(`${world.base}${page("/webhooks")}`)
       await browser.getByText("This project has no webhooks yet.").waitFor()
       expect((await call("GET", api(`/webhooks/${id}/`))).status).toBe(404)
+    }))
+
+  it("pages a webhook's deliveries 20 at a time, as the API counts them", () =>
+    world.withPage({}, async (browser) => {
+      const created = await call("POST", api("/webhooks/"), { url: (await receiver).url("/many"), description: "Busy" })
+      expect(created.status).toBe(201)
+      const id: string = created.body.id
+      for (let n = 0; n < 21; n++) expect((await call("POST", api(`/webhooks/${id}/test/`))).status).toBe(201)
+      const listed = await held(api(`/webhooks/${id}/deliveries/?limit=20&offset=20`))
+      expect(listed.count).toBe(21)
+      await world.logInAt(browser, page(`/webhooks/${id}`))
+      const pages = browser.getByRole("navigation", { name: "Deliveries pages" })
+      await pages.getByText("Page 1 of 2").waitFor()
+      expect(await browser.getByRole("row").filter({ hasText: "webhook.test" }).count()).toBe(20)
+      await pages.getByRole("link", { name: "Next page" }).click()
+      await browser.waitForURL(`${world.base}${page(`/webhooks/${id}?page=2`)}`)
+      await pages.getByText("Page 2 of 2").waitFor()
+      const rows = browser.getByRole("row").filter({ hasText: "webhook.test" })
+      await rows.first().waitFor()
+      expect(await rows.count()).toBe(1)
+      expect(listed.results).toHaveLength(1)
+      expect(await call("DELETE", api(`/webhooks/${id}/`)).then((answer) => answer.status)).toBe(204)
     }))
 
   it("shows a member who may not change webhooks the list and a webhook read-only, with no way to add, test or delete", () =>

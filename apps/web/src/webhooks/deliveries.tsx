@@ -14,6 +14,10 @@ const PENDING_POLL_MS = 2000
 
 const STATUS_WORDS = { pending: "Pending", delivered: "Delivered", failed: "Failed" } as const
 
+/** What the receiver answered one attempt, or why it did not. */
+const answerOf = (attempt: { readonly status_code: number | null; readonly error: string | null }): string =>
+  attempt.status_code !== null ? `HTTP ${attempt.status_code}` : attempt.error ?? "No answer"
+
 /** The list's query for a page. */
 export const deliveriesOptions = (projectId: string, webhookId: string, pageNumber: number) => ({
   params: { project_id: projectId, id: webhookId },
@@ -22,7 +26,8 @@ export const deliveriesOptions = (projectId: string, webhookId: string, pageNumb
 
 /**
  * A webhook's deliveries, newest first, a page at a time: the event, whether it arrived, how many tries it
- * took, what the receiver last answered, and when. While one is pending the list reads itself again.
+ * took, what the receiver last answered (each attempt's time, answer and reply opening below it), and
+ * when. While one is pending the list reads itself again.
  */
 export const Deliveries = ({ projectId, webhookId, pageNumber }: {
   readonly projectId: string
@@ -72,7 +77,21 @@ export const Deliveries = ({ projectId, webhookId, pageNumber }: {
                             <td><code>{delivery.event}</code></td>
                             <td><span className={`badge badge-delivery-${delivery.status}`}>{STATUS_WORDS[delivery.status]}</span></td>
                             <td>{delivery.attempts.length}</td>
-                            <td>{last === undefined ? "Not tried yet" : last.status_code !== null ? `HTTP ${last.status_code}` : last.error ?? "No answer"}</td>
+                            <td>
+                              {last === undefined ? "Not tried yet" : (
+                                <details>
+                                  <summary>{answerOf(last)}</summary>
+                                  <ol className="attempts">
+                                    {delivery.attempts.map((attempt) => (
+                                      <li key={attempt.attempt}>
+                                        <When at={attempt.started_at} />: {answerOf(attempt)} after {attempt.duration_ms} ms
+                                        {attempt.response === null || attempt.response === "" ? null : <pre>{attempt.response}</pre>}
+                                      </li>
+                                    ))}
+                                  </ol>
+                                </details>
+                              )}
+                            </td>
                             <td><When at={delivery.created_at} /></td>
                           </tr>
                         )
