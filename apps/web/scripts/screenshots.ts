@@ -203,7 +203,7 @@ try {
     await shoot(`/project/${first.project_id}/group-types`, "group-types", (page) => page.getByRole("article", { name: "workspace" }).waitFor())
     // The webhook's page below its settings: its events and its deliveries.
     await shoot(`/project/${first.project_id}/webhooks/${webhook.id}`, "webhook", async (page) => {
-      await page.getByText("HTTP 200").waitFor()
+      await page.getByText("HTTP 200", { exact: true }).waitFor()
       await page.getByRole("group", { name: "Events" }).evaluate((events) =>
         window.scrollTo(0, events.getBoundingClientRect().top + window.scrollY - 16)
       )

@@ -32,7 +32,7 @@ const EventsPicker = ({ events, onChange, error }: {
       {every ? null : SINGLE_EVENTS.map((event) => (
         <label key={event} className="choice">
           <input type="checkbox" checked={events.includes(event)} onChange={(change) => toggle(event, change.target.checked)} />
-          {EVENT_WORDS[event as keyof typeof EVENT_WORDS]} <code>{event}</code>
+          <span>{EVENT_WORDS[event as keyof typeof EVENT_WORDS]} <code>{event}</code></span>
         </label>
       ))}
       {error === undefined ? null : <p id={errorId} className="field-error">{error}</p>}
