@@ -124,12 +124,15 @@ describe("a project's cohorts in Chromium", () => {
       await dialog.getByRole("button", { name: "Delete cohort" }).click()
       await browser.getByRole("status").getByText("The cohort is deleted; it can be restored.").waitFor()
       expect((await held(api(`/cohorts/${id}/`))).deleted).toBe(true)
+      // Restore took Delete's place, and the keyboard is on it.
+      expect(await isFocused(browser.getByRole("button", { name: "Restore cohort" }))).toBe(true)
       // A deleted cohort reads only: its fields are disabled and there is no Save.
       await browser.getByRole("link", { name: "Settings" }).click()
       expect(await browser.getByLabel("Name", { exact: true }).isDisabled()).toBe(true)
       expect(await browser.getByRole("button", { name: "Save" }).count()).toBe(0)
       await browser.getByRole("button", { name: "Restore cohort" }).click()
       await browser.getByRole("status").getByText("The cohort is restored.").waitFor()
+      expect(await isFocused(browser.getByRole("button", { name: "Delete cohort" }))).toBe(true)
       expect((await held(api(`/cohorts/${id}/`))).deleted).toBe(false)
       expect(await browser.getByLabel("Name", { exact: true }).isDisabled()).toBe(false)
     }))

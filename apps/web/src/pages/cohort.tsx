@@ -1,4 +1,4 @@
-import { useState } from "react"
+import { useEffect, useRef, useState } from "react"
 import { type ApiError, asApiError, request } from "../api/client.ts"
 import { invalidate, invalidateWith } from "../api/resources.ts"
 import { urlOf, useApi } from "../api/use-api.ts"
@@ -38,6 +38,14 @@ export default function CohortPage({ projectId, cohortId, tab, pageNumber }: {
   const [notice, setNotice] = useState<string | undefined>(undefined)
   // A new form after a delete or a restore, showing what the API holds; kept across saves.
   const [generation, setGeneration] = useState(0)
+  // Delete and Restore take each other's place: the keyboard moves to the one now there.
+  const actions = useRef<HTMLSpanElement>(null)
+  const [actionSwapped, setActionSwapped] = useState(false)
+  useEffect(() => {
+    if (!actionSwapped) return
+    actions.current?.querySelector("button")?.focus()
+    setActionSwapped(false)
+  }, [actionSwapped])
 
   const write = (payload: ReturnType<typeof cohortFieldsOf> | { readonly deleted: boolean }) =>
     request("PATCH", COHORT_PATH, { ...options, payload }).then((updated) => {
@@ -59,6 +67,7 @@ export default function CohortPage({ projectId, cohortId, tab, pageNumber }: {
       .then(() => {
         setGeneration((old) => old + 1)
         setNotice("The cohort is restored.")
+        setActionSwapped(true)
       }, (cause: unknown) => setError(asApiError(cause)))
       .finally(() => setBusy(false))
   }
@@ -77,26 +86,29 @@ export default function CohortPage({ projectId, cohortId, tab, pageNumber }: {
               <h1>{cohortName(cohort)}</h1>
               <span className="badge">{cohortKind(cohort)}</span>
               {cohort.deleted ? <span className="badge">Deleted</span> : null}
-              {cohort.deleted
-                ? <button type="button" disabled={busy} onClick={restore}>Restore cohort</button>
-                : (
-                  <ConfirmDialog
-                    label="Delete cohort"
-                    title={`Delete ${cohortName(cohort)}?`}
-                    confirmLabel="Delete cohort"
-                    disabled={busy}
-                    action={() => write({ deleted: true })}
-                    onDone={() => {
-                      setGeneration((old) => old + 1)
-                      setNotice("The cohort is deleted; it can be restored.")
-                    }}
-                  >
-                    <p>
-                      Flags can no longer target it. The API refuses while an active flag or another cohort uses it; it
-                      can be restored from this page.
-                    </p>
-                  </ConfirmDialog>
-                )}
+              <span className="page-actions" ref={actions}>
+                {cohort.deleted
+                  ? <button type="button" disabled={busy} onClick={restore}>Restore cohort</button>
+                  : (
+                    <ConfirmDialog
+                      label="Delete cohort"
+                      title={`Delete ${cohortName(cohort)}?`}
+                      confirmLabel="Delete cohort"
+                      disabled={busy}
+                      action={() => write({ deleted: true })}
+                      onDone={() => {
+                        setGeneration((old) => old + 1)
+                        setNotice("The cohort is deleted; it can be restored.")
+                        setActionSwapped(true)
+                      }}
+                    >
+                      <p>
+                        Flags can no longer target it. The API refuses while an active flag or another cohort uses it; it
+                        can be restored from this page.
+                      </p>
+                    </ConfirmDialog>
+                  )}
+              </span>
             </div>
             {cohort.is_static ? <p>{cohort.count ?? 0} {cohort.count === 1 ? "person" : "persons"}.</p> : null}
             <p role="status" className="notice">{notice ?? ""}</p>
