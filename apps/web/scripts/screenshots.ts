@@ -13,6 +13,7 @@ import { SqlClient } from "effect/sql"
 import { mkdir } from "node:fs/promises"
 import * as path from "node:path"
 import type { Page } from "playwright-core"
+import { startReceiver } from "../../../packages/store/src/testing/webhook-receiver.ts"
 import { launchChromium } from "../test/chromium.ts"
 
 /** A domain of the team's, verified, whose identity provider every log-in must go through. */
@@ -77,8 +78,10 @@ const FLAGS: ReadonlyArray<Seed> = [
   }
 ]
 
+// The webhook's receiver is on loopback, which the server may reach for these pictures.
+const receiver = await startReceiver(() => 200)
 const runtime = ManagedRuntime.make(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {}, webConsoleDir: dist })
-  .pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: {} })))))
+  .pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { HEDGEROW_WEBHOOKS_ALLOW_PRIVATE: "true" } })))))
 
 try {
   const base = await runtime.runPromise(HedgerowServer.baseUrl)
@@ -195,6 +198,58 @@ try {
     await shoot(`/project/${first.project_id}/flags/${multivariate}?tab=code`, "flag-code", (page) =>
       page.getByRole("heading", { name: "In the browser (posthog-js)" }).waitFor())
 
+    // The project's cohorts, a dynamic one's conditions, its group types and a webhook with a test delivered.
+    const projectPath = `/api/projects/${first.project_id}`
+    const cohort = await api("POST", `${projectPath}/cohorts/`, {
+      name: "Enterprise admins",
+      description: "Administrators at customers on the enterprise plan",
+      filters: {
+        properties: {
+          type: "OR",
+          values: [
+            {
+              type: "AND",
+              values: [
+                { key: "plan", type: "person", operator: "exact", value: ["enterprise"] },
+                { key: "role", type: "person", operator: "exact", value: ["admin", "owner"] }
+              ]
+            },
+            { type: "AND", values: [{ key: "email", type: "person", operator: "icontains", value: "@acme.example" }] }
+          ]
+        }
+      }
+    })
+    await api("POST", `${projectPath}/cohorts/`, { name: "Beta testers", is_static: true, _create_static_person_ids: ["user-1", "user-2", "user-7"] })
+    await api("POST", `${projectPath}/cohorts/`, { name: "Churn risk", filters: { properties: { type: "OR", values: [{ type: "AND", values: [{ key: "last_order_days", type: "person", operator: "gt", value: "60" }] }] } } })
+    await api("POST", `${projectPath}/groups_types/`, { group_type: "organization" })
+    await api("POST", `${projectPath}/groups_types/`, { group_type: "workspace" })
+    await api("PATCH", `${projectPath}/groups_types/update_metadata/`, [
+      { group_type_index: 0, name_singular: "Organization", name_plural: "Organizations" },
+      { group_type_index: 1, name_singular: "Workspace", name_plural: "Workspaces" }
+    ])
+    const webhook = await api("POST", `${projectPath}/webhooks/`, {
+      url: receiver.url("/hooks/hedgerow"),
+      description: "Release notes bot",
+      events: ["feature_flag.created", "feature_flag.updated"]
+    })
+    await api("POST", `${projectPath}/webhooks/${webhook.id}/test/`)
+    await shoot(`/project/${first.project_id}/cohorts`, "cohorts", (page) => page.getByRole("link", { name: "Enterprise admins" }).waitFor())
+    // The cohort's form is taller than the window: in view, who belongs.
+    await shoot(`/project/${first.project_id}/cohorts/${cohort.id}`, "cohort", async (page) => {
+      await page.getByLabel("Group 2 filter 1 Value").waitFor()
+      await page.getByRole("heading", { name: "Who belongs" }).evaluate((heading) =>
+        window.scrollTo(0, heading.getBoundingClientRect().top + window.scrollY - 16)
+      )
+    })
+    await shoot(`/project/${first.project_id}/group-types`, "group-types", (page) => page.getByRole("article", { name: "workspace" }).waitFor())
+    // The webhook's page below its settings: its events and its deliveries.
+    await shoot(`/project/${first.project_id}/webhooks/${webhook.id}`, "webhook", async (page) => {
+      await page.getByText("HTTP 200", { exact: true }).waitFor()
+      await page.getByRole("group", { name: "Events" }).evaluate((events) =>
+        window.scrollTo(0, events.getBoundingClientRect().top + window.scrollY - 16)
+      )
+    })
+
     // The log-in page, with no session: first for someone of the SAML domain once their e-mail is typed.
     await runtime.runPromise(Effect.gen(function*() {
       const domain = yield* DomainService.use((d) => d.create(systemActor, first.organization_id, bodyOf({ domain: SAML_DOMAIN })))
@@ -271,4 +326,5 @@ try {
   }
 } finally {
   await runtime.dispose()
+  await receiver.close()
 }

@@ -60,6 +60,31 @@ describe("the console's URLs", () => {
     }
   })
 
+  it("name a project's cohorts, group types and webhooks, each URL naming its page back", () => {
+    const routes: Array<Exclude<Route, { page: "notFound" }>> = [
+      { page: "cohorts", projectId: "7", search: "", pageNumber: 1 },
+      { page: "cohorts", projectId: "7", search: "beta & co", pageNumber: 3 },
+      { page: "newCohort", projectId: "7" },
+      { page: "cohort", projectId: "7", cohortId: "12", tab: "settings", pageNumber: 1 },
+      { page: "cohort", projectId: "7", cohortId: "12", tab: "persons", pageNumber: 2 },
+      { page: "cohort", projectId: "7", cohortId: "12", tab: "activity", pageNumber: 1 },
+      { page: "groupTypes", projectId: "7" },
+      { page: "webhooks", projectId: "7", pageNumber: 2 },
+      { page: "webhook", projectId: "7", webhookId: "0190-ab", pageNumber: 1 },
+      { page: "webhook", projectId: "7", webhookId: "0190-ab", pageNumber: 5 }
+    ]
+    for (const route of routes) {
+      const url = new URL(hrefOf(route), "http://console.test")
+      expect(parseRoute(url.pathname, url.search)).toEqual(route)
+    }
+    expect(hrefOf({ page: "cohorts", projectId: "7", search: "beta", pageNumber: 2 })).toBe("/project/7/cohorts?search=beta&page=2")
+    // An unknown tab is the settings; the settings have no pages.
+    expect(parseRoute("/project/7/cohorts/12", "?tab=nope&page=3")).toEqual({ page: "cohort", projectId: "7", cohortId: "12", tab: "settings", pageNumber: 1 })
+    for (const path of ["/project/7/cohorts/12/more", "/project/7/group-types/0", "/project/7/webhooks/x/deliveries", "/project/7/other"]) {
+      expect(parseRoute(path, ""), path).toEqual({ page: "notFound" })
+    }
+  })
+
   it("send a log-in on only to a path of this site", () => {
     expect(safeNext("/project/7")).toBe("/project/7")
     for (const next of ["https://evil.test/", "//evil.test/x", "/\\evil.test", "project/7", "", null, undefined]) {

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs"
 import * as path from "node:path"
 import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ALL_FLAGS, FLAG_TABS, hrefOf, parseRoute, type Route } from "../src/router/routes.ts"
+import { ALL_FLAGS, COHORT_TABS, FLAG_TABS, hrefOf, parseRoute, type Route } from "../src/router/routes.ts"
 import { seriousViolations, useConsole } from "./harness.ts"
 
 // Every kind of page the router knows, each visited over data seeded through the API with the owner's
@@ -30,7 +30,13 @@ const seeded = {
   domain: "acme-pages.example",
   batchExport: "Nightly events",
   keyId: "",
-  keyLabel: "CI reader"
+  keyLabel: "CI reader",
+  cohortId: "",
+  cohortName: "Beta testers",
+  cohortMember: "user-beta-1",
+  groupType: "company",
+  webhookId: "",
+  webhookUrl: "https://198.51.99.7/hedgerow"
 }
 type Seeded = typeof seeded
 
@@ -144,6 +150,46 @@ const VISITS: Record<Route["page"], ReadonlyArray<Visit>> = {
     session: true,
     ready: TAB_READY[tab]
   })),
+  cohorts: [{
+    what: "a project's cohorts",
+    path: () => hrefOf({ page: "cohorts", projectId: String(owner.project), search: "", pageNumber: 1 }),
+    session: true,
+    ready: (page, data) => page.getByRole("link", { name: data.cohortName, exact: true }).waitFor()
+  }],
+  newCohort: [{
+    what: "a new cohort's form",
+    path: () => hrefOf({ page: "newCohort", projectId: String(owner.project) }),
+    session: true,
+    ready: (page) => page.getByLabel("Name", { exact: true }).waitFor()
+  }],
+  cohort: COHORT_TABS.map((tab): Visit => ({
+    what: `a static cohort's ${tab} tab`,
+    path: (data) => hrefOf({ page: "cohort", projectId: String(owner.project), cohortId: data.cohortId, tab, pageNumber: 1 }),
+    session: true,
+    ready: tab === "settings"
+      ? (page, data) => page.getByLabel("Name", { exact: true }).and(page.locator(`[value="${data.cohortName}"]`)).waitFor()
+      : tab === "persons"
+      ? shows((data) => data.cohortMember)
+      : (page) => page.getByRole("listitem").filter({ hasText: "created the cohort" }).first().waitFor()
+  })),
+  groupTypes: [{
+    what: "a project's group types",
+    path: () => hrefOf({ page: "groupTypes", projectId: String(owner.project) }),
+    session: true,
+    ready: (page, data) => page.getByRole("article", { name: data.groupType }).waitFor()
+  }],
+  webhooks: [{
+    what: "a project's webhooks",
+    path: () => hrefOf({ page: "webhooks", projectId: String(owner.project), pageNumber: 1 }),
+    session: true,
+    ready: (page, data) => page.getByRole("link", { name: data.webhookUrl, exact: true }).waitFor()
+  }],
+  webhook: [{
+    what: "a webhook and its deliveries",
+    path: (data) => hrefOf({ page: "webhook", projectId: String(owner.project), webhookId: data.webhookId, pageNumber: 1 }),
+    session: true,
+    ready: (page) => page.getByText("Nothing has been sent to this webhook yet.").waitFor()
+  }],
   personalApiKeys: [{
     what: "personal API keys",
     path: () => hrefOf({ page: "personalApiKeys" }),
@@ -229,6 +275,15 @@ beforeAll(async () => {
   await sent("POST", `${organization}/domains/`, { domain: seeded.domain })
   await world.operate(BatchExportService.use((s) => s.create(systemActor, owner.organization, { project_id: owner.project, name: seeded.batchExport })))
   seeded.keyId = (await sent("POST", "/api/personal_api_keys/", { label: seeded.keyLabel, scopes: ["feature_flag:read"] })).id
+  const projectPath = `/api/projects/${owner.project}`
+  seeded.cohortId = String((await sent("POST", `${projectPath}/cohorts/`, {
+    name: seeded.cohortName,
+    is_static: true,
+    _create_static_person_ids: [seeded.cohortMember]
+  })).id)
+  await sent("POST", `${projectPath}/groups_types/`, { group_type: seeded.groupType })
+  // A webhook with events to none of which the seeding gives rise after it: its deliveries stay empty.
+  seeded.webhookId = (await sent("POST", `${projectPath}/webhooks/`, { url: seeded.webhookUrl, events: ["cohort.deleted"] })).id
 
   const [me, project] = await Promise.all([world.held("/api/users/@me/"), world.held(`/api/projects/${owner.project}/`)])
   Object.assign(seeded, {

@@ -9,7 +9,7 @@ import { type Flag, isRecord } from "./flag.tsx"
 
 type Json = Record<string, unknown>
 
-const recordsOf = (value: unknown): Array<Json> => Array.isArray(value) ? value.filter(isRecord) : []
+export const recordsOf = (value: unknown): Array<Json> => Array.isArray(value) ? value.filter(isRecord) : []
 
 /** Operators whose value is a list (typed comma-separated), and those that take none. */
 export const LIST_OPERATORS: ReadonlySet<string> = new Set<PropertyOperator>(["exact", "is_not", "icontains_multi", "not_icontains_multi", "between", "not_between"])
@@ -103,13 +103,7 @@ export const draftOf = (flag: Flag): Draft => {
     active: flag.active,
     tags: flag.tags.join(", "),
     groups: recordsOf(filters["groups"]).map((group): DraftGroup => ({
-      properties: recordsOf(group["properties"]).map((property): DraftProperty => ({
-        key: textOf(property["key"]),
-        type: typeof property["type"] === "string" && property["type"] !== "" ? property["type"] : "person",
-        operator: typeof property["operator"] === "string" ? property["operator"] : "exact",
-        value: valueText(property["value"]),
-        json: property
-      })),
+      properties: recordsOf(group["properties"]).map(draftPropertyOf),
       rollout: typeof group["rollout_percentage"] === "number" ? group["rollout_percentage"] : 100,
       json: group
     })),
@@ -124,6 +118,24 @@ const valueOf = (property: DraftProperty): unknown => {
   if (LIST_OPERATORS.has(property.operator)) return property.value.split(",").map((item) => item.trim()).filter((item) => item !== "")
   return property.value
 }
+
+/** A property filter as the form holds it, from the API's JSON; a filter without a type is on a person. */
+export const draftPropertyOf = (property: Json): DraftProperty => ({
+  key: textOf(property["key"]),
+  type: typeof property["type"] === "string" && property["type"] !== "" ? property["type"] : "person",
+  operator: typeof property["operator"] === "string" ? property["operator"] : "exact",
+  value: valueText(property["value"]),
+  json: property
+})
+
+/** A property filter as the API takes it: the form's fields written over what came. */
+export const propertyFilterOf = (property: DraftProperty): Json => ({
+  ...property.json,
+  key: property.key,
+  type: property.type,
+  operator: property.operator,
+  value: valueOf(property)
+})
 
 /** Where a payload is not JSON: by variant key (`true` for a boolean flag's), with the parser's words. */
 export const payloadErrors = (draft: Draft): Record<string, string> => {
@@ -155,13 +167,7 @@ export const filtersOf = (draft: Draft): Json => {
     groups: draft.groups.map((group) => ({
       variant: null,
       ...group.json,
-      properties: group.properties.map((property) => ({
-        ...property.json,
-        key: property.key,
-        type: property.type,
-        operator: property.operator,
-        value: valueOf(property)
-      })),
+      properties: group.properties.map(propertyFilterOf),
       rollout_percentage: group.rollout
     })),
     multivariate: draft.variants.length === 0

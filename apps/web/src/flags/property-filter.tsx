@@ -10,11 +10,11 @@ import { operatorOptions } from "./operators.ts"
  * keeps its type. The property's name is suggested from `namesList` (the form's list of names), its
  * value from `values`, those other flags compare that name with.
  */
-export const PropertyFilterEditor = ({ property, condition, number, namesList, values, readOnly, onChange, onRemove }: {
+export const PropertyFilterEditor = ({ property, condition, number, namesList, values = [], readOnly, onChange, onRemove }: {
   readonly property: DraftProperty
-  /** The id of the datalist of property names. */
-  readonly namesList: string
-  readonly values: ReadonlyArray<string>
+  /** The id of the datalist of property names, when the form has one. */
+  readonly namesList?: string | undefined
+  readonly values?: ReadonlyArray<string> | undefined
   /** Shown, not changed: no Remove. */
   readonly readOnly: boolean
   /** The condition's name, "Condition 1". */

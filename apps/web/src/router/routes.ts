@@ -31,6 +31,20 @@ export type Route =
   }
   /** Every flag's activity in the project, newest first, a page at a time. */
   | { readonly page: "flagActivity"; readonly projectId: string; readonly pageNumber: number }
+  | { readonly page: "cohorts"; readonly projectId: string; readonly search: string; readonly pageNumber: number }
+  | { readonly page: "newCohort"; readonly projectId: string }
+  | {
+    readonly page: "cohort"
+    readonly projectId: string
+    readonly cohortId: string
+    readonly tab: CohortTab
+    /** The persons or activity tab's page. */
+    readonly pageNumber: number
+  }
+  | { readonly page: "groupTypes"; readonly projectId: string }
+  | { readonly page: "webhooks"; readonly projectId: string; readonly pageNumber: number }
+  /** `pageNumber`: the page of its deliveries. */
+  | { readonly page: "webhook"; readonly projectId: string; readonly webhookId: string; readonly pageNumber: number }
   | { readonly page: "personalApiKeys" }
   | { readonly page: "newPersonalApiKey" }
   | { readonly page: "personalApiKey"; readonly keyId: string }
@@ -85,6 +99,38 @@ const flagListQuery = (list: FlagList): string => {
   const text = search.toString()
   return text === "" ? "" : `?${text}`
 }
+
+export const COHORT_TABS = ["settings", "persons", "activity"] as const
+export type CohortTab = (typeof COHORT_TABS)[number]
+
+/** A project's cohorts, group types and webhooks: `rest` is the path after `/project/<id>/`. */
+const projectResourceRoute = (projectId: string, rest: ReadonlyArray<string>, search: URLSearchParams): Route | undefined => {
+  const [section, id, ...more] = rest
+  if (more.length > 0) return undefined
+  if (section === "cohorts") {
+    if (id === undefined) return { page: "cohorts", projectId, search: search.get("search") ?? "", pageNumber: pageNumberOf(search) }
+    if (id === "new") return { page: "newCohort", projectId }
+    const tab = COHORT_TABS.find((name) => name === search.get("tab")) ?? "settings"
+    return { page: "cohort", projectId, cohortId: id, tab, pageNumber: tab === "settings" ? 1 : pageNumberOf(search) }
+  }
+  if (section === "group-types" && id === undefined) return { page: "groupTypes", projectId }
+  if (section === "webhooks") {
+    if (id === undefined) return { page: "webhooks", projectId, pageNumber: pageNumberOf(search) }
+    return { page: "webhook", projectId, webhookId: id, pageNumber: pageNumberOf(search) }
+  }
+  return undefined
+}
+
+const cohortsQuery = (search: string, pageNumber: number): string => {
+  const query = new URLSearchParams()
+  if (search !== "") query.set("search", search)
+  if (pageNumber > 1) query.set("page", String(pageNumber))
+  const text = query.toString()
+  return text === "" ? "" : `?${text}`
+}
+
+const cohortQuery = (tab: CohortTab, pageNumber: number): string =>
+  tab === "settings" ? "" : `?tab=${tab}${pageNumber > 1 ? `&page=${pageNumber}` : ""}`
 
 /** The flag's tabs that hold a list, a page at a time. */
 const isPaged = (tab: FlagTab): boolean => tab === "activity" || tab === "access"
@@ -145,6 +191,10 @@ export const parseRoute = (pathname: string, query: string): Route => {
     const tab = FLAG_TABS.find((name) => name === search.get("tab")) ?? "settings"
     return { page: "flag", projectId: id, flagId, tab, pageNumber: isPaged(tab) ? pageNumberOf(search) : 1 }
   }
+  if (first === "project" && id !== undefined && rest.length > 0) {
+    const route = projectResourceRoute(id, rest, search)
+    if (route !== undefined) return route
+  }
   if (first === "settings" && id === "two-factor" && rest.length === 0) {
     const required = asTwoFactorRefusal(search.get("required"))
     return required === undefined ? { page: "twoFactor" } : { page: "twoFactor", required }
@@ -189,6 +239,18 @@ export const hrefOf = (route: Exclude<Route, { page: "notFound" }>): string => {
       return `/project/${encodeURIComponent(route.projectId)}/flags/${encodeURIComponent(route.flagId)}${flagQuery(route.tab, route.pageNumber)}`
     case "flagActivity":
       return `/project/${encodeURIComponent(route.projectId)}/flag-activity${pageQuery(route.pageNumber)}`
+    case "cohorts":
+      return `/project/${encodeURIComponent(route.projectId)}/cohorts${cohortsQuery(route.search, route.pageNumber)}`
+    case "newCohort":
+      return `/project/${encodeURIComponent(route.projectId)}/cohorts/new`
+    case "cohort":
+      return `/project/${encodeURIComponent(route.projectId)}/cohorts/${encodeURIComponent(route.cohortId)}${cohortQuery(route.tab, route.pageNumber)}`
+    case "groupTypes":
+      return `/project/${encodeURIComponent(route.projectId)}/group-types`
+    case "webhooks":
+      return `/project/${encodeURIComponent(route.projectId)}/webhooks${pageQuery(route.pageNumber)}`
+    case "webhook":
+      return `/project/${encodeURIComponent(route.projectId)}/webhooks/${encodeURIComponent(route.webhookId)}${pageQuery(route.pageNumber)}`
     case "personalApiKeys":
       return "/settings/personal-api-keys"
     case "newPersonalApiKey":

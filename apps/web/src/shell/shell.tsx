@@ -27,6 +27,12 @@ const BatchExportsPage = lazy(() => import("../pages/batch-exports.tsx"))
 const RolesPage = lazy(() => import("../pages/roles.tsx"))
 const CliAuthorizePage = lazy(() => import("../pages/cli-authorize.tsx"))
 const FlagActivityPage = lazy(() => import("../pages/flag-activity.tsx"))
+const CohortsPage = lazy(() => import("../pages/cohorts.tsx"))
+const NewCohortPage = lazy(() => import("../pages/new-cohort.tsx"))
+const CohortPage = lazy(() => import("../pages/cohort.tsx"))
+const GroupTypesPage = lazy(() => import("../pages/group-types.tsx"))
+const WebhooksPage = lazy(() => import("../pages/webhooks.tsx"))
+const WebhookPage = lazy(() => import("../pages/webhook.tsx"))
 
 type ShellRoute = Exclude<Route, { page: "login" } | { page: "home" } | { page: "signup" }>
 
@@ -54,6 +60,18 @@ const pageOf = (route: ShellRoute): ReactNode => {
       return <FlagPage projectId={route.projectId} flagId={route.flagId} tab={route.tab} pageNumber={route.pageNumber} />
     case "flagActivity":
       return <FlagActivityPage projectId={route.projectId} pageNumber={route.pageNumber} />
+    case "cohorts":
+      return <CohortsPage projectId={route.projectId} search={route.search} pageNumber={route.pageNumber} />
+    case "newCohort":
+      return <NewCohortPage projectId={route.projectId} />
+    case "cohort":
+      return <CohortPage projectId={route.projectId} cohortId={route.cohortId} tab={route.tab} pageNumber={route.pageNumber} />
+    case "groupTypes":
+      return <GroupTypesPage projectId={route.projectId} />
+    case "webhooks":
+      return <WebhooksPage projectId={route.projectId} pageNumber={route.pageNumber} />
+    case "webhook":
+      return <WebhookPage projectId={route.projectId} webhookId={route.webhookId} pageNumber={route.pageNumber} />
     case "personalApiKeys":
       return <PersonalApiKeysPage />
     case "newPersonalApiKey":
