@@ -277,8 +277,8 @@ describe("flag status, computed as PostHog computes it", () => {
       "This flag will always use the variant \"a\""
     )
   })
-  it("active otherwise: not old enough, partly rolled out, or rolled out only under conditions", () => {
-    const active = { status: "active", reason: "Flag is not fully rolled out and may still be active" }
+  it("active otherwise, before any call saying it has no usage yet: not old enough (even at 100 % of everyone), partly rolled out, or rolled out only under conditions", () => {
+    const active = { status: "active", reason: "Flag has no usage data yet" }
     assert.deepStrictEqual(statusOf(flag({ groups: [group([], 100)] }, { created_at: recent }), now, null), active)
     assert.deepStrictEqual(statusOf(flag({ groups: [group([], 99)] }), now, null), active)
     assert.deepStrictEqual(statusOf(flag({ groups: [group([person("email", "x")], 100)] }), now, null), active)
