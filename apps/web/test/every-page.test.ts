@@ -23,6 +23,7 @@ const seeded = {
   currentProject: "",
   flagId: "",
   flagKey: "checkout-redesign",
+  deletedFlagKey: "old-banner",
   roleName: "Checkout team",
   memberEmail: "lee@example.com",
   inviteId: "",
@@ -118,6 +119,12 @@ const VISITS: Record<Route["page"], ReadonlyArray<Visit>> = {
     session: true,
     ready: (page, data) => page.getByRole("link", { name: data.flagKey, exact: true }).waitFor()
   }],
+  deletedFlags: [{
+    what: "a project's deleted flags",
+    path: () => hrefOf({ page: "deletedFlags", projectId: String(owner.project), search: "", pageNumber: 1 }),
+    session: true,
+    ready: (page, data) => page.getByRole("link", { name: data.deletedFlagKey, exact: true }).waitFor()
+  }],
   newFlag: [{
     what: "a new flag's form",
     path: () => hrefOf({ page: "newFlag", projectId: String(owner.project) }),
@@ -202,6 +209,8 @@ beforeAll(async () => {
   seeded.flagId = String(flag.id)
   // A change, for the activity tab to show.
   await sent("PATCH", `${flags}${flag.id}/`, { filters: { ...flag.filters, groups: [{ ...flag.filters.groups[0], rollout_percentage: 40 }] }, version: flag.version })
+  const deleted = await sent("POST", flags, { key: seeded.deletedFlagKey, name: "The spring banner" })
+  await sent("PATCH", `${flags}${deleted.id}/`, { deleted: true, version: deleted.version })
   const role = await sent("POST", `${organization}/roles/`, { name: seeded.roleName, feature_flags_access_level: 21 })
   await sent("POST", `${flags}${flag.id}/role_access/`, { role_id: role.id })
   // A teammate who joined, and one invited still.

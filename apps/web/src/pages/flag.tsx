@@ -7,6 +7,7 @@ import { type Draft, draftOf } from "../flags/draft.ts"
 import { EvaluatePanel } from "../flags/evaluate.tsx"
 import { type Flag, FLAG_PATH, flagsPrefix } from "../flags/flag.tsx"
 import { FlagForm } from "../flags/flag-form.tsx"
+import { ReleaseSummary } from "../flags/release-summary.tsx"
 import { RoleAccessPanel } from "../flags/role-access.tsx"
 import { fieldsOf } from "../flags/save.ts"
 import { FlagStatus } from "../flags/status.tsx"
@@ -92,6 +93,7 @@ export default function FlagPage({ projectId, flagId, tab, pageNumber }: {
               ? <button type="button" disabled={busy} onClick={() => write(flag, { deleted: false }, "The flag is restored.")}>Restore feature flag</button>
               : <button type="button" disabled={busy} onClick={() => write(flag, { deleted: true }, "The flag is deleted; it can be restored.")}>Delete feature flag</button>}
           </div>
+          <ReleaseSummary projectId={projectId} flag={flag} />
           <FlagStatus projectId={projectId} flagId={flagId} lastCalledAt={flag.last_called_at} />
           <p role="status" className="notice">{notice ?? ""}</p>
           {conflict && tab !== "settings" ? <Conflict onReload={reload} /> : null}

@@ -14,6 +14,7 @@ const OrganizationPage = lazy(() => import("../pages/organization.tsx"))
 const ProjectPage = lazy(() => import("../pages/project.tsx"))
 const NotFoundPage = lazy(() => import("../pages/not-found.tsx"))
 const FlagsPage = lazy(() => import("../pages/flags.tsx"))
+const DeletedFlagsPage = lazy(() => import("../pages/deleted-flags.tsx"))
 const NewFlagPage = lazy(() => import("../pages/new-flag.tsx"))
 const FlagPage = lazy(() => import("../pages/flag.tsx"))
 const PersonalApiKeysPage = lazy(() => import("../pages/personal-api-keys.tsx"))
@@ -44,6 +45,8 @@ const pageOf = (route: ShellRoute): ReactNode => {
       return <ProjectPage projectId={route.projectId} />
     case "flags":
       return <FlagsPage projectId={route.projectId} list={route.list} />
+    case "deletedFlags":
+      return <DeletedFlagsPage projectId={route.projectId} search={route.search} pageNumber={route.pageNumber} />
     case "newFlag":
       return <NewFlagPage projectId={route.projectId} />
     case "flag":

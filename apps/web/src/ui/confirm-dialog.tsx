@@ -1,4 +1,4 @@
-import { type ReactNode, useId, useRef, useState } from "react"
+import { type ButtonHTMLAttributes, type ReactNode, useId, useRef, useState } from "react"
 import { asApiError } from "../api/client.ts"
 
 /**
@@ -9,9 +9,11 @@ import { asApiError } from "../api/client.ts"
  * answer, so that focus it moves is not taken back by the closing.
  *
  * For what cannot be undone where it was done (revoke, roll, remove, leave, cancel an invite, delete a
- * domain). What can (a flag's delete beside its Restore, a pause, a role's access) is done at once.
+ * domain), and for what changes what people get at once (turning a flag off, a change to many flags).
+ * What can be undone where it was done (a flag's delete beside its Restore, a pause, a role's access) is
+ * done at once.
  */
-export const ConfirmDialog = <T,>({ label, title, confirmLabel, dismissLabel = "Cancel", disabled, action, onDone, children }: {
+export const ConfirmDialog = <T,>({ label, title, confirmLabel, dismissLabel = "Cancel", disabled, action, onDone, children, ask = true, button }: {
   /** The button's content: short on screen, named in full for a screen reader when it stands in a list. */
   readonly label: ReactNode
   /** The question, naming what it is about. */
@@ -24,6 +26,13 @@ export const ConfirmDialog = <T,>({ label, title, confirmLabel, dismissLabel = "
   readonly onDone?: ((result: T) => void) | undefined
   /** What will happen. */
   readonly children: ReactNode
+  /**
+   * False when the change is safe as things stand (a switch turned on, where turning it off is asked
+   * about): the button then does the action at once, and a refusal is shown beside it.
+   */
+  readonly ask?: boolean | undefined
+  /** More of the button's attributes: a switch's role, state and name. */
+  readonly button?: Omit<ButtonHTMLAttributes<HTMLButtonElement>, "type" | "disabled" | "onClick"> | undefined
 }) => {
   const dialog = useRef<HTMLDialogElement>(null)
   const cancel = useRef<HTMLButtonElement>(null)
@@ -38,7 +47,7 @@ export const ConfirmDialog = <T,>({ label, title, confirmLabel, dismissLabel = "
   const close = () => {
     if (!busy) dialog.current?.close()
   }
-  const confirm = () => {
+  const run = () => {
     if (busy) return
     setBusy(true)
     setError(undefined)
@@ -56,7 +65,8 @@ export const ConfirmDialog = <T,>({ label, title, confirmLabel, dismissLabel = "
   }
   return (
     <>
-      <button type="button" disabled={disabled} onClick={open}>{label}</button>
+      <button type="button" {...button} disabled={disabled} onClick={ask ? open : run}>{label}</button>
+      {!ask && error !== undefined ? <span role="alert" className="inline-error">{error}</span> : null}
       <dialog
         ref={dialog}
         aria-labelledby={titleId}
@@ -71,7 +81,7 @@ export const ConfirmDialog = <T,>({ label, title, confirmLabel, dismissLabel = "
         {error === undefined ? null : <p role="alert" className="form-error">{error}</p>}
         <div className="dialog-actions">
           <button type="button" ref={cancel} onClick={close}>{dismissLabel}</button>
-          <button type="button" className="danger" onClick={confirm}>{confirmLabel}</button>
+          <button type="button" className="danger" onClick={run}>{confirmLabel}</button>
         </div>
       </dialog>
     </>
