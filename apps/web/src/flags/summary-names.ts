@@ -18,7 +18,7 @@ export const useSummaryNames = (projectId: string, flags: ReadonlyArray<Flag>): 
       ? cohorts.data.results.flatMap((cohort) => cohort.name === null || cohort.name === "" ? [] : [[cohort.id, cohort.name] as const])
       : []),
     groupTypes: new Map(groupTypes.status === "ready"
-      ? groupTypes.data.map((groupType) => [groupType.group_type_index, groupType.name_plural ?? groupType.group_type] as const)
+      ? groupTypes.data.map((groupType) => [groupType.group_type_index, groupType.name_plural ?? `${groupType.group_type}(s)`] as const)
       : []),
     flags: new Map(flags.map((flag) => [flag.id, flag.key] as const))
   }

@@ -11,7 +11,7 @@ import { OPERATOR_WORDS } from "./operators.ts"
 export interface SummaryNames {
   /** Cohort names by id. */
   readonly cohorts?: ReadonlyMap<number, string>
-  /** What a group type's members are called (its plural name, else its name), by group type index. */
+  /** What a group type's members are called (its plural name, else its name with "(s)"), by group type index. */
   readonly groupTypes?: ReadonlyMap<number, string>
   /** Flag keys by id, for conditions on another flag. */
   readonly flags?: ReadonlyMap<number, string>

@@ -21,9 +21,23 @@ const current = () => window.location.pathname + window.location.search
 /** The current path and query; re-renders on every navigation, back and forward included. */
 export const useLocation = (): string => useSyncExternalStore(subscribe, current)
 
-/** Goes to `href` on this site: a new history entry, or with `replace` the current one changed. */
-export const navigate = (href: string, options: { readonly replace?: boolean } = {}) => {
+/** Whether the last navigation asked to leave the focus where it is (see `navigate`'s `keepFocus`). */
+let keepingFocus = false
+
+/** Whether the navigation just made leaves the focus where it was: asked once, after each navigation. */
+export const focusKept = (): boolean => {
+  const kept = keepingFocus
+  keepingFocus = false
+  return kept
+}
+
+/**
+ * Goes to `href` on this site: a new history entry, or with `replace` the current one changed.
+ * `keepFocus`: the page stays, in a new state (a search as it is typed), so the focus is not moved to it.
+ */
+export const navigate = (href: string, options: { readonly replace?: boolean; readonly keepFocus?: boolean } = {}) => {
   if (href === current()) return
+  keepingFocus = options.keepFocus === true
   if (options.replace === true) window.history.replaceState(null, "", href)
   else window.history.pushState(null, "", href)
   notify()

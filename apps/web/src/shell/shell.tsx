@@ -3,7 +3,7 @@ import { ApiError } from "../api/client.ts"
 import { invalidate } from "../api/resources.ts"
 import { logOut } from "../api/session.ts"
 import { useApi } from "../api/use-api.ts"
-import { Link, navigate, useLocation } from "../router/navigation.tsx"
+import { focusKept, Link, navigate, useLocation } from "../router/navigation.tsx"
 import { hrefOf, type Route } from "../router/routes.ts"
 import { Loading } from "../ui/states.tsx"
 import { type Me, MeContext } from "./me.ts"
@@ -110,10 +110,11 @@ export const Shell = ({ me, route }: { readonly me: Me; readonly route: ShellRou
   const main = useRef<HTMLElement>(null)
   const location = useLocation()
   const first = useRef(true)
-  // After a navigation, focus moves to the new page, as a page load would put it at the top.
+  // After a navigation, focus moves to the new page, as a page load would put it at the top; not when the
+  // page stays and only its state changed (a search as it is typed).
   useEffect(() => {
     if (first.current) first.current = false
-    else main.current?.focus()
+    else if (!focusKept()) main.current?.focus()
   }, [location])
 
   return (

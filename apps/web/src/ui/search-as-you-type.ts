@@ -23,7 +23,7 @@ export const useSearchAsYouType = (inUrl: string, hrefFor: (search: string) => s
     if (search === sent.current) return
     const timer = setTimeout(() => {
       sent.current = search
-      navigate(target, { replace: true })
+      navigate(target, { replace: true, keepFocus: true })
     }, SEARCH_PAUSE_MS)
     return () => clearTimeout(timer)
   }, [search, target])
