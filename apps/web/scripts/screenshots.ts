@@ -150,6 +150,13 @@ try {
       }
     }
     await shoot(`/project/${first.project_id}/flags`, "flags-list", (page) => page.getByRole("link", { name: MULTIVARIATE }).waitFor())
+    // The same list on a phone's screen: a card per flag.
+    await page.setViewportSize({ width: 390, height: 844 })
+    await shoot(`/project/${first.project_id}/flags`, "flags-list-narrow", async (page) => {
+      await page.getByRole("link", { name: MULTIVARIATE }).waitFor()
+      await page.locator("table.flags thead").evaluate((head) => head.scrollIntoView())
+    })
+    await page.setViewportSize({ width: 1280, height: 800 })
     await shoot(`/project/${first.project_id}/flags/deleted`, "deleted-flags", (page) => page.getByRole("link", { name: "spring-sale-banner" }).waitFor())
     // The flag's form is taller than the window: in view, its release conditions and its variants.
     await shoot(`/project/${first.project_id}/flags/${ids.get(MULTIVARIATE)}`, "flag", async (page) => {

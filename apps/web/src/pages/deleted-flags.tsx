@@ -5,7 +5,6 @@ import { type Flag, FLAGS_PATH, flagsPrefix } from "../flags/flag.tsx"
 import { restoreFlag } from "../flags/restore.ts"
 import { Link } from "../router/navigation.tsx"
 import { ALL_FLAGS, hrefOf } from "../router/routes.ts"
-import { ProjectTabs } from "../shell/project-tabs.tsx"
 import { TextField } from "../ui/field.tsx"
 import { usePageTitle } from "../ui/page-title.ts"
 import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
@@ -65,12 +64,11 @@ export default function DeletedFlagsPage({ projectId, search, pageNumber }: {
   }
   return (
     <>
-      <h1>Deleted flags</h1>
-      <ProjectTabs projectId={projectId} current="flags" />
       <p className="breadcrumb">
         <Link href={hrefOf({ page: "flags", projectId, list: ALL_FLAGS })}>Feature flags</Link>
       </p>
-      <form role="search" aria-label="Search deleted flags" className="filters" onSubmit={(event) => event.preventDefault()}>
+      <h1>Deleted flags</h1>
+      <form role="search" aria-label="Search deleted flags" className="filters archive-search" onSubmit={(event) => event.preventDefault()}>
         <TextField label="Search" type="search" name="search" value={typed} onValue={setTyped} hint="Key or description, as you type" />
       </form>
       <p role="status" className="notice" ref={notice} tabIndex={-1}>
