@@ -150,6 +150,8 @@ describe("the flags list in Chromium", () => {
       await page.waitForFunction((first) => document.querySelector("table.flags td.flag-key a")?.textContent === first, byKey.results[0].key)
       expect(await shownKeys(page)).toEqual(byKey.results.map((flag: { key: string }) => flag.key))
       expect(await page.getByRole("columnheader", { name: "Key" }).getAttribute("aria-sort")).toBe("ascending")
+      // The rows stay until the sorted ones are in, and the keyboard stays on the heading's button.
+      expect(await isFocused(page.getByRole("button", { name: "Key" }))).toBe(true)
       await page.getByRole("button", { name: "Key" }).click()
       await page.waitForURL(`${world.base}${flagsPath("?order=-key")}`)
       const byKeyDown = await held(`${apiFlags()}?order=-key&limit=20`)

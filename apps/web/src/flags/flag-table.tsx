@@ -12,7 +12,9 @@ import { useSummaryNames } from "./summary-names.ts"
  * switch, status, tags and creation; the sortable columns sort the list by the API's `order`. On a narrow
  * screen each row stands as a card, its cells one under another with their column's name.
  */
-export const FlagTable = ({ projectId, flags, count, order, onOrder, selected, onSelect, onChanged }: {
+export const FlagTable = ({ loading, projectId, flags, count, order, onOrder, selected, onSelect, onChanged }: {
+  /** The rows shown are the last ones while the list's next read is out. */
+  readonly loading: boolean
   readonly projectId: string
   readonly flags: ReadonlyArray<Flag>
   readonly count: number
@@ -27,7 +29,7 @@ export const FlagTable = ({ projectId, flags, count, order, onOrder, selected, o
   const current = order === "" ? DEFAULT_ORDER : order
   const allSelected = flags.length > 0 && flags.every((flag) => selected.has(flag.id))
   return (
-    <table className="flags">
+    <table className="flags" aria-busy={loading}>
       <caption className="visually-hidden">Feature flags, {count} in all</caption>
       <thead>
         <tr>

@@ -6,6 +6,7 @@ import { restoreFlag } from "../flags/restore.ts"
 import { Link } from "../router/navigation.tsx"
 import { ALL_FLAGS, hrefOf } from "../router/routes.ts"
 import { TextField } from "../ui/field.tsx"
+import { useKeptWhileLoading } from "../ui/kept-while-loading.ts"
 import { usePageTitle } from "../ui/page-title.ts"
 import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
 import { useSearchAsYouType } from "../ui/search-as-you-type.ts"
@@ -36,7 +37,7 @@ export default function DeletedFlagsPage({ projectId, search, pageNumber }: {
       search: search === "" ? undefined : search
     }
   }
-  const flags = useApi(FLAGS_PATH, options)
+  const { resource: flags, loading } = useKeptWhileLoading(useApi(FLAGS_PATH, options), projectId)
   const [refusals, setRefusals] = useState<ReadonlyMap<number, string>>(new Map())
   const [restored, setRestored] = useState<Flag | undefined>(undefined)
   const [busy, setBusy] = useState<number | undefined>(undefined)
@@ -87,7 +88,7 @@ export default function DeletedFlagsPage({ projectId, search, pageNumber }: {
             ? <PastTheEnd firstPage={hrefOf({ page: "deletedFlags", projectId, search, pageNumber: 1 })} />
             : (
               <>
-                <table className="flags deleted-flags">
+                <table className="flags deleted-flags" aria-busy={loading}>
                   <caption className="visually-hidden">Deleted feature flags, {page.count} in all</caption>
                   <thead>
                     <tr>

@@ -8,6 +8,7 @@ import { Link, navigate } from "../router/navigation.tsx"
 import { ALL_FLAGS, type FlagList, hrefOf } from "../router/routes.ts"
 import { ProjectTabs } from "../shell/project-tabs.tsx"
 import { SelectField, TextField } from "../ui/field.tsx"
+import { useKeptWhileLoading } from "../ui/kept-while-loading.ts"
 import { usePageTitle } from "../ui/page-title.ts"
 import { useSearchAsYouType } from "../ui/search-as-you-type.ts"
 import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
@@ -34,8 +35,9 @@ const Filters = ({ projectId, list, organizationId }: {
     "/api/organizations/:organization_id/members/",
     organizationId === undefined ? null : { params: { organization_id: organizationId }, query: { limit: String(LISTED_MEMBERS) } }
   )
+  // The page stays, in a new state: the focus stays on the control that changed it.
   const go = (change: Partial<FlagList>) =>
-    navigate(hrefOf({ page: "flags", projectId, list: { ...list, search, tags: tagsOf(tags), ...change, pageNumber: 1 } }))
+    navigate(hrefOf({ page: "flags", projectId, list: { ...list, search, tags: tagsOf(tags), ...change, pageNumber: 1 } }), { keepFocus: true })
   const submit = (event: FormEvent) => {
     event.preventDefault()
     go({})
@@ -76,7 +78,8 @@ export default function FlagsPage({ projectId, list }: { readonly projectId: str
       order: list.order === "" ? undefined : list.order
     }
   }
-  const flags = useApi(FLAGS_PATH, options)
+  // Another search, order or filter keeps the rows shown until its own are in.
+  const { resource: flags, loading } = useKeptWhileLoading(useApi(FLAGS_PATH, options), projectId)
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set())
   const [outcome, setOutcome] = useState<BulkOutcome | undefined>(undefined)
   const filtered = list.search !== "" || list.type !== "" || list.active !== "" || list.tags.length > 0 || list.created_by_id !== ""
@@ -130,11 +133,12 @@ export default function FlagsPage({ projectId, list }: { readonly projectId: str
               <>
                 <BulkActions projectId={projectId} selected={onShown(page)} onDone={done} />
                 <FlagTable
+                  loading={loading}
                   projectId={projectId}
                   flags={page.results}
                   count={page.count}
                   order={list.order}
-                  onOrder={(order) => navigate(hrefOf({ page: "flags", projectId, list: { ...list, order, pageNumber: 1 } }))}
+                  onOrder={(order) => navigate(hrefOf({ page: "flags", projectId, list: { ...list, order, pageNumber: 1 } }), { keepFocus: true })}
                   selected={selected}
                   onSelect={select}
                   onChanged={() => void refresh()}
