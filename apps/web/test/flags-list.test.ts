@@ -94,6 +94,14 @@ describe("the flags list in Chromium", () => {
       await page.getByRole("link", { name: "checkout-split", exact: true }).click()
       await page.getByRole("heading", { level: 1, name: "checkout-split" }).waitFor()
       expect(await page.locator(".release-summary").textContent()).toBe(RELEASES["checkout-split"])
+
+      // A flag made minutes ago at 100 % of everyone is not said to be "not fully rolled out".
+      await page.goto(`${world.base}${flagsPath(`/${ids["everyone-on"]}`)}`)
+      await page.getByRole("heading", { level: 1, name: "everyone-on" }).waitFor()
+      const status = await held(`${apiFlags()}${ids["everyone-on"]}/status/`)
+      expect(status).toEqual({ status: "active", reason: "Flag has no usage data yet" })
+      await page.locator(".status-reason").getByText(status.reason).waitFor()
+      expect(await page.locator(".release-summary").textContent()).toBe("100 % of everyone")
     }))
 
   it("turns a flag off only once asked and confirmed, and on at once", () =>
@@ -208,8 +216,8 @@ describe("the flags list in Chromium", () => {
       await report.getByText("Tagged “q3-launch”: 2 flags.").waitFor()
       for (const key of ["acme-beta", "beta-cohort"]) expect((await held(`${apiFlags()}${ids[key]}/`)).tags, key).toContain("q3-launch")
 
-      // Delete, as a view-only member would be refused for another's flag: here the dependency refuses
-      // acme-beta, the other goes to the deleted flags.
+      // Delete: asked first (Cancel changes nothing); the dependency refuses acme-beta, the other goes to
+      // the deleted flags.
       await select("acme-beta")
       await select("beta-cohort")
       await page.getByRole("button", { name: "Delete", exact: true }).click()
@@ -225,7 +233,7 @@ describe("the flags list in Chromium", () => {
       await sent("PATCH", `${apiFlags()}${dependent.id}/`, { deleted: true }, 200)
     }))
 
-  it("shows a view-only member each flag's state without a switch, and reports each flag refused (403) in a bulk change", () =>
+  it("shows a view-only member each flag's state without a switch but for their own, and reports each flag refused (403) in a bulk change beside the one done", () =>
     world.withPage({}, async (page) => {
       await page.goto(`${world.base}${flagsPath("?order=key")}`)
       const form = logInForm(page)
@@ -233,17 +241,24 @@ describe("the flags list in Chromium", () => {
       await form.password.fill(member.password)
       await form.submit.click()
       await page.getByRole("link", { name: "acme-beta", exact: true }).waitFor()
-      expect(await page.getByRole("switch").count()).toBe(0)
+      // A flag of the member's own, which its creator may edit: the one the bulk change below does.
+      const csrf = (await page.context().cookies()).find((cookie) => cookie.name === "posthog_csrftoken")?.value ?? ""
+      const own = await page.request.post(`${world.base}${apiFlags()}`, { data: { key: "viewers-own" }, headers: { "X-CSRFToken": csrf } })
+      expect(own.status()).toBe(201)
+      await page.reload()
+      await page.getByRole("switch", { name: "Enabled: viewers-own" }).waitFor()
+      // Every other flag shows its state without a switch.
+      expect(await page.getByRole("switch").count()).toBe(1)
       const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: "old-switch", exact: true }) })
       expect(await row.locator("td[data-label='Enabled']").textContent()).toBe("Off")
       await accessible(page, "view-only flags list")
-      for (const key of ["acme-beta", "checkout-split"]) await page.getByRole("checkbox", { name: `Select ${key}`, exact: true }).check()
+      for (const key of ["acme-beta", "checkout-split", "viewers-own"]) await page.getByRole("checkbox", { name: `Select ${key}`, exact: true }).check()
       await page.getByLabel("Tag to add").fill("viewer-tag")
       await page.getByRole("button", { name: "Add tag" }).click()
       const report = page.locator(".bulk-report")
-      await report.getByText("Tagged “viewer-tag”: 0 flags; 2 flags refused:").waitFor()
+      await report.getByText("Tagged “viewer-tag”: 1 flag; 2 flags refused:").waitFor()
+      expect((await held(`${apiFlags()}${(await own.json()).id}/`)).tags).toEqual(["viewer-tag"])
       // What the API answers the member for the same change, asked with the page's session.
-      const csrf = (await page.context().cookies()).find((cookie) => cookie.name === "posthog_csrftoken")?.value ?? ""
       const refused = await page.request.patch(`${world.base}${apiFlags()}${ids["acme-beta"]}/`, { data: { tags: ["viewer-tag"] }, headers: { "X-CSRFToken": csrf } })
       expect(refused.status()).toBe(403)
       const detail = (await refused.json()).detail
