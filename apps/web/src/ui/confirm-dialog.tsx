@@ -91,17 +91,26 @@ export const Confirmation = <T,>({ refs, title, confirmLabel, dismissLabel = "Ca
  * For what cannot be undone where it was done (revoke, roll, remove, leave, cancel an invite, delete a
  * domain) and for a flag's risky changes. What is undone as easily (a pause, a role's access) is done at once.
  */
-export const ConfirmDialog = <T,>({ label, disabled, ...question }:
+export const ConfirmDialog = <T,>({ label, disabled, switchedOn, ...question }:
   & {
     /** The button's content: short on screen, named in full for a screen reader when it stands in a list. */
     readonly label: ReactNode
     readonly disabled?: boolean | undefined
+    /** When given, the button is an on/off switch in this state, which asks before it turns over. */
+    readonly switchedOn?: boolean | undefined
   }
   & Question<T>) => {
   const { refs, open } = useConfirmation()
   return (
     <>
-      <button type="button" disabled={disabled} onClick={open}>{label}</button>
+      <button
+        type="button"
+        disabled={disabled}
+        onClick={open}
+        {...(switchedOn === undefined ? {} : { role: "switch", "aria-checked": switchedOn, className: "switch-button" })}
+      >
+        {label}
+      </button>
       <Confirmation refs={refs} {...question} />
     </>
   )
