@@ -145,7 +145,7 @@ layer(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {} }), { exclude
       const s = yield* connect
       const flag = yield* json(s, "create", freshKey("lifecycle"))
       const status = yield* flags(s, "status", String(flag.id))
-      assert.deepStrictEqual(lines(status.stdout), ["status  active", "reason  Flag is not fully rolled out and may still be active"])
+      assert.deepStrictEqual(lines(status.stdout), ["status  active", "reason  Flag has no usage data yet"])
       const deleted = yield* json(s, "delete", String(flag.id))
       assert.strictEqual(deleted.deleted, true)
       assert.strictEqual((yield* json(s, "list", "--search", flag.key)).count, 0)

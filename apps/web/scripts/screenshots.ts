@@ -33,6 +33,8 @@ interface Seed {
   readonly evaluation_runtime?: "server" | "client" | "all"
   readonly filters?: Record<string, unknown>
   readonly evaluated?: boolean
+  /** Deleted once made: the deleted flags page shows it. */
+  readonly deleted?: boolean
 }
 
 const MULTIVARIATE = "checkout-redesign"
@@ -49,6 +51,8 @@ const FLAGS: ReadonlyArray<Seed> = [
   { key: "referral-program", name: "Invite a friend, both get a month free", tags: ["growth"], active: false },
   { key: "mobile-push-prompt", name: "Ask for push permission after the first order", tags: ["mobile"], rollout: 40, evaluation_runtime: "client" },
   { key: "holiday-theme", name: "Seasonal header artwork", tags: ["ui", "seasonal"], active: false },
+  { key: "spring-sale-banner", name: "Spring sale banner, ended", tags: ["marketing"], rollout: 100, deleted: true },
+  { key: "old-checkout-copy", name: "Earlier wording of the checkout buttons", tags: ["checkout"], rollout: 50, deleted: true },
   {
     key: MULTIVARIATE,
     name: "One-page checkout against the current three steps",
@@ -113,6 +117,7 @@ try {
       filters: flag.filters ?? { groups: [{ properties: [], rollout_percentage: flag.rollout ?? 100 }] }
     })
     ids.set(flag.key, created.id)
+    if (flag.deleted === true) await api("PATCH", `${flagsPath}${created.id}/`, { deleted: true })
   }
   const role = await api("POST", `/api/organizations/${first.organization_id}/roles/`, { name: "Checkout team", feature_flags_access_level: 21 })
   await api("POST", `${flagsPath}${ids.get(MULTIVARIATE)}/role_access/`, { role_id: role.id })
@@ -149,6 +154,14 @@ try {
       }
     }
     await shoot(`/project/${first.project_id}/flags`, "flags-list", (page) => page.getByRole("link", { name: MULTIVARIATE }).waitFor())
+    // The same list on a phone's screen: a card per flag.
+    await page.setViewportSize({ width: 390, height: 844 })
+    await shoot(`/project/${first.project_id}/flags`, "flags-list-narrow", async (page) => {
+      await page.getByRole("link", { name: MULTIVARIATE }).waitFor()
+      await page.locator("table.flags thead").evaluate((head) => head.scrollIntoView())
+    })
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await shoot(`/project/${first.project_id}/flags/deleted`, "deleted-flags", (page) => page.getByRole("link", { name: "spring-sale-banner" }).waitFor())
     // The flag's form is taller than the window: in view, its release conditions and its variants.
     await shoot(`/project/${first.project_id}/flags/${ids.get(MULTIVARIATE)}`, "flag", async (page) => {
       await page.getByLabel("Variant 3 Key", { exact: true }).waitFor()

@@ -23,6 +23,7 @@ const seeded = {
   currentProject: "",
   flagId: "",
   flagKey: "checkout-redesign",
+  deletedFlagKey: "old-banner",
   roleName: "Checkout team",
   memberEmail: "lee@example.com",
   inviteId: "",
@@ -137,6 +138,12 @@ const VISITS: Record<Route["page"], ReadonlyArray<Visit>> = {
     path: () => hrefOf({ page: "flagActivity", projectId: String(owner.project), pageNumber: 1 }),
     session: true,
     ready: (page) => page.getByText("changed the rollout from 100 % to 40 %", { exact: false }).first().waitFor()
+  }],
+  deletedFlags: [{
+    what: "a project's deleted flags",
+    path: () => hrefOf({ page: "deletedFlags", projectId: String(owner.project), search: "", pageNumber: 1 }),
+    session: true,
+    ready: (page, data) => page.getByRole("link", { name: data.deletedFlagKey, exact: true }).waitFor()
   }],
   newFlag: [{
     what: "a new flag's form",
@@ -266,6 +273,8 @@ beforeAll(async () => {
   const { api_token } = await world.held(`/api/projects/${owner.project}/`)
   const calls = ["control", "control", "one-page"].map((value) => ({ event: "$feature_flag_called", distinct_id: "ann", properties: { $feature_flag: seeded.flagKey, $feature_flag_response: value } }))
   await sent("POST", "/batch/", { api_key: api_token, batch: calls }, "")
+  const deleted = await sent("POST", flags, { key: seeded.deletedFlagKey, name: "The spring banner" })
+  await sent("PATCH", `${flags}${deleted.id}/`, { deleted: true, version: deleted.version })
   const role = await sent("POST", `${organization}/roles/`, { name: seeded.roleName, feature_flags_access_level: 21 })
   await sent("POST", `${flags}${flag.id}/role_access/`, { role_id: role.id })
   // A teammate who joined, and one invited still.

@@ -178,7 +178,7 @@ describe("the flags pages in Chromium", () => {
         expect(response.status).toBe(201)
       }
       await world.logInAt(page, flagsPath())
-      const keys = () => page.getByRole("table").getByRole("row").locator("td:first-child").allTextContents()
+      const keys = () => page.getByRole("table").locator("td.flag-key a").allTextContents()
       await page.getByRole("table").waitFor()
       const all = await held(`${apiFlags()}?limit=20`)
       expect(await keys()).toEqual(all.results.map((flag: { key: string }) => flag.key))

@@ -7,7 +7,7 @@ import { fullRolloutOf, isMultivariate, isSimpleFlag, rolloutPercentageOf } from
 import { dependencyError } from "../src/feature-flags/management/dependencies.ts"
 import { conditionRulesError, payloadsError, propertyTypesError, regexRulesError } from "../src/feature-flags/management/filter-rules.ts"
 import { keyCharactersError, originalKeyOf, tombstoneKey } from "../src/feature-flags/management/key.ts"
-import { listPlan } from "../src/feature-flags/management/list-query.ts"
+import { archivePlan, isArchiveQuery, listPlan } from "../src/feature-flags/management/list-query.ts"
 import type { DependencyNode } from "../src/feature-flags/repository.ts"
 import { statusOf } from "../src/feature-flags/status.ts"
 import type { FeatureFlagId, UserId } from "../src/shared/ids.ts"
@@ -277,8 +277,8 @@ describe("flag status, computed as PostHog computes it", () => {
       "This flag will always use the variant \"a\""
     )
   })
-  it("active otherwise: not old enough, partly rolled out, or rolled out only under conditions", () => {
-    const active = { status: "active", reason: "Flag is not fully rolled out and may still be active" }
+  it("active otherwise, before any call saying it has no usage yet: not old enough (even at 100 % of everyone), partly rolled out, or rolled out only under conditions", () => {
+    const active = { status: "active", reason: "Flag has no usage data yet" }
     assert.deepStrictEqual(statusOf(flag({ groups: [group([], 100)] }, { created_at: recent }), now, null), active)
     assert.deepStrictEqual(statusOf(flag({ groups: [group([], 99)] }), now, null), active)
     assert.deepStrictEqual(statusOf(flag({ groups: [group([person("email", "x")], 100)] }), now, null), active)
@@ -376,5 +376,13 @@ describe("list query", () => {
     const fallback = listPlan({ order: "filters", tags: "not json", active: "STALE" }, now)
     assert.isTrue(fallback._tag === "Query" && fallback.filter.order.field === "created_at" && fallback.filter.tags === null)
     assert.isTrue(fallback._tag === "Query" && fallback.filter.staleAt === now && fallback.filter.active === null)
+  })
+  it("asks for the archive with deleted=true only, searched by its search alone; text holding NUL finds nothing", () => {
+    assert.isTrue(isArchiveQuery({ deleted: "true" }))
+    for (const deleted of [undefined, "false", "1", "TRUE", ""]) assert.isFalse(isArchiveQuery({ deleted }), String(deleted))
+    assert.deepStrictEqual(archivePlan({ deleted: "true", search: "Banner", active: "false", order: "key" }), { _tag: "Archive", search: "Banner" })
+    assert.deepStrictEqual(archivePlan({ deleted: "true", search: "" }), { _tag: "Archive", search: null })
+    assert.deepStrictEqual(archivePlan({ deleted: "true" }), { _tag: "Archive", search: null })
+    assert.deepStrictEqual(archivePlan({ deleted: "true", search: "a\u0000" }), { _tag: "Empty" })
   })
 })

@@ -138,7 +138,7 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       const called = yield* create({ key: freshKey("called-today"), filters: partial })
       const forgotten = yield* create({ key: freshKey("called-long-ago"), filters: partial })
       const status = (id: number) => FlagService.use((flags) => flags.status(actor, project, String(id)))
-      assert.deepStrictEqual(yield* status(called.id), { status: "active", reason: "Flag is not fully rolled out and may still be active" })
+      assert.deepStrictEqual(yield* status(called.id), { status: "active", reason: "Flag has no usage data yet" })
       yield* eventually(Effect.map(remoteFlags(token, [called.key]), (answer) => answer.flags.length === 1))
       assert.deepStrictEqual(yield* status(called.id), { status: "active", reason: "Flag was called today" })
       // A call 40 days ago, as the store would hold it from an SDK that has not called since.

@@ -8,7 +8,7 @@ type At = { readonly key: string; readonly project: number }
 const action = (target: Target, at: At, ref: (typeof FLAGS)[keyof typeof FLAGS], id: number | string) =>
   target.call(ref, { key: at.key, params: { project_id: at.project, id }, body: {} })
 
-const ACTIVE = { status: "active", reason: "Flag is not fully rolled out and may still be active" }
+const ACTIVE = { status: "active", reason: "Flag has no usage data yet" }
 /** PostHog answers `{"success": false, "error"}`; here every error is the envelope, with PostHog's message. */
 const enrichRefusal = (error: string) => invalid(null, error)
 

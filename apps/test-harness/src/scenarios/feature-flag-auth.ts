@@ -26,6 +26,7 @@ interface Endpoint {
   readonly scope: string | readonly [string, string]
   readonly params: (ids: Ids) => Record<string, string | number>
   readonly body?: (role: string) => unknown
+  readonly query?: Readonly<Record<string, string>>
 }
 
 const onProject = (ids: Ids) => ({ project_id: ids.project })
@@ -41,6 +42,7 @@ const ACCESS_CONTROL = [READ, "access_control:read"] as const
 /** Every flag endpoint with the scope it needs. */
 const ENDPOINTS: ReadonlyArray<Endpoint> = [
   { label: "list", ref: FLAGS.list, scope: READ, params: onProject },
+  { label: "list of deleted flags", ref: FLAGS.list, scope: READ, params: onProject, query: { deleted: "true" } },
   { label: "create", ref: FLAGS.create, scope: WRITE, params: onProject, body: () => ({ key: uniqueKey("auth") }) },
   { label: "project activity", ref: FLAGS.projectActivity, scope: ACTIVITY, params: onProject },
   { label: "retrieve", ref: FLAGS.retrieve, scope: READ, params: onFlag },
@@ -60,7 +62,12 @@ const ENDPOINTS: ReadonlyArray<Endpoint> = [
 ]
 
 const call = (target: Target, endpoint: Endpoint, key: string | undefined, ids: Ids, role: string) =>
-  target.call(endpoint.ref, { key, params: endpoint.params(ids), ...(endpoint.body ? { body: endpoint.body(role) } : {}) })
+  target.call(endpoint.ref, {
+    key,
+    params: endpoint.params(ids),
+    ...(endpoint.body ? { body: endpoint.body(role) } : {}),
+    ...(endpoint.query ? { query: endpoint.query } : {})
+  })
 
 const expectMissingScope = (label: string, reply: { status: number; body: any }, scope: Endpoint["scope"]) => {
   if (typeof scope === "string") {

@@ -126,6 +126,33 @@ export const featureFlagListScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
+    name: "flag list deleted=true lists the soft-deleted flags, last deleted first, searched by key or name; the live list leaves them out",
+    run: async (context) => {
+      const { target } = context
+      const { at, token, boolean, variant, tagged } = await seed(context)
+      for (const flag of [variant, boolean]) expectReply(await patchFlag(target, at, flag.id, { deleted: true }), 200)
+      const archive = await listFlags(target, at, { search: token, deleted: "true" })
+      expectReply(archive, 200)
+      assert.deepEqual(keysOf(archive), [boolean.key, variant.key])
+      assert.equal(archive.body.count, 2)
+      assert.ok(archive.body.results.every((flag: { deleted: boolean; status: string }) => flag.deleted && flag.status === "DELETED"))
+      // By name too, in any case, and paged as every list is.
+      assert.deepEqual(keysOf(await listFlags(target, at, { search: `ABOUT ${token}`, deleted: "true" })), [variant.key])
+      const first = await listFlags(target, at, { search: token, deleted: "true", limit: 1 })
+      assert.deepEqual({ count: first.body.count, keys: keysOf(first) }, { count: 2, keys: [boolean.key] })
+      assert.deepEqual(keysOf(await listFlags(target, at, { search: token, deleted: "true", limit: 1, offset: 1 })), [variant.key])
+      // Any other value is the live list, as without the parameter; the live filters are not read in the archive.
+      for (const deleted of ["false", "1", ""]) assert.deepEqual(keysOf(await listFlags(target, at, { search: token, deleted })), [tagged.key])
+      assert.deepEqual(keysOf(await listFlags(target, at, { search: token, deleted: "true", active: "true", order: "-key" })), [boolean.key, variant.key])
+      // Text that no stored key or name can hold finds nothing, never an error.
+      for (const search of ["a\u0000b", "%_\\"]) expectReply(await listFlags(target, at, { search, deleted: "true" }), 200, { count: 0, next: null, previous: null, results: [] })
+      // Restored, a flag leaves the archive for the live list.
+      expectReply(await patchFlag(target, at, variant.id, { deleted: false }), 200)
+      assert.deepEqual(keysOf(await listFlags(target, at, { search: token, deleted: "true" })), [boolean.key])
+      assert.deepEqual(keysOf(await listFlags(target, at, { search: token })), [tagged.key, variant.key])
+    }
+  },
+  {
     name: "flag list reads odd filter values leniently: bad input is never a 500",
     run: async (context) => {
       const { target } = context

@@ -87,7 +87,10 @@ export const emptyDraft = (): Draft => ({
   filters: {}
 })
 
-export const draftOf = (flag: Flag): Draft => {
+/** What a draft is read from: a flag's editable fields. */
+export type Drafted = Pick<Flag, "key" | "name" | "active" | "tags" | "filters">
+
+export const draftOf = (flag: Drafted): Draft => {
   const filters: Json = flag.filters
   const multivariate = isRecord(filters["multivariate"]) ? filters["multivariate"] : {}
   const payloads = isRecord(filters["payloads"]) ? filters["payloads"] : {}

@@ -9,6 +9,7 @@ import { CodePanel } from "../flags/code.tsx"
 import { EvaluatePanel } from "../flags/evaluate.tsx"
 import { type Flag, FLAG_PATH, flagsPrefix } from "../flags/flag.tsx"
 import { FlagForm } from "../flags/flag-form.tsx"
+import { ReleaseSummary } from "../flags/release-summary.tsx"
 import { restoreFlag } from "../flags/restore.ts"
 import type { RestoredValues } from "../flags/restore-version.tsx"
 import { RoleAccessPanel } from "../flags/role-access.tsx"
@@ -177,6 +178,7 @@ export default function FlagPage({ projectId, flagId, tab, pageNumber }: {
               </ConfirmDialog>
             )}
           </div>
+          <ReleaseSummary projectId={projectId} flag={flag} />
           {flag.deleted
             ? (
               <DeletedBanner

@@ -54,13 +54,28 @@ const current = () => window.location.pathname + window.location.search
 /** The current path and query; re-renders on every navigation, back and forward included. */
 export const useLocation = (): string => useSyncExternalStore(subscribe, current)
 
+/** Whether the last navigation asked to leave the focus where it is (see `navigate`'s `keepFocus`). */
+let keepingFocus = false
+
+/** Whether the navigation just made leaves the focus where it was: asked once, after each navigation. */
+export const focusKept = (): boolean => {
+  const kept = keepingFocus
+  keepingFocus = false
+  return kept
+}
+
 /**
  * Goes to `href` on this site: a new history entry, or with `replace` the current one changed. A page's
- * leave guard is asked first, unless `force` says it has been.
+ * leave guard is asked first, unless `force` says it has been. `keepFocus`: the page stays, in a new
+ * state (a search as it is typed, a list's order), so the focus is not moved to it.
  */
-export const navigate = (href: string, options: { readonly replace?: boolean; readonly force?: boolean } = {}) => {
+export const navigate = (
+  href: string,
+  options: { readonly replace?: boolean; readonly force?: boolean; readonly keepFocus?: boolean } = {}
+) => {
   if (href === current()) return
   if (options.force !== true && leaveGuard !== undefined && !leaveGuard(() => navigate(href, { ...options, force: true }))) return
+  keepingFocus = options.keepFocus === true
   if (options.replace === true) window.history.replaceState(null, "", href)
   else window.history.pushState(null, "", href)
   shown = href

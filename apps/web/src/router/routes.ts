@@ -21,6 +21,8 @@ export type Route =
   | { readonly page: "project"; readonly projectId: string }
   | { readonly page: "flags"; readonly projectId: string; readonly list: FlagList }
   | { readonly page: "newFlag"; readonly projectId: string }
+  /** The project's deleted flags (the archive), searched by key or name. */
+  | { readonly page: "deletedFlags"; readonly projectId: string; readonly search: string; readonly pageNumber: number }
   | {
     readonly page: "flag"
     readonly projectId: string
@@ -72,11 +74,13 @@ export interface FlagList {
   readonly active: string
   readonly tags: ReadonlyArray<string>
   readonly created_by_id: string
+  /** The API's `order`: a field, `-` before it for descending; empty for the API's default (newest first). */
+  readonly order: string
   readonly pageNumber: number
 }
 
 /** The list unfiltered, at its first page. */
-export const ALL_FLAGS: FlagList = { search: "", type: "", active: "", tags: [], created_by_id: "", pageNumber: 1 }
+export const ALL_FLAGS: FlagList = { search: "", type: "", active: "", tags: [], created_by_id: "", order: "", pageNumber: 1 }
 
 export const FLAG_TABS = ["settings", "activity", "evaluate", "access", "usage", "code"] as const
 export type FlagTab = (typeof FLAG_TABS)[number]
@@ -87,6 +91,7 @@ const flagListOf = (search: URLSearchParams): FlagList => ({
   active: search.get("active") ?? "",
   tags: search.getAll("tags").filter((tag) => tag !== ""),
   created_by_id: search.get("created_by_id") ?? "",
+  order: search.get("order") ?? "",
   pageNumber: pageNumberOf(search)
 })
 
@@ -95,6 +100,7 @@ const flagListQuery = (list: FlagList): string => {
   for (const name of ["search", "type", "active"] as const) if (list[name] !== "") search.set(name, list[name])
   for (const tag of list.tags) search.append("tags", tag)
   if (list.created_by_id !== "") search.set("created_by_id", list.created_by_id)
+  if (list.order !== "") search.set("order", list.order)
   if (list.pageNumber > 1) search.set("page", String(list.pageNumber))
   const text = search.toString()
   return text === "" ? "" : `?${text}`
@@ -188,6 +194,7 @@ export const parseRoute = (pathname: string, query: string): Route => {
     if (flagId === undefined) return { page: "flags", projectId: id, list: flagListOf(search) }
     if (more.length > 0) return { page: "notFound" }
     if (flagId === "new") return { page: "newFlag", projectId: id }
+    if (flagId === "deleted") return { page: "deletedFlags", projectId: id, search: search.get("search") ?? "", pageNumber: pageNumberOf(search) }
     const tab = FLAG_TABS.find((name) => name === search.get("tab")) ?? "settings"
     return { page: "flag", projectId: id, flagId, tab, pageNumber: isPaged(tab) ? pageNumberOf(search) : 1 }
   }
@@ -235,6 +242,8 @@ export const hrefOf = (route: Exclude<Route, { page: "notFound" }>): string => {
       return `/project/${encodeURIComponent(route.projectId)}/flags${flagListQuery(route.list)}`
     case "newFlag":
       return `/project/${encodeURIComponent(route.projectId)}/flags/new`
+    case "deletedFlags":
+      return `/project/${encodeURIComponent(route.projectId)}/flags/deleted${queryString({ search: route.search, page: route.pageNumber > 1 ? String(route.pageNumber) : undefined })}`
     case "flag":
       return `/project/${encodeURIComponent(route.projectId)}/flags/${encodeURIComponent(route.flagId)}${flagQuery(route.tab, route.pageNumber)}`
     case "flagActivity":

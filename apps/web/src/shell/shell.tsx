@@ -3,7 +3,7 @@ import { ApiError } from "../api/client.ts"
 import { invalidate } from "../api/resources.ts"
 import { logOut } from "../api/session.ts"
 import { useApi } from "../api/use-api.ts"
-import { Link, navigate, useLocation } from "../router/navigation.tsx"
+import { focusKept, Link, navigate, useLocation } from "../router/navigation.tsx"
 import { hrefOf, type Route } from "../router/routes.ts"
 import { Loading } from "../ui/states.tsx"
 import { type Me, MeContext } from "./me.ts"
@@ -14,6 +14,7 @@ const OrganizationPage = lazy(() => import("../pages/organization.tsx"))
 const ProjectPage = lazy(() => import("../pages/project.tsx"))
 const NotFoundPage = lazy(() => import("../pages/not-found.tsx"))
 const FlagsPage = lazy(() => import("../pages/flags.tsx"))
+const DeletedFlagsPage = lazy(() => import("../pages/deleted-flags.tsx"))
 const NewFlagPage = lazy(() => import("../pages/new-flag.tsx"))
 const FlagPage = lazy(() => import("../pages/flag.tsx"))
 const PersonalApiKeysPage = lazy(() => import("../pages/personal-api-keys.tsx"))
@@ -54,6 +55,8 @@ const pageOf = (route: ShellRoute): ReactNode => {
       return <ProjectPage projectId={route.projectId} />
     case "flags":
       return <FlagsPage projectId={route.projectId} list={route.list} />
+    case "deletedFlags":
+      return <DeletedFlagsPage projectId={route.projectId} search={route.search} pageNumber={route.pageNumber} />
     case "newFlag":
       return <NewFlagPage projectId={route.projectId} />
     case "flag":
@@ -132,10 +135,11 @@ export const Shell = ({ me, route }: { readonly me: Me; readonly route: ShellRou
   const main = useRef<HTMLElement>(null)
   const location = useLocation()
   const first = useRef(true)
-  // After a navigation, focus moves to the new page, as a page load would put it at the top.
+  // After a navigation, focus moves to the new page, as a page load would put it at the top; not when the
+  // page stays and only its state changed (a search as it is typed).
   useEffect(() => {
     if (first.current) first.current = false
-    else main.current?.focus()
+    else if (!focusKept()) main.current?.focus()
   }, [location])
 
   return (

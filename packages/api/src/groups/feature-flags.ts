@@ -38,7 +38,7 @@ export class FeatureFlagsGroup extends HttpApiGroup.make("featureFlags")
       error: ReadErrors
     }).annotate(
       OpenApi.Description,
-      "Live flags, newest first; `search` (key or name), `type` (boolean, multivariant, experiment), `active` (true, false, STALE), `created_by_id`, `tags` (JSON list), `order` (scope feature_flag:read)"
+      "Live flags, newest first; `search` (key or name), `type` (boolean, multivariant, experiment), `active` (true, false, STALE), `created_by_id`, `tags` (JSON list), `order`; `deleted=true` (Hedgerow's own) lists the soft-deleted flags instead, last deleted first, by `search` only (scope feature_flag:read)"
     ),
     HttpApiEndpoint.post("create", "/api/projects/:project_id/feature_flags/", {
       params: ProjectParam,

@@ -3,6 +3,7 @@ import type { ActivityInsert } from "../activity/repository.ts"
 import type { DashboardInsert } from "../dashboards/repository.ts"
 import type { JsonRecord } from "../shared/fields.ts"
 import type { DashboardId, FeatureFlagId, ProjectId } from "../shared/ids.ts"
+import type { Page, PageRequest } from "../shared/page.ts"
 import { FlagRecord, type StoredFlag } from "./model.ts"
 
 /** The (project, key) constraint refused a write: another flag holds the key. */
@@ -94,6 +95,11 @@ export class FlagRepository extends Context.Service<FlagRepository, {
   readonly holderOfKey: (project: ProjectId, key: string) => Effect.Effect<Option.Option<FlagRef & { readonly deleted: boolean }>>
   /** Renames a soft-deleted flag's key; a flag no longer deleted is left as it is. */
   readonly renameKey: (id: FeatureFlagId, key: string) => Effect.Effect<void>
+  /**
+   * A page of the project's soft-deleted flags, the last changed (deleted) first, whose key or name holds
+   * `search` (any case) when given: the archive, which the live flags in memory leave out.
+   */
+  readonly deletedPage: (project: ProjectId, search: string | null, page: PageRequest) => Effect.Effect<Page<StoredFlag>>
   /** The project's live flags, newest first (created_at, then id, descending). */
   readonly live: (project: ProjectId) => Effect.Effect<ReadonlyArray<StoredFlag>>
   /** The project's flags with these ids, deleted ones included. */

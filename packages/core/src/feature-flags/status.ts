@@ -12,6 +12,9 @@ import type { FlagStatus, FlagStatusName } from "./model.ts"
 /** How long an active flag goes uncalled, or fully rolled out, before it counts as stale. */
 export const STALE_AFTER_DAYS = 30
 
+/** An active flag's reason before any evaluation has asked for it, in PostHog's words. */
+export const NO_USAGE_YET = "Flag has no usage data yet"
+
 /** What the status reads of a flag. */
 export interface StatusInput {
   readonly deleted: boolean
@@ -52,7 +55,8 @@ export const statusOf = (
       reason: lastCalledMillis === null ? rollout! : `Flag has not been called in ${daysSince(lastCalledMillis, nowMillis)} days`
     }
   }
-  if (lastCalledMillis === null) return { status: "active", reason: "Flag is not fully rolled out and may still be active" }
+  // Never called and not stale: true whatever the rollout (a flag at 100 % of everyone is not "partly" out).
+  if (lastCalledMillis === null) return { status: "active", reason: NO_USAGE_YET }
   const days = daysSince(lastCalledMillis, nowMillis)
   return { status: "active", reason: days <= 0 ? "Flag was called today" : `Flag was last called ${days} day${days === 1 ? "" : "s"} ago` }
 }

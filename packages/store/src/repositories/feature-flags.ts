@@ -3,6 +3,7 @@ import { ActivityInsert, DashboardInsert, FlagInsert, FlagKeyTaken, FlagRef, Fla
 import { Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { writeBatcher } from "../sql/write-batcher.ts"
+import { decodedPage, pageAndTotal } from "./paging.ts"
 import { inTransaction, isUniqueViolation, json, serialIds } from "./rows.ts"
 import { columnsOf, decodeFirst, decodeOne, decodeRows, objectOf, recordOf, valuesOf } from "./table.ts"
 
@@ -210,6 +211,19 @@ export const layerNoDeps = Layer.effect(
       // Through a cursor, a batch at a time, in one transaction (one snapshot): the driver's messages, its
       // rows and the decoded flags are held for one batch at once, never for the whole project, whose rows
       // would otherwise be in memory three and four times over, and the heap would keep that peak.
+      deletedPage: (project, search, page) => {
+        const conditions = [sql`f.project_id = ${project}`, sql`f.deleted`]
+        // A plain substring test: no pattern characters to escape.
+        if (search !== null) conditions.push(sql`(strpos(lower(f.key), lower(${search})) > 0 OR strpos(lower(f.name), lower(${search})) > 0)`)
+        const where = sql.and(conditions)
+        return pageAndTotal(
+          page,
+          sql`
+            SELECT ${select} FROM feature_flags f ${joins} WHERE ${where}
+            ORDER BY f.updated_at DESC, f.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
+          sql<{ n: number }>`SELECT count(*)::integer AS n FROM feature_flags f WHERE ${where}`
+        ).pipe(Effect.flatMap(decodedPage(decodeFlags, page)))
+      },
       live: (project) =>
         sql.withTransaction(Effect.gen(function*() {
           yield* sql`

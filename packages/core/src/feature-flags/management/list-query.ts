@@ -13,7 +13,9 @@ export const FlagListQueryFields = {
   tags: Schema.optionalKey(QueryText),
   order: Schema.optionalKey(QueryText),
   evaluation_runtime: Schema.optionalKey(QueryText),
-  excluded_properties: Schema.optionalKey(QueryText)
+  excluded_properties: Schema.optionalKey(QueryText),
+  /** Hedgerow's own: `true` lists the soft-deleted flags instead (the archive); see `isArchiveQuery`. */
+  deleted: Schema.optionalKey(QueryText)
 }
 
 /** The flag list's query as it arrives: paging, and each parameter as text when given. */
@@ -21,6 +23,22 @@ export type FlagListQuery = ListQuery & { readonly [K in keyof typeof FlagListQu
 
 export const FLAG_ORDER_FIELDS = ["key", "name", "created_at", "updated_at", "id", "active", "version"] as const
 export type FlagOrderField = (typeof FLAG_ORDER_FIELDS)[number]
+
+/** Whether the query asks for the archive (`deleted=true`) rather than the live flags. */
+export const isArchiveQuery = (query: FlagListQuery): boolean => query.deleted === "true"
+
+/**
+ * The archive (`deleted=true`, Hedgerow's own): the soft-deleted flags, the last deleted first, searched by
+ * key or name; the other filters and `order` are about live flags and are not read there. Any other value
+ * of `deleted` lists the live flags, as PostHog, which has no such filter, does. Empty when the search
+ * holds NUL, which no stored text can.
+ */
+export type ArchivePlan = { readonly _tag: "Archive"; readonly search: string | null } | { readonly _tag: "Empty" }
+
+export const archivePlan = (query: FlagListQuery): ArchivePlan =>
+  query.search !== undefined && holdsNul(query.search)
+    ? { _tag: "Empty" }
+    : { _tag: "Archive", search: query.search === undefined || query.search === "" ? null : query.search }
 
 /** The list's filters, read from its query. */
 export interface FlagListFilter {

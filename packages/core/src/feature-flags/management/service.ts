@@ -13,10 +13,11 @@ import { selectFlags } from "../live/project-flags.ts"
 import { FlagLookup } from "../lookup.ts"
 import type { FlagStatus, FlagView } from "../model.ts"
 import { FlagRenderer } from "../renderer.ts"
+import { FlagRepository } from "../repository.ts"
 import { statusOf } from "../status.ts"
 import { FlagUsage } from "../usage/last-called.ts"
 import { FLAG_ACTIVITY_SCOPE } from "./changes.ts"
-import { type FlagListQuery, listPlan } from "./list-query.ts"
+import { archivePlan, type FlagListQuery, isArchiveQuery, listPlan } from "./list-query.ts"
 import { FlagWriter } from "./writer.ts"
 
 /** PostHog answers an empty 405; this service explains what to do instead. */
@@ -58,11 +59,19 @@ export class FlagService extends Context.Service<FlagService, {
       const writer = yield* FlagWriter
       const activityLog = yield* ActivityRepository
       const usage = yield* FlagUsage
+      const flagRows = yield* FlagRepository
 
       // The reads are untraced: served from memory, a span per call is a cost (see Authentication.authenticate).
       const list = Effect.fnUntraced(function*(actor: Actor, project: string, query: FlagListQuery) {
         const projectAccess = yield* access.project(actor, project, "feature_flag:read")
         const request = pageRequest(query)
+        if (isArchiveQuery(query)) {
+          const archive = archivePlan(query)
+          if (archive._tag === "Empty") return { count: 0, results: [], request }
+          const deleted = yield* flagRows.deletedPage(projectAccess.project.id, archive.search, request)
+          const deletedRights = yield* rights.of(actor, projectAccess, deleted.results)
+          return { ...deleted, results: yield* renderer.render(projectAccess, deleted.results, deletedRights) }
+        }
         const plan = listPlan(query, yield* Clock.currentTimeMillis)
         if (plan._tag === "Empty") return { count: 0, results: [], request }
         // Staleness reads the flags' calls.
