@@ -15,7 +15,7 @@ const SPENT = {
   detail: "This sign-in link has been used, has expired or is not valid.",
   attr: null
 }
-const LINK = /^ {2}(http:\/\/\S+\/login\/link#([0-9A-Za-z]{43}))$/m
+const LINK = /^ {2}(http:\/\/\S+\/sign-in-link#([0-9A-Za-z]{43}))$/m
 
 /** Follows a link as the console's page does: the part after `#` posted to the API of the server at `url`. */
 const follow = (url: string, link: string) =>
@@ -45,7 +45,7 @@ describe("the first start's one-time sign-in link, and the operator's command fo
     const [, link] = LINK.exec(output)!
     printed = link!
     // No HEDGEROW_SITE_URL: the link names the address the server listens on.
-    expect(printed.startsWith(`${url}/login/link#`)).toBe(true)
+    expect(printed.startsWith(`${url}/sign-in-link#`)).toBe(true)
     expect(output).toContain(`A new link, should this one be lost or expire (with the server stopped on the embedded store): npx hedgerow admin users sign-in-link ${OWNER}\n`)
 
     const used = await follow(url, printed)
@@ -65,7 +65,7 @@ describe("the first start's one-time sign-in link, and the operator's command fo
     const server = startServe({ HEDGEROW_DATA_DIR: dataDir })
     await servingUrl(server)
     await waitFor(server, /Ctrl-C/)
-    expect(server.output()).not.toContain("/login/link#")
+    expect(server.output()).not.toContain("/sign-in-link#")
     expect(server.output()).toContain("Call it with a personal API key")
     await stop(server)
   })
@@ -81,7 +81,7 @@ describe("the first start's one-time sign-in link, and the operator's command fo
     expect(told[0]).toMatch(new RegExp(
       `^One-time sign-in link for ${OWNER}; it works once, until \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC, and any earlier link of theirs no longer works:$`
     ))
-    expect(told[1]).toMatch(/^ {2}http:\/\/127\.0\.0\.1:8000\/login\/link#[0-9A-Za-z]{43}$/)
+    expect(told[1]).toMatch(/^ {2}http:\/\/127\.0\.0\.1:8000\/sign-in-link#[0-9A-Za-z]{43}$/)
     expect(told[2]).toBe("HEDGEROW_SITE_URL is not set, so the link names the default address; set it to where people reach the server.")
     const replaced = told[1]!.trim()
 
@@ -90,7 +90,7 @@ describe("the first start's one-time sign-in link, and the operator's command fo
     const made = JSON.parse(json.stdout)
     expect(Object.keys(made).sort()).toEqual(["email", "expires_at", "site_url_set", "sso_enforcement", "url"])
     expect(made).toMatchObject({ email: OWNER, site_url_set: true, sso_enforcement: null })
-    expect(made.url).toMatch(/^https:\/\/flags\.example\.com\/login\/link#[0-9A-Za-z]{43}$/)
+    expect(made.url).toMatch(/^https:\/\/flags\.example\.com\/sign-in-link#[0-9A-Za-z]{43}$/)
     expect(Date.parse(made.expires_at) - Date.now()).toBeGreaterThan(23.9 * 60 * 60 * 1000)
 
     const unknown = await run(["nobody@example.com"])

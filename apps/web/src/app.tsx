@@ -9,7 +9,7 @@ import { Failed, Loading } from "./ui/states.tsx"
 
 const LoginPage = lazy(() => import("./pages/login.tsx"))
 const SignupPage = lazy(() => import("./pages/signup.tsx"))
-const LoginLinkPage = lazy(() => import("./pages/login-link.tsx"))
+const SignInLinkPage = lazy(() => import("./pages/sign-in-link.tsx"))
 
 const here = () => window.location.pathname + window.location.search
 
@@ -17,7 +17,7 @@ const here = () => window.location.pathname + window.location.search
 // sign-in link and an invite's sign-up need none.
 onSessionLost(() => {
   const { page } = parseRoute(window.location.pathname, window.location.search)
-  if (page === "login" || page === "signup" || page === "loginLink") return
+  if (page === "login" || page === "signup" || page === "signInLink") return
   navigate(hrefOf({ page: "login", next: here() === "/" ? undefined : here() }), { replace: true })
 })
 
@@ -56,11 +56,11 @@ export const App = () => {
       </Suspense>
     )
   }
-  if (route.page === "loginLink") {
+  if (route.page === "signInLink") {
     // Outside the shell, with or without a session: the link logs its own user in.
     return (
       <Suspense fallback={<Loading />}>
-        <LoginLinkPage />
+        <SignInLinkPage />
       </Suspense>
     )
   }

@@ -70,9 +70,9 @@ const VISITS: Record<Route["page"], ReadonlyArray<Visit>> = {
     }
   }],
   login: [{ what: "log-in", path: () => hrefOf({ page: "login", next: undefined }), session: false, ready: heading(() => "Log in to Hedgerow") }],
-  loginLink: [{
+  signInLink: [{
     what: "a sign-in link without its secret",
-    path: () => hrefOf({ page: "loginLink" }),
+    path: () => hrefOf({ page: "signInLink" }),
     session: false,
     ready: heading(() => "This sign-in link cannot be used")
   }],

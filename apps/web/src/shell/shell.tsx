@@ -26,7 +26,7 @@ const DomainsPage = lazy(() => import("../pages/domains.tsx"))
 const BatchExportsPage = lazy(() => import("../pages/batch-exports.tsx"))
 const CliAuthorizePage = lazy(() => import("../pages/cli-authorize.tsx"))
 
-type ShellRoute = Exclude<Route, { page: "login" } | { page: "home" } | { page: "signup" } | { page: "loginLink" }>
+type ShellRoute = Exclude<Route, { page: "login" } | { page: "home" } | { page: "signup" } | { page: "signInLink" }>
 
 const pageOf = (route: ShellRoute): ReactNode => {
   switch (route.page) {

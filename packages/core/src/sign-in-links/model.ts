@@ -16,7 +16,7 @@ export const SIGN_IN_LINK_AGE_SECONDS = 24 * 60 * 60
  * never send to a server, so no request line, access log or proxy ever holds it; the page sends it in a
  * POST body.
  */
-export const SIGN_IN_LINK_PATH = "/login/link"
+export const SIGN_IN_LINK_PATH = "/sign-in-link"
 
 /** The link for `token` on the site at `base` (`scheme://host[:port][/prefix]`, no trailing slash). */
 export const signInLinkUrl = (base: string, token: string): string => `${base}${SIGN_IN_LINK_PATH}#${token}`

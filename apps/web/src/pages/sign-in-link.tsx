@@ -39,12 +39,12 @@ type Step =
   | { readonly kind: "refused"; readonly refusal: ApiError | undefined }
 
 /**
- * Where a one-time sign-in link lands (`/login/link#<secret>`): the secret, which the fragment keeps out
+ * Where a one-time sign-in link lands (`/sign-in-link#<secret>`): the secret, which the fragment keeps out
  * of every request line and log, is posted to the API, and the person lands on the console's home,
  * logged in; a user with two-factor authentication gives a code first. A link that cannot be used says
  * why, in the API's words, and how to get a new one.
  */
-export default function LoginLinkPage() {
+export default function SignInLinkPage() {
   usePageTitle("Sign in with a link")
   const [step, setStep] = useState<Step>({ kind: "working" })
 
