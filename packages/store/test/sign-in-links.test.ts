@@ -1,34 +1,18 @@
 import { assert, layer } from "@effect/vitest"
-import {
-  bodyOf,
-  DomainService,
-  OrganizationService,
-  type SessionRequest,
-  SignInLinkService,
-  SsoSettings,
-  systemActor,
-  UserService
-} from "@hedgerow/core"
+import { bodyOf, SignInLinkService, systemActor, UserService } from "@hedgerow/core"
 import { secureValueOf, TwoFactorRepository } from "@hedgerow/core/ports"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { Hedgerow } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
+import { cookieless, enforcingGoogle, withGoogle } from "./support.ts"
 
 let counter = 0
 /** A name no other test of this file uses. */
 const unique = (prefix: string) => `${prefix}${++counter}-${Date.now()}`
 
 /** A browser without cookies following a link, from an address of its own (so no lock-out carries over). */
-const browser = (): SessionRequest => ({
-  method: "POST",
-  sessionKey: undefined,
-  csrfCookie: undefined,
-  csrfHeader: undefined,
-  origin: undefined,
-  ownOrigin: undefined,
-  clientAddress: unique("address ")
-})
+const browser = () => cookieless(unique("address "))
 
 const INVALID = ["ValidationError", "sign_in_link_invalid", "This sign-in link has been used, has expired or is not valid."]
 
@@ -162,15 +146,8 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000, exclu
 
     it.effect("where the user's domain enforces single sign-on the link is refused as a password is, and the operator is told", () =>
       Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        const organization = yield* OrganizationService.use((s) => s.create(systemActor, { name: unique("Enforcing ") }))
-        const domain = `${unique("google")}.example.com`
-        const created = yield* DomainService.use((s) => s.create(systemActor, organization.id, bodyOf({ domain })))
-        yield* sql`UPDATE domains SET verified_at = now() WHERE id = ${created.id}`
-        yield* DomainService.use((s) => s.update(systemActor, organization.id, created.id, bodyOf({ sso_enforcement: "google-oauth2" })))
-        const email = `ada@${domain}`
+        const email = `ada@${yield* enforcingGoogle(unique)}`
         const { id } = yield* UserService.use((s) => s.create(systemActor, { email }))
-        const withGoogle = Effect.provideService(SsoSettings, { oauth: new Set(["google-oauth2"] as const) })
         const issued = yield* issue(email).pipe(withGoogle)
         assert.strictEqual(issued.sso_enforcement, "google-oauth2")
         assert.deepStrictEqual(yield* refusal(redeem(issued.token).pipe(withGoogle)), [
