@@ -31,7 +31,7 @@ describe("hedgerow start-up", () => {
   })
 
   it("--help describes every command without loading core, the store, the API contract or the server", () => {
-    for (const args of [["--help"], ["flags", "list", "--help"], ["admin", "bootstrap", "--help"], ["serve", "--help"], ["keys", "create", "--help"], ["login", "--help"], ["auth", "status", "--help"], ["orgs", "delete", "--help"], ["roles", "add-member", "--help"], ["admin", "backup", "--help"], ["admin", "migrate-to-postgres", "--help"]]) {
+    for (const args of [["--help"], ["flags", "list", "--help"], ["admin", "bootstrap", "--help"], ["serve", "--help"], ["keys", "create", "--help"], ["login", "--help"], ["auth", "status", "--help"], ["orgs", "delete", "--help"], ["roles", "add-member", "--help"], ["admin", "backup", "--help"], ["admin", "migrate-to-postgres", "--help"], ["admin", "users", "sign-in-link", "--help"]]) {
       const ran = run(...args)
       expect(ran.status, args.join(" ")).toBe(0)
       expect(ran.stdout, args.join(" ")).toContain("USAGE")

@@ -1,4 +1,4 @@
-import { samlBrowserBindingRequired, SsoSettings } from "@hedgerow/core"
+import { linkExpiryText, samlBrowserBindingRequired, signInLinkUrl, SsoSettings } from "@hedgerow/core"
 import { Console, Effect, Layer, Option } from "effect"
 import { DomainRepository } from "@hedgerow/core/ports"
 import { Store } from "@hedgerow/store"
@@ -7,7 +7,7 @@ import { MetricsListener } from "./observe/metrics-listener.ts"
 import { tracingFromConfig } from "./observe/tracing.ts"
 import { baseUrl, bootstrapIfEmpty, layer as serverLayer, type ServerOptions } from "./server.ts"
 import { metricsListenerFromConfig } from "./settings/metrics-listener.ts"
-import { siteFromConfig } from "./settings/site.ts"
+import { configuredSiteUrl, siteFromConfig } from "./settings/site.ts"
 
 const banner = (options: ServerOptions) =>
   Effect.gen(function*() {
@@ -25,15 +25,27 @@ const banner = (options: ServerOptions) =>
     }
     const metrics = yield* Effect.serviceOption(MetricsListener)
     if (Option.isSome(metrics)) lines.push(`Metrics: ${metrics.value.url}/metrics   Readiness: ${url}/_ready`)
-    const first = yield* bootstrapIfEmpty()
+    // The owner's way into the console is a one-time link, made only where a console is served.
+    const first = yield* bootstrapIfEmpty({ signInLink: options.webConsoleDir !== undefined })
     if (Option.isSome(first)) {
-      const { organization_id, project_id, user, personal_api_key } = first.value
+      const { organization_id, project_id, user, personal_api_key, sign_in_link } = first.value
       lines.push(
         `First start: created organization ${organization_id}, project ${project_id} and owner ${user.email}.`,
         `Personal API key with scope * (shown only this once, keep it): ${personal_api_key}`,
         "Try it:",
-        `  curl -H "Authorization: Bearer ${personal_api_key}" ${url}/api/organizations/${organization_id}/projects/`,
-        `To log in as ${user.email}, give it a password (read from stdin, or asked for), with the server stopped on the embedded store:`,
+        `  curl -H "Authorization: Bearer ${personal_api_key}" ${url}/api/organizations/${organization_id}/projects/`
+      )
+      if (sign_in_link !== undefined) {
+        // Where people reach the site when the operator said so, else where this server listens.
+        const site = Option.getOrElse(yield* configuredSiteUrl, () => url)
+        lines.push(
+          `Sign in to the web console as ${user.email} with this one-time link (shown only this once, keep it private; it works once, until ${linkExpiryText(sign_in_link.expires_at)}):`,
+          `  ${signInLinkUrl(site, sign_in_link.token)}`,
+          `A new link, should this one be lost or expire (with the server stopped on the embedded store): npx hedgerow admin users sign-in-link ${user.email}`
+        )
+      }
+      lines.push(
+        `To log in with a password instead, give ${user.email} one (read from stdin, or asked for), with the server stopped on the embedded store:`,
         `  npx hedgerow admin users set-password --email ${user.email}`,
         "or over the API, with the key above (the owner has no password yet, so none is asked for):",
         `  curl -X PATCH -H "Authorization: Bearer ${personal_api_key}" -H "Content-Type: application/json" \\`,

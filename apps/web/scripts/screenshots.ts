@@ -2,8 +2,9 @@
  * The README's pictures of the console: the built console served by the real server over an in-memory
  * store, a project seeded through the API as a team would have it, and Chromium at 1280×800 in the light
  * and the dark scheme (a flag's activity, usage and code among them); the organization's roles and a SAML
- * domain's settings; then the log-in page for an e-mail whose domain enforces SAML, and at the two-factor
- * code of a user who has turned it on. Writes docs/screenshots/*.png. Run by `npm run
+ * domain's settings; then the log-in page for an e-mail whose domain enforces SAML, a sign-in link that
+ * cannot be used, and the log-in at the two-factor code of a user who has turned it on. Writes
+ * docs/screenshots/*.png. Run by `npm run
  * screenshots -w @hedgerow/web` (which builds first); not a test.
  */
 import { bodyOf, DomainService, systemActor, totpCode } from "@hedgerow/core"
@@ -318,6 +319,11 @@ try {
     await logInPage.getByLabel("Email").fill(`grace@${SAML_DOMAIN}`)
     await logInPage.getByRole("link", { name: "Log in with SAML" }).waitFor()
     await shootLogIn("log-in-sso")
+
+    // A sign-in link that cannot be used (a second use looks the same): why, and the way to a new one.
+    await logInPage.goto(`${base}/sign-in-link#${"0".repeat(43)}`)
+    await logInPage.getByRole("heading", { name: "This sign-in link cannot be used" }).waitFor()
+    await shootLogIn("sign-in-link-refused")
 
     // Then Ada, with an authenticator app (turned on from her session, as the settings page does), past
     // her password.

@@ -9,14 +9,15 @@ import { Failed, Loading } from "./ui/states.tsx"
 
 const LoginPage = lazy(() => import("./pages/login.tsx"))
 const SignupPage = lazy(() => import("./pages/signup.tsx"))
+const SignInLinkPage = lazy(() => import("./pages/sign-in-link.tsx"))
 
 const here = () => window.location.pathname + window.location.search
 
-// A 401 to any read means there is no session (any more): log in, then come back here. The log-in and
-// an invite's sign-up need none.
+// A 401 to any read means there is no session (any more): log in, then come back here. The log-in, a
+// sign-in link and an invite's sign-up need none.
 onSessionLost(() => {
   const { page } = parseRoute(window.location.pathname, window.location.search)
-  if (page === "login" || page === "signup") return
+  if (page === "login" || page === "signup" || page === "signInLink") return
   navigate(hrefOf({ page: "login", next: here() === "/" ? undefined : here() }), { replace: true })
 })
 
@@ -52,6 +53,14 @@ export const App = () => {
     return (
       <Suspense fallback={<Loading />}>
         <LoginPage next={route.next} failure={route.failure} />
+      </Suspense>
+    )
+  }
+  if (route.page === "signInLink") {
+    // Outside the shell, with or without a session: the link logs its own user in.
+    return (
+      <Suspense fallback={<Loading />}>
+        <SignInLinkPage />
       </Suspense>
     )
   }

@@ -79,6 +79,12 @@ const VISITS: Record<Route["page"], ReadonlyArray<Visit>> = {
     }
   }],
   login: [{ what: "log-in", path: () => hrefOf({ page: "login", next: undefined }), session: false, ready: heading(() => "Log in to Hedgerow") }],
+  signInLink: [{
+    what: "a sign-in link without its secret",
+    path: () => hrefOf({ page: "signInLink" }),
+    session: false,
+    ready: heading(() => "This sign-in link cannot be used")
+  }],
   signup: [{
     what: "an invite's sign-up",
     path: (data) => hrefOf({ page: "signup", inviteId: data.inviteId }),

@@ -19,6 +19,7 @@ import { PersonalApiKeyService } from "./personal-api-keys/service.ts"
 import { ProjectService } from "./projects/service.ts"
 import { RoleService } from "./roles/service.ts"
 import { SessionService } from "./sessions/service.ts"
+import { SignInLinkService } from "./sign-in-links/service.ts"
 import { SignupService } from "./signup/service.ts"
 import { SsoSignIn } from "./sso/sign-in.ts"
 import { OAuthLogin } from "./sso/oauth/service.ts"
@@ -38,6 +39,8 @@ export const layerNoDeps = Layer.mergeAll(
   // request's session. An OAuth log-in ends in SsoSignIn, as every SSO log-in does.
   Layer.mergeAll(
     SessionService.layerNoDeps.pipe(Layer.provide(LoginThrottle.layer)),
+    // A sign-in link's failures count toward the same lock-out of an address as a password's.
+    SignInLinkService.layerNoDeps.pipe(Layer.provide(LoginThrottle.layer)),
     SignupService.layerNoDeps,
     LoginPrecheckService.layerNoDeps,
     TwoFactorService.layerNoDeps.pipe(Layer.provide(MailDelivery.layerNoDeps)),

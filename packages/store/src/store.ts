@@ -23,6 +23,7 @@ import * as ProjectRepositorySql from "./repositories/projects.ts"
 import * as RoleRepositorySql from "./repositories/roles.ts"
 import * as SamlRepositorySql from "./repositories/saml.ts"
 import * as SessionRepositorySql from "./repositories/sessions.ts"
+import * as SignInLinkRepositorySql from "./repositories/sign-in-links.ts"
 import * as TransactionsSql from "./repositories/transactions.ts"
 import * as TwoFactorRepositorySql from "./repositories/two-factor.ts"
 import * as UserRepositorySql from "./repositories/users.ts"
@@ -55,6 +56,7 @@ export const repositoriesNoDeps = Layer.mergeAll(
   SamlRepositorySql.layerNoDeps,
   OAuthLoginRepositorySql.layerNoDeps,
   CliAuthRepositorySql.layerNoDeps,
+  SignInLinkRepositorySql.layerNoDeps,
   MembershipRepositorySql.layerNoDeps,
   InviteRepositorySql.layerNoDeps,
   OutboxRepositorySql.layerNoDeps,

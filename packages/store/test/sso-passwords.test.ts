@@ -2,51 +2,27 @@ import { assert, layer } from "@effect/vitest"
 import {
   Authentication,
   bodyOf,
-  DomainService,
   LoginPrecheckService,
-  OrganizationService,
   PersonalApiKeyService,
-  type SessionRequest,
   SessionService,
-  SsoSettings,
   systemActor,
   UserService
 } from "@hedgerow/core"
 import { UserRepository } from "@hedgerow/core/ports"
 import { Effect, Option } from "effect"
-import { SqlClient } from "effect/sql"
 import { Hedgerow } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
+import { cookieless, enforcingGoogle, withGoogle } from "./support.ts"
 
 let counter = 0
 const unique = (prefix: string) => `${prefix}${++counter}-${Date.now()}`
 
 /** A log-in from a client without cookies, as a script would send it. */
-const request: SessionRequest = {
-  method: "POST",
-  sessionKey: undefined,
-  csrfCookie: undefined,
-  csrfHeader: undefined,
-  origin: undefined,
-  ownOrigin: undefined,
-  clientAddress: "192.0.2.50"
-}
-
-/** A deployment with a Google client: the enforcement of `google-oauth2` can be followed there. */
-const withGoogle = Effect.provideService(SsoSettings, { oauth: new Set(["google-oauth2"] as const) })
+const request = cookieless("192.0.2.50")
 
 const PASSWORD = "a long enough secret"
 
-/** A verified domain (as a DNS check would make it) of an organization of its own, enforcing Google log-in. */
-const enforcingGoogle = Effect.gen(function*() {
-  const organization = yield* OrganizationService.use((s) => s.create(systemActor, { name: unique("Enforcing ") }))
-  const domain = `${unique("google")}.example.com`
-  const created = yield* DomainService.use((s) => s.create(systemActor, organization.id, bodyOf({ domain })))
-  const sql = yield* SqlClient.SqlClient
-  yield* sql`UPDATE domains SET verified_at = now() WHERE id = ${created.id}`
-  yield* DomainService.use((s) => s.update(systemActor, organization.id, created.id, bodyOf({ sso_enforcement: "google-oauth2" })))
-  return domain
-})
+const enforcing = enforcingGoogle(unique)
 
 const login = (email: string, password: string) =>
   SessionService.use((s) => s.login(request, bodyOf({ email, password })))
@@ -61,7 +37,7 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000, exclu
   (it) => {
     it.effect("an OAuth provider is enforced only where the deployment has its client: then log-in and precheck say so", () =>
       Effect.gen(function*() {
-        const domain = yield* enforcingGoogle
+        const domain = yield* enforcing
         const email = `ada@${domain}`
         yield* UserService.use((s) => s.create(systemActor, { email }))
         const set = yield* UserService.use((s) => s.setPassword(systemActor, { email, password: PASSWORD }))
@@ -80,7 +56,7 @@ layer(backend.on((options) => Hedgerow.layer(options)), { timeout: 60_000, exclu
 
     it.effect("a password change is refused and writes nothing; the operator's set-password writes it and names the provider", () =>
       Effect.gen(function*() {
-        const domain = yield* enforcingGoogle
+        const domain = yield* enforcing
         const email = `grace@${domain}`
         yield* UserService.use((s) => s.create(systemActor, { email }))
         const key = yield* PersonalApiKeyService.use((s) => s.create(systemActor, { email, scopes: ["*"] }))

@@ -1,4 +1,4 @@
-import { CoreServices, FlagUsageInterval } from "@hedgerow/core"
+import { bodyOf, CoreServices, DomainService, FlagUsageInterval, OrganizationService, type SessionRequest, SsoSettings, systemActor } from "@hedgerow/core"
 import { Freshness } from "@hedgerow/core/ports"
 import { Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
@@ -40,3 +40,32 @@ export const hedgerowWrapping = <W, R>(wrapped: Layer.Layer<W, never, R>, interv
     Layer.provide(Layer.succeed(FlagUsageInterval, `${intervalMs} millis`))
   )
 }
+
+/** A log-in from a client without cookies at `clientAddress`, as a script would send it. */
+export const cookieless = (clientAddress: string): SessionRequest => ({
+  method: "POST",
+  sessionKey: undefined,
+  csrfCookie: undefined,
+  csrfHeader: undefined,
+  origin: undefined,
+  ownOrigin: undefined,
+  clientAddress
+})
+
+/** A deployment with a Google client: the enforcement of `google-oauth2` can be followed there. */
+export const withGoogle = Effect.provideService(SsoSettings, { oauth: new Set(["google-oauth2"] as const) })
+
+/**
+ * A verified domain (as a DNS check would make it) of an organization of its own, enforcing Google log-in;
+ * `unique` makes the names no other test uses.
+ */
+export const enforcingGoogle = (unique: (prefix: string) => string) =>
+  Effect.gen(function*() {
+    const organization = yield* OrganizationService.use((s) => s.create(systemActor, { name: unique("Enforcing ") }))
+    const domain = `${unique("google")}.example.com`
+    const created = yield* DomainService.use((s) => s.create(systemActor, organization.id, bodyOf({ domain })))
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`UPDATE domains SET verified_at = now() WHERE id = ${created.id}`
+    yield* DomainService.use((s) => s.update(systemActor, organization.id, created.id, bodyOf({ sso_enforcement: "google-oauth2" })))
+    return domain
+  })

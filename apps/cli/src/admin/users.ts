@@ -6,6 +6,7 @@ import { details, emit, jsonFlag } from "../output.ts"
 import { given } from "../request-body.ts"
 import { readSecret } from "../secret-input.ts"
 import { adminCommand } from "./command.ts"
+import { signInLink } from "./sign-in-link.ts"
 
 const create = adminCommand("create", {
   description: "Create a user (then `members add` puts them in an organization)",
@@ -43,5 +44,5 @@ const setPassword = Command.make(
 
 export const users = Command.make("users").pipe(
   Command.withDescription("Users"),
-  Command.withSubcommands([create, setPassword])
+  Command.withSubcommands([create, setPassword, signInLink])
 )

@@ -21,6 +21,8 @@ import {
 import { BAD_KEY, denied, envelope, expectReply, invalid, NOT_AUTHENTICATED, NOT_FOUND, needWorld, type Scenario } from "./scenario.ts"
 
 const INVALID_CREDENTIALS = invalid(null, "Invalid email or password.", "invalid_credentials")
+const loginLink = { group: "sessions", endpoint: "loginLink" } as const
+const LINK_REFUSED = invalid(null, "This sign-in link has been used, has expired or is not valid.", "sign_in_link_invalid")
 const NOT_VALID = invalid(null, "The provided invite ID is not valid.")
 const csrf = (reason: string) => denied(`CSRF Failed: ${reason}`)
 const createFlag = { group: "featureFlags", endpoint: "create" } as const
@@ -115,6 +117,20 @@ export const sessionScenarios: ReadonlyArray<Scenario> = [
     expectReply(await target.call(login, { body: { email } }), 400, invalid("password", "This field is required.", "required"))
     expectReply(await target.call(login, { body: { email, password: "  " } }), 400, invalid("password", "This field may not be blank.", "blank"))
   }),
+
+  {
+    // Its success needs a link an operator made (see the store's, the server's and the CLI's own tests).
+    name: "a sign-in link: an unknown secret, or one of the wrong shape, answers one 400 and sets no cookie; the token field is checked",
+    run: async ({ target }) => {
+      for (const token of ["0".repeat(43), "not a link"]) {
+        const reply = await target.call(loginLink, { body: { token } })
+        expectReply(reply, 400, LINK_REFUSED)
+        assert.deepEqual(reply.setCookies ?? [], [])
+      }
+      expectReply(await target.call(loginLink, { body: {} }), 400, invalid("token", "This field is required.", "required"))
+      expectReply(await target.call(loginLink, { body: { token: "  " } }), 400, invalid("token", "This field may not be blank.", "blank"))
+    }
+  },
 
   withWorld("login always opens a new session: a planted session id is never the one logged in, and the old session ends", async (target, world) => {
     const { email, password, browser } = await newTeammate(target, world, "fixation")

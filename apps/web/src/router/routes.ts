@@ -10,6 +10,8 @@ export type Route =
   | { readonly page: "home" }
   /** `failure`: how an SSO log-in that came back here ended, when it did not log the person in. */
   | { readonly page: "login"; readonly next: string | undefined; readonly failure?: LoginFailure | undefined }
+  /** Where a one-time sign-in link lands; its secret is in the fragment, which the route never holds. */
+  | { readonly page: "signInLink" }
   | { readonly page: "organization"; readonly organizationId: string; readonly pageNumber: number }
   | { readonly page: "members"; readonly organizationId: string; readonly pageNumber: number }
   | { readonly page: "invites"; readonly organizationId: string; readonly pageNumber: number }
@@ -173,6 +175,7 @@ export const parseRoute = (pathname: string, query: string): Route => {
   const [first, id, ...rest] = segments
   if (first === undefined) return { page: "home" }
   if (first === "login" && id === undefined) return { page: "login", next: safeNext(search.get("next")), failure: failureOf(search) }
+  if (first === "sign-in-link" && id === undefined) return { page: "signInLink" }
   if (first === "organization" && id !== undefined && rest.length === 0) {
     return { page: "organization", organizationId: id, pageNumber: pageNumberOf(search) }
   }
@@ -223,6 +226,8 @@ export const hrefOf = (route: Exclude<Route, { page: "notFound" }>): string => {
       return "/"
     case "login":
       return `/login${queryString({ next: route.next, error_code: route.failure?.code, error_detail: route.failure?.detail })}`
+    case "signInLink":
+      return "/sign-in-link"
     case "organization":
       return `/organization/${encodeURIComponent(route.organizationId)}${route.pageNumber > 1 ? `?page=${route.pageNumber}` : ""}`
     case "members":

@@ -35,7 +35,7 @@ const GroupTypesPage = lazy(() => import("../pages/group-types.tsx"))
 const WebhooksPage = lazy(() => import("../pages/webhooks.tsx"))
 const WebhookPage = lazy(() => import("../pages/webhook.tsx"))
 
-type ShellRoute = Exclude<Route, { page: "login" } | { page: "home" } | { page: "signup" }>
+type ShellRoute = Exclude<Route, { page: "login" } | { page: "home" } | { page: "signup" } | { page: "signInLink" }>
 
 const pageOf = (route: ShellRoute): ReactNode => {
   switch (route.page) {

@@ -89,23 +89,29 @@ interface Failures {
  * reaches the limit every attempt for it is refused, right password or not, until the cool-off has passed
  * since the last failure. A success does not reset the count. Log-in and the current password of a
  * password change count together, so guesses at one account add up whichever way they come. A guess with
- * no address (a password change, whose caller is already authenticated) counts for the e-mail alone.
+ * no address (a password change, whose caller is already authenticated) counts for the e-mail alone; one
+ * with no e-mail (a sign-in link, which names no one) for the address alone.
  */
 export class LoginThrottle extends Context.Service<LoginThrottle, {
   /** PostHog's lock-out answer while the e-mail or the address is locked out. */
   readonly check: (email: string, address?: string) => Effect.Effect<void, PermissionDenied>
   readonly failed: (email: string, address?: string) => Effect.Effect<void>
+  /** The lock-out answer while the address is locked out, whatever e-mail it tries. */
+  readonly checkAddress: (address: string) => Effect.Effect<void, PermissionDenied>
+  readonly failedAddress: (address: string) => Effect.Effect<void>
 }>()("hedgerow/LoginThrottle") {
   static readonly layer = Layer.sync(LoginThrottle, () => {
     const failures = new Map<string, Failures>()
-    const names = (email: string, address: string | undefined) =>
-      address === undefined ? [`email:${foldedEmail(email)}`] : [`email:${foldedEmail(email)}`, `address:${address}`]
+    const names = (email: string | undefined, address: string | undefined) => [
+      ...(email === undefined ? [] : [`email:${foldedEmail(email)}`]),
+      ...(address === undefined ? [] : [`address:${address}`])
+    ]
     const live = (entry: Failures | undefined, now: number) => entry !== undefined && now - entry.last < LOGIN_COOLOFF
     const lockedOut = new PermissionDenied({
       code: "too_many_failed_attempts",
       detail: `Too many failed login attempts. Please try again in ${LOGIN_COOLOFF_MINUTES} minutes.`
     })
-    const check = (email: string, address?: string) =>
+    const check = (email: string | undefined, address?: string) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         names(email, address).some((name) => {
             const entry = failures.get(name)
@@ -113,7 +119,7 @@ export class LoginThrottle extends Context.Service<LoginThrottle, {
           })
           ? Effect.fail(lockedOut)
           : Effect.void)
-    const failed = (email: string, address?: string) =>
+    const failed = (email: string | undefined, address?: string) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
         for (const name of names(email, address)) {
           const entry = failures.get(name)
@@ -126,6 +132,11 @@ export class LoginThrottle extends Context.Service<LoginThrottle, {
           failures.set(name, { count: live(entry, now) ? entry!.count + 1 : 1, last: now })
         }
       })
-    return LoginThrottle.of({ check, failed })
+    return LoginThrottle.of({
+      check,
+      failed,
+      checkAddress: (address) => check(undefined, address),
+      failedAddress: (address) => failed(undefined, address)
+    })
   })
 }

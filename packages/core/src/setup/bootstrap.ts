@@ -10,6 +10,9 @@ import { type PermissionDenied, ValidationError } from "../shared/errors.ts"
 import type { OrganizationId, ProjectId, UserId, UserUuid } from "../shared/ids.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { UserRepository } from "../users/repository.ts"
+import { issueSignInLink } from "../sign-in-links/issue.ts"
+import type { SignInLinkGrant } from "../sign-in-links/model.ts"
+import { SignInLinkRepository } from "../sign-in-links/repository.ts"
 
 const decodeOptions = decodeInput(Schema.Struct({
   email: Email,
@@ -28,6 +31,8 @@ export interface BootstrapOptions {
   readonly email?: string | undefined
   readonly organizationName?: string | undefined
   readonly projectName?: string | undefined
+  /** Also a one-time sign-in link for the owner, as `hedgerow serve` prints for its web console. */
+  readonly signInLink?: boolean | undefined
 }
 
 export interface Bootstrapped {
@@ -35,9 +40,14 @@ export interface Bootstrapped {
   readonly project_id: ProjectId
   readonly user: { readonly id: UserId; readonly uuid: UserUuid; readonly email: string }
   readonly personal_api_key: string
+  /** The owner's one-time sign-in link, when the options asked for one; its secret is shown only here. */
+  readonly sign_in_link?: SignInLinkGrant
 }
 
-/** First start: one organization, its owner, a project and an all-scopes key, in one transaction. */
+/**
+ * First start: one organization, its owner, a project and an all-scopes key (and, when asked, the owner's
+ * sign-in link), in one transaction.
+ */
 export class Bootstrap extends Context.Service<Bootstrap, {
   readonly run: (options: BootstrapOptions) => Effect.Effect<Bootstrapped, AlreadyBootstrapped | ValidationError | PermissionDenied>
   readonly isBootstrapped: Effect.Effect<boolean>
@@ -50,6 +60,7 @@ export class Bootstrap extends Context.Service<Bootstrap, {
       const foundOrganization = yield* makeFoundOrganization
       const keys = yield* PersonalApiKeyService
       const transactions = yield* Transactions
+      const links = yield* SignInLinkRepository
 
       const run = (options: BootstrapOptions) =>
         transactions.run(Effect.gen(function*() {
@@ -73,11 +84,15 @@ export class Bootstrap extends Context.Service<Bootstrap, {
             projectName: input.project_name
           })
           const key = yield* keys.create(systemActor, { email, label: "bootstrap", scopes: ["*"] })
+          const link = options.signInLink === true
+            ? { sign_in_link: yield* issueSignInLink(user.id).pipe(Effect.provideService(SignInLinkRepository, links)) }
+            : {}
           return {
             organization_id: organization.id,
             project_id: project.id,
             user: { id: user.id, uuid: user.uuid, email: user.email },
-            personal_api_key: key.personal_api_key
+            personal_api_key: key.personal_api_key,
+            ...link
           }
         }))
 

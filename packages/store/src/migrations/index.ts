@@ -18,6 +18,7 @@ import oauth from "./0015_oauth.ts"
 import cliAuth from "./0016_cli_auth.ts"
 import enforce2fa from "./0017_enforce_2fa.ts"
 import samlBrowser from "./0018_saml_browser.ts"
+import signInLinks from "./0019_sign_in_links.ts"
 import { sqlErrorReason } from "../sql/postgres-client.ts"
 
 /** Forward-only, versioned migrations, recorded in `hedgerow_migrations` and applied at start. */
@@ -35,7 +36,8 @@ export const migrations = {
   "0015_oauth": oauth,
   "0016_cli_auth": cliAuth,
   "0017_enforce_2fa": enforce2fa,
-  "0018_saml_browser": samlBrowser
+  "0018_saml_browser": samlBrowser,
+  "0019_sign_in_links": signInLinks
 }
 
 const migrate = Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: "hedgerow_migrations" })
