@@ -2,9 +2,17 @@ import { ParseError, type PayloadTooLarge, UnsupportedMediaType } from "@hedgero
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { readBoundedBody } from "./bounded-body.ts"
+import { shapeExcess } from "./json-shape.ts"
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH"])
 const UTF8 = new TextDecoder("utf-8", { fatal: true })
+
+/**
+ * How deep a management body may nest. Parsing deep nesting holds the event loop far longer than its
+ * bytes suggest (a megabyte of brackets, half a second), and no resource's body comes near it.
+ */
+const MAX_DEPTH = 128
+const DEPTH_ONLY = { depth: MAX_DEPTH, members: Number.POSITIVE_INFINITY, containers: Number.POSITIVE_INFINITY }
 
 /**
  * The JSON body of a write request, as PostHog reads one: empty means `{}`, another media type is 415,
@@ -25,10 +33,16 @@ export const readJsonBody = (request: HttpServerRequest.HttpServerRequest): Effe
         detail: `Unsupported media type "${contentType === "" ? "none" : contentType}" in request.`
       })
     }
-    return yield* Effect.try({
+    const text = yield* Effect.try({
       // Bytes that are not UTF-8 are a parse error, as PostHog answers them, not text to repair.
-      try: (): unknown => JSON.parse(UTF8.decode(bytes)),
-      catch: (cause) =>
-        new ParseError({ detail: `JSON parse error - ${cause instanceof TypeError ? "the body is not valid UTF-8" : String(cause instanceof Error ? cause.message : cause)}` })
+      try: () => UTF8.decode(bytes),
+      catch: () => new ParseError({ detail: "JSON parse error - the body is not valid UTF-8" })
+    })
+    if (shapeExcess(text, DEPTH_ONLY) !== undefined) {
+      return yield* new ParseError({ detail: `JSON parse error - the body nests deeper than ${MAX_DEPTH} levels` })
+    }
+    return yield* Effect.try({
+      try: (): unknown => JSON.parse(text),
+      catch: (cause) => new ParseError({ detail: `JSON parse error - ${String(cause instanceof Error ? cause.message : cause)}` })
     })
   })
