@@ -1,7 +1,7 @@
 import { useState } from "react"
 import { asApiError } from "../api/client.ts"
 import { Confirmation, useConfirmation } from "../ui/confirm-dialog.tsx"
-import { Switch } from "../ui/switch.tsx"
+import { SwitchButton } from "../ui/switch-button.tsx"
 import type { Flag } from "./flag.tsx"
 import { patchFlag } from "./patch.ts"
 
@@ -34,9 +34,9 @@ export const ActiveSwitch = ({ projectId, flag, onChanged }: {
   }
   return (
     <>
-      <Switch on={flag.active} label={`Enabled: ${flag.key}`} onClick={flag.active ? askFirst : turnOn}>
+      <SwitchButton on={flag.active} label={`Enabled: ${flag.key}`} onClick={flag.active ? askFirst : turnOn}>
         <span aria-hidden="true">{words}</span>
-      </Switch>
+      </SwitchButton>
       {error === undefined ? null : <span role="alert" className="inline-error">{error}</span>}
       <Confirmation refs={refs} title={`Turn off ${flag.key}?`} confirmLabel="Turn off" action={change} onDone={onChanged}>
         <p>Everyone will get the flag's default (false) until it is turned on again.</p>

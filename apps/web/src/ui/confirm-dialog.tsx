@@ -1,6 +1,6 @@
 import { type ReactNode, type RefObject, useCallback, useId, useRef, useState } from "react"
 import { asApiError } from "../api/client.ts"
-import { Switch } from "./switch.tsx"
+import { SwitchButton } from "./switch-button.tsx"
 
 /** What opens a `Confirmation`: its dialog and its safe button, to focus on opening. */
 export interface ConfirmationRefs {
@@ -106,7 +106,7 @@ export const ConfirmDialog = <T,>({ label, disabled, switchedOn, ...question }:
     <>
       {switchedOn === undefined
         ? <button type="button" disabled={disabled} onClick={open}>{label}</button>
-        : <Switch on={switchedOn} disabled={disabled} onClick={open}>{label}</Switch>}
+        : <SwitchButton on={switchedOn} disabled={disabled} onClick={open}>{label}</SwitchButton>}
       <Confirmation refs={refs} {...question} />
     </>
   )

@@ -5,7 +5,7 @@ import type { ReactNode } from "react"
  * knob sits right, on the accent, when on, with its words beside it. What a press does (at once, or asked
  * first) is the caller's.
  */
-export const Switch = ({ on, onClick, disabled, label, children }: {
+export const SwitchButton = ({ on, onClick, disabled, label, children }: {
   readonly on: boolean
   readonly onClick: () => void
   readonly disabled?: boolean | undefined
@@ -13,7 +13,7 @@ export const Switch = ({ on, onClick, disabled, label, children }: {
   readonly label?: string | undefined
   readonly children: ReactNode
 }) => (
-  <button type="button" role="switch" aria-checked={on} aria-label={label} className="switch" disabled={disabled} onClick={onClick}>
+  <button type="button" role="switch" aria-checked={on} aria-label={label} className="switch-button" disabled={disabled} onClick={onClick}>
     <span className="switch-track" aria-hidden="true" />
     {children}
   </button>
