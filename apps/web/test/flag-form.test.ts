@@ -192,8 +192,8 @@ describe("the flag form in Chromium", () => {
       const moved = dialog(page, /Save the changes/)
       await moved.getByText("Changing whom this live flag reaches:").waitFor()
       expect(await moved.locator("dd").allTextContents()).toEqual([
-        "Condition 1: all users.",
-        `Condition 1: 30 % of users where email contains "@acme.com".`
+        "Condition 1: 100 % of everyone",
+        `Condition 1: 30 % of users where email contains "@acme.com"`
       ])
       await moved.getByRole("button", { name: "Cancel" }).click()
       expect((await flagHeld(flag.id)).filters.groups[0]).toMatchObject({ rollout_percentage: 100, properties: [] })

@@ -35,7 +35,7 @@ const email = { key: "email", type: "person", operator: "icontains", value: "@ac
 
 /** Each seeded flag's key and the words its row's Release cell must show. */
 const RELEASES: Record<string, string> = {
-  "acme-beta": "30 % of users where email contains @acme.com",
+  "acme-beta": "30 % of users where email contains \"@acme.com\"",
   "everyone-on": "100 % of everyone",
   "checkout-split": "3 variants 34/33/33 · 2 conditions",
   "old-switch": "Off",

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { type ActivityEntry, changeStory, storiesOf } from "../src/flags/activity-words.ts"
 import { snippetsFor } from "../src/flags/code-snippets.ts"
-import { filtersLines, rolloutMove } from "../src/flags/filters-words.ts"
+import { releaseLines } from "../src/flags/release-words.ts"
+import { rolloutMove } from "../src/flags/rollout-move.ts"
 import { earlierValues } from "../src/flags/restore-version.tsx"
 
 // The words a flag's history, restore and snippets are made of, from the API's shapes, with no browser.
@@ -29,19 +30,32 @@ describe("a flag's history in words", () => {
   })
 
   it("tells the conditions, variants and payloads a line each", () => {
-    expect(filtersLines({
+    expect(releaseLines({
       groups: [group(30, [{ key: "plan", operator: "exact", value: ["pro", "team"] }, { type: "cohort", key: "id", value: 4 }]), group(null, [{ key: "beta", operator: "is_set" }])],
       multivariate: { variants: [{ key: "control", name: "Now", rollout_percentage: 50 }, { key: "test", rollout_percentage: 50 }] },
       payloads: { test: "{\"a\":1}", control: null }
     })).toEqual([
-      "Condition 1: 30 % of users where plan equals \"pro\", \"team\" and in cohort 4",
+      "Condition 1: 30 % of users in cohort 4 where plan equals \"pro\", \"team\"",
       "Condition 2: 100 % of users where beta is set",
       "Variant control (Now): 50 %",
       "Variant test: 50 %",
       "Payload of variant test: {\"a\":1}"
     ])
-    expect(filtersLines({ groups: [], aggregation_group_type_index: 0 })).toEqual(["No release conditions: nobody gets the flag"])
-    expect(filtersLines({ groups: [group(5)], aggregation_group_type_index: 1 })).toEqual(["Condition 1: 5 % of groups of type 1"])
+    expect(releaseLines({ groups: [], aggregation_group_type_index: 0 })).toEqual(["No release conditions: nobody gets the flag"])
+    expect(releaseLines({ groups: [group(5)], aggregation_group_type_index: 1 })).toEqual(["Condition 1: 5 % of groups of type 1"])
+  })
+
+  it("words the conditions checked first, a forced variant and a condition on another flag as the list's summary does", () => {
+    const dependency = { key: "7", type: "flag", operator: "flag_evaluates_to", value: true }
+    const filters = {
+      super_groups: [group(100, [{ key: "$feature_enrollment/f", type: "person", operator: "exact", value: ["true"] }])],
+      groups: [{ ...group(20, [dependency]), variant: "b" }]
+    }
+    expect(releaseLines(filters)).toEqual([
+      "First: 100 % of users where $feature_enrollment/f equals \"true\"",
+      "Condition 1: 20 % of users where flag 7 is true get b"
+    ])
+    expect(releaseLines(filters, { flags: new Map([[7, "new-nav"]]) })[1]).toBe("Condition 1: 20 % of users where flag new-nav is true get b")
   })
 
   it("says each field as the form names it, and leaves out the version and the deletion", () => {

@@ -14,10 +14,10 @@ describe("a flag's release in words", () => {
 
   it("gives each condition's rollout, of everyone or of users where its properties hold, in the operators' words", () => {
     expect(summaryOf(flag({ groups: [condition(100)] }))).toBe("100 % of everyone")
-    expect(summaryOf(flag({ groups: [condition(30, [email])] }))).toBe("30 % of users where email contains @acme.com")
+    expect(summaryOf(flag({ groups: [condition(30, [email])] }))).toBe("30 % of users where email contains \"@acme.com\"")
     expect(summaryOf(flag({
       groups: [condition(30, [email, { key: "plan", type: "person", operator: "exact", value: ["pro", "team"] }]), condition(5)]
-    }))).toBe("30 % of users where email contains @acme.com and plan equals pro, team; or 5 % of everyone")
+    }))).toBe("30 % of users where email contains \"@acme.com\" and plan equals \"pro\", \"team\"; or 5 % of everyone")
     expect(summaryOf(flag({ groups: [condition(100, [{ key: "beta", type: "person", operator: "is_set", value: "is_set" }])] })))
       .toBe("100 % of users where beta is set")
     // A condition without a rollout is evaluated at 100 %, as the form reads it.
@@ -30,7 +30,7 @@ describe("a flag's release in words", () => {
     expect(summaryOf(flag({ groups: [condition(100)], multivariate }))).toBe("3 variants 34/33/33 · 100 % of everyone")
     expect(summaryOf(flag({ groups: [condition(50, [email]), condition(10)], multivariate }))).toBe("3 variants 34/33/33 · 2 conditions")
     expect(summaryOf(flag({ groups: [condition(100, [email], "b")], multivariate })))
-      .toBe("3 variants 34/33/33 · 100 % of users where email contains @acme.com get b")
+      .toBe("3 variants 34/33/33 · 100 % of users where email contains \"@acme.com\" get b")
   })
 
   it("names the group type a group-based flag rolls out by, and cohorts and flags by name where known, else by id", () => {
@@ -39,7 +39,7 @@ describe("a flag's release in words", () => {
     expect(summaryOf(flag({ aggregation_group_type_index: 0, groups: [condition(20)] }), { groupTypes })).toBe("20 % of companies")
     expect(summaryOf(flag({ aggregation_group_type_index: 1, groups: [condition(20)] }), { groupTypes })).toBe("20 % of groups of type 1")
     expect(summaryOf(flag({ groups: [condition(100, [cohort(12), email])] }), { cohorts: new Map([[12, "Beta testers"]]) }))
-      .toBe("100 % of users in cohort Beta testers where email contains @acme.com")
+      .toBe("100 % of users in cohort Beta testers where email contains \"@acme.com\"")
     expect(summaryOf(flag({ groups: [condition(100, [cohort(12, "not_in")])] }))).toBe("100 % of users not in cohort 12")
     const dependency = { key: "7", type: "flag", operator: "flag_evaluates_to", value: true }
     expect(summaryOf(flag({ groups: [condition(100, [dependency])] }), { flags: new Map([[7, "new-nav"]]) }))
@@ -50,6 +50,6 @@ describe("a flag's release in words", () => {
   it("puts the opt-in super conditions first", () => {
     const optIn = condition(100, [{ key: "$feature_enrollment/f", type: "person", operator: "exact", value: ["true"] }])
     expect(summaryOf(flag({ super_groups: [optIn], groups: [condition(0)] })))
-      .toBe("First 100 % of users where $feature_enrollment/f equals true, then 0 % of everyone")
+      .toBe("First 100 % of users where $feature_enrollment/f equals \"true\", then 0 % of everyone")
   })
 })

@@ -1,12 +1,12 @@
+import type { Success } from "../api/contract.ts"
 import { invalidate } from "../api/resources.ts"
 import { urlOf, useApi } from "../api/use-api.ts"
 import { hrefOf } from "../router/routes.ts"
-import { Pagination } from "../ui/pagination.tsx"
+import { ACTIVITY_PAGE_SIZE, ActivityList } from "../ui/activity-list.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
 import { When } from "../ui/when.tsx"
 
 const PATH = "/api/projects/:project_id/cohorts/:id/activity/"
-const PAGE_SIZE = 10
 
 /** What happened, as the activity's name says it (PostHog's), in words. */
 const ACTIVITY_WORDS: Readonly<Record<string, string>> = {
@@ -32,13 +32,37 @@ const FIELD_WORDS: Readonly<Record<string, string>> = {
 const shortValue = (value: unknown): string | undefined =>
   typeof value === "string" ? (value === "" ? "empty" : `“${value}”`) : typeof value === "boolean" ? (value ? "yes" : "no") : typeof value === "number" ? String(value) : undefined
 
+/** One entry: who did what and when, then each change it lists in words. */
+const CohortEntry = ({ entry }: { readonly entry: Success<"GET", typeof PATH>["results"][number] }) => (
+  <li>
+    <p>
+      <strong>{entry.user?.email ?? entry.user?.first_name ?? "Someone"}</strong>{" "}
+      {ACTIVITY_WORDS[entry.activity] ?? entry.activity} <When at={entry.created_at} />
+    </p>
+    {entry.detail.changes === null ? null : (
+      <ul className="changes">
+        {entry.detail.changes.filter((change) => change.field !== null).map((change, index) => {
+          const field = FIELD_WORDS[change.field ?? ""] ?? change.field
+          const before = shortValue(change.before)
+          const after = shortValue(change.after)
+          return (
+            <li key={index}>
+              {before !== undefined && after !== undefined ? `${field}: ${before} → ${after}` : `${field} changed`}
+            </li>
+          )
+        })}
+      </ul>
+    )}
+  </li>
+)
+
 /** The cohort's activity, newest first, a page at a time: who did what and when, each change in words. */
 export const CohortActivity = ({ projectId, cohortId, pageNumber }: {
   readonly projectId: string
   readonly cohortId: string
   readonly pageNumber: number
 }) => {
-  const options = { params: { project_id: projectId, id: cohortId }, query: { limit: String(PAGE_SIZE), page: String(pageNumber) } }
+  const options = { params: { project_id: projectId, id: cohortId }, query: { limit: String(ACTIVITY_PAGE_SIZE), page: String(pageNumber) } }
   const activity = useApi(PATH, options)
   return (
     <section aria-labelledby="cohort-activity-title">
@@ -48,39 +72,14 @@ export const CohortActivity = ({ projectId, cohortId, pageNumber }: {
           page.total_count === 0
             ? <Empty title="Nothing has happened to this cohort yet." />
             : (
-              <>
-                <ol className="activity">
-                  {page.results.map((entry) => (
-                    <li key={entry.id}>
-                      <p>
-                        <strong>{entry.user?.email ?? entry.user?.first_name ?? "Someone"}</strong>{" "}
-                        {ACTIVITY_WORDS[entry.activity] ?? entry.activity} <When at={entry.created_at} />
-                      </p>
-                      {entry.detail.changes === null ? null : (
-                        <ul className="changes">
-                          {entry.detail.changes.filter((change) => change.field !== null).map((change, index) => {
-                            const field = FIELD_WORDS[change.field ?? ""] ?? change.field
-                            const before = shortValue(change.before)
-                            const after = shortValue(change.after)
-                            return (
-                              <li key={index}>
-                                {before !== undefined && after !== undefined ? `${field}: ${before} → ${after}` : `${field} changed`}
-                              </li>
-                            )
-                          })}
-                        </ul>
-                      )}
-                    </li>
-                  ))}
-                </ol>
-                <Pagination
-                  label="Activity pages"
-                  count={page.total_count}
-                  pageSize={PAGE_SIZE}
-                  pageNumber={pageNumber}
-                  hrefFor={(number) => hrefOf({ page: "cohort", projectId, cohortId, tab: "activity", pageNumber: number })}
-                />
-              </>
+              <ActivityList
+                entries={page.results}
+                count={page.total_count}
+                pageNumber={pageNumber}
+                hrefFor={(number) => hrefOf({ page: "cohort", projectId, cohortId, tab: "activity", pageNumber: number })}
+              >
+                {(entry) => <CohortEntry entry={entry} />}
+              </ActivityList>
             )}
       </Resourceful>
     </section>

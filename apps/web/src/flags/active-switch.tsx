@@ -1,6 +1,7 @@
 import { useState } from "react"
 import { asApiError } from "../api/client.ts"
 import { Confirmation, useConfirmation } from "../ui/confirm-dialog.tsx"
+import { SwitchButton } from "../ui/switch-button.tsx"
 import type { Flag } from "./flag.tsx"
 import { patchFlag } from "./patch.ts"
 
@@ -33,17 +34,9 @@ export const ActiveSwitch = ({ projectId, flag, onChanged }: {
   }
   return (
     <>
-      <button
-        type="button"
-        role="switch"
-        aria-checked={flag.active}
-        aria-label={`Enabled: ${flag.key}`}
-        className="toggle"
-        onClick={flag.active ? askFirst : turnOn}
-      >
-        <span className="toggle-track" aria-hidden="true" />
+      <SwitchButton on={flag.active} label={`Enabled: ${flag.key}`} onClick={flag.active ? askFirst : turnOn}>
         <span aria-hidden="true">{words}</span>
-      </button>
+      </SwitchButton>
       {error === undefined ? null : <span role="alert" className="inline-error">{error}</span>}
       <Confirmation refs={refs} title={`Turn off ${flag.key}?`} confirmLabel="Turn off" action={change} onDone={onChanged}>
         <p>Everyone will get the flag's default (false) until it is turned on again.</p>

@@ -1,5 +1,5 @@
 import type { Success } from "../api/contract.ts"
-import { rolloutMove } from "./filters-words.ts"
+import { rolloutMove } from "./rollout-move.ts"
 
 /** An activity entry as the API answers it. */
 export type ActivityEntry = Success<"GET", "/api/projects/:project_id/feature_flags/:id/activity/">["results"][number]

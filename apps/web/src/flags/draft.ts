@@ -52,7 +52,7 @@ export interface Draft {
 }
 
 /** A value as the form shows it (a payload too): text as is, anything else written as JSON. */
-const textOf = (value: unknown): string =>
+export const textOf = (value: unknown): string =>
   value === undefined || value === null ? "" : typeof value === "string" ? value : JSON.stringify(value)
 
 const valueText = (value: unknown): string => Array.isArray(value) ? value.map(textOf).join(", ") : textOf(value)

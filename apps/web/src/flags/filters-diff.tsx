@@ -1,4 +1,4 @@
-import { filtersLines } from "./filters-words.ts"
+import { releaseLines } from "./release-words.ts"
 
 /** JSON as the API stored it, indented; a dash for none. */
 const rawOf = (value: unknown): string => value === null || value === undefined ? "—" : JSON.stringify(value, null, 2)
@@ -31,8 +31,8 @@ const Side = ({ title, lines, other, mark }: {
  * does not announce the marks). The stored JSON stays behind a disclosure.
  */
 export const FiltersDiff = ({ before, after }: { readonly before: unknown; readonly after: unknown }) => {
-  const was = filtersLines(before)
-  const now = filtersLines(after)
+  const was = releaseLines(before)
+  const now = releaseLines(after)
   return (
     <div className="filters-diff">
       <Side title="Before" lines={was} other={now} mark="del" />

@@ -198,7 +198,7 @@ export const FlagForm = ({ initial, stored, busy, error, suggestions, readOnly, 
   return (
     <form ref={form} className="flag-form" onSubmit={submit} noValidate aria-busy={busy}>
       {editable ? null : <p className="read-only-reason">{readOnly}</p>}
-      <fieldset disabled={!editable} className="flag-fields">
+      <fieldset disabled={!editable} className="plain flag-fields">
         <legend className="visually-hidden">Feature flag</legend>
         <TextField
           label="Key"

@@ -1,5 +1,5 @@
-import { conditionsWords, variantsWords } from "./condition-words.ts"
-import type { Draft } from "./draft.ts"
+import { type Draft, filtersOf } from "./draft.ts"
+import { conditionLines, variantLines } from "./release-words.ts"
 
 /** How recent an evaluation makes a rename risky: code that asked for the flag then likely still does. */
 export const RECENT_CALL_MS = 24 * 3600 * 1000
@@ -11,9 +11,10 @@ export interface RiskyChange {
   readonly after?: ReadonlyArray<string>
 }
 
+/** Whom a draft reaches, a line per condition and variant: what the confirmation shows before and after. */
 const releaseWords = (draft: Draft): Array<string> => {
-  const variants = variantsWords(draft)
-  return variants === undefined ? conditionsWords(draft) : [...conditionsWords(draft), variants]
+  const filters = filtersOf(draft)
+  return [...conditionLines(filters), ...variantLines(filters)]
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useApi } from "../api/use-api.ts"
 import type { Flag } from "./flag.tsx"
-import type { SummaryNames } from "./summary.ts"
+import type { SummaryNames } from "./release-words.ts"
 
 /** How many of the project's cohorts are read for their names; a cohort beyond them is shown by id. */
 const NAMED_COHORTS = 100

@@ -1,4 +1,5 @@
 import type { Success } from "../api/contract.ts"
+import { TableScroll } from "../ui/table-scroll.tsx"
 
 /** A flag's usage report as the API answers it. */
 export type UsageReport = Success<"GET", "/api/projects/:project_id/feature_flags/:id/usage/">
@@ -70,7 +71,7 @@ export const UsageTable = ({ report }: { readonly report: UsageReport }) => {
     return total === 0 ? [] : [{ day, counts, total }]
   })
   return (
-    <div className="usage-table-scroll" tabIndex={0} role="region" aria-label="Calls by day">
+    <TableScroll label="Calls by day">
       <table className="usage-table">
         <caption>Calls by day (days with none left out)</caption>
         <thead>
@@ -90,6 +91,6 @@ export const UsageTable = ({ report }: { readonly report: UsageReport }) => {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   )
 }

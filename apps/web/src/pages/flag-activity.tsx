@@ -1,9 +1,10 @@
 import { invalidate } from "../api/resources.ts"
 import { urlOf, useApi } from "../api/use-api.ts"
-import { ACTIVITY_PAGE_SIZE, ActivityPage } from "../flags/activity.tsx"
+import { EntryStory } from "../flags/activity-entry.tsx"
 import { Link } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
 import { ProjectTabs } from "../shell/project-tabs.tsx"
+import { ACTIVITY_PAGE_SIZE, ActivityList } from "../ui/activity-list.tsx"
 import { usePageTitle } from "../ui/page-title.ts"
 import { PastTheEnd } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
@@ -34,19 +35,25 @@ export default function FlagActivityPage({ projectId, pageNumber }: { readonly p
             : page.results.length === 0
             ? <PastTheEnd firstPage={firstPage} />
             : (
-              <ActivityPage
+              <ActivityList
                 entries={page.results}
                 count={page.total_count}
                 pageNumber={pageNumber}
                 hrefFor={(number) => hrefOf({ page: "flagActivity", projectId, pageNumber: number })}
-                about={(entry) => (
-                  <p className="story-about">
-                    <Link href={hrefOf({ page: "flag", projectId, flagId: entry.item_id, tab: "activity", pageNumber: 1 })}>
-                      {entry.detail.name ?? `Flag ${entry.item_id}`}
-                    </Link>
-                  </p>
+              >
+                {(entry) => (
+                  <EntryStory
+                    entry={entry}
+                    about={
+                      <p className="story-about">
+                        <Link href={hrefOf({ page: "flag", projectId, flagId: entry.item_id, tab: "activity", pageNumber: 1 })}>
+                          {entry.detail.name ?? `Flag ${entry.item_id}`}
+                        </Link>
+                      </p>
+                    }
+                  />
                 )}
-              />
+              </ActivityList>
             )}
       </Resourceful>
     </>

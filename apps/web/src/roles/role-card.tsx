@@ -2,6 +2,7 @@ import { useId, useRef } from "react"
 import { request } from "../api/client.ts"
 import { personName } from "../members/person.ts"
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx"
+import { TableScroll } from "../ui/table-scroll.tsx"
 import { When } from "../ui/when.tsx"
 import { useCardWrites } from "../ui/writes.ts"
 import { AddRoleMember, type Candidate } from "./add-role-member.tsx"
@@ -70,8 +71,7 @@ export const RoleCard = ({ organizationId, role, manages, candidates, refresh, o
       {role.members.length === 0
         ? <p>No one is in this role yet.</p>
         : (
-          // Scrolls sideways on a narrow screen, so it takes the keyboard's focus to be scrolled by it.
-          <div className="role-members-wrap" tabIndex={0} role="region" aria-label={`Members of ${role.name}`}>
+          <TableScroll label={`Members of ${role.name}`}>
             <table className="role-members">
               <caption className="visually-hidden">Members of {role.name}</caption>
               <thead>
@@ -101,7 +101,7 @@ export const RoleCard = ({ organizationId, role, manages, candidates, refresh, o
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       {manages
         ? (

@@ -1,5 +1,6 @@
 import { type ReactNode, type RefObject, useCallback, useId, useRef, useState } from "react"
 import { asApiError } from "../api/client.ts"
+import { SwitchButton } from "./switch-button.tsx"
 
 /** What opens a `Confirmation`: its dialog and its safe button, to focus on opening. */
 export interface ConfirmationRefs {
@@ -103,14 +104,9 @@ export const ConfirmDialog = <T,>({ label, disabled, switchedOn, ...question }:
   const { refs, open } = useConfirmation()
   return (
     <>
-      <button
-        type="button"
-        disabled={disabled}
-        onClick={open}
-        {...(switchedOn === undefined ? {} : { role: "switch", "aria-checked": switchedOn, className: "switch-button" })}
-      >
-        {label}
-      </button>
+      {switchedOn === undefined
+        ? <button type="button" disabled={disabled} onClick={open}>{label}</button>
+        : <SwitchButton on={switchedOn} disabled={disabled} onClick={open}>{label}</SwitchButton>}
       <Confirmation refs={refs} {...question} />
     </>
   )
