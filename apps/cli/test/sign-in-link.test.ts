@@ -82,7 +82,9 @@ describe("the first start's one-time sign-in link, and the operator's command fo
       `^One-time sign-in link for ${OWNER}; it works once, until \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC, and any earlier link of theirs no longer works:$`
     ))
     expect(told[1]).toMatch(/^ {2}http:\/\/127\.0\.0\.1:8000\/sign-in-link#[0-9A-Za-z]{43}$/)
-    expect(told[2]).toBe("HEDGEROW_SITE_URL is not set, so the link names the default address; set it to where people reach the server.")
+    expect(told[2]).toBe(
+      "HEDGEROW_SITE_URL is not set, so the link names the default address, http://127.0.0.1:8000: for a server started with another --port or --host, change the address before the # (the secret after it stays), or set HEDGEROW_SITE_URL to where people reach the server."
+    )
     const replaced = told[1]!.trim()
 
     const json = await run([OWNER, "--json"], { HEDGEROW_SITE_URL: "https://flags.example.com/" })

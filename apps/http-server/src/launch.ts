@@ -9,11 +9,22 @@ import { baseUrl, bootstrapIfEmpty, layer as serverLayer, type ServerOptions } f
 import { metricsListenerFromConfig } from "./settings/metrics-listener.ts"
 import { configuredSiteUrl, siteFromConfig } from "./settings/site.ts"
 
+/**
+ * The URL a browser on this machine reaches the server at: a server listening on every address
+ * (0.0.0.0 or ::) is reached at the loopback one, since browsers will not open the unspecified address.
+ */
+const browsableUrl = (url: string): string => {
+  const parsed = new URL(url)
+  if (parsed.hostname !== "0.0.0.0" && parsed.hostname !== "[::]") return url
+  parsed.hostname = parsed.hostname === "0.0.0.0" ? "127.0.0.1" : "[::1]"
+  return parsed.origin
+}
+
 const banner = (options: ServerOptions) =>
   Effect.gen(function*() {
     const url = yield* baseUrl
     const lines = [`Hedgerow is serving the API on ${url} (${Store.description(options.store)}).`]
-    if (options.webConsoleDir !== undefined) lines.push(`Web console: ${url}/ (log in with an e-mail and a password)`)
+    if (options.webConsoleDir !== undefined) lines.push(`Web console: ${browsableUrl(url)}/`)
     const oauth = [...(yield* SsoSettings).oauth]
     if (oauth.length > 0) lines.push(`OAuth log-in with ${oauth.join(", ")}: ${url}/login/<provider>/`)
     // Said only where SAML log-ins can happen: a verified domain has an identity provider set up.
@@ -37,7 +48,7 @@ const banner = (options: ServerOptions) =>
       )
       if (sign_in_link !== undefined) {
         // Where people reach the site when the operator said so, else where this server listens.
-        const site = Option.getOrElse(yield* configuredSiteUrl, () => url)
+        const site = Option.getOrElse(yield* configuredSiteUrl, () => browsableUrl(url))
         lines.push(
           `Sign in to the web console as ${user.email} with this one-time link (shown only this once, keep it private; it works once, until ${linkExpiryText(sign_in_link.expires_at)}):`,
           `  ${signInLinkUrl(site, sign_in_link.token)}`,

@@ -113,17 +113,39 @@ describe("one-time sign-in links over HTTP", () => {
   it("thirty refused links from one address lock it out for ten minutes, a good link and a right password too", async () => {
     const address = freshAddress()
     for (let i = 0; i < 30; i++) expect(await reply(await follow(`${"B".repeat(40)}${String(i).padStart(3, "0")}`, address))).toEqual({ status: 400, body: SPENT })
+    // A password set now, before the link is made (setting one ends a link made earlier).
+    await runtime.runPromise(UserService.use((s) => s.setPassword(systemActor, { email: OWNER, password: PASSWORD })))
     const token = await newLink()
     const locked = await follow(token, address)
     expect(await reply(locked)).toEqual({ status: 403, body: LOCKED })
     expect(locked.headers.getSetCookie()).toEqual([])
     // The lock-out is log-in's: a password from the same address is refused too.
-    await runtime.runPromise(UserService.use((s) => s.setPassword(systemActor, { email: OWNER, password: PASSWORD })))
     const password = await post("/api/login/", JSON.stringify({ email: OWNER, password: PASSWORD }), { "x-forwarded-for": address })
     expect(await reply(password)).toEqual({ status: 403, body: LOCKED })
     // The link was not spent by a refused request: from elsewhere it still works.
     expect((await follow(token)).status).toBe(200)
   }, 60_000)
+
+  it("a password the operator sets, or the user changes, ends a link made before it", async () => {
+    const setByOperator = await newLink()
+    await runtime.runPromise(UserService.use((s) => s.setPassword(systemActor, { email: OWNER, password: PASSWORD })))
+    expect(await reply(await follow(setByOperator))).toEqual({ status: 400, body: SPENT })
+
+    const changedByUser = await newLink()
+    const login = await post("/api/login/", JSON.stringify({ email: OWNER, password: PASSWORD }), { "x-forwarded-for": freshAddress() })
+    expect(login.status).toBe(200)
+    const session = cookieOf(login, "sessionid")!
+    const csrf = cookieOf(login, "posthog_csrftoken")!
+    secrets.push(session.split("=")[1]!, csrf.split("=")[1]!)
+    const changed = await fetch(`${url}/api/users/@me/`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json", cookie: `${session}; ${csrf}`, "x-csrftoken": csrf.split("=")[1]! },
+      body: JSON.stringify({ current_password: PASSWORD, password: `${PASSWORD} again` })
+    })
+    expect(changed.status).toBe(200)
+    expect(await reply(await follow(changedByUser))).toEqual({ status: 400, body: SPENT })
+    await runtime.runPromise(UserService.use((s) => s.setPassword(systemActor, { email: OWNER, password: PASSWORD })))
+  })
 
   it("a user with two-factor authentication gets PostHog's 401 and the code step, which then opens the session", async () => {
     const email = "two-factor@example.com"

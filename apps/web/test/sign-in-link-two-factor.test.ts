@@ -19,6 +19,7 @@ describe("a sign-in link for a user with two-factor authentication", () => {
     withPage({ viewport: { width: 390, height: 844 } }, async (page) => {
       const { token } = await world.operate(SignInLinkService.use((s) => s.issue(systemActor, { email: owner.email })))
       await page.goto(`${world.base}${hrefOf({ page: "signInLink" })}#${token}`)
+      await page.getByRole("button", { name: "Sign in", exact: true }).click()
       const code = page.getByLabel("Two-factor code")
       await code.waitFor()
       expect(await isFocused(code)).toBe(true)

@@ -69,6 +69,12 @@ describe("the first start's sign-in link in Chromium", () => {
         expect(request.url()).not.toContain(link.slice(link.indexOf("#") + 1))
       })
       await page.goto(link)
+      // Nothing is posted on opening the link: a preview of it spends nothing. The person signs in.
+      const signIn = page.getByRole("button", { name: "Sign in", exact: true })
+      await signIn.waitFor()
+      expect(new URL(page.url()).hash).toBe("")
+      expect(posted).toEqual([])
+      await page.keyboard.press("Enter")
       // Home leads to the current project's flags.
       await page.waitForURL((url) => /^\/project\/\d+\/flags$/.test(url.pathname))
       await page.getByRole("heading", { level: 1 }).first().waitFor()
@@ -84,6 +90,7 @@ describe("the first start's sign-in link in Chromium", () => {
   it("a second use is refused in the API's words, with the command for a new link and a way to log in, at any size", () =>
     withPage({ viewport: { width: 390, height: 844 } }, async (page) => {
       await page.goto(link)
+      await page.getByRole("button", { name: "Sign in", exact: true }).click()
       await page.getByRole("heading", { level: 1, name: "This sign-in link cannot be used" }).waitFor()
       expect(new URL(page.url()).hash).toBe("")
       expect(await page.getByRole("alert").innerText()).toBe("This sign-in link has been used, has expired or is not valid.")

@@ -21,7 +21,9 @@ const render = (expiry: (at: Timestamp) => string) => (made: MadeLink) =>
   [
     `One-time sign-in link for ${made.email}; it works once, until ${expiry(made.expires_at)}, and any earlier link of theirs no longer works:`,
     `  ${made.url}`,
-    ...(made.site_url_set ? [] : ["HEDGEROW_SITE_URL is not set, so the link names the default address; set it to where people reach the server."]),
+    ...(made.site_url_set ? [] : [
+      `HEDGEROW_SITE_URL is not set, so the link names the default address, ${new URL(made.url).origin}: for a server started with another --port or --host, change the address before the # (the secret after it stays), or set HEDGEROW_SITE_URL to where people reach the server.`
+    ]),
     ...(made.sso_enforcement === null
       ? []
       : [`Their e-mail's domain enforces SSO (${made.sso_enforcement}), so the link is refused, as a password is, until that domain's SSO enforcement is switched off.`])

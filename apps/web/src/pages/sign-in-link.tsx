@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react"
+import { useState } from "react"
 import { type ApiError, asApiError } from "../api/client.ts"
 import { invalidate } from "../api/resources.ts"
 import { logInWithLink } from "../api/session.ts"
@@ -34,26 +34,28 @@ const redeemOnce = (secret: string): Promise<unknown> => {
 }
 
 type Step =
+  | { readonly kind: "ready"; readonly secret: string }
   | { readonly kind: "working" }
   | { readonly kind: "code" }
   | { readonly kind: "refused"; readonly refusal: ApiError | undefined }
 
 /**
- * Where a one-time sign-in link lands (`/sign-in-link#<secret>`): the secret, which the fragment keeps out
- * of every request line and log, is posted to the API, and the person lands on the console's home,
- * logged in; a user with two-factor authentication gives a code first. A link that cannot be used says
- * why, in the API's words, and how to get a new one.
+ * Where a one-time sign-in link lands (`/sign-in-link#<secret>`): once the person presses "Sign in", the
+ * secret, which the fragment keeps out of every request line and log, is posted to the API, and they land
+ * on the console's home, logged in; a user with two-factor authentication gives a code first. Nothing is
+ * posted on opening the page, so a program that opens links to look at them (a chat's or a mail
+ * scanner's preview) cannot spend the link, nor switch a logged-in browser to its account unasked. A link
+ * that cannot be used says why, in the API's words, and how to get a new one.
  */
 export default function SignInLinkPage() {
   usePageTitle("Sign in with a link")
-  const [step, setStep] = useState<Step>({ kind: "working" })
-
-  useEffect(() => {
+  const [step, setStep] = useState<Step>(() => {
     const secret = takeSecret()
-    if (secret === undefined) {
-      setStep({ kind: "refused", refusal: undefined })
-      return
-    }
+    return secret === undefined ? { kind: "refused", refusal: undefined } : { kind: "ready", secret }
+  })
+
+  const signIn = (secret: string) => {
+    setStep({ kind: "working" })
     redeemOnce(secret).then(
       () => {
         invalidate()
@@ -64,7 +66,7 @@ export default function SignInLinkPage() {
         setStep(refusal.code === "2fa_required" ? { kind: "code" } : { kind: "refused", refusal })
       }
     )
-  }, [])
+  }
 
   const loggedIn = () => {
     invalidate()
@@ -72,6 +74,14 @@ export default function SignInLinkPage() {
   }
 
   switch (step.kind) {
+    case "ready":
+      return (
+        <main id="main" className="login sign-in-link">
+          <h1>Sign in to Hedgerow</h1>
+          <p>This one-time link signs you in to the web console. It works once: after this, log in as usual.</p>
+          <button type="button" className="primary" autoFocus onClick={() => signIn(step.secret)}>Sign in</button>
+        </main>
+      )
     case "working":
       return (
         <main id="main" className="login">

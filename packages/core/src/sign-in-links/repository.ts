@@ -12,6 +12,8 @@ export class SignInLinkRepository extends Context.Service<SignInLinkRepository, 
    * Of two transactions taking one link at once, the second waits for the first and then finds nothing.
    */
   readonly take: (secretHash: string) => Effect.Effect<Option.Option<SignInLink>>
+  /** Drops the user's link, if any: their credentials changed, and a link made before must not outlive that. */
+  readonly removeForUser: (user: UserId) => Effect.Effect<void>
   /** Drops links past their expiry, which no one can use any more. */
   readonly removeExpired: (now: Timestamp) => Effect.Effect<void>
 }>()("hedgerow/SignInLinkRepository") {}

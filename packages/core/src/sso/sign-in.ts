@@ -7,6 +7,7 @@ import { Level } from "../organizations/model.ts"
 import type { DomainRepository } from "../domains/repository.ts"
 import { type LoggedIn, openSession } from "../sessions/open.ts"
 import { SessionRepository } from "../sessions/repository.ts"
+import { SignInLinkRepository } from "../sign-in-links/repository.ts"
 import { Email } from "../shared/fields.ts"
 import type { SessionId } from "../shared/ids.ts"
 import { holdsLoneSurrogate, holdsNul } from "../shared/text.ts"
@@ -51,6 +52,7 @@ export class SsoSignIn extends Context.Service<SsoSignIn, {
       const memberships = yield* MembershipRepository
       const sessions = yield* SessionRepository
       const keys = yield* PersonalApiKeyRepository
+      const links = yield* SignInLinkRepository
       const twoFactor = yield* TwoFactorRepository
       const transactions = yield* Transactions
       const context = yield* Effect.context<UserRepository | SessionRepository | MembershipRepository | DomainRepository>()
@@ -89,10 +91,11 @@ export class SsoSignIn extends Context.Service<SsoSignIn, {
           if (!person.is_email_verified) {
             // The account was made without proof that its maker holds the address (by accepting an invite,
             // which its inviter can do): the identity provider proves it now, and whatever the maker set up
-            // (a password, a second factor, sessions, keys) goes, so an account made ahead for someone
+            // (a password, a second factor, sessions, a sign-in link, keys) goes, so an account made ahead for someone
             // else's address gives its maker no way into the account its owner now uses.
             yield* users.proveEmail(person.id)
             yield* sessions.removeForUser(person.id, null)
+            yield* links.removeForUser(person.id)
             yield* keys.deleteAllForUser(person.id)
             yield* twoFactor.disable(person.id)
           }

@@ -18,6 +18,7 @@ import { Email, isRecord, maxLength } from "../shared/fields.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { loginTooOld, recentLoginRequired } from "../sessions/recent.ts"
 import { SessionRepository } from "../sessions/repository.ts"
+import { SignInLinkRepository } from "../sign-in-links/repository.ts"
 import { TwoFactorRepository } from "../two-factor/repository.ts"
 import { hashPassword, NewPassword, passwordProblem, PasswordText, verifyPassword } from "./password.ts"
 import { requireSystem } from "../shared/system.ts"
@@ -70,6 +71,7 @@ export class UserService extends Context.Service<UserService, {
       const projects = yield* ProjectRepository
       const access = yield* Access
       const sessions = yield* SessionRepository
+      const links = yield* SignInLinkRepository
       const twoFactor = yield* TwoFactorRepository
       const transactions = yield* Transactions
       const throttle = yield* LoginThrottle
@@ -149,8 +151,9 @@ export class UserService extends Context.Service<UserService, {
           const hash = yield* hashPassword(input.password)
           yield* transactions.run(Effect.gen(function*() {
             yield* users.setPasswordHash(user.id, hash)
-            // The caller's own session stays logged in, as in PostHog; the others end.
+            // The caller's own session stays logged in, as in PostHog; the others end, and so does a sign-in link.
             yield* sessions.removeForUser(user.id, session?.session_id ?? null)
+            yield* links.removeForUser(user.id)
           }))
         }
         return yield* me(actor)
@@ -164,6 +167,7 @@ export class UserService extends Context.Service<UserService, {
         yield* transactions.run(Effect.gen(function*() {
           yield* users.setPasswordHash(user.id, hash)
           yield* sessions.removeForUser(user.id, null)
+          yield* links.removeForUser(user.id)
         }))
         const sso_enforcement = yield* ssoEnforcementFor(user.email).pipe(Effect.provideService(DomainRepository, domains))
         return { ...user, sso_enforcement }

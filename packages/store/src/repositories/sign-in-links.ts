@@ -26,6 +26,7 @@ export const layerNoDeps = Layer.effect(
           Effect.orDie,
           Effect.flatMap(decodeLink)
         ),
+      removeForUser: (user) => sql`DELETE FROM sign_in_links WHERE user_id = ${user}`.pipe(Effect.orDie, Effect.asVoid),
       removeExpired: (now) =>
         sql`DELETE FROM sign_in_links WHERE expires_at <= ${now}::timestamptz`.pipe(Effect.orDie, Effect.asVoid)
     })
