@@ -130,3 +130,17 @@ export const scriptsLoaded = async (page: Page, load: () => Promise<void>) => {
   const loaded = await Promise.all(scripts)
   return { loaded, total: loaded.reduce((sum, script) => sum + script.bytes, 0) }
 }
+
+/**
+ * How far the page scrolls sideways (the document's width past the window's, 0 when it does not), and
+ * the elements (tag and class) that reach past the window's right edge, to say which one does.
+ */
+export const sidewaysOverflow = (page: Page) =>
+  page.evaluate(() => {
+    const overflow = Math.max(0, document.documentElement.scrollWidth - window.innerWidth)
+    if (overflow === 0) return { overflow, wider: [] }
+    const wider = [...document.body.querySelectorAll("*")]
+      .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .map((element) => `${element.tagName.toLowerCase()}${element.className === "" ? "" : `.${String(element.className).replace(/ /g, ".")}`}`)
+    return { overflow, wider: [...new Set(wider)].slice(0, 12) }
+  })

@@ -1,6 +1,7 @@
 import { type FormEvent, type ReactNode, useId, useState } from "react"
 import type { ApiError } from "../api/client.ts"
 import { useMe } from "../shell/me.ts"
+import { Alert } from "../ui/alert.tsx"
 import { SelectField, TextField } from "../ui/field.tsx"
 import type { KeyDraft } from "./draft.ts"
 import { type Restriction, useProjects } from "./restrictions.ts"
@@ -159,7 +160,7 @@ export const KeyForm = ({ initial, busy, error, submitLabel, onSave }: {
       <TextField label="Label" name="label" value={draft.label} onValue={(label) => change({ label })} error={errorAt("label")} autoComplete="off" />
       <ScopePicker choice={draft.scopes} onChange={(scopes) => change({ scopes })} error={errorAt("scopes")} />
       <RestrictionPicker restriction={draft.restriction} onChange={(restriction) => change({ restriction })} error={errorAt("restriction")} />
-      {errorAt("form") === undefined ? null : <p role="alert" className="form-error">{errorAt("form")}</p>}
+      {errorAt("form") === undefined ? null : <Alert className="form-error">{errorAt("form")}</Alert>}
       <button type="submit" className="primary" disabled={busy}>{submitLabel}</button>
     </form>
   )

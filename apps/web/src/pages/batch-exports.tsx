@@ -6,6 +6,7 @@ import { reread, urlOf, useApi } from "../api/use-api.ts"
 import { hrefOf } from "../router/routes.ts"
 import { organizationName, useMe } from "../shell/me.ts"
 import { OrganizationTabs } from "../shell/organization-tabs.tsx"
+import { Alert } from "../ui/alert.tsx"
 import { usePageTitle } from "../ui/page-title.ts"
 import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
@@ -69,7 +70,7 @@ export default function BatchExportsPage({ organizationId, pageNumber }: {
       <OrganizationTabs organizationId={organizationId} current="batchExports" />
       <h2>Batch exports</h2>
       <p role="status" className="notice">{notice ?? ""}</p>
-      {error === undefined ? null : <p role="alert" className="form-error">{error.detail}</p>}
+      {error === undefined ? null : <Alert className="form-error">{error.detail}</Alert>}
       <Resourceful resource={exports} onRetry={() => invalidate(key)}>
         {(page) =>
           page.count === 0
@@ -84,7 +85,7 @@ export default function BatchExportsPage({ organizationId, pageNumber }: {
             )
             : (
               <>
-                <table>
+                <table className="stack">
                   <caption className="visually-hidden">Batch exports, {page.count} in all</caption>
                   <thead>
                     <tr>
@@ -100,12 +101,12 @@ export default function BatchExportsPage({ organizationId, pageNumber }: {
                     {page.results.map((batchExport) => (
                       <tr key={batchExport.id}>
                         <th scope="row">{batchExport.name}</th>
-                        <td>{destinationOf(batchExport.destination)}</td>
-                        <td>{batchExport.interval}</td>
-                        <td>
+                        <td data-label="Destination">{destinationOf(batchExport.destination)}</td>
+                        <td data-label="Interval">{batchExport.interval}</td>
+                        <td data-label="State">
                           <span className={batchExport.paused ? "badge" : "badge badge-active"}>{batchExport.paused ? "Paused" : "Running"}</span>
                         </td>
-                        <td><When at={batchExport.last_paused_at} /></td>
+                        <td data-label="Last paused"><When at={batchExport.last_paused_at} /></td>
                         <td>
                           <button
                             type="button"
