@@ -247,16 +247,7 @@ const routePages = (): Array<string> => {
   return [...type.matchAll(/readonly page: "(\w+)"/g)].map((match) => match[1]!)
 }
 
-/** A write with the owner's key; its answer's body. */
-const sent = async (method: string, route: string, body: unknown, as = owner.key) => {
-  const response = await fetch(`${world.base}${route}`, {
-    method,
-    headers: { ...(as === "" ? {} : { authorization: `Bearer ${as}` }), "content-type": "application/json" },
-    body: JSON.stringify(body)
-  })
-  expect(response.status, `${method} ${route}`).toBeLessThan(300)
-  return response.json()
-}
+const { sent } = world
 
 /** The screens every page is seen on: a phone held upright, and a laptop's. */
 const SIZES = [{ width: 390, height: 844 }, { width: 1440, height: 900 }] as const

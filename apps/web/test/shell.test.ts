@@ -8,7 +8,7 @@ import { isFocused, seriousViolations, sidewaysOverflow, useConsole } from "./ha
 // links behind a button on a narrow screen, every table fitting the window with long words in it, a
 // session that ends under an open page, and the focus on an error once it shows.
 const world = useConsole()
-const { owner, withPage } = world
+const { owner, withPage, sent } = world
 
 const PHONE = { width: 390, height: 844 }
 const LAPTOP = { width: 1440, height: 900 }
@@ -25,16 +25,6 @@ const LONG = {
 /** Ids the tests need: a key of the owner's, the flag with the long key. */
 const seeded = { keyId: "", flagId: "" }
 
-/** A write with the owner's key; its answer's body. */
-const sent = async (method: string, route: string, body: unknown, as = owner.key) => {
-  const response = await fetch(`${world.base}${route}`, {
-    method,
-    headers: { ...(as === "" ? {} : { authorization: `Bearer ${as}` }), "content-type": "application/json" },
-    body: JSON.stringify(body)
-  })
-  expect(response.status, `${method} ${route}`).toBeLessThan(300)
-  return response.json()
-}
 
 /** axe in the light and the dark scheme, on the page as it is now. */
 const accessible = async (page: Page, what: string) => {

@@ -4,6 +4,7 @@ import { invalidate } from "../api/resources.ts"
 import { logOut } from "../api/session.ts"
 import { Link, navigate } from "../router/navigation.tsx"
 import { hrefOf, type Route } from "../router/routes.ts"
+import { Alert } from "../ui/alert.tsx"
 import { useDisclosure } from "../ui/disclosure.ts"
 import type { Me } from "./me.ts"
 
@@ -26,7 +27,7 @@ const LogOutButton = () => {
   return (
     <>
       <button type="button" onClick={leave}>Log out</button>
-      {error === undefined ? null : <span role="alert" className="inline-error">{error}</span>}
+      {error === undefined ? null : <Alert className="inline-error">{error}</Alert>}
     </>
   )
 }
