@@ -194,7 +194,9 @@ describe("a session that ends under an open page", () => {
       expect(await label.inputValue()).toBe("Renamed after the end")
       await page.locator(".session-ended").getByRole("link", { name: "Log in again" }).waitFor()
 
-      // A read the page makes after (another page of the shell) says the same, and leaves the page alone.
+      // A read the page makes after (another page of the shell, leaving the unsaved label behind when
+      // asked) says the same.
+      page.once("dialog", (dialog) => dialog.accept())
       await page.getByRole("link", { name: "Personal API keys", exact: true }).first().click()
       await page.getByRole("alertdialog", { name: "Your session has ended" }).waitFor()
       await page.getByRole("alertdialog").getByRole("link", { name: "Log in again" }).click()
@@ -222,6 +224,39 @@ describe("a session that ends under an open page", () => {
   })
 })
 
+describe("unsaved edits", () => {
+  it("are asked about before a link of the console leaves them, and kept when the person stays", async () => {
+    await withPage({ viewport: LAPTOP }, async (page) => {
+      const keyPage = hrefOf({ page: "personalApiKey", keyId: seeded.keyId })
+      await world.logInAt(page, keyPage)
+      const label = page.getByLabel("Label", { exact: true })
+      await label.waitFor()
+      const saved = await label.inputValue()
+      // Untouched, a link leaves at once.
+      await page.getByRole("link", { name: "Two-factor authentication" }).click()
+      await page.waitForURL(`${world.base}${hrefOf({ page: "twoFactor" })}`)
+      await page.goBack()
+      await label.fill("Edited, not saved")
+
+      const questions: Array<string> = []
+      page.once("dialog", (dialog) => {
+        questions.push(dialog.message())
+        return dialog.dismiss()
+      })
+      await page.getByRole("link", { name: "Two-factor authentication" }).click()
+      await expect.poll(() => questions).toEqual(["Leave this page? Changes you made here have not been saved."])
+      expect(new URL(page.url()).pathname).toBe(keyPage)
+      expect(await label.inputValue()).toBe("Edited, not saved")
+
+      page.once("dialog", (dialog) => dialog.accept())
+      await page.getByRole("link", { name: "Two-factor authentication" }).click()
+      await page.waitForURL(`${world.base}${hrefOf({ page: "twoFactor" })}`)
+      // Nothing was saved on the way out.
+      expect((await world.held(`/api/personal_api_keys/${seeded.keyId}/`)).label).toBe(saved)
+    })
+  })
+})
+
 describe("focus once something goes wrong", () => {
   it("moves to a page's failure as it shows", async () => {
     await withPage({ viewport: LAPTOP }, async (page) => {
@@ -231,6 +266,18 @@ describe("focus once something goes wrong", () => {
       const failure = page.getByRole("alert").filter({ hasText: "Not found." })
       await failure.waitFor()
       expect(await isFocused(failure)).toBe(true)
+    })
+  })
+
+  it("moves to the field a refusal names when the form's button had it", async () => {
+    await withPage({ viewport: PHONE }, async (page) => {
+      await world.logInAt(page, hrefOf({ page: "personalApiKey", keyId: seeded.keyId }))
+      const label = page.getByLabel("Label", { exact: true })
+      await label.fill("x".repeat(41))
+      await page.getByRole("button", { name: "Save", exact: true }).click()
+      await page.getByText("Ensure this field has no more than 40 characters.").waitFor()
+      expect(await isFocused(label)).toBe(true)
+      expect(await label.getAttribute("aria-invalid")).toBe("true")
     })
   })
 

@@ -3,7 +3,8 @@ import type { ApiError } from "../api/client.ts"
 import { useMe } from "../shell/me.ts"
 import { Alert } from "../ui/alert.tsx"
 import { SelectField, TextField } from "../ui/field.tsx"
-import type { KeyDraft } from "./draft.ts"
+import { useUnsavedGuard } from "../router/navigation.tsx"
+import { changedFields, type KeyDraft } from "./draft.ts"
 import { type Restriction, useProjects } from "./restrictions.ts"
 import { type Level, LEVEL_WORDS, type ScopeChoice, SCOPE_OBJECTS, SCOPE_WORDS } from "./scopes.ts"
 
@@ -149,6 +150,7 @@ export const KeyForm = ({ initial, busy, error, submitLabel, onSave }: {
   readonly onSave: (draft: KeyDraft) => void
 }) => {
   const [draft, setDraft] = useState(initial)
+  useUnsavedGuard(Object.keys(changedFields(initial, draft)).length > 0)
   const change = (part: Partial<KeyDraft>) => setDraft((old) => ({ ...old, ...part }))
   const submit = (event: FormEvent) => {
     event.preventDefault()

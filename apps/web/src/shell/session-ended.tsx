@@ -34,10 +34,10 @@ export const endSessionInShell = (): boolean => {
   return true
 }
 
-/** Whether the session has ended under the shell. */
-export const useSessionEnded = (): boolean => useSyncExternalStore(subscribe, () => refusals) > 0
-
 const useRefusals = (): number => useSyncExternalStore(subscribe, () => refusals)
+
+/** Whether the session has ended under the shell. */
+export const useSessionEnded = (): boolean => useRefusals() > 0
 
 /**
  * Says the session has ended, in a modal dialog (focus on "Log in again"), and, once the dialog is closed
@@ -59,7 +59,7 @@ export const SessionEnded = () => {
     <>
       <dialog ref={dialog} role="alertdialog" aria-labelledby={titleId} className="confirm-dialog">
         <h2 id={titleId}>Your session has ended</h2>
-        <p>You were logged out here, or your session expired or was revoked. Log in again to come back to this page.</p>
+        <p>You were logged out (in another tab, say), or your session expired or was revoked. Log in again to come back to this page.</p>
         <p>Anything typed on this page and not saved is lost when you leave it: close this to copy it first.</p>
         <div className="dialog-actions">
           <button type="button" onClick={() => dialog.current?.close()}>Close</button>
