@@ -196,8 +196,8 @@ describe("a session that ends under an open page", () => {
 
       // A read the page makes after (another page of the shell, leaving the unsaved label behind when
       // asked) says the same.
-      page.once("dialog", (dialog) => dialog.accept())
       await page.getByRole("link", { name: "Personal API keys", exact: true }).first().click()
+      await page.getByRole("dialog", { name: "Leave without saving?" }).getByRole("button", { name: "Leave without saving" }).click()
       await page.getByRole("alertdialog", { name: "Your session has ended" }).waitFor()
       await page.getByRole("alertdialog").getByRole("link", { name: "Log in again" }).click()
       await page.waitForURL((url) => url.pathname === "/login")
@@ -238,18 +238,17 @@ describe("unsaved edits", () => {
       await page.goBack()
       await label.fill("Edited, not saved")
 
-      const questions: Array<string> = []
-      page.once("dialog", (dialog) => {
-        questions.push(dialog.message())
-        return dialog.dismiss()
-      })
+      const question = page.getByRole("dialog", { name: "Leave without saving?" })
       await page.getByRole("link", { name: "Two-factor authentication" }).click()
-      await expect.poll(() => questions).toEqual(["Leave this page? Changes you made here have not been saved."])
+      await question.waitFor()
+      expect(await isFocused(question.getByRole("button", { name: "Stay" }))).toBe(true)
+      await page.keyboard.press("Enter")
+      await question.waitFor({ state: "hidden" })
       expect(new URL(page.url()).pathname).toBe(keyPage)
       expect(await label.inputValue()).toBe("Edited, not saved")
 
-      page.once("dialog", (dialog) => dialog.accept())
       await page.getByRole("link", { name: "Two-factor authentication" }).click()
+      await question.getByRole("button", { name: "Leave without saving" }).click()
       await page.waitForURL(`${world.base}${hrefOf({ page: "twoFactor" })}`)
       // Nothing was saved on the way out.
       expect((await world.held(`/api/personal_api_keys/${seeded.keyId}/`)).label).toBe(saved)

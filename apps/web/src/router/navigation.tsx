@@ -82,30 +82,6 @@ export const navigate = (
   notify()
 }
 
-/** The forms on screen holding edits not saved yet, each while it does. */
-const unsaved = new Set<object>()
-
-/** The browser's own question, before a link of the page leaves a form's unsaved edits behind. */
-const UNSAVED_QUESTION = "Leave this page? Changes you made here have not been saved."
-
-/**
- * While `dirty`, leaving the page asks first: a link of the console (a tab, the switcher, the header)
- * asks with the browser's confirmation, and a reload or closing the tab with the browser's own warning.
- * What the page does itself after a save (going to what it made) is not asked about.
- */
-export const useUnsavedGuard = (dirty: boolean) =>
-  useEffect(() => {
-    if (!dirty) return
-    const form = {}
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault()
-    unsaved.add(form)
-    window.addEventListener("beforeunload", warn)
-    return () => {
-      unsaved.delete(form)
-      window.removeEventListener("beforeunload", warn)
-    }
-  }, [dirty])
-
 /** A link that navigates in the page on a plain click and behaves as any link otherwise (new tab, copy). */
 export const Link = ({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { readonly href: string }) => {
   const follow = (event: MouseEvent<HTMLAnchorElement>) => {
@@ -113,7 +89,6 @@ export const Link = ({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchor
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
     if (rest.target !== undefined && rest.target !== "_self") return
     event.preventDefault()
-    if (unsaved.size > 0 && href !== current() && !window.confirm(UNSAVED_QUESTION)) return
     navigate(href)
   }
   return <a href={href} onClick={follow} {...rest} />
