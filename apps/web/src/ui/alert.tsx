@@ -9,5 +9,5 @@ import { type ReactNode, useEffect, useRef } from "react"
 export const Alert = ({ className, children }: { readonly className?: string | undefined; readonly children: ReactNode }) => {
   const alert = useRef<HTMLDivElement>(null)
   useEffect(() => alert.current?.focus(), [])
-  return <div ref={alert} role="alert" tabIndex={-1} className={className === undefined ? "alert" : `alert ${className}`}>{children}</div>
+  return <div ref={alert} role="alert" tabIndex={-1} className={className}>{children}</div>
 }
