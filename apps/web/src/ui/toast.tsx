@@ -13,8 +13,8 @@ const ToastContext = createContext<(words: string) => void>(() => {})
 export const useToast = () => useContext(ToastContext)
 
 /**
- * The notices' place: a status region that is always in the page (a screen reader only reads out what
- * changes in a region it already knows), empty between notices. A notice holds no control, so it never
+ * The notices' place: a polite live region that is always in the page (a screen reader only reads out
+ * what changes in a region it already knows), empty between notices, and a status only while it holds one. A notice holds no control, so it never
  * takes the focus nor leaves it nowhere when it goes, and it lets clicks through to what is under it.
  */
 export const ToastRegion = ({ children }: { readonly children: ReactNode }) => {
@@ -32,7 +32,7 @@ export const ToastRegion = ({ children }: { readonly children: ReactNode }) => {
   return (
     <ToastContext value={show}>
       {children}
-      <p role="status" className={notice === undefined ? "toast toast-empty" : "toast"}>
+      <p aria-live="polite" role={notice === undefined ? undefined : "status"} className={notice === undefined ? "toast toast-empty" : "toast"}>
         {/* A new span for each notice, so that the same words twice are read out twice. */}
         {notice === undefined ? null : <span key={notice.serial}>{notice.words}</span>}
       </p>
