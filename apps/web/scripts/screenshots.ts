@@ -2,10 +2,10 @@
  * The README's pictures of the console: the built console served by the real server over an in-memory
  * store, a project seeded through the API as a team would have it, and Chromium at 1280×800 in the light
  * and the dark scheme (a flag's activity, usage and code among them); the organization's roles and a SAML
- * domain's settings; then the log-in page for an e-mail whose domain enforces SAML, a sign-in link that
- * cannot be used, and the log-in at the two-factor code of a user who has turned it on. Writes
- * docs/screenshots/*.png. Run by `npm run
- * screenshots -w @hedgerow/web` (which builds first); not a test.
+ * domain's settings; the personal API keys and the header's account menu on a phone's screen (390×844);
+ * then the log-in page for an e-mail whose domain enforces SAML, a sign-in link that cannot be used, and
+ * the log-in at the two-factor code of a user who has turned it on. Writes docs/screenshots/*.png. Run
+ * by `npm run screenshots -w @hedgerow/web` (which builds first); not a test.
  */
 import { bodyOf, DomainService, systemActor, totpCode } from "@hedgerow/core"
 import { HedgerowServer } from "@hedgerow/http-server"
@@ -144,15 +144,19 @@ try {
     await page.getByRole("button", { name: "Log in" }).click()
     await page.waitForURL((url) => url.pathname !== "/login")
 
+    /** `target` as it is now, in the light and the dark scheme: `<name>-light.png` and `<name>-dark.png`. */
+    const capture = async (target: Page, name: string) => {
+      for (const colorScheme of ["light", "dark"] as const) {
+        await target.emulateMedia({ colorScheme })
+        const file = path.join(out, `${name}-${colorScheme}.png`)
+        await target.screenshot({ path: file })
+        console.log(`wrote ${path.relative(process.cwd(), file)}`)
+      }
+    }
     const shoot = async (pagePath: string, name: string, ready: (page: Page) => Promise<void>) => {
       await page.goto(`${base}${pagePath}`)
       await ready(page)
-      for (const colorScheme of ["light", "dark"] as const) {
-        await page.emulateMedia({ colorScheme })
-        const file = path.join(out, `${name}-${colorScheme}.png`)
-        await page.screenshot({ path: file })
-        console.log(`wrote ${path.relative(process.cwd(), file)}`)
-      }
+      await capture(page, name)
     }
     await shoot(`/project/${first.project_id}/flags`, "flags-list", (page) => page.getByRole("link", { name: MULTIVARIATE }).waitFor())
     // The same list on a phone's screen: a card per flag.
@@ -264,6 +268,18 @@ try {
       )
     })
 
+    // On a phone's screen (390×844): the personal API keys as cards, then the header's account menu open.
+    await api("POST", "/api/personal_api_keys/", { label: "CI reader", scopes: ["feature_flag:read", "project:read"] })
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 })
+    await phone.addCookies(await context.cookies())
+    const phonePage = await phone.newPage()
+    await phonePage.goto(`${base}/settings/personal-api-keys`)
+    await phonePage.getByRole("link", { name: "CI reader" }).waitFor()
+    await capture(phonePage, "phone-keys")
+    await phonePage.getByRole("button", { name: "Account", exact: true }).click()
+    await phonePage.getByRole("button", { name: "Log out" }).waitFor()
+    await capture(phonePage, "phone-account-menu")
+
     // The log-in page, with no session: first for someone of the SAML domain once their e-mail is typed.
     await runtime.runPromise(Effect.gen(function*() {
       const domain = yield* DomainService.use((d) => d.create(systemActor, first.organization_id, bodyOf({ domain: SAML_DOMAIN })))
@@ -307,23 +323,15 @@ try {
 
     const loggedOut = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 })
     const logInPage = await loggedOut.newPage()
-    const shootLogIn = async (name: string) => {
-      for (const colorScheme of ["light", "dark"] as const) {
-        await logInPage.emulateMedia({ colorScheme })
-        const file = path.join(out, `${name}-${colorScheme}.png`)
-        await logInPage.screenshot({ path: file })
-        console.log(`wrote ${path.relative(process.cwd(), file)}`)
-      }
-    }
     await logInPage.goto(`${base}/login`)
     await logInPage.getByLabel("Email").fill(`grace@${SAML_DOMAIN}`)
     await logInPage.getByRole("link", { name: "Log in with SAML" }).waitFor()
-    await shootLogIn("log-in-sso")
+    await capture(logInPage, "log-in-sso")
 
     // A sign-in link that cannot be used (a second use looks the same): why, and the way to a new one.
     await logInPage.goto(`${base}/sign-in-link#${"0".repeat(43)}`)
     await logInPage.getByRole("heading", { name: "This sign-in link cannot be used" }).waitFor()
-    await shootLogIn("sign-in-link-refused")
+    await capture(logInPage, "sign-in-link-refused")
 
     // Then Ada, with an authenticator app (turned on from her session, as the settings page does), past
     // her password.
@@ -339,7 +347,7 @@ try {
     await logInPage.getByLabel("Password").fill(PASSWORD)
     await logInPage.getByRole("button", { name: "Log in", exact: true }).click()
     await logInPage.getByLabel("Two-factor code").waitFor()
-    await shootLogIn("log-in-two-factor")
+    await capture(logInPage, "log-in-two-factor")
   } finally {
     await browser.close()
   }

@@ -1,9 +1,11 @@
 import { lazy, Suspense, useEffect } from "react"
-import { onSessionLost, onTwoFactorRequired } from "./api/resources.ts"
+import { onSessionLost } from "./api/client.ts"
+import { onTwoFactorRequired } from "./api/resources.ts"
 import { useApi } from "./api/use-api.ts"
 import { navigate, useLocation } from "./router/navigation.tsx"
 import { ALL_FLAGS, hrefOf, parseRoute } from "./router/routes.ts"
 import type { Me } from "./shell/me.ts"
+import { endSessionInShell, SessionEnded, useSessionEnded } from "./shell/session-ended.tsx"
 import { Shell } from "./shell/shell.tsx"
 import { Failed, Loading } from "./ui/states.tsx"
 
@@ -13,11 +15,12 @@ const SignInLinkPage = lazy(() => import("./pages/sign-in-link.tsx"))
 
 const here = () => window.location.pathname + window.location.search
 
-// A 401 to any read means there is no session (any more): log in, then come back here. The log-in, a
-// sign-in link and an invite's sign-up need none.
+// A call refused for want of a session: where the shell is on screen, the session has ended, and the
+// shell says so (ending nothing the person typed); otherwise there was none, so log in, then come back
+// here. The log-in, a sign-in link and an invite's sign-up need none.
 onSessionLost(() => {
   const { page } = parseRoute(window.location.pathname, window.location.search)
-  if (page === "login" || page === "signup" || page === "signInLink") return
+  if (page === "login" || page === "signup" || page === "signInLink" || endSessionInShell()) return
   navigate(hrefOf({ page: "login", next: here() === "/" ? undefined : here() }), { replace: true })
 })
 
@@ -47,6 +50,7 @@ export const App = () => {
   const query = location.indexOf("?")
   const route = query === -1 ? parseRoute(location, "") : parseRoute(location.slice(0, query), location.slice(query))
   const me = useApi("/api/users/@me/", {})
+  const ended = useSessionEnded()
 
   if (route.page === "login") {
     if (me.status === "ready") return <Redirect to={route.next ?? "/"} />
@@ -77,8 +81,9 @@ export const App = () => {
     case "loading":
       return <main id="main"><Loading /></main>
     case "failed":
-      // A 401 is on its way to the log-in page.
-      return <main id="main">{me.error.status === 401 ? <Loading /> : <Failed error={me.error} onRetry={() => window.location.reload()} />}</main>
+      // A 401 is on its way to the log-in page, unless it ended a session the shell was showing.
+      if (me.error.status === 401) return <main id="main">{ended ? <SessionEnded /> : <Loading />}</main>
+      return <main id="main"><Failed error={me.error} onRetry={() => window.location.reload()} /></main>
     case "ready": {
       if (route.page !== "home") return <Shell me={me.data} route={route} />
       const home = homeOf(me.data)

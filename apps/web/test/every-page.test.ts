@@ -4,13 +4,14 @@ import * as path from "node:path"
 import type { BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ALL_FLAGS, COHORT_TABS, FLAG_TABS, hrefOf, parseRoute, type Route } from "../src/router/routes.ts"
-import { seriousViolations, useConsole } from "./harness.ts"
+import { seriousViolations, sidewaysOverflow, useConsole } from "./harness.ts"
 
 // Every kind of page the router knows, each visited over data seeded through the API with the owner's
-// key: exactly one h1, a title of its own, and no serious or critical axe finding in the light scheme
-// nor in the dark. A route added to `Route` is a kind this file must visit: `VISITS` is a record over
-// its `page` values (the compiler refuses one missing), and the first test reads the type's source so
-// that the run fails too.
+// key, on a phone's screen (390×844) and a wide one (1440×900): exactly one h1, a title of its own, no
+// sideways scrolling of the page, and no serious or critical axe finding in the light scheme nor in the
+// dark. Every visit is made at every size in `SIZES`. A route added to `Route` is a kind this file must
+// visit: `VISITS` is a record over its `page` values (the compiler refuses one missing), and the first
+// test reads the type's source so that the run fails too.
 const world = useConsole()
 const { owner } = world
 
@@ -246,18 +247,15 @@ const routePages = (): Array<string> => {
   return [...type.matchAll(/readonly page: "(\w+)"/g)].map((match) => match[1]!)
 }
 
-/** A write with the owner's key; its answer's body. */
-const sent = async (method: string, route: string, body: unknown, as = owner.key) => {
-  const response = await fetch(`${world.base}${route}`, {
-    method,
-    headers: { ...(as === "" ? {} : { authorization: `Bearer ${as}` }), "content-type": "application/json" },
-    body: JSON.stringify(body)
-  })
-  expect(response.status, `${method} ${route}`).toBeLessThan(300)
-  return response.json()
-}
+const { sent } = world
 
-const contexts: { session?: BrowserContext; none?: BrowserContext } = {}
+/** The screens every page is seen on: a phone held upright, and a laptop's. */
+const SIZES = [{ width: 390, height: 844 }, { width: 1440, height: 900 }] as const
+type Size = (typeof SIZES)[number]
+const sizeName = (size: Size) => `${size.width}×${size.height}`
+
+/** A browser context per screen size, one logged in as the owner and one with no session. */
+const contexts = new Map<string, { readonly session: BrowserContext; readonly none: BrowserContext }>()
 
 beforeAll(async () => {
   const organization = `/api/organizations/${owner.organization}`
@@ -308,15 +306,20 @@ beforeAll(async () => {
     currentProject: String(me.team.id)
   })
 
-  contexts.none = await world.browser.newContext({ viewport: { width: 1280, height: 800 } })
-  contexts.session = await world.browser.newContext({ viewport: { width: 1280, height: 800 } })
-  const login = await contexts.session.request.post(`${world.base}/api/login/`, { data: { email: owner.email, password: owner.password } })
-  expect(login.status()).toBe(200)
+  for (const size of SIZES) {
+    const none = await world.browser.newContext({ viewport: size })
+    const session = await world.browser.newContext({ viewport: size })
+    contexts.set(sizeName(size), { none, session })
+    const login = await session.request.post(`${world.base}/api/login/`, { data: { email: owner.email, password: owner.password } })
+    expect(login.status()).toBe(200)
+  }
 })
 
 afterAll(async () => {
-  await contexts.session?.close()
-  await contexts.none?.close()
+  for (const { session, none } of contexts.values()) {
+    await session.close()
+    await none.close()
+  }
 })
 
 describe("every page of the console", () => {
@@ -331,9 +334,9 @@ describe("every page of the console", () => {
     }
   })
 
-  const all = Object.values(VISITS).flat()
-  it.each(all.map((visit) => [visit.what, visit] as const))("%s: one h1, a title, no serious axe finding, light or dark", async (_, visit) => {
-    const page = await contexts[visit.session ? "session" : "none"]!.newPage()
+  const all = Object.values(VISITS).flat().flatMap((visit) => SIZES.map((size) => [visit.what, sizeName(size), visit] as const))
+  it.each(all)("%s at %s: one h1, a title, no sideways scrolling, no serious axe finding, light or dark", async (_, size, visit) => {
+    const page = await contexts.get(size)![visit.session ? "session" : "none"].newPage()
     try {
       await page.goto(`${world.base}${visit.path(seeded)}`)
       await visit.ready(page, seeded)
@@ -342,6 +345,7 @@ describe("every page of the console", () => {
       expect(await page.locator("h1").count()).toBe(1)
       const title = await page.title()
       expect(title).toMatch(/^\S.* · Hedgerow$/)
+      expect(await sidewaysOverflow(page), `${visit.what} at ${size}`).toEqual({ overflow: 0, wider: [] })
       for (const colorScheme of ["light", "dark"] as const) {
         await page.emulateMedia({ colorScheme })
         expect(await seriousViolations(page), `${visit.what}, ${colorScheme}`).toEqual([])

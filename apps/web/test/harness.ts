@@ -23,6 +23,8 @@ export interface ConsoleWorld {
   readonly owner: { email: string; password: string; organization: string; project: number; key: string }
   /** What the API holds at `path`, asked with the owner's key. */
   readonly held: (path: string) => Promise<any>
+  /** A write that must succeed, with the owner's key (or `as`'s; `""` for none); its answer's body. */
+  readonly sent: (method: string, route: string, body: unknown, as?: string) => Promise<any>
   /** `use` given a page in a browser context of its own (no cookies shared; axe needs one), closed after it. */
   readonly withPage: (options: BrowserContextOptions, use: (page: Page) => Promise<void>) => Promise<void>
   /** Logs the owner in from `path` (a deep link) and waits to be back there. */
@@ -48,6 +50,15 @@ export const useConsole = (options: { readonly network?: boolean; readonly env?:
     held: async (path) => {
       const response = await fetch(`${world.base}${path}`, { headers: { authorization: `Bearer ${world.owner.key}` } })
       expect(response.status, path).toBe(200)
+      return response.json()
+    },
+    sent: async (method, route, body, as = world.owner.key) => {
+      const response = await fetch(`${world.base}${route}`, {
+        method,
+        headers: { ...(as === "" ? {} : { authorization: `Bearer ${as}` }), "content-type": "application/json" },
+        body: JSON.stringify(body)
+      })
+      expect(response.status, `${method} ${route}`).toBeLessThan(300)
       return response.json()
     },
     withPage: async (options, use) => {
@@ -130,3 +141,17 @@ export const scriptsLoaded = async (page: Page, load: () => Promise<void>) => {
   const loaded = await Promise.all(scripts)
   return { loaded, total: loaded.reduce((sum, script) => sum + script.bytes, 0) }
 }
+
+/**
+ * How far the page scrolls sideways (the document's width past the window's, 0 when it does not), and
+ * the elements (tag and class) that reach past the window's right edge, to say which one does.
+ */
+export const sidewaysOverflow = (page: Page) =>
+  page.evaluate(() => {
+    const overflow = Math.max(0, document.documentElement.scrollWidth - window.innerWidth)
+    if (overflow === 0) return { overflow, wider: [] }
+    const wider = [...document.body.querySelectorAll("*")]
+      .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .map((element) => `${element.tagName.toLowerCase()}${element.className === "" ? "" : `.${String(element.className).replace(/ /g, ".")}`}`)
+    return { overflow, wider: [...new Set(wider)].slice(0, 12) }
+  })

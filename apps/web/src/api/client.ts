@@ -59,6 +59,18 @@ export const queryString = (query: QueryValues = {}): string => {
   return text === "" ? "" : `?${text}`
 }
 
+/** The API's codes for a request whose session (or key) is missing or no longer valid. */
+const SESSION_GONE: ReadonlySet<string> = new Set(["not_authenticated", "authentication_failed"])
+
+/** What a call refused for want of a session says, in place of the API's words about credentials. */
+export const SESSION_ENDED = "Your session has ended. Log in again to go on."
+
+/** Called when any call, a read or a write, is refused for want of a session. */
+let sessionLost: () => void = () => {}
+export const onSessionLost = (handler: () => void) => {
+  sessionLost = handler
+}
+
 interface Call {
   readonly method: string
   readonly url: string
@@ -96,6 +108,10 @@ const send = async (call: Call): Promise<unknown> => {
     }
   }
   if (response.ok) return body
+  if (response.status === 401 && isEnvelope(body) && SESSION_GONE.has(body.code)) {
+    sessionLost()
+    throw new ApiError(401, { ...body, detail: SESSION_ENDED })
+  }
   if (isEnvelope(body)) throw new ApiError(response.status, body)
   throw new ApiError(response.status, {
     type: "server_error",

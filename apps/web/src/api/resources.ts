@@ -27,12 +27,6 @@ const subscribe = (listener: () => void) => {
   return () => listeners.delete(listener)
 }
 
-/** Called when the API answers 401 to any read: the session is gone. */
-let sessionLost: () => void = () => {}
-export const onSessionLost = (handler: () => void) => {
-  sessionLost = handler
-}
-
 /** Called when the API answers a read with one of those refusals. */
 let twoFactorRequired: (refusal: TwoFactorRefusal) => void = () => {}
 export const onTwoFactorRequired = (handler: (refusal: TwoFactorRefusal) => void) => {
@@ -49,7 +43,6 @@ const start = (key: string, load: () => Promise<unknown>): Entry => {
     (cause: unknown) => {
       entry.state = { status: "failed", error: asApiError(cause) }
       const { status, code } = entry.state.error
-      if (status === 401) sessionLost()
       const refusal = status === 403 ? twoFactorRefusalOf(code) : undefined
       if (refusal !== undefined) twoFactorRequired(refusal)
     }

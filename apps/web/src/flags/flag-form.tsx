@@ -1,8 +1,8 @@
-import { type FormEvent, type KeyboardEvent, type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react"
+import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from "react"
 import type { ApiError } from "../api/client.ts"
-import { type LeaveGuard, useLeaveGuard } from "../router/navigation.tsx"
 import { Confirmation, useConfirmation } from "../ui/confirm-dialog.tsx"
 import { inContext, Switch, TextAreaField, TextField } from "../ui/field.tsx"
+import { LeaveQuestion, useUnsavedGuard } from "../ui/unsaved.tsx"
 import {
   type Draft,
   type DraftGroup,
@@ -133,8 +133,6 @@ export const FlagForm = ({ initial, stored, busy, error, suggestions, readOnly, 
   const [risks, setRisks] = useState<ReadonlyArray<RiskyChange>>([])
   const form = useRef<HTMLFormElement>(null)
   const saveQuestion = useConfirmation()
-  const leaveQuestion = useConfirmation()
-  const leave = useRef<() => void>(() => undefined)
 
   const shown = error !== undefined && error !== dismissed ? error : undefined
   const payloadProblems = checkPayloads ? payloadErrors(draft) : {}
@@ -156,18 +154,7 @@ export const FlagForm = ({ initial, stored, busy, error, suggestions, readOnly, 
     form.current?.querySelector<HTMLElement>(`[aria-invalid="true"], .section-error, .form-error, [role="alert"]`)?.focus()
   }, [refusals])
 
-  const guard = useCallback<LeaveGuard>((go) => {
-    leave.current = go
-    leaveQuestion.open()
-    return false
-  }, [leaveQuestion.open])
-  useLeaveGuard(dirty && editable ? guard : undefined)
-  useEffect(() => {
-    if (!dirty || !editable) return
-    const hold = (event: BeforeUnloadEvent) => event.preventDefault()
-    window.addEventListener("beforeunload", hold)
-    return () => window.removeEventListener("beforeunload", hold)
-  }, [dirty, editable])
+  const unsaved = useUnsavedGuard(dirty && editable)
 
   const save = (sent: Draft) => {
     setNotice("")
@@ -347,16 +334,9 @@ export const FlagForm = ({ initial, stored, busy, error, suggestions, readOnly, 
       >
         <RiskList risks={risks} />
       </Confirmation>
-      <Confirmation
-        refs={leaveQuestion.refs}
-        title="Leave without saving?"
-        confirmLabel="Leave without saving"
-        dismissLabel="Stay"
-        action={() => Promise.resolve()}
-        onDone={() => leave.current()}
-      >
+      <LeaveQuestion guard={unsaved}>
         <p>Your changes to this flag are not saved. Leaving drops them.</p>
-      </Confirmation>
+      </LeaveQuestion>
     </form>
   )
 }

@@ -1,8 +1,10 @@
 import { type FormEvent, type ReactNode, useId, useState } from "react"
 import type { ApiError } from "../api/client.ts"
 import { useMe } from "../shell/me.ts"
+import { Alert } from "../ui/alert.tsx"
 import { SelectField, TextField } from "../ui/field.tsx"
-import type { KeyDraft } from "./draft.ts"
+import { LeaveQuestion, useUnsavedGuard } from "../ui/unsaved.tsx"
+import { changedFields, type KeyDraft } from "./draft.ts"
 import { type Restriction, useProjects } from "./restrictions.ts"
 import { type Level, LEVEL_WORDS, type ScopeChoice, SCOPE_OBJECTS, SCOPE_WORDS } from "./scopes.ts"
 
@@ -148,6 +150,7 @@ export const KeyForm = ({ initial, busy, error, submitLabel, onSave }: {
   readonly onSave: (draft: KeyDraft) => void
 }) => {
   const [draft, setDraft] = useState(initial)
+  const unsaved = useUnsavedGuard(Object.keys(changedFields(initial, draft)).length > 0)
   const change = (part: Partial<KeyDraft>) => setDraft((old) => ({ ...old, ...part }))
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -159,8 +162,11 @@ export const KeyForm = ({ initial, busy, error, submitLabel, onSave }: {
       <TextField label="Label" name="label" value={draft.label} onValue={(label) => change({ label })} error={errorAt("label")} autoComplete="off" />
       <ScopePicker choice={draft.scopes} onChange={(scopes) => change({ scopes })} error={errorAt("scopes")} />
       <RestrictionPicker restriction={draft.restriction} onChange={(restriction) => change({ restriction })} error={errorAt("restriction")} />
-      {errorAt("form") === undefined ? null : <p role="alert" className="form-error">{errorAt("form")}</p>}
+      {errorAt("form") === undefined ? null : <Alert className="form-error">{errorAt("form")}</Alert>}
       <button type="submit" className="primary" disabled={busy}>{submitLabel}</button>
+      <LeaveQuestion guard={unsaved}>
+        <p>Your changes to this key are not saved. Leaving drops them.</p>
+      </LeaveQuestion>
     </form>
   )
 }

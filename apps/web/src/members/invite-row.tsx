@@ -19,12 +19,12 @@ export const InviteRow = ({ organizationId, invite, onCancelled }: {
   const email = invite.target_email
   return (
     <tr>
-      <td>{email}</td>
-      <td>{invite.first_name}</td>
-      <td>{levelWords(invite.level)}</td>
-      <td><When at={invite.created_at} dateOnly /></td>
-      <td>{invite.is_expired ? <span className="badge badge-deleted">Expired</span> : <span className="badge badge-active">Pending</span>}</td>
-      <td><InviteLink inviteId={invite.id} email={email} /></td>
+      <td data-label="Email">{email}</td>
+      <td data-label="First name">{invite.first_name}</td>
+      <td data-label="Level">{levelWords(invite.level)}</td>
+      <td data-label="Created"><When at={invite.created_at} dateOnly /></td>
+      <td data-label="Status">{invite.is_expired ? <span className="badge badge-deleted">Expired</span> : <span className="badge badge-active">Pending</span>}</td>
+      <td data-label="Link"><InviteLink inviteId={invite.id} email={email} /></td>
       <td>
         <ConfirmDialog
           label={<>Cancel invite<span className="visually-hidden"> for {email}</span></>}

@@ -91,9 +91,9 @@ export const MemberRow = ({ organizationId, member, mine, callerLevel, onDone, o
 
   return (
     <tr>
-      <td>{personName(member.user) || "—"}{mine ? " (you)" : ""}</td>
-      <td>{email}</td>
-      <td>
+      <td data-label="Name">{personName(member.user) || "—"}{mine ? " (you)" : ""}</td>
+      <td data-label="Email">{email}</td>
+      <td data-label="Level">
         {editable
           ? (
             <form className="row-form" onSubmit={changeLevel}>
@@ -127,7 +127,7 @@ export const MemberRow = ({ organizationId, member, mine, callerLevel, onDone, o
           )
           : levelWords(member.level)}
       </td>
-      <td><When at={member.joined_at} dateOnly /></td>
+      <td data-label="Joined"><When at={member.joined_at} dateOnly /></td>
       <td>
         {editable
           ? (

@@ -6,9 +6,11 @@ import { reread, urlOf, useApi } from "../api/use-api.ts"
 import { hrefOf } from "../router/routes.ts"
 import { organizationName, useMe } from "../shell/me.ts"
 import { OrganizationTabs } from "../shell/organization-tabs.tsx"
+import { Alert } from "../ui/alert.tsx"
 import { usePageTitle } from "../ui/page-title.ts"
 import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
+import { useToast } from "../ui/toast.tsx"
 import { When } from "../ui/when.tsx"
 
 const PAGE_SIZE = 20
@@ -48,17 +50,17 @@ export default function BatchExportsPage({ organizationId, pageNumber }: {
   const key = urlOf(PATH, options)
   const exports = useApi(PATH, options)
   const [busy, setBusy] = useState<string | undefined>(undefined)
-  const [notice, setNotice] = useState<string | undefined>(undefined)
+  // Said at the window's foot: on a phone the switch is far below the page's head.
+  const toast = useToast()
   const [error, setError] = useState<ApiError | undefined>(undefined)
 
   const switchPaused = (batchExport: BatchExport, pause: boolean) => {
     setBusy(batchExport.id)
-    setNotice(undefined)
     setError(undefined)
     const params = { organization_id: organizationId, id: batchExport.id }
     request("POST", SWITCHES[pause ? "pause" : "unpause"], { params })
       .then(() => reread(urlOf(PATH, { params: { organization_id: organizationId } }), PATH, options))
-      .then(() => setNotice(`${batchExport.name} is ${pause ? "paused" : "running"}.`))
+      .then(() => toast(`${batchExport.name} is ${pause ? "paused" : "running"}.`))
       .catch((cause: unknown) => setError(asApiError(cause)))
       .finally(() => setBusy(undefined))
   }
@@ -68,8 +70,7 @@ export default function BatchExportsPage({ organizationId, pageNumber }: {
       <h1>{name}</h1>
       <OrganizationTabs organizationId={organizationId} current="batchExports" />
       <h2>Batch exports</h2>
-      <p role="status" className="notice">{notice ?? ""}</p>
-      {error === undefined ? null : <p role="alert" className="form-error">{error.detail}</p>}
+      {error === undefined ? null : <Alert className="form-error">{error.detail}</Alert>}
       <Resourceful resource={exports} onRetry={() => invalidate(key)}>
         {(page) =>
           page.count === 0
@@ -84,7 +85,7 @@ export default function BatchExportsPage({ organizationId, pageNumber }: {
             )
             : (
               <>
-                <table>
+                <table className="stack">
                   <caption className="visually-hidden">Batch exports, {page.count} in all</caption>
                   <thead>
                     <tr>
@@ -100,12 +101,12 @@ export default function BatchExportsPage({ organizationId, pageNumber }: {
                     {page.results.map((batchExport) => (
                       <tr key={batchExport.id}>
                         <th scope="row">{batchExport.name}</th>
-                        <td>{destinationOf(batchExport.destination)}</td>
-                        <td>{batchExport.interval}</td>
-                        <td>
+                        <td data-label="Destination">{destinationOf(batchExport.destination)}</td>
+                        <td data-label="Interval">{batchExport.interval}</td>
+                        <td data-label="State">
                           <span className={batchExport.paused ? "badge" : "badge badge-active"}>{batchExport.paused ? "Paused" : "Running"}</span>
                         </td>
-                        <td><When at={batchExport.last_paused_at} /></td>
+                        <td data-label="Last paused"><When at={batchExport.last_paused_at} /></td>
                         <td>
                           <button
                             type="button"

@@ -51,7 +51,7 @@ export default function InvitesPage({ organizationId, pageNumber }: {
             )
             : (
               <>
-                <table className="invites">
+                <table className="invites stack">
                   <caption className="visually-hidden">Invites, {page.count} in all</caption>
                   <thead>
                     <tr>

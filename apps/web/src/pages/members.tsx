@@ -43,7 +43,7 @@ export default function MembersPage({ organizationId, pageNumber }: {
             )
             : (
               <>
-                <table className="members">
+                <table className="members stack">
                   <caption className="visually-hidden">Members, {page.count} in all</caption>
                   <thead>
                     <tr>

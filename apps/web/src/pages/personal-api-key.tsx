@@ -9,6 +9,7 @@ import { Link } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
 import { usePageTitle } from "../ui/page-title.ts"
 import { Resourceful } from "../ui/states.tsx"
+import { useToast } from "../ui/toast.tsx"
 
 /** One key: its label, scopes and restrictions to change (its value is never shown again, only its mask). */
 export default function PersonalApiKeyPage({ keyId }: { readonly keyId: string }) {
@@ -18,18 +19,18 @@ export default function PersonalApiKeyPage({ keyId }: { readonly keyId: string }
   usePageTitle(key.status === "ready" ? key.data.label : "Personal API key")
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<ApiError | undefined>(undefined)
-  const [notice, setNotice] = useState<string | undefined>(undefined)
+  // Said at the window's foot: the form is taller than a phone's screen, and Save is at its end.
+  const toast = useToast()
 
   const save = (current: PersonalApiKey, draft: KeyDraft) => {
     setError(undefined)
-    setNotice(undefined)
     const payload = changedFields(keyDraftOf(current), draft)
-    if (Object.keys(payload).length === 0) return setNotice("Nothing has changed.")
+    if (Object.keys(payload).length === 0) return toast("Nothing has changed.")
     setBusy(true)
     request("PATCH", KEY_PATH, { ...options, payload }).then(
       (updated) => {
         invalidateWith(KEYS_PATH, url, updated)
-        setNotice("Saved.")
+        toast("Saved.")
       },
       (cause: unknown) => setError(asApiError(cause))
     ).finally(() => setBusy(false))
@@ -52,7 +53,6 @@ export default function PersonalApiKeyPage({ keyId }: { readonly keyId: string }
               <dt>Last rolled</dt>
               <dd><When at={current.last_rolled_at} /></dd>
             </dl>
-            <p role="status" className="notice">{notice ?? ""}</p>
             <KeyForm
               key={current.id}
               initial={keyDraftOf(current)}

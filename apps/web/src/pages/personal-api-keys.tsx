@@ -66,7 +66,7 @@ export default function PersonalApiKeysPage() {
               </Empty>
             )
             : (
-              <table className="keys">
+              <table className="keys stack">
                 <thead>
                   <tr>
                     <th scope="col">Label</th>
@@ -83,12 +83,12 @@ export default function PersonalApiKeysPage() {
                   {list.map((key) => (
                     <tr key={key.id}>
                       <th scope="row"><Link href={hrefOf({ page: "personalApiKey", keyId: key.id })}>{key.label}</Link></th>
-                      <td><code>{key.mask_value}</code></td>
-                      <td>{scopesSummary(key.scopes)}</td>
-                      <td>{restrictionSummary(key, me, projectList)}</td>
-                      <td><When at={key.created_at} /></td>
-                      <td><When at={key.last_used_at} /></td>
-                      <td><When at={key.last_rolled_at} /></td>
+                      <td data-label="Value"><code>{key.mask_value}</code></td>
+                      <td data-label="Scopes">{scopesSummary(key.scopes)}</td>
+                      <td data-label="Organizations and projects">{restrictionSummary(key, me, projectList)}</td>
+                      <td data-label="Created"><When at={key.created_at} /></td>
+                      <td data-label="Last used"><When at={key.last_used_at} /></td>
+                      <td data-label="Last rolled"><When at={key.last_rolled_at} /></td>
                       <td>
                         <div className="row-actions">
                           <ConfirmDialog

@@ -1,12 +1,12 @@
-import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react"
-import { ApiError } from "../api/client.ts"
-import { invalidate } from "../api/resources.ts"
-import { logOut } from "../api/session.ts"
+import { lazy, type ReactNode, Suspense, useEffect, useRef } from "react"
 import { useApi } from "../api/use-api.ts"
-import { focusKept, Link, navigate, useLocation } from "../router/navigation.tsx"
-import { hrefOf, type Route } from "../router/routes.ts"
+import { focusKept, Link, useLocation } from "../router/navigation.tsx"
+import type { Route } from "../router/routes.ts"
 import { Loading } from "../ui/states.tsx"
+import { ToastRegion } from "../ui/toast.tsx"
+import { AccountMenu } from "./account-menu.tsx"
 import { type Me, MeContext } from "./me.ts"
+import { SessionEnded, useSessionEnded, useShellPresence } from "./session-ended.tsx"
 import { Switcher } from "./switcher.tsx"
 
 // Each page is its own chunk: the first load carries the shell and the page in view only.
@@ -102,31 +102,10 @@ const useOrganizationOf = (me: Me, route: ShellRoute): string | undefined => {
   return me.organization?.id
 }
 
-/** The keys link marks the list as the page in view, and the list's own pages (a key, a new one) as within it. */
-const keysCurrent = (route: ShellRoute): "page" | "true" | undefined =>
-  route.page === "personalApiKeys" ? "page" : route.page === "newPersonalApiKey" || route.page === "personalApiKey" ? "true" : undefined
-
-const LogOutButton = () => {
-  const [error, setError] = useState<string | undefined>(undefined)
-  const leave = () =>
-    logOut().then(
-      () => {
-        // To the log-in page first, so that nothing of the shell asks again for what is gone; a page's
-        // unsaved edits are not asked about, as the session they would be saved with is gone.
-        navigate(hrefOf({ page: "login", next: undefined }), { replace: true, force: true })
-        invalidate()
-      },
-      (cause: unknown) => setError(cause instanceof ApiError ? cause.detail : String(cause))
-    )
-  return (
-    <>
-      <button type="button" onClick={leave}>Log out</button>
-      {error === undefined ? null : <span role="alert" className="inline-error">{error}</span>}
-    </>
-  )
-}
-
-/** Every page but the log-in: a header (switcher, user, log-out) and the page in `main`. */
+/**
+ * Every page but the log-in: a header (switcher, user, log-out) and the page in `main`; the notices
+ * pages give (ui/toast.tsx), and what happens once the session has ended.
+ */
 export const Shell = ({ me, route }: { readonly me: Me; readonly route: ShellRoute }) => {
   const organizationId = useOrganizationOf(me, route)
   const projectId = projectOf(route) ?? (route.page === "notFound" && me.team !== null
@@ -135,6 +114,8 @@ export const Shell = ({ me, route }: { readonly me: Me; readonly route: ShellRou
   const main = useRef<HTMLElement>(null)
   const location = useLocation()
   const first = useRef(true)
+  const ended = useSessionEnded()
+  useShellPresence()
   // After a navigation, focus moves to the new page, as a page load would put it at the top; not when the
   // page stays and only its state changed (a search as it is typed).
   useEffect(() => {
@@ -144,22 +125,20 @@ export const Shell = ({ me, route }: { readonly me: Me; readonly route: ShellRou
 
   return (
     <MeContext value={me}>
-      <a className="skip-link" href="#main">Skip to content</a>
-      <header className="topbar">
-        <Link href="/" className="brand">Hedgerow</Link>
-        <nav aria-label="Organizations and projects">
-          <Switcher me={me} organizationId={organizationId} projectId={projectId} />
-        </nav>
-        <div className="account">
-          <span className="email">{me.email}</span>
-          <Link href={hrefOf({ page: "personalApiKeys" })} aria-current={keysCurrent(route)}>Personal API keys</Link>
-          <Link href={hrefOf({ page: "twoFactor" })} aria-current={route.page === "twoFactor" ? "page" : undefined}>Two-factor authentication</Link>
-          <LogOutButton />
-        </div>
-      </header>
-      <main id="main" ref={main} tabIndex={-1}>
-        <Suspense fallback={<Loading />}>{pageOf(route)}</Suspense>
-      </main>
+      <ToastRegion>
+        <a className="skip-link" href="#main">Skip to content</a>
+        <header className="topbar">
+          <Link href="/" className="brand">Hedgerow</Link>
+          <nav aria-label="Organizations and projects">
+            <Switcher me={me} organizationId={organizationId} projectId={projectId} />
+          </nav>
+          <AccountMenu me={me} route={route} />
+        </header>
+        <main id="main" ref={main} tabIndex={-1}>
+          {ended ? <SessionEnded /> : null}
+          <Suspense fallback={<Loading />}>{pageOf(route)}</Suspense>
+        </main>
+      </ToastRegion>
     </MeContext>
   )
 }

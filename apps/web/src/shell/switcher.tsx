@@ -1,7 +1,8 @@
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react"
+import { useId } from "react"
 import { useApi } from "../api/use-api.ts"
-import { Link, useLocation } from "../router/navigation.tsx"
+import { Link } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
+import { useDisclosure } from "../ui/disclosure.ts"
 import { type Me, organizationName } from "./me.ts"
 
 /** How many of an organization's projects the switcher lists; the organization's page lists them all. */
@@ -17,21 +18,8 @@ export const Switcher = ({ me, organizationId, projectId }: {
   readonly organizationId: string | undefined
   readonly projectId: string | undefined
 }) => {
-  const [open, setOpen] = useState(false)
+  const { open, toggle, button, container, onKeyDown } = useDisclosure()
   const panelId = useId()
-  const button = useRef<HTMLButtonElement>(null)
-  const container = useRef<HTMLDivElement>(null)
-  const location = useLocation()
-  useEffect(() => setOpen(false), [location])
-
-  useEffect(() => {
-    if (!open) return
-    const closeOutside = (event: MouseEvent) => {
-      if (!container.current?.contains(event.target as Node)) setOpen(false)
-    }
-    document.addEventListener("mousedown", closeOutside)
-    return () => document.removeEventListener("mousedown", closeOutside)
-  }, [open])
 
   const projects = useApi(
     "/api/organizations/:organization_id/projects/",
@@ -45,15 +33,9 @@ export const Switcher = ({ me, organizationId, projectId }: {
     ...(projectName === undefined ? [] : [projectName])
   ].join(" / ")
 
-  const closeOnEscape = (event: KeyboardEvent) => {
-    if (event.key !== "Escape" || !open) return
-    setOpen(false)
-    button.current?.focus()
-  }
-
   return (
-    <div className="switcher" ref={container} onKeyDown={closeOnEscape}>
-      <button type="button" ref={button} aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
+    <div className="switcher" ref={container} onKeyDown={onKeyDown}>
+      <button type="button" ref={button} aria-expanded={open} aria-controls={panelId} onClick={toggle}>
         <span className="visually-hidden">Switch organization or project; now:</span> {current}
       </button>
       <div id={panelId} className="switcher-panel" hidden={!open}>

@@ -1,5 +1,6 @@
 import { type ReactNode, type RefObject, useCallback, useId, useRef, useState } from "react"
 import { asApiError } from "../api/client.ts"
+import { Alert } from "./alert.tsx"
 import { SwitchButton } from "./switch-button.tsx"
 
 /** What opens a `Confirmation`: its dialog and its safe button, to focus on opening. */
@@ -77,7 +78,7 @@ export const Confirmation = <T,>({ refs, title, confirmLabel, dismissLabel = "Ca
     >
       <h2 id={titleId}>{title}</h2>
       {children}
-      {error === undefined ? null : <p role="alert" className="form-error">{error}</p>}
+      {error === undefined ? null : <Alert className="form-error">{error}</Alert>}
       <div className="dialog-actions">
         <button type="button" ref={refs.cancel} onClick={close}>{dismissLabel}</button>
         <button type="button" className="danger" onClick={confirm}>{confirmLabel}</button>

@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes, useId } from "react"
+import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes, useEffect, useId, useRef } from "react"
 import type { Envelope } from "../api/client.ts"
 
 /** What every field's control is given: its id, and its error's description when there is one. */
@@ -10,7 +10,9 @@ interface Described {
 
 /**
  * A labelled control, with the API's error for it (the field its `attr` names) beside it, tied to the
- * control so that a screen reader reads it with the field.
+ * control so that a screen reader reads it with the field. When the error shows while nothing has the
+ * focus (the button that sent the form was disabled meanwhile), the control takes it, and the error is
+ * read with it: the keyboard goes on from the field to fix.
  */
 const Field = ({ label, error, hint, announce, control }: {
   readonly label: ReactNode
@@ -24,8 +26,13 @@ const Field = ({ label, error, hint, announce, control }: {
   const hintId = `${id}-hint`
   const describedBy = [hint === undefined ? undefined : hintId, error === undefined ? undefined : errorId]
     .filter((part) => part !== undefined).join(" ")
+  const field = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (error === undefined || (document.activeElement !== null && document.activeElement !== document.body)) return
+    field.current?.querySelector<HTMLElement>("input, select, textarea")?.focus()
+  }, [error])
   return (
-    <div className="field">
+    <div className="field" ref={field}>
       <label htmlFor={id}>{label}</label>
       {control({ id, "aria-invalid": error === undefined ? undefined : true, "aria-describedby": describedBy === "" ? undefined : describedBy })}
       {hint === undefined ? null : <p id={hintId} className="hint">{hint}</p>}

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react"
 import type { ApiError } from "../api/client.ts"
 import type { Resource } from "../api/resources.ts"
+import { Alert } from "./alert.tsx"
 
 /** Announced politely to screen readers; shown while a request is out. */
 export const Loading = ({ label = "Loading…" }: { readonly label?: string }) => (
@@ -15,13 +16,13 @@ export const Empty = ({ title, children }: { readonly title: string; readonly ch
   </div>
 )
 
-/** What the API answered, in its words, with a way to ask again. */
+/** What the API answered, in its words, with a way to ask again; it takes the focus (ui/alert.tsx). */
 export const Failed = ({ error, onRetry }: { readonly error: ApiError; readonly onRetry?: (() => void) | undefined }) => (
-  <div role="alert" className="state state-error">
+  <Alert className="state state-error">
     <p className="state-title">{error.status === 404 ? "Not found." : "Something went wrong."}</p>
     {error.status === 404 ? null : <p>{error.detail}</p>}
     {onRetry === undefined ? null : <button type="button" onClick={onRetry}>Try again</button>}
-  </div>
+  </Alert>
 )
 
 /** A resource's three states: loading, failed (with a retry), or its data handed to `children`. */
