@@ -9,7 +9,7 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true })
 
 /**
  * How deep a management body may nest. Parsing deep nesting holds the event loop far longer than its
- * bytes suggest (a megabyte of brackets, half a second), and no resource's body comes near it.
+ * bytes suggest, and no resource's body comes near it.
  */
 const MAX_DEPTH = 128
 const DEPTH_ONLY = { depth: MAX_DEPTH, members: Number.POSITIVE_INFINITY, containers: Number.POSITIVE_INFINITY }

@@ -63,7 +63,7 @@ export const queryString = (query: QueryValues = {}): string => {
 const SESSION_GONE: ReadonlySet<string> = new Set(["not_authenticated", "authentication_failed"])
 
 /** What a call refused for want of a session says, in place of the API's words about credentials. */
-export const SESSION_ENDED = "Your session has ended. Log in again to go on."
+const SESSION_ENDED = "Your session has ended. Log in again to go on."
 
 /** Called when any call, a read or a write, is refused for want of a session. */
 let sessionLost: () => void = () => {}

@@ -1,6 +1,7 @@
 import type { Success } from "../api/contract.ts"
 import { invalidate } from "../api/resources.ts"
 import { urlOf, useApi } from "../api/use-api.ts"
+import { actorOf } from "../flags/activity-words.ts"
 import { hrefOf } from "../router/routes.ts"
 import { ACTIVITY_PAGE_SIZE, ActivityList } from "../ui/activity-list.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
@@ -36,7 +37,7 @@ const shortValue = (value: unknown): string | undefined =>
 const CohortEntry = ({ entry }: { readonly entry: Success<"GET", typeof PATH>["results"][number] }) => (
   <li>
     <p>
-      <strong>{entry.user?.email ?? entry.user?.first_name ?? "Someone"}</strong>{" "}
+      <strong>{actorOf(entry)}</strong>{" "}
       {ACTIVITY_WORDS[entry.activity] ?? entry.activity} <When at={entry.created_at} />
     </p>
     {entry.detail.changes === null ? null : (

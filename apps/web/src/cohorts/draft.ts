@@ -79,7 +79,7 @@ export const cohortDraftOf = (cohort: Cohort): CohortDraft => {
 }
 
 /** The filters to send: the draft written over what came. */
-export const cohortFiltersOf = (draft: CohortDraft): Json => {
+const cohortFiltersOf = (draft: CohortDraft): Json => {
   const top = isRecord(draft.filters["properties"]) ? draft.filters["properties"] : {}
   return {
     ...draft.filters,

@@ -12,7 +12,7 @@ export interface ChangeStory {
 }
 
 /** The fields as the flag's form names them; an API name the form does not use is never shown. */
-export const FIELD_WORDS: Readonly<Record<string, string>> = {
+const FIELD_WORDS: Readonly<Record<string, string>> = {
   key: "key",
   name: "description",
   filters: "release conditions",
@@ -31,7 +31,7 @@ export const FIELD_WORDS: Readonly<Record<string, string>> = {
 const UNTOLD: ReadonlySet<string> = new Set(["version", "deleted"])
 
 /** Who made the entry: their first name, else their e-mail; the server itself for a system change. */
-export const actorOf = (entry: ActivityEntry): string => {
+export const actorOf = (entry: Pick<ActivityEntry, "user">): string => {
   const user = entry.user
   if (user === null) return "Someone"
   if (user.is_system === true) return "The server"

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from "react"
+import { type FormEvent, useEffect, useRef, useState } from "react"
 import { asApiError } from "../api/client.ts"
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx"
 import { TextField } from "../ui/field.tsx"
@@ -89,21 +89,30 @@ export const BulkActions = ({ projectId, selected, onDone }: {
   )
 }
 
-/** What the last action on the selected flags did, flag by flag where it was refused. */
-export const BulkReport = ({ outcome }: { readonly outcome: BulkOutcome | undefined }) => (
-  <div role="status" className="bulk-report">
-    {outcome === undefined ? null : (
-      <>
-        <p>
-          {outcome.what}: {flagsWord(outcome.changed.length)}
-          {outcome.refused.length === 0 ? "." : `; ${flagsWord(outcome.refused.length)} refused:`}
-        </p>
-        {outcome.refused.length === 0 ? null : (
-          <ul className="bulk-refusals">
-            {outcome.refused.map((refusal) => <li key={refusal.key}><strong>{refusal.key}</strong>: {refusal.detail}</li>)}
-          </ul>
-        )}
-      </>
-    )}
-  </div>
-)
+/**
+ * What the last action on the selected flags did, flag by flag where it was refused. A new outcome takes
+ * the focus: the button pressed is disabled by then (nothing is selected once every flag is done).
+ */
+export const BulkReport = ({ outcome }: { readonly outcome: BulkOutcome | undefined }) => {
+  const report = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (outcome !== undefined) report.current?.focus()
+  }, [outcome])
+  return (
+    <div role="status" className="bulk-report" tabIndex={-1} ref={report}>
+      {outcome === undefined ? null : (
+        <>
+          <p>
+            {outcome.what}: {flagsWord(outcome.changed.length)}
+            {outcome.refused.length === 0 ? "." : `; ${flagsWord(outcome.refused.length)} refused:`}
+          </p>
+          {outcome.refused.length === 0 ? null : (
+            <ul className="bulk-refusals">
+              {outcome.refused.map((refusal) => <li key={refusal.key}><strong>{refusal.key}</strong>: {refusal.detail}</li>)}
+            </ul>
+          )}
+        </>
+      )}
+    </div>
+  )
+}

@@ -1,16 +1,15 @@
 import { CopyButton } from "../ui/copy-button.tsx"
 import { snippetsFor } from "./code-snippets.ts"
-import { type Flag, isRecord } from "./flag.tsx"
+import { textOf } from "./draft.ts"
+import type { Flag } from "./flag.tsx"
+import { payloadLines, variantsOf } from "./release-words.ts"
 
 /** The flag as the snippets need it: its key, its variants' keys, whether it has a payload. */
-const snippetFlag = (flag: Flag) => {
-  const multivariate = isRecord(flag.filters["multivariate"]) ? flag.filters["multivariate"] : {}
-  const variants = Array.isArray(multivariate["variants"])
-    ? multivariate["variants"].filter(isRecord).map((variant) => String(variant["key"] ?? ""))
-    : []
-  const payloads = isRecord(flag.filters["payloads"]) ? flag.filters["payloads"] : {}
-  return { key: flag.key, variants, hasPayload: Object.values(payloads).some((payload) => payload !== null && payload !== "") }
-}
+const snippetFlag = (flag: Flag) => ({
+  key: flag.key,
+  variants: variantsOf(flag.filters).map((variant) => textOf(variant["key"])),
+  hasPayload: payloadLines(flag.filters).length > 0
+})
 
 /**
  * "Use in code": how to read the flag from posthog-js, posthog-node (local evaluation) and an embedding

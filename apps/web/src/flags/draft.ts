@@ -63,7 +63,7 @@ export const newGroup = (): DraftGroup => ({ properties: [], rollout: 100, json:
 export const newVariant = (index: number): DraftVariant => ({ key: `variant-${index + 1}`, name: "", rollout: 0, payload: "" })
 
 /** `count` shares of 100 as even as whole numbers allow, the first ones a point larger (34, 33, 33). */
-export const evenSplit = (count: number): Array<number> =>
+const evenSplit = (count: number): Array<number> =>
   Array.from({ length: count }, (_, index) => Math.floor(100 / count) + (index < 100 % count ? 1 : 0))
 
 /** The variants with the split made even. */

@@ -12,12 +12,6 @@ export const flagsPrefix = (projectId: string) => `/api/projects/${encodeURIComp
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-/** Whether the flag has variants (`filters.multivariate.variants` not empty). */
-export const isMultivariate = (flag: Flag): boolean => {
-  const multivariate = flag.filters["multivariate"]
-  return isRecord(multivariate) && Array.isArray(multivariate["variants"]) && multivariate["variants"].length > 0
-}
-
 /** The status the API computed, in words. */
 export const STATUS_WORDS: Record<Flag["status"], string> = {
   ACTIVE: "Active",

@@ -44,7 +44,7 @@ const valueWords = (value: unknown, operator: string): string => {
 }
 
 /** One property filter: `email contains "@acme.com"`, `in cohort Beta testers`, `flag new-nav is true`, `plan is set`. */
-export const propertyWords = (property: Json, names: SummaryNames = {}): string => {
+const propertyWords = (property: Json, names: SummaryNames = {}): string => {
   if (property["type"] === "cohort") {
     const id = idOf(property["value"])
     const name = id === undefined ? undefined : names.cohorts?.get(id)

@@ -2,7 +2,7 @@ import { type Draft, filtersOf } from "./draft.ts"
 import { conditionLines, variantLines } from "./release-words.ts"
 
 /** How recent an evaluation makes a rename risky: code that asked for the flag then likely still does. */
-export const RECENT_CALL_MS = 24 * 3600 * 1000
+const RECENT_CALL_MS = 24 * 3600 * 1000
 
 /** A change a save would make that someone should agree to first, in words: what happens, and before/after lines. */
 export interface RiskyChange {
@@ -29,7 +29,7 @@ export const riskyChanges = (saved: Draft, draft: Draft, lastCalledAt: string | 
   }
   if (draft.key !== saved.key && lastCalledAt !== null && now - Date.parse(lastCalledAt) < RECENT_CALL_MS) {
     changes.push({
-      what: `Renaming the key from "${saved.key}" to "${draft.key}": the flag was evaluated in the last 24 hours, and code that asks for "${saved.key}" will get nothing (the flag is not found under that key) until it asks for "${draft.key}".`
+      what: `Renaming the key from "${saved.key}" to "${draft.key}": the flag was evaluated in the last ${RECENT_CALL_MS / 3_600_000} hours, and code that asks for "${saved.key}" will get nothing (the flag is not found under that key) until it asks for "${draft.key}".`
     })
   }
   if (saved.active && draft.active) {

@@ -1,6 +1,8 @@
 import { useMemo } from "react"
 import { useApi } from "../api/use-api.ts"
-import { FLAGS_PATH, isRecord } from "./flag.tsx"
+import { recordsOf } from "./draft.ts"
+import { FLAGS_PATH } from "./flag.tsx"
+import { groupsOf } from "./release-words.ts"
 
 /**
  * What the targeting editor suggests as it is typed: property names the project's other flags filter
@@ -9,7 +11,7 @@ import { FLAGS_PATH, isRecord } from "./flag.tsx"
  */
 
 /** PostHog's common person properties, by their names in events and on persons. */
-export const COMMON_PERSON_PROPERTIES: ReadonlyArray<string> = [
+const COMMON_PERSON_PROPERTIES: ReadonlyArray<string> = [
   "email",
   "name",
   "$browser",
@@ -32,7 +34,7 @@ export const COMMON_PERSON_PROPERTIES: ReadonlyArray<string> = [
 ]
 
 /** How many of the project's flags the suggestions are read from (the API's newest first). */
-export const SUGGESTION_FLAGS = 200
+const SUGGESTION_FLAGS = 200
 
 export interface Suggestions {
   readonly names: ReadonlyArray<string>
@@ -43,17 +45,15 @@ const listed = (value: unknown): Array<string> =>
   (Array.isArray(value) ? value : [value]).filter((item) => typeof item === "string" || typeof item === "number").map(String)
 
 /** The suggestions from `flags`, the one being edited (`exceptId`) left out. */
-export const suggestionsOf = (
+const suggestionsOf = (
   flags: ReadonlyArray<{ readonly id: number; readonly filters: Record<string, unknown> }>,
   exceptId: number | undefined
 ): Suggestions => {
   const values = new Map<string, Set<string>>()
   for (const flag of flags) {
     if (flag.id === exceptId) continue
-    const groups = flag.filters["groups"]
-    for (const group of Array.isArray(groups) ? groups.filter(isRecord) : []) {
-      const properties = group["properties"]
-      for (const property of Array.isArray(properties) ? properties.filter(isRecord) : []) {
+    for (const group of groupsOf(flag.filters)) {
+      for (const property of recordsOf(group["properties"])) {
         const key = property["key"]
         if (typeof key !== "string" || key === "" || (property["type"] !== undefined && property["type"] !== "person")) continue
         const known = values.get(key) ?? new Set<string>()
@@ -66,7 +66,7 @@ export const suggestionsOf = (
   return { names, valuesOf: (name) => [...(values.get(name) ?? [])].sort() }
 }
 
-export const NO_SUGGESTIONS: Suggestions = { names: COMMON_PERSON_PROPERTIES, valuesOf: () => [] }
+const NO_SUGGESTIONS: Suggestions = { names: COMMON_PERSON_PROPERTIES, valuesOf: () => [] }
 
 /** The suggestions for a form of `projectId`'s, read from its flags; common properties alone until they come. */
 export const useSuggestions = (projectId: string, exceptId: number | undefined): Suggestions => {

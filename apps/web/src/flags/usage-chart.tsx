@@ -5,7 +5,7 @@ import { TableScroll } from "../ui/table-scroll.tsx"
 export type UsageReport = Success<"GET", "/api/projects/:project_id/feature_flags/:id/usage/">
 
 /** How many series have a color of their own; the rest share the last. */
-export const SERIES_COLORS = 6
+const SERIES_COLORS = 6
 
 const BAR = 10
 const GAP = 2

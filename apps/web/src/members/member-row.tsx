@@ -5,7 +5,7 @@ import { invalidate } from "../api/resources.ts"
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx"
 import { SelectField } from "../ui/field.tsx"
 import { Level } from "@hedgerow/core/levels"
-import { levelOptions, levelWords, mayAdministerAt } from "./levels.ts"
+import { levelOptions, levelWords, mayManageMemberAt } from "./levels.ts"
 import { MEMBER_PATH, MEMBERS_PATH, organizationPrefix } from "./paths.ts"
 import { personName } from "./person.ts"
 import { When } from "../ui/when.tsx"
@@ -62,7 +62,7 @@ export const MemberRow = ({ organizationId, member, mine, callerLevel, onDone, o
   const [error, setError] = useState<string | undefined>(undefined)
   const email = member.user.email
   const params = { organization_id: organizationId, user__uuid: member.user.uuid }
-  const editable = !mine && mayAdministerAt(callerLevel) && (callerLevel === null || member.level <= callerLevel)
+  const editable = !mine && mayManageMemberAt(callerLevel, member.level)
   const risk = riskOf(email, member.level, Number(level))
   const changed = (to: number) => {
     onDone(`${email} is now ${levelWords(to)}.`)

@@ -1,51 +1,25 @@
-import { useCallback, useEffect, useState } from "react"
 import { invalidate } from "../api/resources.ts"
 import { urlOf, useApi } from "../api/use-api.ts"
 import { cohortKind, cohortName, COHORTS_PATH } from "../cohorts/cohort.ts"
-import { Link, navigate, recordInUrl } from "../router/navigation.tsx"
+import { Link, navigate } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
 import { ProjectHead } from "../shell/project-head.tsx"
 import { TextField } from "../ui/field.tsx"
 import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
+import { useSearchAsYouType } from "../ui/search-as-you-type.ts"
 import { Empty, Resourceful } from "../ui/states.tsx"
 import { TableScroll } from "../ui/table-scroll.tsx"
 import { When } from "../ui/when.tsx"
 
 const PAGE_SIZE = 20
-/** How long typing pauses before the list follows it. */
-const TYPING_PAUSE_MS = 300
-
-/** The search, followed as it is typed: `onSearch` has it once typing pauses. */
-const Search = ({ search, onSearch }: { readonly search: string; readonly onSearch: (search: string) => void }) => {
-  const [text, setText] = useState(search)
-  // Back and forward change the URL's search: the field shows it (unless it is what is typed already).
-  useEffect(() => setText((typed) => typed.trim() === search ? typed : search), [search])
-  useEffect(() => {
-    if (text.trim() === search) return
-    const wait = setTimeout(() => onSearch(text.trim()), TYPING_PAUSE_MS)
-    return () => clearTimeout(wait)
-  }, [text, search, onSearch])
-  return (
-    <form role="search" aria-label="Search cohorts" className="filters" onSubmit={(event) => event.preventDefault()}>
-      <TextField label="Search" type="search" name="search" value={text} onValue={setText} hint="By name, as you type" />
-    </form>
-  )
-}
 
 /** A project's cohorts, searched by name and paged by the URL, each linking to its page. */
-export default function CohortsPage({ projectId, ...route }: {
+export default function CohortsPage({ projectId, search, pageNumber }: {
   readonly projectId: string
   readonly search: string
   readonly pageNumber: number
 }) {
-  // What the list shows: the URL's, and a search as it is typed (written into the URL without a
-  // navigation, which would move the keyboard away from the field).
-  const [{ search, pageNumber }, setShown] = useState({ search: route.search, pageNumber: route.pageNumber })
-  useEffect(() => setShown({ search: route.search, pageNumber: route.pageNumber }), [route.search, route.pageNumber])
-  const onSearch = useCallback((typed: string) => {
-    recordInUrl(hrefOf({ page: "cohorts", projectId, search: typed, pageNumber: 1 }))
-    setShown({ search: typed, pageNumber: 1 })
-  }, [projectId])
+  const [typed, setTyped] = useSearchAsYouType(search, (search) => hrefOf({ page: "cohorts", projectId, search, pageNumber: 1 }))
   const options = {
     params: { project_id: projectId },
     query: { limit: String(PAGE_SIZE), offset: String((pageNumber - 1) * PAGE_SIZE), search: search === "" ? undefined : search, basic: "true" }
@@ -59,7 +33,9 @@ export default function CohortsPage({ projectId, ...route }: {
         <button type="button" className="primary" onClick={() => navigate(hrefOf({ page: "newCohort", projectId }))}>New cohort</button>
       </div>
       <p>Groups of persons that flags can target: by their properties (dynamic), or a list of distinct ids (static).</p>
-      <Search search={search} onSearch={onSearch} />
+      <form role="search" aria-label="Search cohorts" className="filters" onSubmit={(event) => event.preventDefault()}>
+        <TextField label="Search" type="search" name="search" value={typed} onValue={setTyped} hint="By name, as you type" />
+      </form>
       <Resourceful resource={cohorts} onRetry={() => invalidate(urlOf(COHORTS_PATH, options))}>
         {(page) =>
           page.count === 0

@@ -3,9 +3,8 @@ import { urlOf, useApi } from "../api/use-api.ts"
 import { EntryStory } from "../flags/activity-entry.tsx"
 import { Link } from "../router/navigation.tsx"
 import { hrefOf } from "../router/routes.ts"
-import { ProjectTabs } from "../shell/project-tabs.tsx"
+import { ProjectHead } from "../shell/project-head.tsx"
 import { ACTIVITY_PAGE_SIZE, ActivityList } from "../ui/activity-list.tsx"
-import { usePageTitle } from "../ui/page-title.ts"
 import { PastTheEnd } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
 
@@ -17,16 +16,12 @@ const PATH = "/api/projects/:project_id/feature_flags/activity/"
  * can be restored.
  */
 export default function FlagActivityPage({ projectId, pageNumber }: { readonly projectId: string; readonly pageNumber: number }) {
-  const project = useApi("/api/projects/:project_id/", { params: { project_id: projectId } })
-  const name = project.status === "ready" ? project.data.name : undefined
-  usePageTitle(name === undefined ? "Flag activity" : `Flag activity · ${name}`)
   const options = { params: { project_id: projectId }, query: { limit: String(ACTIVITY_PAGE_SIZE), page: String(pageNumber) } }
   const activity = useApi(PATH, options)
   const firstPage = hrefOf({ page: "flagActivity", projectId, pageNumber: 1 })
   return (
     <>
-      <h1>{name ?? `Project ${projectId}`}</h1>
-      <ProjectTabs projectId={projectId} current="flagActivity" />
+      <ProjectHead projectId={projectId} current="flagActivity" title="Flag activity" />
       <h2>Flag activity</h2>
       <Resourceful resource={activity} onRetry={() => invalidate(urlOf(PATH, options))}>
         {(page) =>

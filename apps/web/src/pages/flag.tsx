@@ -76,8 +76,8 @@ const DeletedBanner = ({ canRestore, focus, onRestore }: {
 }
 
 /**
- * One flag: its status, its settings form, the roles with access, its activity and a test evaluation,
- * each a tab in the URL. Every write sends the `version` the page read, so a change made meanwhile by
+ * One flag: its status, its settings form, the roles with access, its activity, a test evaluation, its
+ * usage and code to use it, each a tab in the URL. Every write sends the `version` the page read, so a change made meanwhile by
  * someone else is refused (409) and shown, never overwritten. A flag the caller may not edit
  * (`can_edit: false`) or a deleted one is shown read-only, the deleted one with a way to restore it;
  * delete is asked about first.

@@ -6,10 +6,9 @@ import { type Flag, FLAGS_PATH, flagsPrefix } from "../flags/flag.tsx"
 import { FlagTable } from "../flags/flag-table.tsx"
 import { Link, navigate } from "../router/navigation.tsx"
 import { ALL_FLAGS, type FlagList, hrefOf } from "../router/routes.ts"
-import { ProjectTabs } from "../shell/project-tabs.tsx"
+import { ProjectHead } from "../shell/project-head.tsx"
 import { SelectField, TextField } from "../ui/field.tsx"
 import { useKeptWhileLoading } from "../ui/kept-while-loading.ts"
-import { usePageTitle } from "../ui/page-title.ts"
 import { useSearchAsYouType } from "../ui/search-as-you-type.ts"
 import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
@@ -62,9 +61,8 @@ const Filters = ({ projectId, list, organizationId }: {
  * an organization's pages are. Rows can be selected for a change to all of them at once.
  */
 export default function FlagsPage({ projectId, list }: { readonly projectId: string; readonly list: FlagList }) {
+  // The same read as the head's (one request): the organization, for the filters' creators.
   const project = useApi("/api/projects/:project_id/", { params: { project_id: projectId } })
-  const name = project.status === "ready" ? project.data.name : undefined
-  usePageTitle(name === undefined ? "Feature flags" : `Feature flags · ${name}`)
   const options = {
     params: { project_id: projectId },
     query: {
@@ -101,9 +99,7 @@ export default function FlagsPage({ projectId, list }: { readonly projectId: str
   const onShown = (page: { readonly results: ReadonlyArray<Flag> }) => page.results.filter((flag) => selected.has(flag.id))
   return (
     <>
-      {/* The project's name as the shell's switcher reads it too (one request); its id until then. */}
-      <h1>{name ?? `Project ${projectId}`}</h1>
-      <ProjectTabs projectId={projectId} current="flags" />
+      <ProjectHead projectId={projectId} current="flags" title="Feature flags" />
       <div className="page-head">
         <h2>Feature flags</h2>
         <Link href={hrefOf({ page: "deletedFlags", projectId, search: "", pageNumber: 1 })}>Deleted flags</Link>

@@ -1,3 +1,4 @@
+import { SIGN_IN_LINK_AGE_SECONDS } from "@hedgerow/core/sign-in-link"
 import { useState } from "react"
 import { type ApiError, asApiError } from "../api/client.ts"
 import { invalidate } from "../api/resources.ts"
@@ -54,23 +55,17 @@ export default function SignInLinkPage() {
     return secret === undefined ? { kind: "refused", refusal: undefined } : { kind: "ready", secret }
   })
 
-  const signIn = (secret: string) => {
-    setStep({ kind: "working" })
-    redeemOnce(secret).then(
-      () => {
-        invalidate()
-        navigate("/", { replace: true })
-      },
-      (cause: unknown) => {
-        const refusal = asApiError(cause)
-        setStep(refusal.code === "2fa_required" ? { kind: "code" } : { kind: "refused", refusal })
-      }
-    )
-  }
-
   const loggedIn = () => {
     invalidate()
     navigate("/", { replace: true })
+  }
+
+  const signIn = (secret: string) => {
+    setStep({ kind: "working" })
+    redeemOnce(secret).then(loggedIn, (cause: unknown) => {
+      const refusal = asApiError(cause)
+      setStep(refusal.code === "2fa_required" ? { kind: "code" } : { kind: "refused", refusal })
+    })
   }
 
   switch (step.kind) {
@@ -105,7 +100,7 @@ export default function SignInLinkPage() {
             {step.refusal?.detail ?? "The link is incomplete: open the whole link, with the part after its #."}
           </p>
           <p>
-            A sign-in link works once, for 24 hours, and a newer link for the same person replaces it. Whoever runs this
+            A sign-in link works once, for {SIGN_IN_LINK_AGE_SECONDS / 3600} hours, and a newer link for the same person replaces it. Whoever runs this
             server can make a new one:
           </p>
           <pre><code>{NEW_LINK_COMMAND}</code></pre>

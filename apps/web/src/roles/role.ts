@@ -9,7 +9,6 @@ export const ROLE_MEMBERSHIP_PATH = "/api/organizations/:organization_id/roles/:
 
 /** A role as the API answers it, with every one of its members. */
 export type Role = Success<"GET", typeof ROLES_PATH>["results"][number]
-export type RoleMember = Role["members"][number]
 
 /** What a PATCH of a role may send. */
 export type RoleChanges = NonNullable<Payload<"PATCH", typeof ROLE_PATH>>

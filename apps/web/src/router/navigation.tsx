@@ -93,10 +93,3 @@ export const Link = ({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchor
   }
   return <a href={href} onClick={follow} {...rest} />
 }
-
-/**
- * Writes `href` over the current history entry without a navigation: for what a page keeps as it is
- * typed (a search), so a reload or a shared link shows it while the page, and the keyboard's place in it,
- * stay as they are. The page holds that state itself; back and forward reach it through the URL again.
- */
-export const recordInUrl = (href: string) => window.history.replaceState(null, "", href)

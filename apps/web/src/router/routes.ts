@@ -1,3 +1,4 @@
+import { SIGN_IN_LINK_PATH } from "@hedgerow/core/sign-in-link"
 import { queryString } from "../api/client.ts"
 import { asTwoFactorRefusal, type TwoFactorRefusal } from "../api/two-factor-refusals.ts"
 
@@ -175,7 +176,7 @@ export const parseRoute = (pathname: string, query: string): Route => {
   const [first, id, ...rest] = segments
   if (first === undefined) return { page: "home" }
   if (first === "login" && id === undefined) return { page: "login", next: safeNext(search.get("next")), failure: failureOf(search) }
-  if (first === "sign-in-link" && id === undefined) return { page: "signInLink" }
+  if (`/${first}` === SIGN_IN_LINK_PATH && id === undefined) return { page: "signInLink" }
   if (first === "organization" && id !== undefined && rest.length === 0) {
     return { page: "organization", organizationId: id, pageNumber: pageNumberOf(search) }
   }
@@ -227,7 +228,7 @@ export const hrefOf = (route: Exclude<Route, { page: "notFound" }>): string => {
     case "login":
       return `/login${queryString({ next: route.next, error_code: route.failure?.code, error_detail: route.failure?.detail })}`
     case "signInLink":
-      return "/sign-in-link"
+      return SIGN_IN_LINK_PATH
     case "organization":
       return `/organization/${encodeURIComponent(route.organizationId)}${route.pageNumber > 1 ? `?page=${route.pageNumber}` : ""}`
     case "members":

@@ -8,9 +8,20 @@ import { TableScroll } from "../ui/table-scroll.tsx"
 import { When } from "../ui/when.tsx"
 
 export const DELIVERIES_PATH = "/api/projects/:project_id/webhooks/:id/deliveries/"
-export const DELIVERIES_PAGE_SIZE = 20
-/** How often the list is read again while a delivery on it is still being tried. */
+const DELIVERIES_PAGE_SIZE = 20
+/** The soonest the list is read again while a delivery on it is still being tried. */
 const PENDING_POLL_MS = 2000
+
+/**
+ * How long to wait before reading the list again: until the earliest pending delivery's next attempt, and
+ * at least `PENDING_POLL_MS`; none when nothing is pending. A receiver that stays down is retried over
+ * hours, and an open page reads the list only as often as something can change on it.
+ */
+const nextReadIn = (deliveries: ReadonlyArray<{ readonly status: string; readonly next_attempt_at: string | null }>, now: number) => {
+  const due = deliveries.filter((delivery) => delivery.status === "pending")
+    .map((delivery) => delivery.next_attempt_at === null ? now : Date.parse(delivery.next_attempt_at))
+  return due.length === 0 ? undefined : Math.max(PENDING_POLL_MS, Math.min(...due) - now)
+}
 
 const STATUS_WORDS = { pending: "Pending", delivered: "Delivered", failed: "Failed" } as const
 
@@ -37,12 +48,12 @@ export const Deliveries = ({ projectId, webhookId, pageNumber }: {
   const options = deliveriesOptions(projectId, webhookId, pageNumber)
   const key = urlOf(DELIVERIES_PATH, options)
   const deliveries = useApi(DELIVERIES_PATH, options)
-  const pending = deliveries.status === "ready" && deliveries.data.results.some((delivery) => delivery.status === "pending")
+  const readIn = deliveries.status === "ready" ? nextReadIn(deliveries.data.results, Date.now()) : undefined
   useEffect(() => {
-    if (!pending) return
-    const wait = setTimeout(() => void reread(key, DELIVERIES_PATH, options).catch(() => invalidate(key)), PENDING_POLL_MS)
+    if (readIn === undefined) return
+    const wait = setTimeout(() => void reread(key, DELIVERIES_PATH, options).catch(() => invalidate(key)), readIn)
     return () => clearTimeout(wait)
-  })
+  }, [deliveries, readIn, key])
   return (
     <section aria-labelledby="deliveries-title">
       <div className="page-head">

@@ -1,6 +1,7 @@
 import type { EVENT_CHOICES } from "@hedgerow/core"
 import type { Success } from "../api/contract.ts"
-import { LEVELS, myLevel } from "../members/levels.ts"
+import { mayAdminister } from "@hedgerow/core/levels"
+import { myLevel } from "../members/levels.ts"
 import type { Me } from "../shell/me.ts"
 
 /** A webhook as the API answers it: never its secret. */
@@ -40,11 +41,9 @@ export const SINGLE_EVENTS = Object.keys(EVENT_WORDS).filter((event) => event !=
 export const eventsWords = (events: ReadonlyArray<string>): string =>
   events.includes(EVERY_EVENT) ? EVENT_WORDS[EVERY_EVENT] : events.join(", ")
 
-const ADMIN_LEVEL = LEVELS.find(([, words]) => words === "Admin")![0]
-
-/** Whether the user may change the organization's webhooks: the API asks for administrator level or higher. */
+/** Whether the user may change the organization's webhooks: core's administrator rule, known to hold. */
 export const canChangeWebhooks = (me: Me, organizationId: string | undefined): boolean => {
   if (organizationId === undefined) return false
   const level = myLevel(me, organizationId)
-  return level !== null && level >= ADMIN_LEVEL
+  return level !== null && mayAdminister(level)
 }

@@ -1,4 +1,4 @@
-import { Level, mayAdminister, type MembershipLevel } from "../organizations/model.ts"
+import { Level, mayAdminister, mayGrantLevel, mayManageMember, type MembershipLevel } from "../organizations/model.ts"
 import { PermissionDenied, ValidationError } from "../shared/errors.ts"
 import type { MembershipId } from "../shared/ids.ts"
 import type { Membership } from "./model.ts"
@@ -20,7 +20,7 @@ const deny = (detail: string) => new PermissionDenied({ detail })
 export const othersRule = (caller: Seat, target: Membership): PermissionDenied | undefined => {
   if (target.id === caller.membership_id) return undefined
   if (!mayAdminister(caller.level)) return deny("You can only edit others if you are an admin.")
-  if (target.level > caller.level) return deny("You can only edit others with level lower or equal to you.")
+  if (!mayManageMember(caller.level, target.level)) return deny("You can only edit others with level lower or equal to you.")
   return undefined
 }
 
@@ -29,10 +29,12 @@ export const othersRule = (caller: Seat, target: Membership): PermissionDenied |
  */
 export const levelRule = (caller: Seat, target: Membership, level: MembershipLevel): PermissionDenied | undefined => {
   if (target.id === caller.membership_id) return deny("You can't change your own access level.")
-  if (level === Level.owner) {
-    if (caller.level !== Level.owner) return deny("You can only make another member owner if you're this organization's owner.")
-  } else if (level > caller.level) {
-    return deny("You can only change access level of others to lower or equal to your current one.")
+  if (!mayGrantLevel(caller.level, level)) {
+    return deny(
+      level === Level.owner
+        ? "You can only make another member owner if you're this organization's owner."
+        : "You can only change access level of others to lower or equal to your current one."
+    )
   }
   return othersRule(caller, target)
 }

@@ -10,3 +10,9 @@ export const Level = { member: 1, admin: 8, owner: 15 } as const
  * among them), domains, roles, projects and the levels of its members.
  */
 export const mayAdminister = (level: number): boolean => level >= Level.admin
+
+/** Whether a member at `caller` may change or remove another member at `target`: an administrator, of a level at most their own. */
+export const mayManageMember = (caller: number, target: number): boolean => mayAdminister(caller) && target <= caller
+
+/** Whether a member at `caller` may give another the level `level`: owner only by an owner, else at most their own. */
+export const mayGrantLevel = (caller: number, level: number): boolean => level === Level.owner ? caller === Level.owner : level <= caller

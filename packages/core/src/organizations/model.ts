@@ -4,7 +4,7 @@ import { OrganizationId } from "../shared/ids.ts"
 import { Timestamp } from "../shared/time.ts"
 import { Level } from "./levels.ts"
 
-export { Level, mayAdminister } from "./levels.ts"
+export { Level, mayAdminister, mayGrantLevel, mayManageMember } from "./levels.ts"
 export const MembershipLevel = Schema.Literals([Level.member, Level.admin, Level.owner])
 export type MembershipLevel = typeof MembershipLevel.Type
 
