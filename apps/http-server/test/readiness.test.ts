@@ -118,7 +118,12 @@ forEachBackend((backend) => {
       const { runtime } = await startServer({ databaseUrl: database.url })
       try {
         const api = await runtime.runPromise(HedgerowServer.baseUrl)
-        expect(await readiness(api)).toEqual([200, { status: "ready" }])
+        // The change feed's connection may still be opening as the server starts listening.
+        const ready = await eventually(async () => {
+          const answer = await readiness(api)
+          return answer[0] === 200 ? answer : undefined
+        }, 10_000, "the server to be ready")
+        expect(ready).toEqual([200, { status: "ready" }])
         const seen = new Set<string>()
         let terminated = 0
         const until = Date.now() + 3_000
