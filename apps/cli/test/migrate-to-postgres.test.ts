@@ -186,6 +186,9 @@ forEachBackend((backend) => {
         "admin", "batch-exports", "create", "--org", organization, "--project", String(project), "--name", "Nightly", "--data-dir", dataDir
       ]))
       expect(exported.code).toBe(0)
+      // A sign-in link: the first start's went with the password set above, so the operator makes another.
+      const link = await Effect.runPromise(runInProcess(["admin", "users", "sign-in-link", owner, "--data-dir", dataDir]))
+      expect(link.code).toBe(0)
 
       const moved = await Effect.runPromise(runChild(["admin", "migrate-to-postgres", "--data-dir", dataDir, "--database-url", database.url]))
       expect(moved.stderr).toBe("")
