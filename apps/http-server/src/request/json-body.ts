@@ -8,10 +8,10 @@ const WRITE_METHODS = new Set(["POST", "PUT", "PATCH"])
 const UTF8 = new TextDecoder("utf-8", { fatal: true })
 
 /**
- * How deep a management body may nest. Parsing deep nesting holds the event loop far longer than its
- * bytes suggest, and no resource's body comes near it.
+ * How deep a management body may nest before it is parsed. Parsing deep nesting holds the event loop far
+ * longer than its bytes suggest; below this bound a resource's own rules judge a deep field (and word it).
  */
-const MAX_DEPTH = 128
+const MAX_DEPTH = 512
 const DEPTH_ONLY = { depth: MAX_DEPTH, members: Number.POSITIVE_INFINITY, containers: Number.POSITIVE_INFINITY }
 
 /**

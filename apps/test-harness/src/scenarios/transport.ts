@@ -116,16 +116,16 @@ export const transportScenarios: ReadonlyArray<Scenario> = [
     }
   },
   {
-    name: "a body nested deeper than 128 levels is refused before it is parsed, whatever route it is sent to",
+    name: "a body nested deeper than 512 levels is refused before it is parsed, whatever route it is sent to",
     needs: ["transport"],
     run: async ({ target, primary }) => {
       const deep = `{"name":${"[".repeat(500_000)}${"]".repeat(500_000)}}`
-      const refused = envelope("invalid_request", "parse_error", "JSON parse error - the body nests deeper than 128 levels")
+      const refused = envelope("invalid_request", "parse_error", "JSON parse error - the body nests deeper than 512 levels")
       expectReply(await postProject(target, { ...primary, body: deep }), 400, refused)
       const link = await rawOf(target)({ method: "POST", path: "/api/login/link/", headers: { "content-type": "application/json" }, body: `{"token":${"[".repeat(500_000)}}` })
       expectReply(link, 400, refused)
-      // 128 levels are read as JSON (and then judged by the resource's rules).
-      const allowed = await postProject(target, { ...primary, body: `{"name":${"[".repeat(127)}${"]".repeat(127)}}` })
+      // 512 levels are read as JSON (and then judged by the resource's rules).
+      const allowed = await postProject(target, { ...primary, body: `{"name":${"[".repeat(511)}${"]".repeat(511)}}` })
       assert.notEqual(allowed.body.code, "parse_error")
     }
   },
