@@ -30,9 +30,6 @@ const placeOf = (error: ApiError): Place => {
   return field === "key" || field === "name" || field === "active" || field === "tags" ? field : "form"
 }
 
-const replaced = <T,>(items: ReadonlyArray<T>, index: number, item: T): Array<T> => items.map((old, at) => at === index ? item : old)
-const without = <T,>(items: ReadonlyArray<T>, index: number): Array<T> => items.filter((_, at) => at !== index)
-
 /** A percentage typed: a number from 0 to 100, an empty or unreadable field read as 0. */
 const percentOf = (text: string): number => {
   const value = Number(text)
@@ -144,8 +141,8 @@ export const FlagForm = ({ initial, stored, busy, error, suggestions, readOnly, 
     setNotice("")
     if (shown !== undefined && placeOf(shown) === place) setDismissed(shown)
   }
-  const setGroup = (index: number, group: DraftGroup) => change("conditions", { groups: replaced(draft.groups, index, group) })
-  const setVariant = (index: number, variant: DraftVariant) => change("variants", { variants: replaced(draft.variants, index, variant) })
+  const setGroup = (index: number, group: DraftGroup) => change("conditions", { groups: draft.groups.with(index, group) })
+  const setVariant = (index: number, variant: DraftVariant) => change("variants", { variants: draft.variants.with(index, variant) })
   const errorAt = (place: Place) => shown !== undefined && placeOf(shown) === place ? shown.detail : undefined
 
   // After a refused save the focus goes to the first refusal, in the order of the form.
@@ -218,8 +215,8 @@ export const FlagForm = ({ initial, stored, busy, error, suggestions, readOnly, 
                     namesList={namesList}
                     values={suggestions.valuesOf(property.key)}
                     readOnly={!editable}
-                    onChange={(next) => setGroup(index, { ...group, properties: replaced(group.properties, at, next) })}
-                    onRemove={() => setGroup(index, { ...group, properties: without(group.properties, at) })}
+                    onChange={(next) => setGroup(index, { ...group, properties: group.properties.with(at, next) })}
+                    onRemove={() => setGroup(index, { ...group, properties: group.properties.toSpliced(at, 1) })}
                   />
                 ))}
                 <div className="condition-foot">
@@ -233,7 +230,7 @@ export const FlagForm = ({ initial, stored, busy, error, suggestions, readOnly, 
                   <Rollout name={name} value={group.rollout} onChange={(rollout) => setGroup(index, { ...group, rollout })} />
                   {editable
                     ? (
-                      <button type="button" onClick={() => change("conditions", { groups: without(draft.groups, index) })}>
+                      <button type="button" onClick={() => change("conditions", { groups: draft.groups.toSpliced(index, 1) })}>
                         Remove condition<span className="visually-hidden"> {index + 1}</span>
                       </button>
                     )
@@ -275,7 +272,7 @@ export const FlagForm = ({ initial, stored, busy, error, suggestions, readOnly, 
                   {/* "Remove" ends the variant's row, as it ends a filter's; named in full for a screen reader. */}
                   {editable
                     ? (
-                      <button type="button" onClick={() => change("variants", { variants: without(draft.variants, index) })}>
+                      <button type="button" onClick={() => change("variants", { variants: draft.variants.toSpliced(index, 1) })}>
                         Remove<span className="visually-hidden"> variant {index + 1}</span>
                       </button>
                     )

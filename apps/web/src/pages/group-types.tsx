@@ -1,13 +1,14 @@
 import { type FormEvent, useId, useRef, useState } from "react"
 import type { Success } from "../api/contract.ts"
-import { type ApiError, asApiError, request } from "../api/client.ts"
+import { asApiError, request } from "../api/client.ts"
 import { invalidate } from "../api/resources.ts"
 import { reread, urlOf, useApi } from "../api/use-api.ts"
 import { ProjectHead } from "../shell/project-head.tsx"
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx"
 import { AddOneForm } from "../ui/add-one-form.tsx"
-import { TextField } from "../ui/field.tsx"
+import { refusalPlaces, TextField } from "../ui/field.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
+import { useWrite } from "../ui/writes.ts"
 
 const PATH = "/api/projects/:project_id/groups_types/"
 const METADATA_PATH = "/api/projects/:project_id/groups_types/update_metadata/"
@@ -28,22 +29,20 @@ const GroupTypeCard = ({ projectId, groupType, refresh, onDeleted }: {
   const heading = useId()
   const [singular, setSingular] = useState(groupType.name_singular ?? "")
   const [plural, setPlural] = useState(groupType.name_plural ?? "")
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<ApiError | undefined>(undefined)
+  const { busy, error, setError, run } = useWrite()
   const [notice, setNotice] = useState<string | undefined>(undefined)
   const name = groupType.group_type
   const save = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    setError(undefined)
     setNotice(undefined)
     const row = { group_type_index: groupType.group_type_index, name_singular: displayName(singular), name_plural: displayName(plural) }
-    request("PATCH", METADATA_PATH, { params: { project_id: projectId }, payload: [row] })
-      .then(refresh)
-      .then(() => setNotice("Names saved."), (cause: unknown) => setError(asApiError(cause)))
-      .finally(() => setBusy(false))
+    run(async () => {
+      await request("PATCH", METADATA_PATH, { params: { project_id: projectId }, payload: [row] })
+      await refresh()
+      setNotice("Names saved.")
+    })
   }
-  const errorFor = (field: string) => error?.attr === field ? error.detail : undefined
+  const { errorFor, formError } = refusalPlaces(error, ["name_singular", "name_plural"])
   return (
     <article className="card" aria-labelledby={heading}>
       <div className="page-head">
@@ -57,9 +56,7 @@ const GroupTypeCard = ({ projectId, groupType, refresh, onDeleted }: {
         <button type="submit" disabled={busy}>Save names<span className="visually-hidden"> of {name}</span></button>
       </form>
       <p role="status" className="notice">{notice ?? ""}</p>
-      {error === undefined || errorFor("name_singular") !== undefined || errorFor("name_plural") !== undefined
-        ? null
-        : <p role="alert" className="form-error">{error.detail}</p>}
+      {formError === undefined ? null : <p role="alert" className="form-error">{formError}</p>}
       <ConfirmDialog
         label={<>Delete<span className="visually-hidden"> {name}</span></>}
         title={`Delete the group type ${name}?`}

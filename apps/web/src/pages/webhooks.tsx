@@ -1,5 +1,5 @@
 import { useState } from "react"
-import { type ApiError, asApiError, request } from "../api/client.ts"
+import { request } from "../api/client.ts"
 import { invalidate } from "../api/resources.ts"
 import { reread, urlOf, useApi } from "../api/use-api.ts"
 import { Link } from "../router/navigation.tsx"
@@ -9,6 +9,7 @@ import { ProjectHead } from "../shell/project-head.tsx"
 import { Pagination, PastTheEnd } from "../ui/pagination.tsx"
 import { Empty, Resourceful } from "../ui/states.tsx"
 import { TableScroll } from "../ui/table-scroll.tsx"
+import { useWrite } from "../ui/writes.ts"
 import { canChangeWebhooks, eventsWords, WEBHOOKS_PATH, webhooksPrefix } from "../webhooks/webhook.ts"
 import { emptyWebhookDraft, type WebhookDraft, WebhookForm } from "../webhooks/webhook-form.tsx"
 import { WebhookSecret } from "../webhooks/secret.tsx"
@@ -25,23 +26,19 @@ export default function WebhooksPage({ projectId, pageNumber }: { readonly proje
   const canChange = canChangeWebhooks(me, project.status === "ready" ? project.data.organization : undefined)
   const options = { params: { project_id: projectId }, query: { limit: String(PAGE_SIZE), offset: String((pageNumber - 1) * PAGE_SIZE) } }
   const webhooks = useApi(WEBHOOKS_PATH, options)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<ApiError | undefined>(undefined)
+  const { busy, error, run } = useWrite()
   const [created, setCreated] = useState<{ readonly url: string; readonly secret: string } | undefined>(undefined)
   // A new form after each webhook added, emptied.
   const [generation, setGeneration] = useState(0)
   const add = (draft: WebhookDraft) => {
-    setBusy(true)
-    setError(undefined)
     setCreated(undefined)
-    request("POST", WEBHOOKS_PATH, { params: { project_id: projectId }, payload: { url: draft.url, description: draft.description, events: draft.events } })
-      .then(async (webhook) => {
-        await reread(webhooksPrefix(projectId), WEBHOOKS_PATH, options)
-        setGeneration((old) => old + 1)
-        setCreated({ url: webhook.url, secret: webhook.secret })
-      })
-      .catch((cause: unknown) => setError(asApiError(cause)))
-      .finally(() => setBusy(false))
+    run(async () => {
+      const payload = { url: draft.url, description: draft.description, events: draft.events }
+      const webhook = await request("POST", WEBHOOKS_PATH, { params: { project_id: projectId }, payload })
+      await reread(webhooksPrefix(projectId), WEBHOOKS_PATH, options)
+      setGeneration((old) => old + 1)
+      setCreated({ url: webhook.url, secret: webhook.secret })
+    })
   }
   return (
     <>
