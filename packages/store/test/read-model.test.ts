@@ -10,6 +10,7 @@ import {
   ProjectService,
   type ProjectId,
   MemberService,
+  OrganizationService,
   type OrganizationId,
   type PersonalApiKeyId,
   PersonalApiKeyService,
@@ -147,6 +148,27 @@ layer(backend.on(hedgerowWithCountedKeys), { timeout: 60_000, excludeTestService
         Effect.retry({ schedule: Schedule.spaced("20 millis"), times: backend.name === "pglite" ? 0 : 50 })
       )
       assert.strictEqual(refused._tag, "AuthenticationError")
+    }))
+
+  it.effect("a membership memory does not hold yet (another process's, not yet heard) is asked of the store before a 404", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      // What this process held before another process founded an organization for the same key.
+      const before = yield* warm(owner.key)
+      const founded = yield* OrganizationService.use((s) => s.found(before, bodyOf({ name: "Founded elsewhere" })))
+      assert.isFalse(before.memberships.has(founded.id))
+      const retrieved = yield* OrganizationService.use((s) => s.retrieve(before, founded.id))
+      assert.strictEqual(retrieved.membership_level, 15)
+      const projects = yield* ProjectService.use((s) => s.list(before, founded.id, {}))
+      assert.strictEqual(projects.count, 1)
+      const made = yield* FlagService.use((s) => s.create(before, String(projects.results[0]!.id), bodyOf({ key: "at-once" })))
+      assert.strictEqual(made.key, "at-once")
+      // Someone else's organization is still unknown to the caller, after the store has said so.
+      const stranger = yield* memberWithKey(organization, "stranger@example.com")
+      const strangers = yield* OrganizationService.use((s) => s.create(systemActor, { name: "Not yours" }))
+      const strangerActor = yield* warm(stranger.key)
+      const refused = yield* Effect.flip(OrganizationService.use((s) => s.retrieve(strangerActor, strangers.id)))
+      assert.strictEqual(refused._tag, "NotFound")
     }))
 
   it.effect("a key revoked or rolled through the key service is refused by this process's very next request", () =>

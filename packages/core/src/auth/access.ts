@@ -1,6 +1,7 @@
-import { Context, Effect, Layer } from "effect"
-import type { Actor } from "./actor.ts"
+import { Context, Effect, Layer, Option } from "effect"
+import type { Actor, UserActor } from "./actor.ts"
 import { type MembershipLevel, Level, mayAdminister } from "../organizations/model.ts"
+import { MembershipRepository } from "../members/repository.ts"
 import { OrganizationRepository } from "../organizations/repository.ts"
 import type { Project } from "../projects/model.ts"
 import { ProjectRepository } from "../projects/repository.ts"
@@ -70,26 +71,32 @@ export class Access extends Context.Service<Access, {
     Effect.gen(function*() {
       const organizations = yield* OrganizationRepository
       const projects = yield* ProjectRepository
+      const members = yield* MembershipRepository
 
       const requireScope = (actor: Actor, scope: Scope) =>
         actor._tag === "System" || grants(actor.key.scopes, scope)
           ? Effect.void
           : Effect.fail(PermissionDenied.missingScope(scope))
 
-      const levelIn = (actor: Actor, id: OrganizationId): MembershipLevel | undefined =>
+      // The caller's memberships may be served from memory (see Authentication), which another process's
+      // change reaches only when the change feed brings it. A membership held there is served; one missing
+      // is asked of the store before the caller is refused, so an organization created or joined through
+      // another process can be used at once. A removal waits for the feed.
+      const heldLevel = (actor: Actor, id: OrganizationId): MembershipLevel | undefined =>
         actor._tag === "System" ? Level.owner : actor.memberships.get(id)
+      const storedLevel = (actor: UserActor, id: OrganizationId): Effect.Effect<MembershipLevel | undefined> =>
+        Effect.map(members.find(id, actor.user.id), (found) => Option.getOrUndefined(found)?.level)
 
-      // A user's membership, read with the key, proves the organization exists (memberships cascade with
-      // it), so the hot path needs no extra query; only the system actor has to look.
+      // A user's membership proves the organization exists (memberships cascade with it), so the hot path
+      // needs no extra query; only the system actor has to look.
       const findOrganization = (actor: Actor, id: OrganizationId): Effect.Effect<OrganizationAccess, NotFound> => {
-        if (actor._tag === "User") {
-          const level = actor.memberships.get(id)
-          return level === undefined ? Effect.fail(NotFound.default()) : Effect.succeed({ organization_id: id, level })
+        if (actor._tag === "System") {
+          return organizations.findById(id).pipe(Effect.flatMap(orNotFound), Effect.as({ organization_id: id, level: Level.owner }))
         }
-        return organizations.findById(id).pipe(
-          Effect.flatMap(orNotFound),
-          Effect.as({ organization_id: id, level: Level.owner })
-        )
+        const held = heldLevel(actor, id)
+        if (held !== undefined) return Effect.succeed({ organization_id: id, level: held })
+        return Effect.flatMap(storedLevel(actor, id), (level) =>
+          level === undefined ? Effect.fail(NotFound.default()) : Effect.succeed({ organization_id: id, level }))
       }
 
       const organizationEndpoint = (actor: Actor) =>
@@ -148,7 +155,8 @@ export class Access extends Context.Service<Access, {
         if (typeof scope === "string") yield* requireScope(actor, scope)
         else for (const one of scope) yield* requireScope(actor, one)
         const found = yield* findProject(id)
-        const level = levelIn(actor, found.organization_id)
+        const level = heldLevel(actor, found.organization_id) ??
+          (actor._tag === "User" ? yield* storedLevel(actor, found.organization_id) : undefined)
         if (level === undefined) return yield* NotFound.default()
         if (actor._tag === "User") {
           const { scoped_organizations } = actor.key
