@@ -194,5 +194,50 @@ describe("pglite-client", () => {
         const streamed = yield* Stream.runCollect(sql<{ name: string }>`SELECT name FROM items ORDER BY id`.stream)
         assert.deepStrictEqual(Array.from(streamed, (r) => r.name), ["v1", "v2"])
       }))
+
+    it.effect("a statement is prepared once and run by name, with its parameters' types as PostgreSQL says", () =>
+      Effect.gen(function*() {
+        yield* reset
+        const sql = yield* SqlClient.SqlClient
+        const byName = (name: string) => sql<{ id: number }>`SELECT id FROM items WHERE name = ${name}`
+        yield* sql`INSERT INTO items ${sql.insert([{ name: "p1" }, { name: "p2" }])}`
+        assert.deepStrictEqual(yield* byName("p1"), [{ id: 1 }])
+        assert.deepStrictEqual(yield* byName("p2"), [{ id: 2 }])
+        const held = yield* sql<{ count: number }>`
+          SELECT count(*)::int AS count FROM pg_prepared_statements
+          WHERE statement = 'SELECT id FROM items WHERE name = $1' AND NOT from_sql`
+        assert.deepStrictEqual(held, [{ count: 1 }])
+        // A number for a text column and a date for a timestamp are serialized by the inferred types.
+        yield* sql`INSERT INTO docs (title, body, created_at) VALUES (${42}, ${PgTypes.jsonb({ a: [1] })}, ${new Date(0)})`
+        const [doc] = yield* sql<{ title: string; body: unknown; created_at: string }>`SELECT title, body, created_at FROM docs`
+        assert.deepStrictEqual([doc!.title, doc!.body, Date.parse(doc!.created_at)], ["42", { a: [1] }, 0])
+      }))
+
+    it.effect("a prepared statement whose table changed, or that was dropped, is prepared again", () =>
+      Effect.gen(function*() {
+        yield* reset
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`INSERT INTO items (name) VALUES ('t1')`
+        const all = sql<Record<string, unknown>>`SELECT * FROM items ORDER BY id LIMIT 1`
+        assert.deepStrictEqual(Object.keys((yield* all)[0]!), ["id", "name"])
+        // Its rows would change shape under the prepared statement (0A000), then it is gone (26000).
+        yield* sql`ALTER TABLE items ADD COLUMN extra int DEFAULT 7`.unprepared
+        assert.deepStrictEqual((yield* all)[0], { id: 1, name: "t1", extra: 7 })
+        yield* sql`DEALLOCATE ALL`.unprepared
+        assert.deepStrictEqual((yield* all)[0], { id: 1, name: "t1", extra: 7 })
+        yield* sql`ALTER TABLE items DROP COLUMN extra`.unprepared
+      }))
+
+    it.effect("at most 256 statements stay prepared; one let go is prepared again when it comes back", () =>
+      Effect.gen(function*() {
+        yield* reset
+        const sql = yield* SqlClient.SqlClient
+        // Each a statement of its own text.
+        const numbered = (n: number) => sql<{ n: number }>`SELECT ${n}::int AS n, ${sql.literal(`'n${n}'`)} AS text`
+        for (let n = 0; n < 300; n++) assert.deepStrictEqual(yield* numbered(n), [{ n, text: `n${n}` }])
+        const [{ count }] = yield* sql<{ count: number }>`SELECT count(*)::int AS count FROM pg_prepared_statements WHERE NOT from_sql`
+        assert.isAtMost(count, 256)
+        assert.deepStrictEqual(yield* numbered(0), [{ n: 0, text: "n0" }])
+      }))
   })
 })

@@ -1,9 +1,10 @@
-import { PGlite, type QueryOptions, type Results } from "@electric-sql/pglite"
+import { PGlite, type Results } from "@electric-sql/pglite"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { PgClient, PgTypes } from "@effect/sql-pg"
 import { Context, Effect, Layer, Scope, Semaphore, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { Listener, pgliteListener } from "./listener.ts"
+import { preparedStatements } from "./pglite-statements.ts"
 import { pgliteTimestampParsers } from "./timestamps.ts"
 import { SqlClient, SqlConnection, SqlError } from "effect/sql"
 
@@ -59,29 +60,29 @@ const unwrap = (p: PgTypes.Parameter): unknown =>
   (p.oid === PgTypes.OID.json || p.oid === PgTypes.OID.jsonb) && p.value !== null
     ? JSON.stringify(p.value)
     : p.value
-const bindParams = (params: ReadonlyArray<unknown>): [Array<unknown>, QueryOptions] => {
-  if (!params.some(PgTypes.isParameter)) return [params as Array<unknown>, {}]
-  return [
-    params.map((p) => PgTypes.isParameter(p) ? unwrap(p) : p),
-    { paramTypes: params.map((p) => PgTypes.isParameter(p) ? p.oid : 0) }
-  ]
-}
+const bindParams = (params: ReadonlyArray<unknown>): [values: ReadonlyArray<unknown>, types: ReadonlyArray<number>] =>
+  params.some(PgTypes.isParameter)
+    ? [params.map((p) => PgTypes.isParameter(p) ? unwrap(p) : p), params.map((p) => PgTypes.isParameter(p) ? p.oid : 0)]
+    : [params, []]
 
 const makeConnection = (db: PGlite): SqlConnection.Connection => {
+  const statements = preparedStatements(db)
   const run = <A>(operation: string, f: () => Promise<A>) =>
     Effect.tryPromise({ try: f, catch: (cause) => classify(db, cause, operation) })
   const query = (sql: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => {
-    const [values, options] = bindParams(params)
-    return run("execute", () => db.query<any>(sql, values, { ...options, rowMode }))
+    const [values, types] = bindParams(params)
+    return run("execute", () => statements(sql, values, types, rowMode))
   }
   const rows = (sql: string, params: ReadonlyArray<unknown>, transform: Transform) =>
     Effect.map(query(sql, params, "object"), (r) => transform ? transform(r.rows) : r.rows)
   // The extended protocol behind `query` accepts one statement only; the simple
   // protocol behind `exec` is what lets a migration file hold several.
-  const unprepared = (sql: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") =>
-    params.length > 0
-      ? Effect.map(query(sql, params, rowMode), (r) => r.rows)
-      : Effect.map(run("exec", () => db.exec(sql, { rowMode })), (rs) => rs.at(-1)?.rows ?? [])
+  // With parameters, a statement asked for unprepared runs as PGlite's own `query` does, kept nowhere.
+  const unprepared = (sql: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => {
+    if (params.length === 0) return Effect.map(run("exec", () => db.exec(sql, { rowMode })), (rs) => rs.at(-1)?.rows ?? [])
+    const [values, types] = bindParams(params)
+    return Effect.map(run("execute", () => db.query<any>(sql, [...values], { paramTypes: [...types], rowMode })), (r) => r.rows)
+  }
   return {
     execute: rows,
     executeRaw: (sql, params) => query(sql, params, "object"),
