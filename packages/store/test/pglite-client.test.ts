@@ -233,11 +233,28 @@ describe("pglite-client", () => {
         yield* reset
         const sql = yield* SqlClient.SqlClient
         // Each a statement of its own text.
-        const numbered = (n: number) => sql<{ n: number }>`SELECT ${n}::int AS n, ${sql.literal(`'n${n}'`)} AS text`
+        const numbered = (n: number) => sql<{ n: number; text: string }>`SELECT ${n}::int AS n, ${sql.literal(`'n${n}'`)} AS text`
         for (let n = 0; n < 300; n++) assert.deepStrictEqual(yield* numbered(n), [{ n, text: `n${n}` }])
         const [{ count }] = yield* sql<{ count: number }>`SELECT count(*)::int AS count FROM pg_prepared_statements WHERE NOT from_sql`
         assert.isAtMost(count, 256)
         assert.deepStrictEqual(yield* numbered(0), [{ n: 0, text: "n0" }])
+      }))
+
+    it.effect("statements of long texts are bounded together, and one too long for keeping runs unkept", () =>
+      Effect.gen(function*() {
+        yield* reset
+        const sql = yield* SqlClient.SqlClient
+        // 4 KiB of text each: 100 of them would hold 400 KiB.
+        const padded = (n: number, size: number) =>
+          sql<{ n: number }>`SELECT ${n}::int AS n ${sql.literal(`/* ${String(n).padEnd(size, "x")} */`)}`
+        for (let n = 0; n < 100; n++) assert.deepStrictEqual(yield* padded(n, 4096), [{ n }])
+        const [{ text }] = yield* sql<{ text: number }>`
+          SELECT coalesce(sum(length(statement)), 0)::int AS text FROM pg_prepared_statements WHERE NOT from_sql`
+        assert.isAtMost(text, 256 * 1024)
+        assert.deepStrictEqual(yield* padded(1, 20_000), [{ n: 1 }])
+        const [{ long }] = yield* sql<{ long: number }>`
+          SELECT count(*)::int AS long FROM pg_prepared_statements WHERE length(statement) > 16384`
+        assert.strictEqual(long, 0)
       }))
   })
 })

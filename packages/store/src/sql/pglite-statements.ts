@@ -1,7 +1,16 @@
 import { type messages, parse, type PGlite, protocol, type Results, type RowMode } from "@electric-sql/pglite"
 
-/** Statements kept prepared at once; past it the one used least recently is closed. */
+/**
+ * Statements kept prepared at once, and the length of their texts together: past either, the one used
+ * least recently is closed. What PostgreSQL keeps of a statement (its parse and query trees) takes some
+ * fifty times its text in memory that WebAssembly never gives back, so the texts are what is bounded:
+ * the store's own statements, some fifty, take 17 KiB, and statements whose text varies with their
+ * input (a list of ids, many rows at once) cannot hold more than about 13 MiB.
+ */
 const MAX_PREPARED = 256
+const MAX_PREPARED_TEXT = 256 * 1024
+/** A statement longer than this is parsed afresh each time, as PGlite's own `query` does, and kept nowhere. */
+const MAX_STATEMENT_TEXT = 16 * 1024
 
 /** A statement prepared on the session under `name`, with what PostgreSQL said it takes and gives. */
 interface Prepared {
@@ -39,6 +48,7 @@ const joined = (parts: ReadonlyArray<Uint8Array>) => {
 export const preparedStatements = (db: PGlite) => {
   // In the order of last use, so the first is the one to close.
   const prepared = new Map<string, Prepared>()
+  let preparedText = 0
   let serial = 0
   // Close messages for statements let go, sent ahead of the next run. Closing a statement that is
   // already gone is no error, so they are taken whether that run succeeds or not.
@@ -65,13 +75,19 @@ export const preparedStatements = (db: PGlite) => {
       parameterTypes: parse.parseDescribeStatementResults(answer),
       columns: answer.find((message): message is messages.RowDescriptionMessage => message.name === "rowDescription")
     }
-    if (prepared.size >= MAX_PREPARED) {
-      const [oldest, { name: old }] = prepared.entries().next().value!
-      prepared.delete(oldest)
-      closing.push(protocol.serialize.close({ type: "S", name: old }))
-    }
     prepared.set(key, statement)
+    preparedText += key.length
+    for (const [oldest, { name: old }] of prepared) {
+      if (prepared.size <= MAX_PREPARED && preparedText <= MAX_PREPARED_TEXT) break
+      forget(oldest, old)
+    }
     return statement
+  }
+
+  const forget = (key: string, name: string) => {
+    prepared.delete(key)
+    preparedText -= key.length
+    closing.push(protocol.serialize.close({ type: "S", name }))
   }
 
   const execute = async (statement: Prepared, values: ReadonlyArray<unknown>, rowMode: RowMode) => {
@@ -96,19 +112,21 @@ export const preparedStatements = (db: PGlite) => {
     const key = declaredTypes.length === 0 ? sql : `${declaredTypes.join(",")}\u0000${sql}`
     const known = prepared.get(key)
     if (known === undefined) return execute(await prepare(sql, key, declaredTypes), values, rowMode)
+    // Used last now.
     prepared.delete(key)
     prepared.set(key, known)
     try {
       return await execute(known, values, rowMode)
     } catch (error) {
       if (!STALE.has((error as { code?: string }).code ?? "")) throw error
-      prepared.delete(key)
-      closing.push(protocol.serialize.close({ type: "S", name: known.name }))
+      forget(key, known.name)
       return execute(await prepare(sql, key, declaredTypes), values, rowMode)
     }
   }
 
   /** Runs `sql` with `values`; `declaredTypes` are the parameters' types where the caller knows them (else 0). */
   return (sql: string, values: ReadonlyArray<unknown>, declaredTypes: ReadonlyArray<number>, rowMode: RowMode): Promise<Results<any>> =>
-    db.runExclusive(() => run(sql, values, declaredTypes, rowMode))
+    sql.length > MAX_STATEMENT_TEXT
+      ? db.query<any>(sql, [...values], { paramTypes: [...declaredTypes], rowMode })
+      : db.runExclusive(() => run(sql, values, declaredTypes, rowMode))
 }
