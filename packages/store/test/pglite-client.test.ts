@@ -1,8 +1,10 @@
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe, expect, it, layer } from "@effect/vitest"
+import { PGlite } from "@electric-sql/pglite"
 import { PgTypes } from "@effect/sql-pg"
 import { Effect, Fiber, Layer, Stream } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { layerPglite } from "../src/sql/pglite-client.ts"
+import { preparedStatements } from "../src/sql/pglite-statements.ts"
 
 // Runs through `.unprepared` with no params, i.e. PGlite's `exec`, the same way a
 // multi-statement migration file would.
@@ -34,6 +36,20 @@ const reasonOf = <A, R>(effect: Effect.Effect<A, SqlError.SqlError, R>) =>
     assert.isTrue(SqlError.isSqlError(e))
     return e.reason
   })
+
+describe("prepared statements", () => {
+  it("two clients of one session keep their statements apart", async () => {
+    const db = await PGlite.create()
+    try {
+      const [one, two] = [preparedStatements(db), preparedStatements(db)]
+      const first = await one("SELECT $1::int AS n", [1], [], "object")
+      const second = await two("SELECT $1::int + 1 AS n", [1], [], "object")
+      expect([first.rows, second.rows]).toEqual([[{ n: 1 }], [{ n: 2 }]])
+    } finally {
+      await db.close()
+    }
+  })
+})
 
 describe("pglite-client", () => {
   // Real clock: the transaction tests need overlapping sleeps.
@@ -225,7 +241,13 @@ describe("pglite-client", () => {
         assert.deepStrictEqual((yield* all)[0], { id: 1, name: "t1", extra: 7 })
         yield* sql`DEALLOCATE ALL`.unprepared
         assert.deepStrictEqual((yield* all)[0], { id: 1, name: "t1", extra: 7 })
+        // Inside a transaction the failure has ended it: the caller is told so, and the next run, after
+        // the transaction, is prepared afresh.
         yield* sql`ALTER TABLE items DROP COLUMN extra`.unprepared
+        const failed = yield* Effect.flip(sql.withTransaction(all))
+        assert.strictEqual(failed.reason._tag, "UnknownError")
+        assert.include(failed.message, "cached plan must not change result type")
+        assert.deepStrictEqual((yield* all)[0], { id: 1, name: "t1" })
       }))
 
     it.effect("at most 256 statements stay prepared; one let go is prepared again when it comes back", () =>

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto"
 import { type messages, parse, type PGlite, protocol, type Results, type RowMode } from "@electric-sql/pglite"
 
 /**
@@ -23,7 +24,8 @@ interface Prepared {
 
 /**
  * The codes of a statement that can no longer run as prepared: a table it reads changed its columns
- * under it, or something dropped the session's prepared statements. It is prepared afresh once.
+ * under it, or something dropped the session's prepared statements. It is prepared afresh once, or,
+ * inside a transaction (which the failure has ended), at its next run.
  */
 const STALE = new Set(["0A000", "26000"])
 
@@ -49,6 +51,8 @@ export const preparedStatements = (db: PGlite) => {
   // In the order of last use, so the first is the one to close.
   const prepared = new Map<string, Prepared>()
   let preparedText = 0
+  // Names of this client's own, should another client ever share the session.
+  const prefix = `hedgerow_${randomUUID().slice(0, 8)}_`
   let serial = 0
   // Close messages for statements let go, sent ahead of the next run. Closing a statement that is
   // already gone is no error, so they are taken whether that run succeeds or not.
@@ -60,7 +64,7 @@ export const preparedStatements = (db: PGlite) => {
   }
 
   const prepare = async (sql: string, key: string, declaredTypes: ReadonlyArray<number>): Promise<Prepared> => {
-    const name = `hedgerow_${++serial}`
+    const name = `${prefix}${++serial}`
     const answer = await db.execProtocolStream(
       joined([
         ...takeClosing(),
@@ -120,6 +124,7 @@ export const preparedStatements = (db: PGlite) => {
     } catch (error) {
       if (!STALE.has((error as { code?: string }).code ?? "")) throw error
       forget(key, known.name)
+      if (db.isInTransaction()) throw error
       return execute(await prepare(sql, key, declaredTypes), values, rowMode)
     }
   }
