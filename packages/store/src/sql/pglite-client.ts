@@ -4,7 +4,7 @@ import { PgClient, PgTypes } from "@effect/sql-pg"
 import { Context, Effect, Layer, Scope, Semaphore, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { Listener, pgliteListener } from "./listener.ts"
-import { preparedStatements } from "./pglite-statements.ts"
+import { preparedStatements, runUnkept } from "./pglite-statements.ts"
 import { pgliteTimestampParsers } from "./timestamps.ts"
 import { SqlClient, SqlConnection, SqlError } from "effect/sql"
 
@@ -77,11 +77,11 @@ const makeConnection = (db: PGlite): SqlConnection.Connection => {
     Effect.map(query(sql, params, "object"), (r) => transform ? transform(r.rows) : r.rows)
   // The extended protocol behind `query` accepts one statement only; the simple
   // protocol behind `exec` is what lets a migration file hold several.
-  // With parameters, a statement asked for unprepared runs as PGlite's own `query` does, kept nowhere.
+  // With parameters, a statement asked for unprepared is kept nowhere.
   const unprepared = (sql: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") => {
     if (params.length === 0) return Effect.map(run("exec", () => db.exec(sql, { rowMode })), (rs) => rs.at(-1)?.rows ?? [])
     const [values, types] = bindParams(params)
-    return Effect.map(run("execute", () => db.query<any>(sql, [...values], { paramTypes: [...types], rowMode })), (r) => r.rows)
+    return Effect.map(run("execute", () => runUnkept(db, sql, values, types, rowMode)), (r) => r.rows)
   }
   return {
     execute: rows,

@@ -3,10 +3,10 @@ import { type messages, parse, type PGlite, protocol, type Results, type RowMode
 
 /**
  * Statements kept prepared at once, and the length of their texts together: past either, the one used
- * least recently is closed. What PostgreSQL keeps of a statement (its parse and query trees) takes some
- * fifty times its text in memory that WebAssembly never gives back, so the texts are what is bounded:
- * the store's own statements, some fifty, take 17 KiB, and statements whose text varies with their
- * input (a list of ids, many rows at once) cannot hold more than about 13 MiB.
+ * least recently is closed. What PostgreSQL keeps of a statement (its parse and query trees) grows with
+ * its text and lives in memory that WebAssembly never gives back, so the texts are what is bounded, and
+ * statements whose text varies with their input (a list of ids, many rows at once) make way for the
+ * store's own (docs/decisions.md, "The store").
  */
 const MAX_PREPARED = 256
 const MAX_PREPARED_TEXT = 256 * 1024
@@ -39,13 +39,21 @@ const joined = (parts: ReadonlyArray<Uint8Array>) => {
   return out
 }
 
+/** Runs a statement as PGlite's own `query` does: parsed, planned and described afresh, kept nowhere. */
+export const runUnkept = (
+  db: PGlite,
+  sql: string,
+  values: ReadonlyArray<unknown>,
+  declaredTypes: ReadonlyArray<number>,
+  rowMode: RowMode
+): Promise<Results<any>> => db.query<any>(sql, [...values], { paramTypes: [...declaredTypes], rowMode })
+
 /**
  * Runs statements on one PGlite session as named prepared statements. PGlite's own `query` parses,
  * plans and describes each statement afresh in six calls into PostgreSQL; here a statement is parsed
- * and described once, and each run is one call that binds its parameters and executes it. A single
- * read costs about a quarter of the CPU it did (docs/decisions.md, "The store"). Callers run one
- * statement at a time (the client's permit), and PGlite's query lock keeps its own statements (LISTEN)
- * from coming in between.
+ * and described once, and each run is one call that binds its parameters and executes it. Callers run
+ * one statement at a time (the client's permit), and PGlite's query lock keeps its own statements
+ * (LISTEN) from coming in between.
  */
 export const preparedStatements = (db: PGlite) => {
   // In the order of last use, so the first is the one to close.
@@ -132,6 +140,6 @@ export const preparedStatements = (db: PGlite) => {
   /** Runs `sql` with `values`; `declaredTypes` are the parameters' types where the caller knows them (else 0). */
   return (sql: string, values: ReadonlyArray<unknown>, declaredTypes: ReadonlyArray<number>, rowMode: RowMode): Promise<Results<any>> =>
     sql.length > MAX_STATEMENT_TEXT
-      ? db.query<any>(sql, [...values], { paramTypes: [...declaredTypes], rowMode })
+      ? runUnkept(db, sql, values, declaredTypes, rowMode)
       : db.runExclusive(() => run(sql, values, declaredTypes, rowMode))
 }
