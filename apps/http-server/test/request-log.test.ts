@@ -61,8 +61,9 @@ describe("the request log's lines", () => {
     expect(JSON.parse(requestLineText("json", { ...line, durationMs: 9.96 })).duration_ms).toBe(10)
   })
 
-  it("stay ASCII, should a value ever hold anything else", () => {
-    expect(requestLineText("text", { ...line, path: "/é/" })).toContain(" /?/ 404 ")
+  it("stay valid UTF-8 within their bound, should a value ever hold more than ASCII", () => {
+    expect(requestLineText("text", { ...line, path: "/é/€/😀/" })).toContain(" /é/€/😀/ 404 ")
+    expect(JSON.parse(requestLineText("json", { ...line, path: "/€".repeat(40) })).path).toBe("/€".repeat(40))
   })
 
   it("put an entry's cause under it, indented, in text", () => {

@@ -1,8 +1,8 @@
 /** Where finished lines go, each with its newline. */
 export type LineSink = (text: string) => void
 
-/** Writes `value` as one line of ASCII bytes, its newline included, into `into` from `at`; returns where it ended. */
-export type LineEncoder<A> = (value: A, into: Uint8Array, at: number) => number
+/** Writes `value` as one line of UTF-8, its newline included, into `into` from `at`; returns where it ended. */
+export type LineEncoder<A> = (value: A, into: Buffer, at: number) => number
 
 export interface LineWriter {
   readonly write: LineSink

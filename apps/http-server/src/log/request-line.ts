@@ -16,21 +16,15 @@ export interface RequestLine {
 export const levelOfStatus = (status: number) => (status >= 500 ? "error" : status >= 400 ? "warn" : "info")
 
 /**
- * A request line is written byte by byte straight into the log's block, with no string made for it: every
- * value is a method token, a route template of the contract (or a fixed marker), a number or a uuid the
- * server made, so each is ASCII and none needs escaping, and no client text reaches the log.
+ * A request line is written straight into the log's block, with no string made for it. Every value is a
+ * method token, a route template of the contract (or a fixed marker), a number or a uuid the server made,
+ * so none needs escaping and no client text reaches the log. Each text is copied by Node's UTF-8 writer
+ * in one call, which keeps the log valid UTF-8 whatever a value held.
  */
-const ascii = (into: Uint8Array, at: number, text: string): number => {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    // Never reached by what a line holds; a `?` keeps the log valid UTF-8 should that change.
-    into[at + i] = code < 0x80 ? code : 0x3f
-  }
-  return at + text.length
-}
+const text = (into: Buffer, at: number, value: string): number => at + into.write(value, at)
 
 /** A whole number >= 0 in decimal. */
-const digits = (into: Uint8Array, at: number, value: number): number => {
+const digits = (into: Buffer, at: number, value: number): number => {
   let end = at + 1
   for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) end++
   let rest = value
@@ -42,7 +36,7 @@ const digits = (into: Uint8Array, at: number, value: number): number => {
 }
 
 /** Milliseconds with one decimal, rounded. */
-const millis = (into: Uint8Array, at: number, value: number): number => {
+const millis = (into: Buffer, at: number, value: number): number => {
   const tenths = Math.round(value * 10)
   const end = digits(into, at, Math.floor(tenths / 10))
   into[end] = 0x2e
@@ -51,18 +45,19 @@ const millis = (into: Uint8Array, at: number, value: number): number => {
 }
 
 let second = -1
-let secondText = ""
+let secondBytes: Uint8Array = new Uint8Array(0)
 
 /** The time as ISO 8601 in UTC with milliseconds; the part up to the second is formatted once a second. */
-const isoTime = (into: Uint8Array, at: number): number => {
+const isoTime = (into: Buffer, at: number): number => {
   const now = Date.now()
   const thisSecond = Math.floor(now / 1000)
   if (thisSecond !== second) {
     second = thisSecond
     const iso = new Date(thisSecond * 1000).toISOString()
-    secondText = iso.slice(0, iso.length - 4)
+    secondBytes = Buffer.from(iso.slice(0, iso.length - 4), "latin1")
   }
-  const end = ascii(into, at, secondText)
+  into.set(secondBytes, at)
+  const end = at + secondBytes.length
   const ms = now - thisSecond * 1000
   into[end] = 0x30 + Math.floor(ms / 100)
   into[end + 1] = 0x30 + (Math.floor(ms / 10) % 10)
@@ -75,38 +70,38 @@ const isoTime = (into: Uint8Array, at: number): number => {
 const textLine: LineEncoder<RequestLine> = (line, into, start) => {
   let at = isoTime(into, start)
   into[at++] = 0x20
-  at = ascii(into, at, levelOfStatus(line.status))
+  at = text(into, at, levelOfStatus(line.status))
   into[at++] = 0x20
-  at = ascii(into, at, line.method)
+  at = text(into, at, line.method)
   into[at++] = 0x20
-  at = ascii(into, at, line.path)
+  at = text(into, at, line.path)
   into[at++] = 0x20
   at = digits(into, at, line.status)
   into[at++] = 0x20
   at = millis(into, at, line.durationMs)
-  at = ascii(into, at, "ms")
-  if (line.requestId !== undefined) at = ascii(into, ascii(into, at, " request_id="), line.requestId)
-  if (line.keyId !== undefined) at = ascii(into, ascii(into, at, " key_id="), line.keyId)
+  at = text(into, at, "ms")
+  if (line.requestId !== undefined) at = text(into, text(into, at, " request_id="), line.requestId)
+  if (line.keyId !== undefined) at = text(into, text(into, at, " key_id="), line.keyId)
   into[at] = 0x0a
   return at + 1
 }
 
 /** `label`, which opens a string, then `value` and the closing quote. */
-const jsonString = (into: Uint8Array, at: number, label: string, value: string): number => {
-  const end = ascii(into, ascii(into, at, label), value)
+const jsonString = (into: Buffer, at: number, label: string, value: string): number => {
+  const end = text(into, text(into, at, label), value)
   into[end] = 0x22
   return end + 1
 }
 
 /** The same as one JSON object. */
 const jsonLine: LineEncoder<RequestLine> = (line, into, start) => {
-  let at = isoTime(into, ascii(into, start, `{"time":"`))
+  let at = isoTime(into, text(into, start, `{"time":"`))
   into[at++] = 0x22
   at = jsonString(into, at, `,"level":"`, levelOfStatus(line.status))
   at = jsonString(into, at, `,"method":"`, line.method)
   at = jsonString(into, at, `,"path":"`, line.path)
-  at = digits(into, ascii(into, at, `,"status":`), line.status)
-  at = millis(into, ascii(into, at, `,"duration_ms":`), line.durationMs)
+  at = digits(into, text(into, at, `,"status":`), line.status)
+  at = millis(into, text(into, at, `,"duration_ms":`), line.durationMs)
   if (line.requestId !== undefined) at = jsonString(into, at, `,"request_id":"`, line.requestId)
   if (line.keyId !== undefined) at = jsonString(into, at, `,"key_id":"`, line.keyId)
   into[at] = 0x7d
@@ -116,6 +111,9 @@ const jsonLine: LineEncoder<RequestLine> = (line, into, start) => {
 
 export const requestLineEncoder = (format: LogFormat): LineEncoder<RequestLine> => format === "json" ? jsonLine : textLine
 
-/** The most bytes `line` can take: its strings, and room for the time, the labels and two numbers. */
+/**
+ * The most bytes `line` can take: its strings, each UTF-16 unit of them at most three bytes in UTF-8,
+ * and room for the time, the labels and two numbers.
+ */
 export const requestLineBound = (line: RequestLine): number =>
-  256 + line.method.length + line.path.length + (line.requestId?.length ?? 0) + (line.keyId?.length ?? 0)
+  256 + 3 * (line.method.length + line.path.length + (line.requestId?.length ?? 0) + (line.keyId?.length ?? 0))
