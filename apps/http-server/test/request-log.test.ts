@@ -145,6 +145,11 @@ describe("the request log's lines", () => {
     await new Promise((resolve) => setImmediate(resolve))
     expect(chunks).toHaveLength(1)
     expect(JSON.parse(chunks[0]!)).toMatchObject({ path: line.path, status: 404, request_id: line.requestId })
+    // The caller's sink gets the same UTF-8 as stdout would.
+    const unusual = { ...line, path: "/é/€/😀/" }
+    batched.writeEncoded(requestLineEncoder("text"), unusual, requestLineBound(unusual))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(chunks[1]).toContain(" /é/€/😀/ 404 ")
   })
 
   it("held for stdout: a small batch is handed over as a copy, so a queue that keeps it does not keep a whole block", () => {

@@ -45,7 +45,7 @@ export const batchedLineWriter = (sink: LineSink): LineWriter => {
   }
   const writeEncoded = <A>(encode: LineEncoder<A>, value: A, maxBytes: number) => {
     const bytes = Buffer.allocUnsafe(maxBytes)
-    write(bytes.toString("latin1", 0, encode(value, bytes, 0)))
+    write(bytes.toString("utf8", 0, encode(value, bytes, 0)))
   }
   return { write, writeEncoded, flush }
 }
