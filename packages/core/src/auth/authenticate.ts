@@ -5,7 +5,7 @@ import { RateLimiter } from "./throttle.ts"
 import { AuthenticationError, PermissionDenied, type Throttled } from "../shared/errors.ts"
 import { secureValueOf } from "../shared/secrets.ts"
 import { SiteSettings, siteOrigin } from "../shared/site.ts"
-import { millisOf, timestampFromDate } from "../shared/time.ts"
+import { millisOf, type Timestamp, timestampFromDate } from "../shared/time.ts"
 import { PersonalApiKeyRepository } from "../personal-api-keys/repository.ts"
 import { csrfFailure } from "../sessions/csrf.ts"
 import { isSessionKey } from "../sessions/keys.ts"
@@ -62,8 +62,12 @@ export class Authentication extends Context.Service<Authentication, {
       const limiter = yield* RateLimiter
       const freshness = yield* Freshness
       const holderOf = memoized(freshness, keys.findHolder, { name: "key_holders", reads: READS.keyHolder })
-      /** When each key's `last_used_at` was last written by this process, so a cached key is not written again. */
-      const touched = new Map<string, number>()
+      /**
+       * Each key's `last_used_at` as this process last wrote or read it, with its time in milliseconds: a
+       * key noted within the hour is not written again, and a holder read before this process's write
+       * was heard of (the change feed brings it a moment later) still shows that write.
+       */
+      const touched = new Map<string, { readonly millis: number; readonly at: Timestamp }>()
 
       // Untraced, as every function on the read path: a traced one captures a stack and opens a span on
       // each call, a cost every request would pay ("The hot path" in docs/decisions.md).
@@ -80,17 +84,23 @@ export class Authentication extends Context.Service<Authentication, {
         let used = key
         // One indexed UPDATE an hour per key and process. The note is taken first, so requests that arrive
         // meanwhile do not write it again. The stored time is parsed only when this process has no recent
-        // note, and a recent stored time is noted too, so it is not parsed on every request.
-        if (now - (touched.get(key.id) ?? 0) > LAST_USED_RESOLUTION_MS) {
+        // note, or when the holder's time differs from the note's (a holder read before the write, or
+        // another process's later write, which is then noted).
+        const noted = touched.get(key.id)
+        if (noted === undefined || now - noted.millis > LAST_USED_RESOLUTION_MS) {
           const stored = key.last_used_at === null ? 0 : millisOf(key.last_used_at)
           if (now - stored <= LAST_USED_RESOLUTION_MS) {
-            touched.set(key.id, stored)
+            touched.set(key.id, { millis: stored, at: key.last_used_at! })
           } else {
-            touched.set(key.id, now)
             const at = timestampFromDate(new Date(now))
+            touched.set(key.id, { millis: now, at })
             yield* keys.touch(key.id, at)
             used = { ...key, last_used_at: at }
           }
+        } else if (key.last_used_at !== noted.at) {
+          const stored = key.last_used_at === null ? 0 : millisOf(key.last_used_at)
+          if (stored < noted.millis) used = { ...key, last_used_at: noted.at }
+          else touched.set(key.id, { millis: stored, at: key.last_used_at! })
         }
         return {
           _tag: "User",
