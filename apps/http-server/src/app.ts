@@ -22,16 +22,17 @@ import { WebhooksFromConfig } from "./settings/webhooks.ts"
 import * as WebConsole from "./web-console/routes.ts"
 
 /**
- * Around every route, the request log outside CORS, and CORS outside the envelope: the envelope answers
- * every failure, so CORS adds its headers to errors too and the log sees the status the client gets. One
- * middleware, so that their order does not hang on the order in which layers are built.
+ * Around every route, CORS outside the envelope: the envelope answers every failure, so CORS adds its
+ * headers to errors too. The request log and metrics record each answer where it is made (the envelope's,
+ * a preflight's), so they see the status the client gets. One middleware, so that their order does not
+ * hang on the order in which layers are built.
  */
 const edgeMiddleware = HttpRouter.middleware(
   Effect.gen(function*() {
     const observatory = yield* Effect.serviceOption(Observatory)
-    const logged = RequestLog.around(yield* ServerLog, Option.getOrUndefined(observatory)?.requests)
-    const envelope = ErrorEnvelope.around(yield* ServerSettings, yield* Effect.serviceOption(Authentication))
-    return (httpEffect: Parameters<typeof envelope>[0]) => logged(Cors.around(envelope(httpEffect)))
+    const record = RequestLog.recorderOf(yield* ServerLog, Option.getOrUndefined(observatory)?.requests)
+    const envelope = ErrorEnvelope.around(yield* ServerSettings, yield* Effect.serviceOption(Authentication), record)
+    return (httpEffect: Parameters<typeof envelope>[0]) => Cors.around(envelope(httpEffect), record)
   }),
   { global: true }
 )

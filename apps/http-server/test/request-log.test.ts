@@ -222,3 +222,36 @@ describe("an unexpected failure in the server", () => {
     expect(written.join("")).not.toContain(key)
   })
 })
+
+describe("the request log of a running server", () => {
+  const written: Array<string> = []
+  let runtime: ManagedRuntime.ManagedRuntime<any, any>
+  let url = ""
+
+  beforeAll(async () => {
+    runtime = ManagedRuntime.make(HedgerowServer.layer({
+      port: 0,
+      host: "127.0.0.1",
+      store: {},
+      log: { level: "info", format: "json", sink: (text) => void written.push(text) }
+    }))
+    url = await runtime.runPromise(HedgerowServer.baseUrl)
+  })
+  afterAll(() => runtime.dispose())
+
+  it("has one line for each request, a CORS preflight answered before any route and an unmatched path too", async () => {
+    const preflight = await fetch(`${url}/flags/?v=2`, { method: "OPTIONS", headers: { origin: "https://app.example.com" } })
+    const health = await fetch(`${url}/_health`)
+    const unmatched = await fetch(`${url}/api/nothing-here/`)
+    expect([preflight.status, health.status, unmatched.status]).toEqual([204, 200, 404])
+    await new Promise((resolve) => setImmediate(resolve))
+
+    const entries = written.join("").split("\n").filter((text) => text !== "").map((text) => JSON.parse(text))
+    expect(entries.map(({ level, method, path, status, request_id }) => ({ level, method, path, status, request_id }))).toEqual([
+      // CORS answers a preflight before the envelope, which gives the other answers their id.
+      { level: "info", method: "OPTIONS", path: "/flags/", status: 204, request_id: undefined },
+      { level: "info", method: "GET", path: "/_health", status: 200, request_id: health.headers.get("x-request-id") },
+      { level: "warn", method: "GET", path: "<unmatched>", status: 404, request_id: unmatched.headers.get("x-request-id") }
+    ])
+  })
+})

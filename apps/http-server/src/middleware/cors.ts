@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
+import type { AnswerRecorder } from "./request-log.ts"
 import { withRequest } from "./with-request.ts"
 
 /**
@@ -62,16 +63,18 @@ export const corsHeaders = (origin: string, requestedHeaders: string | undefined
 
 /**
  * Around every route: a preflight (OPTIONS) to an SDK path is answered here, 204 with the CORS headers,
- * before routing; any other request to one gets them on whatever it is answered, errors too.
+ * before routing, and goes to `record` (the request log and metrics) as the envelope's answers do; any
+ * other request to one gets them on whatever it is answered, errors too.
  */
-export const around = <E, R>(httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  withRequest((request) => {
+export const around = <E, R>(httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>, record?: AnswerRecorder | undefined) =>
+  withRequest((request, fiber) => {
     const methods = sdkPathMethods(request.url)
     if (methods === undefined) return httpEffect
     const origin = request.headers["origin"]
     const headers = origin === undefined ? {} : corsHeaders(origin, request.headers["access-control-request-headers"])
     if (request.method === "OPTIONS") {
-      return Effect.succeed(HttpServerResponse.empty({ status: 204, headers: { ...headers, allow: methods } }))
+      const preflight = HttpServerResponse.empty({ status: 204, headers: { ...headers, allow: methods } })
+      return Effect.succeed(record === undefined ? preflight : record(preflight, request, fiber, undefined))
     }
     return origin === undefined ? httpEffect : Effect.map(httpEffect, HttpServerResponse.setHeaders(headers))
   })

@@ -1,5 +1,5 @@
 import { IncomingMessage } from "node:http"
-import { Context, Effect, Fiber } from "effect"
+import { Context, Fiber } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import type { ServerLogShape } from "../log/server-log.ts"
 import type { RequestMetrics } from "../observe/request-metrics.ts"
@@ -64,39 +64,40 @@ export const noteTemplate = (template: string): void => {
 export const templateOf = (context: Context.Context<never>, url: string): string =>
   Context.getOrUndefined(context, HttpRouter.RouteContext)?.route.path ?? knownPathOf(url)?.template ?? UNMATCHED_PATH
 
-type HttpEffect<E, R> = Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+/**
+ * Logs a request's answer and counts it in the metrics, and returns the answer. Called by the middleware
+ * that answers the request last (the envelope, or CORS for a preflight), in the step it takes anyway, with
+ * the request and its fiber it holds: a step of the log's own would cost every request one more.
+ */
+export type AnswerRecorder = (
+  response: HttpServerResponse.HttpServerResponse,
+  request: HttpServerRequest.HttpServerRequest,
+  fiber: Fiber.Fiber<unknown, unknown>,
+  requestId: string | undefined
+) => HttpServerResponse.HttpServerResponse
 
 /**
- * Logs every request `inner` answers, with the status it answers, and counts it in `metrics` when given:
- * those of a NotedRequest, or noted by `noteArrival`. `inner` must turn every failure into a response (the
- * envelope does), or failed requests would go unlogged. A line the level leaves out is never built, and with the level `none` and no metrics
- * requests pass through untouched.
+ * What records each answer in `log`, and in `metrics` when given, for the requests that carry a note (a
+ * NotedRequest, or one given to `noteArrival`); undefined when it would record nothing (the level `none`
+ * and no metrics), so that requests pass untouched. A line the level leaves out is never built.
  */
-export const around = (log: ServerLogShape, metrics?: RequestMetrics) => {
+export const recorderOf = (log: ServerLogShape, metrics?: RequestMetrics): AnswerRecorder | undefined => {
   const lowest = lowestStatusOf(log.level)
-  if (lowest === Number.POSITIVE_INFINITY && metrics === undefined) return <E, R>(inner: HttpEffect<E, R>) => inner
-  const finish = (response: HttpServerResponse.HttpServerResponse) => {
-    const context = Fiber.getCurrent()!.context
-    const request = Context.getUnsafe(context, HttpServerRequest.HttpServerRequest)
+  if (lowest === Number.POSITIVE_INFINITY && metrics === undefined) return undefined
+  return (response, request, fiber, requestId) => {
     const source = request.source as Noted
     const note = source[NOTE]
     source[NOTE] = undefined
-    // Not noted (received by a server that notes nothing), or logged already: its source reached the
+    // Not noted (received by a server that notes nothing), or recorded already: its source reached the
     // server twice (an embedding's handler called again).
     if (note === undefined) return response
     const durationMs = performance.now() - note.startedAt
-    const path = note.template ?? templateOf(context, request.url)
+    // The route's context is still the fiber's: the router sets it, and the server restores the
+    // fiber's context only once the request is answered.
+    const path = note.template ?? templateOf(fiber.context, request.url)
     metrics?.record(request.method, path, response.status, durationMs)
     if (response.status < lowest) return response
-    log.request({
-      method: request.method,
-      path,
-      status: response.status,
-      durationMs,
-      requestId: response.headers["x-request-id"],
-      keyId: note.keyId
-    })
+    log.request({ method: request.method, path, status: response.status, durationMs, requestId, keyId: note.keyId })
     return response
   }
-  return <E, R>(inner: HttpEffect<E, R>): HttpEffect<E, R> => Effect.map(inner, finish)
 }
