@@ -243,6 +243,9 @@ describe("benchmark driver", () => {
     assert.strictEqual(shipped.logged.length, LOG_PAIRS)
     assert.strictEqual(shipped.unlogged.length, LOG_PAIRS)
     for (const start of [...shipped.logged, ...shipped.unlogged]) assert.strictEqual(start.warm.length, WARM_ROUNDS)
+    // The logged server is started first in every other pair.
+    const starts = progress.flatMap((line) => /starting `hedgerow serve` again, pair (\d+) of \d+, request log (at its default|off)/.exec(line)?.slice(1) ?? [])
+    assert.deepStrictEqual(starts.slice(0, 8), ["1", "at its default", "1", "off", "2", "off", "2", "at its default"])
     for (const run of measured) {
       assert.isAbove(run.load.completed, 0)
       // Read from /proc on Linux; the report shows n/a elsewhere.

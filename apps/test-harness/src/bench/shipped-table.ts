@@ -100,9 +100,10 @@ export const shippedBlock = (figures: ShippedFigures) => [
   "",
   `${figures.probeScenario} on ${figures.logged.length} pairs of new servers, one pair at a time: one as shipped and one with`,
   `HEDGEROW_LOG_LEVEL=none, each on a copy of the data dir, loaded for ${figures.startSeconds} s from the moment it printed its URL,`,
-  "then warmed up and measured in turns, the measured time split into runs taken one server after the other. The log's",
-  "share compares the mean over each kind of server of its least CPU per request (the run the machine disturbed least);",
-  "a new start's rate is against its own warm runs, the mean over the logged servers.",
+  "then warmed up and measured in turns, the measured time split into runs taken one server after the other (the logged",
+  "one first in every other pair, started first there too). The log's share compares the mean over each kind of server",
+  "of its least CPU per request (the run the machine disturbed least); a new start's rate is against its own warm runs,",
+  "the mean over the logged servers.",
   ...columns([
     ROW_HEADS,
     ...figures.logged.flatMap((logged, pair) => {

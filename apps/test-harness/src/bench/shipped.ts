@@ -52,14 +52,15 @@ export interface ShippedScenarioFigures {
   readonly cpuGoal?: Goal | undefined
 }
 
-/** The measured runs of each new server once warm, taken in turns: logged, unlogged, logged, ... */
+/** The measured runs of each new server once warm, taken in turns with the other server of its pair. */
 export const WARM_ROUNDS = 4
 
 /**
  * Pairs of new servers, one logged and one not: two starts of the same build differ by more than the
- * log costs (the code V8 optimizes, where the heap lands), so the log's share is read over several.
+ * log costs (the code V8 optimizes, where the heap lands), so the log's share is read over several. The
+ * logged server goes first in half of them, so that going first or second weighs on both kinds alike.
  */
-export const LOG_PAIRS = 3
+export const LOG_PAIRS = 6
 
 /** A new server loaded from the moment it printed its URL, then warmed up and measured. */
 export interface StartFigures {
@@ -192,7 +193,7 @@ const runScenario = (scenario: Scenario, index: number, context: Context.Context
  * file beside the data dir; runs each scenario against it and then against the baseline process. Then
  * `LOG_PAIRS` pairs of new servers, one pair at a time, one as shipped and one with the request log off,
  * each on a copy of the data dir, loaded with GET flag from its first moment, then warmed up and measured
- * in turns: the logged ones for a new server's rate against its warm one, both for the log's share of a
+ * in turns, the logged one first in every other pair: the logged ones for a new server's rate against its warm one, both for the log's share of a
  * request's CPU. The directory, logs included, is removed at the end.
  */
 export const measureShipped = (options: ShippedOptions, progress: (line: string) => void) =>
@@ -231,13 +232,19 @@ export const measureShipped = (options: ShippedOptions, progress: (line: string)
     const pair = (index: number) =>
       Effect.scoped(Effect.gen(function*() {
         const pairLabel = `pair ${index + 1} of ${LOG_PAIRS}`
-        const servers = [
-          yield* newServer(`${pairLabel}, request log at its default`, `logged-${index + 1}`, ""),
-          yield* newServer(`${pairLabel}, request log off`, `unlogged-${index + 1}`, "none")
-        ]
+        // Index 0 is the logged server and 1 the other; every other pair starts, and measures in each
+        // round, the unlogged one first.
+        const order = index % 2 === 0 ? [0, 1] : [1, 0]
+        const servers: Array<Effect.Success<ReturnType<typeof newServer>>> = []
+        for (const i of order) {
+          servers[i] = i === 0
+            ? yield* newServer(`${pairLabel}, request log at its default`, `logged-${index + 1}`, "")
+            : yield* newServer(`${pairLabel}, request log off`, `unlogged-${index + 1}`, "none")
+        }
         const warm: [Array<Measured>, Array<Measured>] = [[], []]
         for (let round = 0; round < WARM_ROUNDS; round++) {
-          for (const [i, { label, server }] of servers.entries()) {
+          for (const i of order) {
+            const { label, server } = servers[i]!
             warm[i]!.push(yield* load(server, `${label}, warm (${round + 1} of ${WARM_ROUNDS})`, {
               ...measureOptions,
               // Each server is warmed up before its first measured run only.
