@@ -5,6 +5,7 @@ import { addedMembers } from "../src/cohorts/members.ts"
 import { MAX_DISTINCT_ID_LENGTH, readDistinctId } from "../src/shared/distinct-id.ts"
 import type { ValidationError } from "../src/shared/errors.ts"
 import { p95, threadSlices } from "./thread-slices.ts"
+import { paced } from "./machine-pace.ts"
 
 /** A static cohort's CSV against files shaped to cost: each is read in slices, or refused early and briefly. */
 
@@ -25,7 +26,7 @@ describe("a static cohort's CSV", () => {
     const { result, slices } = await read(csv)
     assert.strictEqual(Result.isSuccess(result) && result.success.length, 100_000)
     assert.isAbove(slices.length, 10)
-    assert.isBelow(p95(slices), 15)
+    assert.isBelow(p95(slices), paced(15))
     const over = await read(Array.from({ length: 100_001 }, (_, i) => `u${i}`).join("\n"))
     assert.isTrue(Result.isFailure(over.result))
   })
@@ -33,15 +34,15 @@ describe("a static cohort's CSV", () => {
   it("8 MiB of blank lines is read in slices too: blank rows count toward a slice", async () => {
     const { result, slices } = await read(`distinct_id,name\n${"\n".repeat(EIGHT_MIB - 100)}anna,Anna\n`)
     assert.deepStrictEqual(Result.isSuccess(result) && result.success, ["anna"])
-    assert.isBelow(p95(slices), 15)
-    assert.isBelow(Math.max(...slices), 40)
+    assert.isBelow(p95(slices), paced(15))
+    assert.isBelow(Math.max(...slices), paced(40))
   })
 
   it("one line of 8 MiB is refused once past a row's bound, without reading the rest", async () => {
     const { result, slices } = await read("a,".repeat(EIGHT_MIB / 2))
     assert.deepStrictEqual(refusal(result), { attr: "csv", detail: "A CSV row may have at most 1,048,576 characters; row 1 has more." })
-    assert.isBelow(slices.reduce((sum, slice) => sum + slice, 0), 100)
-    assert.isBelow(Math.max(...slices), 40)
+    assert.isBelow(slices.reduce((sum, slice) => sum + slice, 0), paced(100))
+    assert.isBelow(Math.max(...slices), paced(40))
   })
 
   it("a row of more than 1,000 columns is refused; a row of 1,000 is read", async () => {
@@ -59,7 +60,7 @@ describe("a static cohort's CSV", () => {
     assert.isBelow(refused.detail.length, 1400)
     assert.isTrue(refused.detail.startsWith("Multi-column CSV must contain at least one column with a supported ID header"))
     assert.isTrue(refused.detail.endsWith("..., and 980 more"))
-    assert.isBelow(Math.max(...slices), 40)
+    assert.isBelow(Math.max(...slices), paced(40))
     const few = await read("name, age ,\nAnna,3\n")
     assert.isTrue(refusal(few.result)!.detail.endsWith("Found columns: name,  age "))
   })

@@ -13,6 +13,7 @@ import type { FeatureFlagId, ProjectId } from "../src/shared/ids.ts"
 import { compiledPatterns } from "./compiled-patterns.ts"
 import { storedFlag } from "./stored-flag.ts"
 import { threadSlices, threadTimed } from "./thread-slices.ts"
+import { paced } from "./machine-pace.ts"
 
 /**
  * A project's `regex` patterns are compiled with its prepared flags, before they are evaluated, a pattern
@@ -116,7 +117,7 @@ describe("a project's compiled patterns", () => {
     assert.strictEqual(compiles, 2 * PATTERNS)
     assert.isAtMost(Math.max(...perTurn), 1)
     // The thread's CPU time is read in steps of a few ms here: what it bounds is a turn that ran long.
-    assert.isBelow(Math.max(...slices), 15, `longest of ${slices.length} slices`)
+    assert.isBelow(Math.max(...slices), paced(15), `longest of ${slices.length} slices`)
   })
 
   it("once compiled, evaluate 1,200 regex conditions in a few ms, whichever project evaluated last", async () => {
@@ -130,7 +131,7 @@ describe("a project's compiled patterns", () => {
       for (const snapshot of [first, second]) {
         const { least, errors } = evaluated(snapshot, 5)
         assert.isFalse(errors)
-        assert.isBelow(least, 15, `project ${snapshot.project}, round ${round}`)
+        assert.isBelow(least, paced(15), `project ${snapshot.project}, round ${round}`)
       }
     }
     // Each project still holds every pattern it uses: nothing is left to compile.
@@ -231,6 +232,6 @@ describe("a pattern evaluation meets uncompiled", () => {
     const answered = evaluation.results.filter((result) => result !== null).length
     assert.isAbove(answered, 0)
     assert.isBelow(answered, PATTERNS)
-    assert.isBelow(spent, 50)
+    assert.isBelow(spent, paced(50))
   })
 })

@@ -3,6 +3,7 @@ import { compilePattern, regexPatternError } from "../src/evaluation/regex.ts"
 import { RegexBudget } from "../src/evaluation/regex-budget.ts"
 import { compiledPatterns } from "./compiled-patterns.ts"
 import { threadTimed } from "./thread-slices.ts"
+import { paced } from "./machine-pace.ts"
 
 /** One search, as the only one of an evaluation, with the pattern compiled beforehand. */
 const finds = (pattern: string, text: string) => compiledPatterns([pattern]).finds(pattern, text, new RegexBudget())
@@ -27,7 +28,7 @@ describe("regex conditions on RE2's engine", () => {
     for (const [pattern, text] of cases) {
       const [found, ms] = timed(pattern, text)
       assert.isFalse(found, pattern)
-      assert.isBelow(ms, 50, `${pattern} on ${text.length} characters`)
+      assert.isBelow(ms, paced(50), `${pattern} on ${text.length} characters`)
     }
   })
 
@@ -125,14 +126,14 @@ describe("a regex pattern refused at write", () => {
       assert.isUndefined(regexPatternError(pattern), pattern)
       const times = [1, 2, 3].map(() => threadTimed(() => compilePattern(pattern)))
       for (const [compiled] of times) assert.isNotNull(compiled, pattern)
-      assert.isBelow(Math.min(...times.map(([, ms]) => ms)), 10, pattern)
+      assert.isBelow(Math.min(...times.map(([, ms]) => ms)), paced(10), pattern)
     }
     const [refusals, ms] = threadTimed(() => [
       regexPatternError("(?i)" + "\\p{L}".repeat(900)),
       regexPatternError("(?i:[\\p{L}\\p{N}\\p{P}\\p{S}]){998}")
     ])
     for (const refusal of refusals) assert.isDefined(refusal)
-    assert.isBelow(ms, 15)
+    assert.isBelow(ms, paced(15))
   })
 
   it("takes what RE2 runs", () => {
