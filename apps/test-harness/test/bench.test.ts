@@ -212,6 +212,7 @@ describe("benchmark driver", () => {
     assert.isTrue(dataDirs.every((dataDir) => !existsSync(dataDir)), dataDirs.join(", "))
   })
 
+  // Some twenty processes started one after another, each waited for: over a minute on a slow machine.
   it("measures `hedgerow serve` as shipped and a baseline process, with the CPU each spent, and removes its data dir", async () => {
     const progress: Array<string> = []
     const figures = await Effect.runPromise(runBench({
@@ -262,7 +263,7 @@ describe("benchmark driver", () => {
     const dataDirs = progress.flatMap((line) => /new data dir, (\S+);/.exec(line)?.[1] ?? [])
     assert.strictEqual(dataDirs.length, 1)
     assert.isFalse(existsSync(dataDirs[0]!), dataDirs[0])
-  })
+  }, 240_000)
 
   // Without PostgreSQL's programs the section is skipped and says why; under CI that fails the test, as the
   // other PostgreSQL suites fail there without a server.
