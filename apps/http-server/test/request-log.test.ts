@@ -169,38 +169,47 @@ describe("the request log's lines", () => {
   })
 })
 
+/**
+ * A server on an in-memory store whose log, JSON at `info`, goes to `written`: started before the tests of
+ * the describe that asks for it, stopped after them.
+ */
+const servedWithLog = () => {
+  const served = { written: [] as Array<string>, url: "", runtime: undefined as unknown as ManagedRuntime.ManagedRuntime<any, any> }
+  beforeAll(async () => {
+    served.runtime = ManagedRuntime.make(HedgerowServer.layer({
+      port: 0,
+      host: "127.0.0.1",
+      store: {},
+      log: { level: "info", format: "json", sink: (text) => void served.written.push(text) }
+    }))
+    served.url = await served.runtime.runPromise(HedgerowServer.baseUrl)
+  })
+  afterAll(() => served.runtime.dispose())
+  return served
+}
+
 describe("an unexpected failure in the server", () => {
-  const written: Array<string> = []
-  let runtime: ManagedRuntime.ManagedRuntime<any, any>
-  let url = ""
+  const served = servedWithLog()
   let key = ""
   let project = 0
 
   beforeAll(async () => {
-    runtime = ManagedRuntime.make(HedgerowServer.layer({
-      port: 0,
-      host: "127.0.0.1",
-      store: {},
-      log: { level: "info", format: "json", sink: (text) => void written.push(text) }
-    }))
-    url = await runtime.runPromise(HedgerowServer.baseUrl)
-    const boot = await runtime.runPromise(Bootstrap.use((b) => b.run({})))
+    const boot = await served.runtime.runPromise(Bootstrap.use((b) => b.run({})))
     key = boot.personal_api_key
     project = boot.project_id
   })
-  afterAll(() => runtime.dispose())
 
   it("is logged with its cause in the log's format, then its request's 500 line, and neither holds the key", async () => {
     // The keys' table gone: authentication fails in a way no endpoint declares.
-    await runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`ALTER TABLE personal_api_keys RENAME TO gone`))
-    const response = await fetch(`${url}/api/projects/${project}/feature_flags/7/?personal_api_key=${key}`, {
+    await served.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`ALTER TABLE personal_api_keys RENAME TO gone`))
+    const response = await fetch(`${served.url}/api/projects/${project}/feature_flags/7/?personal_api_key=${key}`, {
       headers: { authorization: `Bearer ${key}` }
     })
     expect(response.status).toBe(500)
     const requestId = response.headers.get("x-request-id")!
     await new Promise((resolve) => setImmediate(resolve))
 
-    const entries = written.join("").split("\n").filter((text) => text !== "").map((text) => JSON.parse(text))
+    const entries = served.written.join("").split("\n").filter((text) => text !== "").map((text) => JSON.parse(text))
     expect(entries).toHaveLength(2)
     const [failure, request] = entries
     expect(failure).toMatchObject({
@@ -219,34 +228,21 @@ describe("an unexpected failure in the server", () => {
       request_id: requestId
     })
     expect(request.key_id).toBeUndefined()
-    expect(written.join("")).not.toContain(key)
+    expect(served.written.join("")).not.toContain(key)
   })
 })
 
 describe("the request log of a running server", () => {
-  const written: Array<string> = []
-  let runtime: ManagedRuntime.ManagedRuntime<any, any>
-  let url = ""
-
-  beforeAll(async () => {
-    runtime = ManagedRuntime.make(HedgerowServer.layer({
-      port: 0,
-      host: "127.0.0.1",
-      store: {},
-      log: { level: "info", format: "json", sink: (text) => void written.push(text) }
-    }))
-    url = await runtime.runPromise(HedgerowServer.baseUrl)
-  })
-  afterAll(() => runtime.dispose())
+  const served = servedWithLog()
 
   it("has one line for each request, a CORS preflight answered before any route and an unmatched path too", async () => {
-    const preflight = await fetch(`${url}/flags/?v=2`, { method: "OPTIONS", headers: { origin: "https://app.example.com" } })
-    const health = await fetch(`${url}/_health`)
-    const unmatched = await fetch(`${url}/api/nothing-here/`)
+    const preflight = await fetch(`${served.url}/flags/?v=2`, { method: "OPTIONS", headers: { origin: "https://app.example.com" } })
+    const health = await fetch(`${served.url}/_health`)
+    const unmatched = await fetch(`${served.url}/api/nothing-here/`)
     expect([preflight.status, health.status, unmatched.status]).toEqual([204, 200, 404])
     await new Promise((resolve) => setImmediate(resolve))
 
-    const entries = written.join("").split("\n").filter((text) => text !== "").map((text) => JSON.parse(text))
+    const entries = served.written.join("").split("\n").filter((text) => text !== "").map((text) => JSON.parse(text))
     expect(entries.map(({ level, method, path, status, request_id }) => ({ level, method, path, status, request_id }))).toEqual([
       // CORS answers a preflight before the envelope, which gives the other answers their id.
       { level: "info", method: "OPTIONS", path: "/flags/", status: 204, request_id: undefined },
