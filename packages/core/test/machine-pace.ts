@@ -5,22 +5,18 @@ const ROUNDS = 3
 let pace: number | undefined
 
 /**
- * How much slower than the machine the tests' CPU bounds were set on this one runs, at least 1. The
- * bounds say how long a slice of work may hold the event loop (a few ms); the code bounds the work in
- * each slice, not its time, so on a slower CPU the same slice takes longer by the same factor. A bound
- * times the pace still catches a slice that does more work than it should, on any machine.
+ * A bound of `ms` set on the machine the tests' time bounds were set on, scaled by how much slower this
+ * machine runs (never by less than 1). The bounds say how long a slice of work may hold the event loop (a
+ * few ms); the code bounds the work in each slice, not its time, so on a slower CPU the same slice takes
+ * longer by the same factor. A bound so scaled still catches a slice that does more work than it should.
  *
- * The pace is a fixed piece of ordinary JavaScript (objects, JSON, a map, a sort, a regex), the least
- * of many runs, against what it takes where the bounds were set (docs/decisions.md, "How the bench
- * measures").
+ * How much slower is a fixed piece of ordinary JavaScript, the least of many runs, against what it takes
+ * where the bounds were set (docs/decisions.md, "How the bench measures").
  */
-export const machinePace = (): number => {
+export const paced = (ms: number): number => {
   pace ??= Math.max(1, Math.min(...Array.from({ length: RUNS }, timedWork)) / REFERENCE_MS)
-  return pace
+  return ms * pace
 }
-
-/** A bound in ms set where the bounds were set, for this machine. */
-export const paced = (ms: number): number => ms * machinePace()
 
 /**
  * The work's time by the clock, which reads to the microsecond where the thread's CPU time moves in

@@ -193,8 +193,9 @@ const runScenario = (scenario: Scenario, index: number, context: Context.Context
  * file beside the data dir; runs each scenario against it and then against the baseline process. Then
  * `LOG_PAIRS` pairs of new servers, one pair at a time, one as shipped and one with the request log off,
  * each on a copy of the data dir, loaded with GET flag from its first moment, then warmed up and measured
- * in turns, the logged one first in every other pair: the logged ones for a new server's rate against its warm one, both for the log's share of a
- * request's CPU. The directory, logs included, is removed at the end.
+ * in turns, the logged one first in every other pair: the logged ones for a new server's rate against its
+ * warm one, both for the log's share of a request's CPU. The directory, logs included, is removed at the
+ * end.
  */
 export const measureShipped = (options: ShippedOptions, progress: (line: string) => void) =>
   Effect.scoped(Effect.gen(function*() {

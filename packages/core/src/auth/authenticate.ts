@@ -30,6 +30,9 @@ const levelsByOrganization = (memberships: MembershipLevels) => {
 /** PostHog records `last_used_at` at most once an hour, so reads stay reads. */
 const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000
 
+/** A key's `last_used_at` in milliseconds, 0 for a key never used. */
+const usedMillis = (at: Timestamp | null): number => (at === null ? 0 : millisOf(at))
+
 /**
  * Finds the calling user: from a bearer credential (else a 401), or from a session cookie (else nobody).
  * What a key or a session holds (its user, scopes, restrictions and memberships) is served from memory
@@ -88,7 +91,7 @@ export class Authentication extends Context.Service<Authentication, {
         // another process's later write, which is then noted).
         const noted = touched.get(key.id)
         if (noted === undefined || now - noted.millis > LAST_USED_RESOLUTION_MS) {
-          const stored = key.last_used_at === null ? 0 : millisOf(key.last_used_at)
+          const stored = usedMillis(key.last_used_at)
           if (now - stored <= LAST_USED_RESOLUTION_MS) {
             touched.set(key.id, { millis: stored, at: key.last_used_at! })
           } else {
@@ -98,7 +101,7 @@ export class Authentication extends Context.Service<Authentication, {
             used = { ...key, last_used_at: at }
           }
         } else if (key.last_used_at !== noted.at) {
-          const stored = key.last_used_at === null ? 0 : millisOf(key.last_used_at)
+          const stored = usedMillis(key.last_used_at)
           if (stored < noted.millis) used = { ...key, last_used_at: noted.at }
           else touched.set(key.id, { millis: stored, at: key.last_used_at! })
         }
