@@ -7,3 +7,14 @@
 export const workspaceSources = {
   ssr: { resolve: { conditions: ["@hedgerow/source", "node", "development|production"] } }
 }
+
+/**
+ * Every suite's test settings in common.
+ * - `env`, the environment of its workers and so of the servers they start: the suites log in thousands
+ *   of times, and each log-in's scrypt at OWASP's parameters costs about half a second of CPU on CI's
+ *   machines, so new passwords are hashed with a hundredth of the work. One test checks the shipped
+ *   parameters on a server without it (apps/http-server/test/password-hashing.test.ts).
+ * - `maxWorkers`: two files at a time, whether a suite runs alone or beside the others in `npm test`'s
+ *   one run (where each project's own limit decides, not the root's).
+ */
+export const suiteTest = { env: { HEDGEROW_INSECURE_FAST_PASSWORD_HASHING: "true" }, maxWorkers: 2 }

@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config"
-import { workspaceSources } from "../../vitest.shared.ts"
+import { suiteTest, workspaceSources } from "../../vitest.shared.ts"
 
 export default defineConfig({
   ...workspaceSources,
-  test: { testTimeout: 60_000, hookTimeout: 120_000 }
+  test: { ...suiteTest, testTimeout: 60_000, hookTimeout: 120_000 }
 })

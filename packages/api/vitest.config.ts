@@ -1,4 +1,4 @@
 import { defineConfig } from "vitest/config"
-import { workspaceSources } from "../../vitest.shared.ts"
+import { suiteTest, workspaceSources } from "../../vitest.shared.ts"
 
-export default defineConfig({ ...workspaceSources })
+export default defineConfig({ ...workspaceSources, test: suiteTest })

@@ -23,10 +23,13 @@ const captureConsole = (out: Array<string>, err: Array<string>): Console.Console
   error: (...args: ReadonlyArray<unknown>) => void err.push(args.map(String).join(" "))
 })
 
+/** The suites' password hashing (vitest.shared.ts): the one HEDGEROW_* setting every run here gets. */
+const suiteSettings = { HEDGEROW_INSECURE_FAST_PASSWORD_HASHING: process.env["HEDGEROW_INSECURE_FAST_PASSWORD_HASHING"] ?? "false" }
+
 /**
  * Runs the command tree in this process (faster than a child: no process start-up), with its console
- * captured, only `env` visible as configuration, so the developer's HEDGEROW_* cannot leak in, and `stdin`
- * as standard input.
+ * captured, only the suite's settings and `env` visible as configuration, so the developer's HEDGEROW_*
+ * cannot leak in, and `stdin` as standard input.
  */
 export const runInProcess = (args: ReadonlyArray<string>, env: Record<string, string> = {}, stdin = "") =>
   Effect.gen(function*() {
@@ -34,7 +37,7 @@ export const runInProcess = (args: ReadonlyArray<string>, env: Record<string, st
     const err: Array<string> = []
     const exit = yield* runHedgerow(args).pipe(
       Effect.provideService(Console.Console, captureConsole(out, err)),
-      Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env })),
+      Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env: { ...suiteSettings, ...env } })),
       Effect.provideService(Stdio.Stdio, Stdio.make({
         args: Effect.succeed(args),
         stdout: () => Sink.drain,
@@ -50,10 +53,11 @@ export const runInProcess = (args: ReadonlyArray<string>, env: Record<string, st
 
 /**
  * This process's environment without the developer's store and Hedgerow settings (HEDGEROW_*,
- * DATABASE_URL), plus `env`: a child sees only the configuration its test gives it.
+ * DATABASE_URL), plus the suite's settings and `env`: a child sees only the configuration its test gives it.
  */
 export const childEnv = (env: Record<string, string>) => ({
   ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("HEDGEROW_") && key !== "DATABASE_URL")),
+  ...suiteSettings,
   ...env
 })
 

@@ -38,6 +38,10 @@ describe("hedgerow serve (what npm start runs)", () => {
     expect(server.output()).toContain(`Web console: ${url}/\n`)
     // A new store has no domain with SAML set up, so the start says nothing of SAML, even on plain http.
     expect(server.output()).not.toContain("SAML")
+    // The suites' fast password hashing (vitest.shared.ts) is said at every start it is on.
+    expect(server.output()).toContain(
+      "HEDGEROW_INSECURE_FAST_PASSWORD_HASHING is on: new passwords are hashed with about a hundredth of the usual work. For test suites only, never for people's passwords.\n"
+    )
     const page = await fetch(`${url}/`)
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
     expect(await page.text()).toContain(`<div id="root"></div>`)
@@ -53,10 +57,11 @@ describe("hedgerow serve (what npm start runs)", () => {
 
   it("lets an in-flight request finish when told to stop, then closes cleanly", async () => {
     // An operator's own malloc threshold is kept.
-    const server = startServe({ PORT: "0", HEDGEROW_DATA_DIR: dataDir, MALLOC_MMAP_THRESHOLD_: "262144" })
+    const server = startServe({ PORT: "0", HEDGEROW_DATA_DIR: dataDir, MALLOC_MMAP_THRESHOLD_: "262144", HEDGEROW_INSECURE_FAST_PASSWORD_HASHING: "false" })
     url = await servingUrl(server)
     await waitFor(server, /Ctrl-C/)
     expect(server.output()).not.toContain("phx_")
+    expect(server.output()).not.toContain("INSECURE")
     expect(environmentOf(server.child.pid!)).toContain("MALLOC_MMAP_THRESHOLD_=262144")
     expect(commandLineOf(server.child.pid!)).toContain("--initial-old-space-size=64")
 

@@ -1,7 +1,7 @@
 import { linkExpiryText, samlBrowserBindingRequired, signInLinkUrl, SsoSettings } from "@hedgerow/core"
 import { Console, Effect, Layer, Option } from "effect"
 import { DomainRepository } from "@hedgerow/core/ports"
-import { Store } from "@hedgerow/store"
+import { insecureFastPasswordHashing, Store } from "@hedgerow/store"
 import { logSettingsFromConfig } from "./log/settings.ts"
 import { MetricsListener } from "./observe/metrics-listener.ts"
 import { tracingFromConfig } from "./observe/tracing.ts"
@@ -32,6 +32,12 @@ const banner = (options: ServerOptions) =>
       lines.push(
         "SAML log-in on a plain-http HEDGEROW_SITE_URL checks the browser of an answer only when it sends its cookie, " +
           "which browsers send on no identity provider's cross-site POST over http: use https beyond development."
+      )
+    }
+    if (yield* insecureFastPasswordHashing) {
+      lines.push(
+        "HEDGEROW_INSECURE_FAST_PASSWORD_HASHING is on: new passwords are hashed with about a hundredth of the usual work. " +
+          "For test suites only, never for people's passwords."
       )
     }
     const metrics = yield* Effect.serviceOption(MetricsListener)

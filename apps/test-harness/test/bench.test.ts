@@ -17,7 +17,7 @@ import { parseInvocation } from "../src/bench/options.ts"
 import { cpuTicksOf } from "../src/bench/process-cpu.ts"
 import { type BenchFigures, defaultSections, failedRequests, loadsOf, runBench } from "../src/bench/run-bench.ts"
 import { NO_BINARIES, postgresBinaries } from "../src/bench/postgres-cluster.ts"
-import { cpuMicrosPerRequest, LOG_PAIRS, type ShippedFigures, shippedScenarios, WARM_ROUNDS } from "../src/bench/shipped.ts"
+import { cpuMicrosPerRequest, type ShippedFigures, shippedScenarios, WARM_ROUNDS } from "../src/bench/shipped.ts"
 import { shippedChecks } from "../src/bench/shipped-table.ts"
 import type { Scenario } from "../src/bench/scenario.ts"
 import { getProject } from "../src/bench/scenarios.ts"
@@ -217,12 +217,15 @@ describe("benchmark driver", () => {
 
   it("measures `hedgerow serve` as shipped and a baseline process, with the CPU each spent, and removes its data dir", async () => {
     const progress: Array<string> = []
+    // Two pairs show the order of the starts. A new server gets a second: its first answer can take
+    // longer than a few hundred ms on a busy machine, and a run with no answer has no figure.
     const figures = await Effect.runPromise(runBench({
       sections: ["shipped"],
-      durationSeconds: 0.3,
+      durationSeconds: 0.8,
       connections: 2,
       warmupSeconds: 0.2,
-      startSeconds: 0.3,
+      startSeconds: 1,
+      logPairs: 2,
       steadySeconds: 1,
       progress: (line) => progress.push(line)
     }))
@@ -243,12 +246,12 @@ describe("benchmark driver", () => {
       ...shipped.scenarios.flatMap((scenario) => [scenario.hedgerow, scenario.baseline]),
       ...[...shipped.logged, ...shipped.unlogged].flatMap((start) => [start.first, ...start.warm])
     ]
-    assert.strictEqual(shipped.logged.length, LOG_PAIRS)
-    assert.strictEqual(shipped.unlogged.length, LOG_PAIRS)
+    assert.strictEqual(shipped.logged.length, 2)
+    assert.strictEqual(shipped.unlogged.length, 2)
     for (const start of [...shipped.logged, ...shipped.unlogged]) assert.strictEqual(start.warm.length, WARM_ROUNDS)
     // The logged server is started first in every other pair.
     const starts = progress.flatMap((line) => /starting `hedgerow serve` again, pair (\d+) of \d+, request log (at its default|off)/.exec(line)?.slice(1) ?? [])
-    assert.deepStrictEqual(starts.slice(0, 8), ["1", "at its default", "1", "off", "2", "off", "2", "at its default"])
+    assert.deepStrictEqual(starts, ["1", "at its default", "1", "off", "2", "off", "2", "at its default"])
     for (const run of measured) {
       assert.isAbove(run.load.completed, 0)
       // Read from /proc on Linux; the report shows n/a elsewhere.

@@ -35,6 +35,9 @@ export interface ConsoleWorld {
   network: Network | undefined
 }
 
+/** The suites' password hashing (vitest.shared.ts), which a server reading only the settings given would miss. */
+const passwordHashing = { HEDGEROW_INSECURE_FAST_PASSWORD_HASHING: process.env["HEDGEROW_INSECURE_FAST_PASSWORD_HASHING"] ?? "false" }
+
 /**
  * `network`: the server asks a DNS server on loopback, whose TXT records the test publishes (domain
  * verification), and sends mail to one whose mailbox it reads; otherwise it has neither. `env`: more of
@@ -86,7 +89,7 @@ export const useConsole = (options: { readonly network?: boolean; readonly env?:
       world.network = local.network
     }
     runtime = ManagedRuntime.make(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {}, webConsoleDir: dist })
-      .pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { ...local?.env, ...options.env?.() } })))))
+      .pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { ...passwordHashing, ...local?.env, ...options.env?.() } })))))
     ;[world.base, world.browser] = await Promise.all([runtime.runPromise(HedgerowServer.baseUrl), launchChromium()])
     const first = Option.getOrThrow(await runtime.runPromise(HedgerowServer.bootstrapIfEmpty()))
     Object.assign(world.owner, {

@@ -3,7 +3,9 @@ import { Effect, Schema } from "effect"
 import { csrfFailure } from "../src/sessions/csrf.ts"
 import type { SessionRequest } from "../src/sessions/request.ts"
 import { maskEmail } from "../src/signup/model.ts"
-import { hashPassword, NewPassword, verifyPassword } from "../src/users/password.ts"
+import { INSECURE_FAST_SCRYPT, NewPassword, OWASP_SCRYPT, passwordHasher } from "../src/users/password.ts"
+
+const { hash: hashPassword, verify: verifyPassword } = passwordHasher(OWASP_SCRYPT)
 
 describe("password hashes", () => {
   it.effect("are scrypt with their parameters and a salt of their own; only the password verifies", () =>
@@ -38,6 +40,18 @@ describe("password hashes", () => {
       // Both run the full scrypt; a skipped hash would be three orders of magnitude faster.
       assert.isAbove(none, wrong / 10)
       assert.isAbove(wrong, none / 10)
+    }))
+
+  it.effect("made with the test suites' fast parameters name them, and either kind verifies whatever the hasher's parameters", () =>
+    Effect.gen(function*() {
+      const fast = passwordHasher(INSECURE_FAST_SCRYPT)
+      const weak = yield* fast.hash("correct horse battery")
+      assert.match(weak, /^scrypt\$1024\$8\$1\$/)
+      const strong = yield* hashPassword("correct horse battery")
+      assert.isTrue(yield* verifyPassword("correct horse battery", weak))
+      assert.isTrue(yield* fast.verify("correct horse battery", strong))
+      assert.isFalse(yield* fast.verify("correct horse batterY", strong))
+      assert.isFalse(yield* fast.verify("", null))
     }))
 
   it("follow Django's length rule, counted in code points, after DRF's trimming", () => {

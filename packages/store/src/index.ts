@@ -2,6 +2,7 @@
 export * as Store from "./store.ts"
 export type { StoreOptions } from "./store.ts"
 export * as Hedgerow from "./hedgerow.ts"
+export { insecureFastPasswordHashing } from "./password-hashing.ts"
 export { MigrationFailed, migrations } from "./migrations/index.ts"
 export { DataDirInUse, DataDirLockError } from "./sql/data-dir-lock.ts"
 export { layerPglite } from "./sql/pglite-client.ts"

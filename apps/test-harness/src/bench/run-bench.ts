@@ -15,7 +15,7 @@ import { prepare } from "./prepare.ts"
 import type { Scenario } from "./scenario.ts"
 import { scenarios as defaultScenarios } from "./scenarios.ts"
 import { measureServerMemory, type ServerMemoryFigures, type ServerMemoryOptions } from "./server-memory.ts"
-import { measureShipped, type ShippedFigures, shippedLoads } from "./shipped.ts"
+import { LOG_PAIRS, measureShipped, type ShippedFigures, shippedLoads } from "./shipped.ts"
 import { measureShippedOnPostgres, type PostgresFigures, postgresLoads, type PostgresSkipped } from "./shipped-postgres.ts"
 import { measureStartAndCli, type StartAndCliFigures } from "./start-and-cli.ts"
 
@@ -40,6 +40,8 @@ export interface BenchOptions {
   readonly warmupSeconds: number
   /** Seconds of load on a new server of the shipped section, from the moment it prints its URL. */
   readonly startSeconds?: number | undefined
+  /** Pairs of new servers, logged and not, of the shipped section (`LOG_PAIRS`). */
+  readonly logPairs?: number | undefined
   /**
    * A PostgreSQL server to run on instead of the in-process embedded store: a fresh database there,
    * served by one and then by two `hedgerow serve` processes. The postgres section runs there too,
@@ -197,7 +199,8 @@ export const runBench = (options: BenchOptions) =>
           durationSeconds: options.durationSeconds,
           connections: options.connections,
           warmupSeconds: options.warmupSeconds,
-          startSeconds: options.startSeconds ?? DEFAULT_START_SECONDS
+          startSeconds: options.startSeconds ?? DEFAULT_START_SECONDS,
+          logPairs: options.logPairs ?? LOG_PAIRS
         },
         (line) => options.progress?.(`as shipped: ${line}`)
       )

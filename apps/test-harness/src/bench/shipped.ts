@@ -36,6 +36,8 @@ export const shippedGoals = {
 export interface ShippedOptions extends MeasureOptions {
   /** Seconds of load on a new server from the moment it prints its URL (5). */
   readonly startSeconds: number
+  /** Pairs of new servers the request log's share is read over (`LOG_PAIRS`). */
+  readonly logPairs: number
 }
 
 /** One scenario against `hedgerow serve` and then against the baseline process. */
@@ -191,11 +193,11 @@ const runScenario = (scenario: Scenario, index: number, context: Context.Context
 /**
  * Seeds a data dir and serves it with `hedgerow serve`, its request log at the default level going to a
  * file beside the data dir; runs each scenario against it and then against the baseline process. Then
- * `LOG_PAIRS` pairs of new servers, one pair at a time, one as shipped and one with the request log off,
- * each on a copy of the data dir, loaded with GET flag from its first moment, then warmed up and measured
- * in turns, the logged one first in every other pair: the logged ones for a new server's rate against its
- * warm one, both for the log's share of a request's CPU. The directory, logs included, is removed at the
- * end.
+ * `options.logPairs` pairs of new servers, one pair at a time, one as shipped and one with the request log
+ * off, each on a copy of the data dir, loaded with GET flag from its first moment, then warmed up and
+ * measured in turns, the logged one first in every other pair: the logged ones for a new server's rate
+ * against its warm one, both for the log's share of a request's CPU. The directory, logs included, is
+ * removed at the end.
  */
 export const measureShipped = (options: ShippedOptions, progress: (line: string) => void) =>
   Effect.scoped(Effect.gen(function*() {
@@ -232,7 +234,7 @@ export const measureShipped = (options: ShippedOptions, progress: (line: string)
       })
     const pair = (index: number) =>
       Effect.scoped(Effect.gen(function*() {
-        const pairLabel = `pair ${index + 1} of ${LOG_PAIRS}`
+        const pairLabel = `pair ${index + 1} of ${options.logPairs}`
         // Index 0 is the logged server and 1 the other; every other pair starts, and measures in each
         // round, the unlogged one first.
         const order = index % 2 === 0 ? [0, 1] : [1, 0]
@@ -256,7 +258,7 @@ export const measureShipped = (options: ShippedOptions, progress: (line: string)
         }
         return [{ first: servers[0]!.first, warm: warm[0] }, { first: servers[1]!.first, warm: warm[1] }] as const
       }))
-    const pairs = yield* Effect.forEach(Array.from({ length: LOG_PAIRS }, (_, i) => i), pair)
+    const pairs = yield* Effect.forEach(Array.from({ length: options.logPairs }, (_, i) => i), pair)
 
     return {
       seededFlags: SEEDED_FLAGS,

@@ -9,7 +9,7 @@ import { Email, notBlank, Trimmed } from "../shared/fields.ts"
 import { isSecureSite, SiteSettings } from "../shared/site.ts"
 import { Transactions } from "../shared/transactions.ts"
 import { refusePasswordUnderSso } from "../sso/password-refusal.ts"
-import { PasswordText, verifyPassword } from "../users/password.ts"
+import { passwordHasher, PasswordHashing, PasswordText } from "../users/password.ts"
 import { UserRepository } from "../users/repository.ts"
 import { pendingLoginFor, type TwoFactorPending } from "../two-factor/pending-login.ts"
 import { logoutCookies, type SetCookie } from "./cookies.ts"
@@ -50,6 +50,7 @@ export class SessionService extends Context.Service<SessionService, {
       const transactions = yield* Transactions
       const site = yield* SiteSettings
       const domains = yield* DomainRepository
+      const passwords = passwordHasher(yield* PasswordHashing)
       const context = yield* Effect.context<UserRepository | SessionRepository | TwoFactorRepository>()
 
       const login = Effect.fn("SessionService.login")(function*(request: SessionRequest, body: Body) {
@@ -61,7 +62,7 @@ export class SessionService extends Context.Service<SessionService, {
         yield* throttle.check(email, request.clientAddress)
         const found = yield* users.findCredentials(email)
         // The hash is checked whether or not the e-mail is known, so the answer takes as long either way.
-        const matches = yield* verifyPassword(password, Option.match(found, { onNone: () => null, onSome: (f) => f.password_hash }))
+        const matches = yield* passwords.verify(password, Option.match(found, { onNone: () => null, onSome: (f) => f.password_hash }))
         if (!matches || Option.isNone(found) || !found.value.user.is_active) {
           yield* throttle.failed(email, request.clientAddress)
           return yield* invalidCredentials()

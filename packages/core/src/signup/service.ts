@@ -18,7 +18,7 @@ import { openSession } from "../sessions/open.ts"
 import { SessionRepository } from "../sessions/repository.ts"
 import type { SessionRequest } from "../sessions/request.ts"
 import { toUserSummary, type User, type UserSummary } from "../users/model.ts"
-import { hashPassword } from "../users/password.ts"
+import { passwordHasher, PasswordHashing } from "../users/password.ts"
 import { UserRepository } from "../users/repository.ts"
 import { InviteAccept, type InvitePrevalidation, maskEmail } from "./model.ts"
 
@@ -58,6 +58,7 @@ export class SignupService extends Context.Service<SignupService, {
       const users = yield* UserRepository
       const transactions = yield* Transactions
       const domains = yield* DomainRepository
+      const passwords = passwordHasher(yield* PasswordHashing)
       const context = yield* Effect.context<UserRepository | SessionRepository>()
 
       const findInvite = (inviteId: string) => {
@@ -113,7 +114,7 @@ export class SignupService extends Context.Service<SignupService, {
           yield* refusePasswordUnderSso(found.target_email, "signup").pipe(Effect.provideService(DomainRepository, domains))
         }
         // Hashing takes a while, so it happens before the transaction, not inside it.
-        const passwordHash = actor === undefined ? yield* hashPassword(input.password!) : null
+        const passwordHash = actor === undefined ? yield* passwords.hash(input.password!) : null
         return yield* transactions.run(Effect.gen(function*() {
           // One accept at a time per organization, after any invite or member change being written there.
           yield* transactions.serialize(membersTurn(found.organization_id))

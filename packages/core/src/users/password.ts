@@ -1,6 +1,13 @@
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
 import { notBlank, rule, Trimmed } from "../shared/fields.ts"
+
+/** The work factor of a password hash: scrypt's cost (N), block size (r) and parallelism (p). */
+export interface ScryptParameters {
+  readonly N: number
+  readonly r: number
+  readonly p: number
+}
 
 /**
  * Passwords are kept as scrypt hashes (node:crypto): N = 2^15, r = 8, p = 3, one of OWASP's recommended
@@ -8,31 +15,33 @@ import { notBlank, rule, Trimmed } from "../shared/fields.ts"
  * stored text names its parameters, `scrypt$N$r$p$salt$hash` (base64), so they can be raised later
  * without breaking the hashes already stored.
  */
-const PARAMETERS = { N: 2 ** 15, r: 8, p: 3 } as const
+export const OWASP_SCRYPT: ScryptParameters = { N: 2 ** 15, r: 8, p: 3 }
+
+/**
+ * About a hundredth of the work of `OWASP_SCRYPT`, for test suites that log in thousands of times
+ * (HEDGEROW_INSECURE_FAST_PASSWORD_HASHING). A password hashed with it stays this weak until it is set
+ * again: its stored text names these parameters, and verification follows the stored text.
+ */
+export const INSECURE_FAST_SCRYPT: ScryptParameters = { N: 2 ** 10, r: 8, p: 1 }
+
+/** The parameters new passwords are hashed with; the services read it once, as they are built. */
+export const PasswordHashing = Context.Reference<ScryptParameters>("hedgerow/PasswordHashing", { defaultValue: () => OWASP_SCRYPT })
+
 const SALT_BYTES = 16
 const HASH_BYTES = 32
 
-const derive = (password: string, salt: Buffer, params: { readonly N: number; readonly r: number; readonly p: number }, length: number) =>
+const derive = (password: string, salt: Buffer, params: ScryptParameters, length: number) =>
   Effect.callback<Buffer, never>((resume) => {
     // Off the event loop (libuv's pool): a log-in must not stall every other request for its hash.
     scrypt(password, salt, length, { ...params, maxmem: 256 * params.N * params.r + 1024 * 1024 }, (error, key) =>
       resume(error === null ? Effect.succeed(key) : Effect.die(error)))
   })
 
-/** The stored form of a new password. */
-export const hashPassword = (password: string): Effect.Effect<string> => {
-  const salt = randomBytes(SALT_BYTES)
-  return Effect.map(derive(password, salt, PARAMETERS, HASH_BYTES), (hash) =>
-    ["scrypt", PARAMETERS.N, PARAMETERS.r, PARAMETERS.p, salt.toString("base64"), hash.toString("base64")].join("$"))
-}
-
-/** A hash of no one's password, checked when there is no stored one, so that the answer takes as long either way. */
-const DUMMY = `scrypt$${PARAMETERS.N}$${PARAMETERS.r}$${PARAMETERS.p}$${Buffer.alloc(SALT_BYTES).toString("base64")}$${
-  Buffer.alloc(HASH_BYTES).toString("base64")
-}`
+const format = (params: ScryptParameters, salt: Buffer, hash: Buffer) =>
+  ["scrypt", params.N, params.r, params.p, salt.toString("base64"), hash.toString("base64")].join("$")
 
 interface Parsed {
-  readonly params: { readonly N: number; readonly r: number; readonly p: number }
+  readonly params: ScryptParameters
   readonly salt: Buffer
   readonly hash: Buffer
 }
@@ -45,15 +54,31 @@ const parse = (stored: string): Parsed | undefined => {
   return { params, salt: Buffer.from(salt, "base64"), hash: Buffer.from(hash, "base64") }
 }
 
-/**
- * Whether `password` is the one `stored` was made from, compared in constant time. A user without a
- * password (null) is checked against a dummy hash and never matches: the work is the same whether or not
- * the account exists or has a password, as PostHog does for an unknown user.
- */
-export const verifyPassword = (password: string, stored: string | null): Effect.Effect<boolean> => {
-  const parsed = parse(stored ?? DUMMY) ?? parse(DUMMY)!
-  return Effect.map(derive(password, parsed.salt, parsed.params, parsed.hash.length), (candidate) =>
-    stored !== null && timingSafeEqual(candidate, parsed.hash))
+export interface PasswordHasher {
+  /** The stored form of a new password. */
+  readonly hash: (password: string) => Effect.Effect<string>
+  /**
+   * Whether `password` is the one `stored` was made from, compared in constant time. A user without a
+   * password (null) is checked against a dummy hash of the same parameters and never matches: the work
+   * is the same whether or not the account exists or has a password, as PostHog does for an unknown user.
+   */
+  readonly verify: (password: string, stored: string | null) => Effect.Effect<boolean>
+}
+
+/** Hashes new passwords with `params`; verifies any stored hash with the parameters it names. */
+export const passwordHasher = (params: ScryptParameters): PasswordHasher => {
+  const dummy = parse(format(params, Buffer.alloc(SALT_BYTES), Buffer.alloc(HASH_BYTES)))!
+  return {
+    hash: (password) => {
+      const salt = randomBytes(SALT_BYTES)
+      return Effect.map(derive(password, salt, params, HASH_BYTES), (hash) => format(params, salt, hash))
+    },
+    verify: (password, stored) => {
+      const parsed = (stored === null ? undefined : parse(stored)) ?? dummy
+      return Effect.map(derive(password, parsed.salt, parsed.params, parsed.hash.length), (candidate) =>
+        stored !== null && timingSafeEqual(candidate, parsed.hash))
+    }
+  }
 }
 
 /** PostHog's shortest password. */

@@ -20,7 +20,7 @@ import { loginTooOld, recentLoginRequired } from "../sessions/recent.ts"
 import { SessionRepository } from "../sessions/repository.ts"
 import { SignInLinkRepository } from "../sign-in-links/repository.ts"
 import { TwoFactorRepository } from "../two-factor/repository.ts"
-import { hashPassword, NewPassword, passwordProblem, PasswordText, verifyPassword } from "./password.ts"
+import { NewPassword, passwordHasher, PasswordHashing, passwordProblem, PasswordText } from "./password.ts"
 import { requireSystem } from "../shared/system.ts"
 import { decodeInput } from "../shared/validation.ts"
 import { userByEmail } from "./by-email.ts"
@@ -76,6 +76,7 @@ export class UserService extends Context.Service<UserService, {
       const transactions = yield* Transactions
       const throttle = yield* LoginThrottle
       const domains = yield* DomainRepository
+      const passwords = passwordHasher(yield* PasswordHashing)
 
       const create = Effect.fn("UserService.create")(function*(actor: Actor, body: unknown) {
         yield* requireSystem(actor)
@@ -140,7 +141,7 @@ export class UserService extends Context.Service<UserService, {
             }
             // Guesses at the current password count with failed log-ins for the same e-mail.
             yield* throttle.check(user.email)
-            if (!(yield* verifyPassword(input.current_password, stored))) {
+            if (!(yield* passwords.verify(input.current_password, stored))) {
               yield* throttle.failed(user.email)
               return yield* ValidationError.field("current_password", "Your current password is incorrect.", "incorrect_password")
             }
@@ -148,7 +149,7 @@ export class UserService extends Context.Service<UserService, {
           // PostHog answers the password rules' messages under `password`, without their own codes.
           const problem = passwordProblem(input.password)
           if (problem !== undefined) return yield* ValidationError.field("password", problem, "invalid")
-          const hash = yield* hashPassword(input.password)
+          const hash = yield* passwords.hash(input.password)
           yield* transactions.run(Effect.gen(function*() {
             yield* users.setPasswordHash(user.id, hash)
             // The caller's own session stays logged in, as in PostHog; the others end, and so does a sign-in link.
@@ -163,7 +164,7 @@ export class UserService extends Context.Service<UserService, {
         yield* requireSystem(actor)
         const input = yield* decodeSetPassword(body)
         const user = yield* userByEmail(input.email).pipe(Effect.provideService(UserRepository, users))
-        const hash = yield* hashPassword(input.password)
+        const hash = yield* passwords.hash(input.password)
         yield* transactions.run(Effect.gen(function*() {
           yield* users.setPasswordHash(user.id, hash)
           yield* sessions.removeForUser(user.id, null)
