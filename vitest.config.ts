@@ -7,9 +7,9 @@ import { BaseSequencer, type TestSpecification } from "vitest/node"
  * first, so that the run does not end on one of them alone while the other core idles.
  */
 const LONGEST_FIRST = [
+  "apps/test-harness/test/bench.test.ts",
   "apps/test-harness/test/conformance.test.ts",
   "apps/web/test/every-page.test.ts",
-  "apps/test-harness/test/bench.test.ts",
   "apps/cli/test/backup.test.ts",
   "apps/cli/test/migrate-to-postgres.test.ts",
   "apps/web/test/shell.test.ts",
@@ -30,8 +30,8 @@ const rankOf = (file: string) => {
  */
 class LongestFirst extends BaseSequencer {
   override async sort(files: Array<TestSpecification>) {
-    const size = (spec: TestSpecification) => statSync(spec.moduleId).size
-    return [...files].sort((a, b) => rankOf(a.moduleId) - rankOf(b.moduleId) || size(b) - size(a))
+    const size = new Map(files.map((spec) => [spec, statSync(spec.moduleId).size]))
+    return [...files].sort((a, b) => rankOf(a.moduleId) - rankOf(b.moduleId) || size.get(b)! - size.get(a)!)
   }
 }
 

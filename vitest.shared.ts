@@ -1,3 +1,5 @@
+import { availableParallelism } from "node:os"
+
 /**
  * Every suite's vitest settings in common. `@hedgerow/*` imports resolve to the packages' TypeScript
  * sources (the `@hedgerow/source` condition of their `exports`), so tests need no build and see every
@@ -13,8 +15,12 @@ export const workspaceSources = {
  * - `env`, the environment of its workers and so of the servers they start: the suites log in thousands
  *   of times, and each log-in's scrypt at OWASP's parameters costs about half a second of CPU on CI's
  *   machines, so new passwords are hashed with a hundredth of the work. One test checks the shipped
- *   parameters on a server without it (apps/http-server/test/password-hashing.test.ts).
- * - `maxWorkers`: two files at a time, whether a suite runs alone or beside the others in `npm test`'s
- *   one run (where each project's own limit decides, not the root's).
+ *   parameters on a server without it (apps/http-server/test/password-hashing.test.ts); `false` in the
+ *   shell's environment runs the suites at those parameters.
+ * - `maxWorkers`: a file per core, at least two, whether a suite runs alone or beside the others in
+ *   `npm test`'s one run (where each project's own limit decides, not the root's).
  */
-export const suiteTest = { env: { HEDGEROW_INSECURE_FAST_PASSWORD_HASHING: "true" }, maxWorkers: 2 }
+export const suiteTest = {
+  env: { HEDGEROW_INSECURE_FAST_PASSWORD_HASHING: process.env["HEDGEROW_INSECURE_FAST_PASSWORD_HASHING"] ?? "true" },
+  maxWorkers: Math.max(2, availableParallelism())
+}

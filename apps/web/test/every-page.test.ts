@@ -334,6 +334,19 @@ describe("every page of the console", () => {
     }
   })
 
+  it("would see a serious finding: a button without a name planted on the log-in page is one", async () => {
+    const page = await contexts.get(sizeName(SIZES[0]))!.none.newPage()
+    try {
+      await page.goto(`${world.base}${hrefOf({ page: "login", next: undefined })}`)
+      await page.getByRole("heading", { level: 1 }).waitFor()
+      expect(await seriousViolations(page)).toEqual([])
+      await page.evaluate(() => document.querySelector("main")!.append(document.createElement("button")))
+      expect((await seriousViolations(page)).map((finding) => finding.rule)).toContain("button-name")
+    } finally {
+      await page.close()
+    }
+  })
+
   const all = Object.values(VISITS).flat().flatMap((visit) => SIZES.map((size) => [visit.what, sizeName(size), visit] as const))
   it.each(all)("%s at %s: one h1, a title, no sideways scrolling, no serious axe finding, light or dark", async (_, size, visit) => {
     const page = await contexts.get(size)![visit.session ? "session" : "none"].newPage()

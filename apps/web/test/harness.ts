@@ -113,9 +113,13 @@ export const useConsole = (options: { readonly network?: boolean; readonly env?:
   return world
 }
 
-/** axe's serious and critical findings on the page as it is now, by rule and the elements concerned. */
+/**
+ * axe's serious and critical findings on the page as it is now, by rule and the elements concerned. The
+ * console has no frames, so axe runs in the page itself (its legacy mode) rather than gathering each
+ * frame's findings in a new page, and works out violations only.
+ */
 export const seriousViolations = async (page: Page) => {
-  const { violations } = await new AxeBuilder({ page }).analyze()
+  const { violations } = await new AxeBuilder({ page }).setLegacyMode().options({ resultTypes: ["violations"] }).analyze()
   return violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) => ({ rule: violation.id, nodes: violation.nodes.map((node) => node.target.join(" ")) }))

@@ -54,6 +54,32 @@ describe("password hashes", () => {
       assert.isFalse(yield* fast.verify("", null))
     }))
 
+  it.effect("stored texts that are no hash of ours match no password: an empty or short hash, a short salt, a cost past OWASP's", () =>
+    Effect.gen(function*() {
+      const [scheme, n, r, p, salt, hash] = (yield* hashPassword("correct horse battery")).split("$")
+      const forged = [
+        [scheme, n, r, p, salt, ""],
+        [scheme, n, r, p, salt, hash!.slice(0, 20)],
+        [scheme, n, r, p, "", hash],
+        [scheme, 2 ** 20, r, p, salt, hash],
+        [scheme, 3000, r, p, salt, hash],
+        [scheme, n, 64, p, salt, hash],
+        [scheme, n, r, p, salt, hash, "more"]
+      ].map((parts) => parts.join("$"))
+      for (const stored of forged) assert.isFalse(yield* verifyPassword("correct horse battery", stored), stored)
+    }))
+
+  it.effect("are outdated where their parameters are not the hasher's", () =>
+    Effect.gen(function*() {
+      const strong = yield* hashPassword("correct horse battery")
+      const fast = passwordHasher(INSECURE_FAST_SCRYPT)
+      assert.isFalse(passwordHasher(OWASP_SCRYPT).outdated(strong))
+      assert.isTrue(fast.outdated(strong))
+      assert.isTrue(passwordHasher(OWASP_SCRYPT).outdated(yield* fast.hash("correct horse battery")))
+      // What is no hash of ours is left alone: it verifies nothing, so it is never rehashed.
+      assert.isFalse(fast.outdated("scrypt$x"))
+    }))
+
   it("follow Django's length rule, counted in code points, after DRF's trimming", () => {
     const decode = Schema.decodeUnknownSync(NewPassword)
     assert.strictEqual(decode("  eight ch  "), "eight ch")

@@ -70,7 +70,12 @@ export class SessionService extends Context.Service<SessionService, {
 
         const user = found.value.user.id
         const replacing = Option.getOrUndefined(Option.flatMapNullishOr(current, (actor) => sessionOf(actor)?.session_id))
+        // A hash made with other parameters than this server's is made again from the password just
+        // checked (before the transaction: hashing takes a while).
+        const stored = found.value.password_hash!
+        const rehashed = passwords.outdated(stored) ? yield* passwords.hash(password) : undefined
         return yield* transactions.run(Effect.gen(function*() {
+          if (rehashed !== undefined) yield* users.replacePasswordHash(user, stored, rehashed)
           // Two-factor authentication: the password was right, and the code comes next, at `/api/login/token/`.
           const pending = yield* pendingLoginFor(user, request.rememberedDevices ?? [])
           if (pending._tag === "TwoFactorPending") return pending

@@ -46,12 +46,23 @@ interface Parsed {
   readonly hash: Buffer
 }
 
+/**
+ * The largest work a stored hash may ask for: OWASP's costliest scrypt setting takes N = 2^17 (128 MiB at
+ * r = 8). A stored text past these bounds, or with a salt or hash of another length, is no hash of ours
+ * and matches no password: an empty hash would otherwise compare equal to an empty result.
+ */
+const MAX_N = 2 ** 17
+const MAX_R = 16
+const MAX_P = 16
+
 const parse = (stored: string): Parsed | undefined => {
-  const [scheme, n, r, p, salt, hash] = stored.split("$")
+  const [scheme, n, r, p, salt, hash, ...rest] = stored.split("$")
   const params = { N: Number(n), r: Number(r), p: Number(p) }
-  if (scheme !== "scrypt" || salt === undefined || hash === undefined) return undefined
+  if (scheme !== "scrypt" || salt === undefined || hash === undefined || rest.length > 0) return undefined
   if (![params.N, params.r, params.p].every((value) => Number.isInteger(value) && value > 0)) return undefined
-  return { params, salt: Buffer.from(salt, "base64"), hash: Buffer.from(hash, "base64") }
+  if (params.N < 2 || params.N > MAX_N || (params.N & (params.N - 1)) !== 0 || params.r > MAX_R || params.p > MAX_P) return undefined
+  const parsed = { params, salt: Buffer.from(salt, "base64"), hash: Buffer.from(hash, "base64") }
+  return parsed.salt.length === SALT_BYTES && parsed.hash.length === HASH_BYTES ? parsed : undefined
 }
 
 export interface PasswordHasher {
@@ -63,6 +74,12 @@ export interface PasswordHasher {
    * is the same whether or not the account exists or has a password, as PostHog does for an unknown user.
    */
   readonly verify: (password: string, stored: string | null) => Effect.Effect<boolean>
+  /**
+   * Whether a stored hash was made with other parameters than this hasher's: a log-in that has just
+   * verified it hashes the password again, so that a store converges on one cost and a known e-mail's
+   * check costs what an unknown one's does.
+   */
+  readonly outdated: (stored: string) => boolean
 }
 
 /** Hashes new passwords with `params`; verifies any stored hash with the parameters it names. */
@@ -77,6 +94,10 @@ export const passwordHasher = (params: ScryptParameters): PasswordHasher => {
       const parsed = (stored === null ? undefined : parse(stored)) ?? dummy
       return Effect.map(derive(password, parsed.salt, parsed.params, parsed.hash.length), (candidate) =>
         stored !== null && timingSafeEqual(candidate, parsed.hash))
+    },
+    outdated: (stored) => {
+      const parsed = parse(stored)
+      return parsed !== undefined && (parsed.params.N !== params.N || parsed.params.r !== params.r || parsed.params.p !== params.p)
     }
   }
 }

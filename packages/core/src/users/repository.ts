@@ -12,7 +12,7 @@ export class UserRepository extends Context.Service<UserRepository, {
     readonly email: string
     readonly first_name: string
     readonly last_name: string
-    /** The stored hash of the user's password (see hashPassword); absent or null: none yet. */
+    /** The stored hash of the user's password (see passwordHasher); absent or null: none yet. */
     readonly password_hash?: string | null
     /**
      * Whether whoever makes the account vouches for the address: the operator and an identity provider
@@ -28,6 +28,8 @@ export class UserRepository extends Context.Service<UserRepository, {
   readonly findCredentials: (email: string) => Effect.Effect<Option.Option<{ readonly user: User; readonly password_hash: string | null }>>
   readonly passwordHashOf: (id: UserId) => Effect.Effect<string | null>
   readonly setPasswordHash: (id: UserId, hash: string) => Effect.Effect<void>
+  /** Sets `to` only while the stored hash is still `from`: a password changed meanwhile stays changed. */
+  readonly replacePasswordHash: (id: UserId, from: string, to: string) => Effect.Effect<void>
   /** Marks the user's address proven and clears their password: whoever set it never proved the address. */
   readonly proveEmail: (id: UserId) => Effect.Effect<void>
   /** The user's `last_login`, written at each log-in. */

@@ -62,6 +62,8 @@ export const layerNoDeps = Layer.effect(
       proveEmail: (id) =>
         sql`UPDATE users SET is_email_verified = true, password_hash = NULL WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
       setPasswordHash: (id, hash) => sql`UPDATE users SET password_hash = ${hash} WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
+      replacePasswordHash: (id, from, to) =>
+        sql`UPDATE users SET password_hash = ${to} WHERE id = ${id} AND password_hash = ${from}`.pipe(Effect.orDie, Effect.asVoid),
       recordLogin: (id, at) => sql`UPDATE users SET last_login = ${at}::timestamptz WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
       lock: (id) => sql`SELECT id FROM users WHERE id = ${id} FOR UPDATE`.pipe(Effect.orDie, Effect.asVoid),
       setCurrent: (id, current) =>
