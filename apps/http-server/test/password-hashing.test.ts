@@ -22,6 +22,16 @@ const storedHash = (runtime: ReturnType<typeof serverWith>) =>
     Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ password_hash: string }>`SELECT password_hash FROM users WHERE email = ${EMAIL}`)
   ).then(([row]) => row!.password_hash)
 
+/** The first password of the key's user, over the API. */
+const givePassword = async (url: string, key: string) => {
+  const set = await fetch(`${url}/api/users/@me/`, {
+    method: "PATCH",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ password: PASSWORD })
+  })
+  expect(set.status).toBe(200)
+}
+
 const logIn = (url: string, password: string) =>
   fetch(`${url}/api/login/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: EMAIL, password }) })
 
@@ -38,12 +48,7 @@ describe("password hashing", () => {
     try {
       const url = await runtime.runPromise(HedgerowServer.baseUrl)
       const { personal_api_key } = await runtime.runPromise(Bootstrap.use((b) => b.run({ email: EMAIL })))
-      const set = await fetch(`${url}/api/users/@me/`, {
-        method: "PATCH",
-        headers: { authorization: `Bearer ${personal_api_key}`, "content-type": "application/json" },
-        body: JSON.stringify({ password: PASSWORD })
-      })
-      expect(set.status).toBe(200)
+      await givePassword(url, personal_api_key)
       expect(await storedHash(runtime)).toMatch(stored)
       expect((await logIn(url, PASSWORD)).status).toBe(200)
       expect((await logIn(url, `${PASSWORD}!`)).status).toBe(400)
@@ -63,12 +68,7 @@ describe("password hashing", () => {
       try {
         const url = await fast.runPromise(HedgerowServer.baseUrl)
         const { personal_api_key } = await fast.runPromise(Bootstrap.use((b) => b.run({ email: EMAIL })))
-        const set = await fetch(`${url}/api/users/@me/`, {
-          method: "PATCH",
-          headers: { authorization: `Bearer ${personal_api_key}`, "content-type": "application/json" },
-          body: JSON.stringify({ password: PASSWORD })
-        })
-        expect(set.status).toBe(200)
+        await givePassword(url, personal_api_key)
         expect(await storedHash(fast)).toMatch(/^scrypt\$1024\$8\$1\$/)
       } finally {
         await fast.dispose()
