@@ -19,8 +19,8 @@ export const OWASP_SCRYPT: ScryptParameters = { N: 2 ** 15, r: 8, p: 3 }
 
 /**
  * About a hundredth of the work of `OWASP_SCRYPT`, for test suites that log in thousands of times
- * (HEDGEROW_INSECURE_FAST_PASSWORD_HASHING). A password hashed with it stays this weak until it is set
- * again: its stored text names these parameters, and verification follows the stored text.
+ * (HEDGEROW_INSECURE_FAST_PASSWORD_HASHING). Its stored text names these parameters, and verification
+ * follows the stored text; a log-in on a server at other parameters hashes the password again.
  */
 export const INSECURE_FAST_SCRYPT: ScryptParameters = { N: 2 ** 10, r: 8, p: 1 }
 
