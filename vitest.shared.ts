@@ -13,10 +13,10 @@ export const workspaceSources = {
 /**
  * Every suite's test settings in common.
  * - `env`, the environment of its workers and so of the servers they start: the suites log in thousands
- *   of times, and each log-in's scrypt at OWASP's parameters costs about half a second of CPU on CI's
- *   machines, so new passwords are hashed with a hundredth of the work. One test checks the shipped
- *   parameters on a server without it (apps/http-server/test/password-hashing.test.ts); `false` in the
- *   shell's environment runs the suites at those parameters.
+ *   of times, so new passwords are hashed with a hundredth of OWASP's work (docs/decisions.md, "Sessions
+ *   and sign-up"). One test checks the shipped parameters on a server without it
+ *   (apps/http-server/test/password-hashing.test.ts); `false` in the shell's environment runs the suites
+ *   at those parameters.
  * - `maxWorkers`: a file per core, at least two, whether a suite runs alone or beside the others in
  *   `npm test`'s one run (where each project's own limit decides, not the root's).
  */
@@ -24,3 +24,13 @@ export const suiteTest = {
   env: { HEDGEROW_INSECURE_FAST_PASSWORD_HASHING: process.env["HEDGEROW_INSECURE_FAST_PASSWORD_HASHING"] ?? "true" },
   maxWorkers: Math.max(2, availableParallelism())
 }
+
+/**
+ * The suite's `env` as a test's worker holds it, for a server or a child process that sees only the
+ * settings its test gives it.
+ */
+export const suiteSettings = (): Record<string, string> =>
+  Object.fromEntries(Object.keys(suiteTest.env).flatMap((key) => {
+    const value = process.env[key]
+    return value === undefined ? [] : [[key, value]]
+  }))

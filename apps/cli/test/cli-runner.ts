@@ -5,6 +5,7 @@ import { ConfigProvider, Console, Effect, Exit, Sink, Stdio, Stream } from "effe
 import { type ChildProcess, spawn } from "node:child_process"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { suiteSettings } from "../../../vitest.shared.ts"
 import { runHedgerow } from "../src/hedgerow.ts"
 
 /** What a command left behind: its exit status and everything it printed, split into lines. */
@@ -23,9 +24,6 @@ const captureConsole = (out: Array<string>, err: Array<string>): Console.Console
   error: (...args: ReadonlyArray<unknown>) => void err.push(args.map(String).join(" "))
 })
 
-/** The suites' password hashing (vitest.shared.ts): the one HEDGEROW_* setting every run here gets. */
-const suiteSettings = { HEDGEROW_INSECURE_FAST_PASSWORD_HASHING: process.env["HEDGEROW_INSECURE_FAST_PASSWORD_HASHING"] ?? "false" }
-
 /**
  * Runs the command tree in this process (faster than a child: no process start-up), with its console
  * captured, only the suite's settings and `env` visible as configuration, so the developer's HEDGEROW_*
@@ -37,7 +35,7 @@ export const runInProcess = (args: ReadonlyArray<string>, env: Record<string, st
     const err: Array<string> = []
     const exit = yield* runHedgerow(args).pipe(
       Effect.provideService(Console.Console, captureConsole(out, err)),
-      Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env: { ...suiteSettings, ...env } })),
+      Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env: { ...suiteSettings(), ...env } })),
       Effect.provideService(Stdio.Stdio, Stdio.make({
         args: Effect.succeed(args),
         stdout: () => Sink.drain,
@@ -57,7 +55,7 @@ export const runInProcess = (args: ReadonlyArray<string>, env: Record<string, st
  */
 export const childEnv = (env: Record<string, string>) => ({
   ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("HEDGEROW_") && key !== "DATABASE_URL")),
-  ...suiteSettings,
+  ...suiteSettings(),
   ...env
 })
 

@@ -7,6 +7,7 @@ import { ConfigProvider, type Effect, Layer, ManagedRuntime, Option } from "effe
 import * as path from "node:path"
 import type { Browser, BrowserContextOptions, Locator, Page } from "playwright-core"
 import { afterAll, beforeAll, expect } from "vitest"
+import { suiteSettings } from "../../../vitest.shared.ts"
 import { launchChromium } from "./chromium.ts"
 
 /**
@@ -34,9 +35,6 @@ export interface ConsoleWorld {
   /** The DNS (and mail) server the server is configured with, given `useConsole({ network: true })`. */
   network: Network | undefined
 }
-
-/** The suites' password hashing (vitest.shared.ts), which a server reading only the settings given would miss. */
-const passwordHashing = { HEDGEROW_INSECURE_FAST_PASSWORD_HASHING: process.env["HEDGEROW_INSECURE_FAST_PASSWORD_HASHING"] ?? "false" }
 
 /**
  * `network`: the server asks a DNS server on loopback, whose TXT records the test publishes (domain
@@ -89,7 +87,7 @@ export const useConsole = (options: { readonly network?: boolean; readonly env?:
       world.network = local.network
     }
     runtime = ManagedRuntime.make(HedgerowServer.layer({ port: 0, host: "127.0.0.1", store: {}, webConsoleDir: dist })
-      .pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { ...passwordHashing, ...local?.env, ...options.env?.() } })))))
+      .pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { ...suiteSettings(), ...local?.env, ...options.env?.() } })))))
     ;[world.base, world.browser] = await Promise.all([runtime.runPromise(HedgerowServer.baseUrl), launchChromium()])
     const first = Option.getOrThrow(await runtime.runPromise(HedgerowServer.bootstrapIfEmpty()))
     Object.assign(world.owner, {
