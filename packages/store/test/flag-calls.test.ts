@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { EventCaptureService, FlagCallsService, FlagEvaluationService, type ProjectId } from "@hedgerow/core"
 import { FlagCallRepository } from "@hedgerow/core/ports"
-import { Effect, Layer } from "effect"
+import { Deferred, Effect, Fiber, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { forEachBackend } from "../src/testing/index.ts"
 import { create, freshKey, setUp } from "./flag-owner.ts"
@@ -9,12 +9,19 @@ import { eventually, hedgerowWrapping, untilLive } from "./support.ts"
 
 /** Each add (one statement) with the number of counts it carried, once it has ended. */
 const adds: Array<number> = []
+/** While set, the next add says it has begun and waits for `release` before it reaches the store. */
+let held: { readonly begun: Deferred.Deferred<void>; readonly release: Deferred.Deferred<void> } | undefined
 const counted = Layer.effect(
   FlagCallRepository,
   Effect.map(Effect.service(FlagCallRepository), (calls) => ({
     ...calls,
     add: (increments: Parameters<typeof calls.add>[0]) =>
-      calls.add(increments).pipe(Effect.ensuring(Effect.sync(() => adds.push(increments.length))))
+      Effect.suspend(() => {
+        const hold = held
+        held = undefined
+        const add = calls.add(increments).pipe(Effect.ensuring(Effect.sync(() => adds.push(increments.length))))
+        return hold === undefined ? add : Deferred.succeed(hold.begun, undefined).pipe(Effect.andThen(Deferred.await(hold.release)), Effect.andThen(add))
+      })
   }))
 )
 
@@ -56,6 +63,26 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       yield* Effect.sleep(`${2 * INTERVAL_MS} millis`)
       const after = yield* FlagCallsService.use((s) => s.usage(actor, project, String(flag.id), {}))
       assert.strictEqual(after.total, 10_000)
+    }))
+
+  it.effect("a report asked for while a write is under way counts each call once", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const { actor, project, projectId } = yield* setUp
+      const token = yield* tokenOf(projectId)
+      const flag = yield* create({ key: freshKey("midwrite"), filters: { groups: [{ properties: [], rollout_percentage: 100 }] } })
+      yield* eventually(Effect.map(FlagEvaluationService.use((e) => e.snapshot(projectId)), (s) => s.prepared.byId.has(flag.id)))
+      const hold = { begun: yield* Deferred.make<void>(), release: yield* Deferred.make<void>() }
+      held = hold
+      yield* EventCaptureService.use((s) => s.capture({ api_key: token, batch: Array.from({ length: 30 }, () => call(flag.key, true)) }, { engage: false }))
+      // The write has taken the counts from memory and not yet reached the store when the report is asked for.
+      yield* Deferred.await(hold.begun)
+      const reading = yield* Effect.forkChild(FlagCallsService.use((s) => s.usage(actor, project, String(flag.id), {})))
+      yield* Effect.sleep("100 millis")
+      yield* Deferred.succeed(hold.release, undefined)
+      const report = yield* Fiber.join(reading)
+      assert.deepStrictEqual(report.results.map((series) => [series.breakdown_value, series.count]), [["true", 30]])
+      assert.deepStrictEqual([...(yield* storedOf(flag.id))], [{ value: "true", count: 30 }])
     }))
 
   it.effect("a flag's calls go with it when its organization is deleted", () =>

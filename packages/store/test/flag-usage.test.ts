@@ -9,7 +9,7 @@ import {
   type ProjectId
 } from "@hedgerow/core"
 import { FlagRepository, FlagUsageRepository } from "@hedgerow/core/ports"
-import { Context, type Duration, Effect, Exit, Layer, Scope } from "effect"
+import { Context, Deferred, type Duration, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -22,14 +22,21 @@ import { eventually, hedgerowWrapping, untilLive } from "./support.ts"
 /** Each usage write (one statement) with the flags it named, once it has ended, and the flag reads the read model made. */
 const writes: Array<ReadonlyArray<number>> = []
 let flagReads = 0
+/** While set, the next usage write says it has begun and waits for `release` before it reaches the store. */
+let held: { readonly begun: Deferred.Deferred<void>; readonly release: Deferred.Deferred<void> } | undefined
 const counted = Layer.merge(
   Layer.effect(
     FlagUsageRepository,
     Effect.map(Effect.service(FlagUsageRepository), (usage) => ({
       ...usage,
       write: (ids: Parameters<typeof usage.write>[0], at: Parameters<typeof usage.write>[1]) =>
-        // Counted once done, failed or not: a test that sees the count has seen the write's end.
-        usage.write(ids, at).pipe(Effect.ensuring(Effect.sync(() => writes.push([...ids].sort((a, b) => a - b)))))
+        Effect.suspend(() => {
+          const hold = held
+          held = undefined
+          // Counted once done, failed or not: a test that sees the count has seen the write's end.
+          const write = usage.write(ids, at).pipe(Effect.ensuring(Effect.sync(() => writes.push([...ids].sort((a, b) => a - b)))))
+          return hold === undefined ? write : Deferred.succeed(hold.begun, undefined).pipe(Effect.andThen(Deferred.await(hold.release)), Effect.andThen(write))
+        })
     }))
   ),
   Layer.effect(
@@ -127,6 +134,25 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       assert.strictEqual(flagReads, reads)
       assert.strictEqual(yield* evaluation.snapshot(projectId), snapshot)
       assert.strictEqual((yield* definitions()).etag, etag)
+    }))
+
+  it.effect("a mark on its way to the store is shown meanwhile", () =>
+    Effect.gen(function*() {
+      yield* untilLive
+      const { projectId } = yield* setUp
+      const token = yield* tokenOf(projectId)
+      const flag = yield* create({ key: freshKey("midwrite"), filters: everyone })
+      yield* eventually(Effect.map(FlagEvaluationService.use((e) => e.snapshot(projectId)), (s) => s.prepared.byId.has(flag.id)))
+      const hold = { begun: yield* Deferred.make<void>(), release: yield* Deferred.make<void>() }
+      held = hold
+      const evaluated = yield* remoteFlags(token, [flag.key])
+      // The write has taken the mark from memory and not yet reached the store.
+      yield* Deferred.await(hold.begun)
+      assert.isNull((yield* rowOf(flag.id))!.last_called_at)
+      assert.strictEqual(millis(yield* retrieve(flag.id)), evaluated.evaluatedAt)
+      yield* Deferred.succeed(hold.release, undefined)
+      yield* eventually(Effect.map(rowOf(flag.id), (row) => row!.last_called_at !== null))
+      assert.strictEqual(millis(yield* retrieve(flag.id)), evaluated.evaluatedAt)
     }))
 
   it.effect("a flag's status follows its calls: in use when called today, stale once not called for 30 days, in the list's STALE filter too", () =>

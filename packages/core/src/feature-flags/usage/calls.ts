@@ -1,4 +1,4 @@
-import { Cause, Context, Effect, Layer } from "effect"
+import { Cause, Context, Effect, Layer, Semaphore } from "effect"
 import type { FeatureFlagId } from "../../shared/ids.ts"
 import { type FlagCallCount, type FlagCallIncrement, FlagCallRepository } from "./calls-repository.ts"
 import { FlagUsageInterval, writeEvery } from "./periodic-write.ts"
@@ -23,7 +23,9 @@ const keyOf = (flag: FeatureFlagId, day: string, value: string) => `${flag}\u000
  * The SDKs' reports of flag calls (`$feature_flag_called`), counted per flag, UTC day and value returned.
  * A call is counted in memory; a fiber of this layer adds the counts to the store every
  * FlagUsageInterval in one statement, and once more when the layer closes. A failed write is logged and
- * its counts wait for the next one. A read adds what this process has not written yet to what is stored.
+ * its counts wait for the next one. A read adds what this process has not written yet to what is stored;
+ * reads and writes take turns, so a read never meets a batch on its way to the store, counted twice or
+ * not at all.
  */
 export class FlagCalls extends Context.Service<FlagCalls, {
   /** One call of `flag` that returned `value`, on `day` (see `utcDayOf`): nothing is written now. */
@@ -38,6 +40,7 @@ export class FlagCalls extends Context.Service<FlagCalls, {
       const interval = yield* FlagUsageInterval
       let unwritten = new Map<string, Pending>()
       let refused = 0
+      const turn = yield* Semaphore.make(1)
 
       const add = (pending: Map<string, Pending>, flag: FeatureFlagId, day: string, value: string, count: number) => {
         const key = keyOf(flag, day, value)
@@ -50,7 +53,7 @@ export class FlagCalls extends Context.Service<FlagCalls, {
       const count = (flag: FeatureFlagId, day: string, value: string) => add(unwritten, flag, day, value, 1)
 
       const read = (flag: FeatureFlagId, from: string, to: string) =>
-        Effect.map(repository.read(flag, from, to), (stored) => {
+        turn.withPermit(Effect.map(repository.read(flag, from, to), (stored) => {
           const totals = new Map(stored.map((row) => [`${row.day}\u0000${row.value}`, { ...row }]))
           for (const pending of unwritten.values()) {
             if (pending.flag !== flag || pending.day < from || pending.day > to) continue
@@ -60,10 +63,10 @@ export class FlagCalls extends Context.Service<FlagCalls, {
             else totals.set(key, { ...total, count: total.count + pending.count })
           }
           return [...totals.values()]
-        })
+        }))
 
       /** Adds the counts made since the last write; uninterruptible, so a closing layer never loses a batch half-way. */
-      const flush = Effect.uninterruptible(Effect.suspend(() => {
+      const flush = Effect.uninterruptible(turn.withPermit(Effect.suspend(() => {
         const dropped = refused
         refused = 0
         const warnDropped = dropped === 0
@@ -82,7 +85,7 @@ export class FlagCalls extends Context.Service<FlagCalls, {
             })
           ))
         )
-      }))
+      })))
 
       yield* writeEvery(flush, interval)
 

@@ -50,6 +50,8 @@ export class FlagUsage extends Context.Service<FlagUsage, {
       const interval = yield* FlagUsageInterval
 
       let unwritten = new Map<FeatureFlagId, Mark>()
+      /** The marks of the write under way: shown meanwhile, since the store may not hold them yet. */
+      let writing: ReadonlyMap<FeatureFlagId, Mark> = new Map()
       /**
        * The marks last written, shown until the change feed tells memory of a write (theirs, or a later
        * one): on a server the writer hears its own notification a moment after its statement returns.
@@ -79,7 +81,11 @@ export class FlagUsage extends Context.Service<FlagUsage, {
           const showWritten = writtenUnder === freshness.version(READS.flagUsage)
           return (id: FeatureFlagId): Timestamp | null => {
             const kept = marks.get(id) ?? null
-            const own = Math.max(unwritten.get(id)?.at ?? -Infinity, showWritten ? written.get(id)?.at ?? -Infinity : -Infinity)
+            const own = Math.max(
+              unwritten.get(id)?.at ?? -Infinity,
+              writing.get(id)?.at ?? -Infinity,
+              showWritten ? written.get(id)?.at ?? -Infinity : -Infinity
+            )
             return own === -Infinity || (kept !== null && millisOf(kept) >= own) ? kept : timestampFromDate(new Date(own))
           }
         })
@@ -89,6 +95,7 @@ export class FlagUsage extends Context.Service<FlagUsage, {
         if (unwritten.size === 0) return Effect.void
         const batch = unwritten
         unwritten = new Map()
+        writing = batch
         const ids: Array<FeatureFlagId> = []
         const at: Array<Timestamp> = []
         // Flags of one evaluation share its mark, so each mark is made text once.
@@ -106,6 +113,7 @@ export class FlagUsage extends Context.Service<FlagUsage, {
           Effect.matchCauseEffect({
             onSuccess: () =>
               Effect.sync(() => {
+                writing = new Map()
                 const version = freshness.version(READS.flagUsage)
                 if (version !== writtenUnder) written = new Map()
                 for (const [id, mark] of batch) laterOf(written, id, mark)
@@ -113,6 +121,7 @@ export class FlagUsage extends Context.Service<FlagUsage, {
               }),
             onFailure: (cause) =>
               Effect.suspend(() => {
+                writing = new Map()
                 for (const [id, mark] of batch) {
                   if (unwritten.size < MAX_UNWRITTEN || unwritten.has(id)) laterOf(unwritten, id, mark)
                 }
