@@ -3,13 +3,19 @@
 import { Authentication, Bootstrap, OrganizationService } from "@hedgerow/core"
 import { Hedgerow } from "@hedgerow/store"
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+
+const started = Date.now()
 
 const program = Effect.gen(function*() {
   const done = yield* Bootstrap.use((bootstrap) => bootstrap.run({ email: "packed@example.com", organizationName: "Packed" }))
   const actor = yield* Authentication.use((authentication) => authentication.authenticate(done.personal_api_key))
   const organization = yield* OrganizationService.use((organizations) => organizations.retrieve(actor, done.organization_id))
   const bootstrapped = yield* Bootstrap.use((bootstrap) => bootstrap.isBootstrapped)
-  return { organization: organization.name, owner: done.user.email, bootstrapped }
+  // A store made of the package's empty store was migrated when the package was built, before this start.
+  const sql = yield* SqlClient.SqlClient
+  const [migrated] = yield* sql`SELECT max(created_at) AS at FROM hedgerow_migrations`
+  return { organization: organization.name, owner: done.user.email, bootstrapped, madeOfEmptyStore: new Date(migrated.at).getTime() < started }
 })
 
 const result = await Effect.runPromise(program.pipe(Effect.provide(Hedgerow.layer())))

@@ -1,10 +1,8 @@
-import { runScript } from "./script.ts"
-
 /**
  * The whole data model. Plain PostgreSQL only (no PGlite-only features), so the same file runs on the
  * embedded store and on a server. Every list order and lookup has an index; ties are broken by id.
  */
-export default runScript(`
+export default `
 CREATE TABLE organizations (
   id uuid PRIMARY KEY,
   name text NOT NULL,
@@ -242,4 +240,4 @@ CREATE TABLE batch_exports (
 );
 CREATE INDEX batch_exports_organization_idx ON batch_exports (organization_id, id);
 CREATE INDEX batch_exports_project_idx ON batch_exports (project_id);
-`)
+`

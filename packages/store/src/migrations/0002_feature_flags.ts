@@ -1,11 +1,9 @@
-import { runScript } from "./script.ts"
-
 /**
  * Feature-flag lists and lookups. Columns core derives from a flag's filters at write time (SQL never
  * reads filters), a trigram index for the case-insensitive key/name search, and an index for every
  * other filter, lookup and foreign key the flag endpoints use.
  */
-export default runScript(`
+export default `
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 
 ALTER TABLE feature_flags
@@ -37,4 +35,4 @@ CREATE INDEX dashboards_created_by_idx ON dashboards (created_by_id) WHERE creat
 CREATE INDEX cohorts_created_by_idx ON cohorts (created_by_id) WHERE created_by_id IS NOT NULL;
 CREATE INDEX activity_log_user_idx ON activity_log (user_id) WHERE user_id IS NOT NULL;
 CREATE INDEX roles_created_by_idx ON roles (created_by_id) WHERE created_by_id IS NOT NULL;
-`)
+`

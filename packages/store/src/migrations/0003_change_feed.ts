@@ -1,5 +1,3 @@
-import { runScript } from "./script.ts"
-
 /**
  * The change feed: every statement that writes one of these tables notifies `hedgerow_changes` with the
  * table's name. PostgreSQL delivers a notification when its transaction commits, to every listening
@@ -7,7 +5,7 @@ import { runScript } from "./script.ts"
  * server, an admin command) made it. The function body keeps its semicolons off line ends, where the
  * script runner cuts statements.
  */
-export default runScript(`
+export default `
 CREATE FUNCTION hedgerow_notify_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('hedgerow_changes', TG_TABLE_NAME); RETURN NULL; END $$;
 
 CREATE TRIGGER users_changes AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON users FOR EACH STATEMENT EXECUTE FUNCTION hedgerow_notify_change();
@@ -20,4 +18,4 @@ CREATE TRIGGER role_memberships_changes AFTER INSERT OR UPDATE OR DELETE OR TRUN
 CREATE TRIGGER feature_flags_changes AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON feature_flags FOR EACH STATEMENT EXECUTE FUNCTION hedgerow_notify_change();
 CREATE TRIGGER cohorts_changes AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON cohorts FOR EACH STATEMENT EXECUTE FUNCTION hedgerow_notify_change();
 CREATE TRIGGER feature_flag_role_access_changes AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON feature_flag_role_access FOR EACH STATEMENT EXECUTE FUNCTION hedgerow_notify_change();
-`)
+`

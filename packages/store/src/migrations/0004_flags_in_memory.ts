@@ -1,12 +1,10 @@
-import { runScript } from "./script.ts"
-
 /**
  * The flag list filters, sorts and searches a project's live flags in memory (core's read model), so the
  * indexes that served those filters in SQL only slow every flag write down. The read model keeps a
  * project's flags up to date row by row, so the change feed names each flag written
  * (`feature_flags:<project>:<id>`) instead of the table alone; emptying the table still names the table.
  */
-export default runScript(`
+export default `
 DROP INDEX feature_flags_search_trgm_idx;
 DROP INDEX feature_flags_tags_idx;
 DROP INDEX feature_flags_stale_idx;
@@ -16,4 +14,4 @@ CREATE FUNCTION hedgerow_notify_flag_change() RETURNS trigger LANGUAGE plpgsql A
 DROP TRIGGER feature_flags_changes ON feature_flags;
 CREATE TRIGGER feature_flags_row_changes AFTER INSERT OR UPDATE OR DELETE ON feature_flags FOR EACH ROW EXECUTE FUNCTION hedgerow_notify_flag_change();
 CREATE TRIGGER feature_flags_emptied AFTER TRUNCATE ON feature_flags FOR EACH STATEMENT EXECUTE FUNCTION hedgerow_notify_change();
-`)
+`

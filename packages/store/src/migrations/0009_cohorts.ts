@@ -1,5 +1,3 @@
-import { runScript } from "./script.ts"
-
 /**
  * Cohorts as PostHog has them: a cohort may be nameless, lists come newest first, and a static cohort's
  * members are distinct ids (this service keeps no persons), one row each. Flag evaluation asks whether a
@@ -7,7 +5,7 @@ import { runScript } from "./script.ts"
  * (or reads short lists into memory, which migration 0011 puts this table on the change feed for). A
  * cohort's `count` is kept in the transaction that changes its members.
  */
-export default runScript(`
+export default `
 ALTER TABLE cohorts ALTER COLUMN name DROP NOT NULL;
 CREATE INDEX cohorts_project_created_idx ON cohorts (project_id, created_at DESC, id DESC);
 
@@ -17,4 +15,4 @@ CREATE TABLE cohort_members (
   created_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (cohort_id, distinct_id)
 );
-`)
+`

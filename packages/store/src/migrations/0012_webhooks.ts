@@ -1,5 +1,3 @@
-import { runScript } from "./script.ts"
-
 /**
  * Webhooks and their outbox. A trigger on `activity_log` records each entry of a project with an enabled
  * webhook in `webhook_changes`, in the transaction of the change, with the changed flag's row as that
@@ -10,7 +8,7 @@ import { runScript } from "./script.ts"
  * queue are named on the change feed at commit, which wakes the workers of every process without a
  * connection of their own. Function bodies keep their semicolons off line ends.
  */
-export default runScript(`
+export default `
 CREATE TABLE webhooks (
   id uuid PRIMARY KEY,
   project_id integer NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
@@ -64,4 +62,4 @@ CREATE TRIGGER activity_log_webhooks AFTER INSERT ON activity_log FOR EACH ROW E
 
 CREATE TRIGGER webhook_changes_work AFTER INSERT ON webhook_changes FOR EACH STATEMENT EXECUTE FUNCTION hedgerow_notify_change();
 CREATE TRIGGER webhook_deliveries_work AFTER INSERT ON webhook_deliveries FOR EACH STATEMENT EXECUTE FUNCTION hedgerow_notify_change();
-`)
+`

@@ -1,5 +1,3 @@
-import { runScript } from "./script.ts"
-
 /**
  * Two-factor authentication. A user's authenticator app: its secret, kept as it is because every log-in
  * must compute codes from it (as webhooks' signing secrets are kept), the step of the last code taken,
@@ -8,7 +6,7 @@ import { runScript } from "./script.ts"
  * its cookie's value; both expire after ten minutes. A browser remembered for a user's app (so that its
  * password log-ins ask for no code) is stored as the hash of its cookie's value too, and goes with the app.
  */
-export default runScript(`
+export default `
 CREATE TABLE two_factor_devices (
   user_id integer PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
   secret text NOT NULL,
@@ -47,4 +45,4 @@ CREATE TABLE two_factor_logins (
 );
 CREATE INDEX two_factor_logins_user_idx ON two_factor_logins (user_id);
 CREATE INDEX two_factor_logins_expires_idx ON two_factor_logins (expires_at);
-`)
+`

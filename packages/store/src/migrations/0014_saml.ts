@@ -1,12 +1,10 @@
-import { runScript } from "./script.ts"
-
 /**
  * SAML log-in: the AuthnRequests this deployment sent to a domain's identity provider, until they are
  * answered or expire (an answer must name one, once), and the assertions it accepted, per domain, until
  * their own times would refuse them (an assertion is accepted once). Both go with their domain. Kept in
  * the store, so every process sharing it judges a replay alike.
  */
-export default runScript(`
+export default `
 CREATE TABLE saml_requests (
   id text PRIMARY KEY,
   domain_id uuid NOT NULL REFERENCES domains (id) ON DELETE CASCADE,
@@ -22,4 +20,4 @@ CREATE TABLE saml_assertions (
   PRIMARY KEY (domain_id, id)
 );
 CREATE INDEX saml_assertions_expires_idx ON saml_assertions (expires_at);
-`)
+`

@@ -1,12 +1,10 @@
-import { runScript } from "./script.ts"
-
 /**
  * The CLI's log-in through the browser: each device authorization is stored by the SHA-256 of its two
  * codes, never the codes, and lives ten minutes. An approval names its user and project (and goes with
  * either); no key is stored here, since the key is made by the poll that hands it over. No cache reads
  * the table, so it is not on the change feed.
  */
-export default runScript(`
+export default `
 CREATE TABLE cli_auth_requests (
   id uuid PRIMARY KEY,
   device_code_hash text NOT NULL UNIQUE,
@@ -18,4 +16,4 @@ CREATE TABLE cli_auth_requests (
   label text
 );
 CREATE INDEX cli_auth_requests_expires_idx ON cli_auth_requests (expires_at);
-`)
+`

@@ -1,4 +1,5 @@
-import { Data, Effect, Layer } from "effect"
+import { Data, Effect, Layer, Record } from "effect"
+import { createHash } from "node:crypto"
 import { Migrator, SqlClient } from "effect/sql"
 import initial from "./0001_initial.ts"
 import featureFlags from "./0002_feature_flags.ts"
@@ -20,8 +21,9 @@ import enforce2fa from "./0017_enforce_2fa.ts"
 import samlBrowser from "./0018_saml_browser.ts"
 import signInLinks from "./0019_sign_in_links.ts"
 import { sqlErrorReason } from "../sql/postgres-client.ts"
+import { runScript } from "./script.ts"
 
-/** Forward-only, versioned migrations, recorded in `hedgerow_migrations` and applied at start. */
+/** Forward-only, versioned migrations, each a script, recorded in `hedgerow_migrations` and applied at start. */
 export const migrations = {
   "0001_initial": initial, "0002_feature_flags": featureFlags, "0003_change_feed": changeFeed,
   "0004_flags_in_memory": flagsInMemory, "0005_flag_usage": flagUsage,
@@ -40,7 +42,11 @@ export const migrations = {
   "0019_sign_in_links": signInLinks
 }
 
-const migrate = Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: "hedgerow_migrations" })
+const migrate = Migrator.make({})({ loader: Migrator.fromRecord(Record.map(migrations, runScript)), table: "hedgerow_migrations" })
+
+/** Names this code's migrations, their scripts included: a database they made is told from another's by it. */
+export const migrationsFingerprint = (): string =>
+  createHash("sha256").update(JSON.stringify(Object.entries(migrations))).digest("hex").slice(0, 16)
 
 /**
  * Applies what is missing, in one transaction under an advisory lock: when several servers start at

@@ -3,6 +3,9 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { PgClient, PgTypes } from "@effect/sql-pg"
 import { Context, Effect, Layer, Scope, Semaphore, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
+import { existsSync } from "node:fs"
+import * as path from "node:path"
+import { emptyStore } from "./empty-store.ts"
 import { Listener, pgliteListener } from "./listener.ts"
 import { preparedStatements, runUnkept } from "./pglite-statements.ts"
 import { pgliteTimestampParsers } from "./timestamps.ts"
@@ -155,9 +158,13 @@ const POSTGRES_CONF = [
   "random_page_cost=1.1"
 ]
 
+/** Whether `dataDir` holds no database yet (memory always starts without one). */
+const isNew = (dataDir: string | undefined) => dataDir === undefined || !existsSync(path.join(dataDir, "PG_VERSION"))
+
 /**
- * Opens PGlite (in memory when `dataDir` is undefined) for the lifetime of the current scope; with
- * `archive`, a new database is first made of that data directory archive (a backup's).
+ * Opens PGlite (in memory when `dataDir` is undefined) for the lifetime of the current scope. A new
+ * database is made of `archive` when given (a data directory archive, a backup's), else of the build's
+ * empty store when it has one (empty-store.ts), else by PGlite's initdb.
  */
 export const openPglite = (
   dataDir: string | undefined,
@@ -166,14 +173,16 @@ export const openPglite = (
   Effect.acquireRelease(
     Effect.tryPromise({
       // Migration 0002 creates the pg_trgm extension, and every database runs it.
-      try: () =>
-        PGlite.create({
+      try: () => {
+        const made = archive ?? (isNew(dataDir) ? emptyStore() : undefined)
+        return PGlite.create({
           postgresqlconf: POSTGRES_CONF,
           extensions: { pg_trgm },
           parsers: pgliteTimestampParsers,
           ...(dataDir === undefined ? {} : { dataDir }),
-          ...(archive === undefined ? {} : { loadDataDir: archive })
-        }),
+          ...(made === undefined ? {} : { loadDataDir: made })
+        })
+      },
       catch: (cause) =>
         new SqlError.SqlError({
           reason: new SqlError.ConnectionError({
