@@ -1,4 +1,4 @@
 import { defineConfig } from "vitest/config"
-import { suiteTest, workspaceSources } from "../../vitest.shared.ts"
+import { sharedWorkers, suiteTest, workspaceSources } from "../../vitest.shared.ts"
 
-export default defineConfig({ ...workspaceSources, test: { ...suiteTest, testTimeout: 60_000, hookTimeout: 60_000 } })
+export default defineConfig({ ...workspaceSources, test: { ...suiteTest, ...sharedWorkers, testTimeout: 60_000, hookTimeout: 60_000 } })

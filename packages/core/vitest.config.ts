@@ -1,4 +1,4 @@
 import { defineConfig } from "vitest/config"
-import { suiteTest, workspaceSources } from "../../vitest.shared.ts"
+import { sharedWorkers, suiteTest, workspaceSources } from "../../vitest.shared.ts"
 
-export default defineConfig({ ...workspaceSources, test: { ...suiteTest, testTimeout: 30_000 } })
+export default defineConfig({ ...workspaceSources, test: { ...suiteTest, ...sharedWorkers, testTimeout: 30_000 } })

@@ -1,6 +1,6 @@
 import { Bootstrap, PersonalApiKeyService, systemActor } from "@hedgerow/core"
 import { forEachBackend } from "@hedgerow/store/testing"
-import { ManagedRuntime } from "effect"
+import { ConfigProvider, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HedgerowServer } from "../src/index.ts"
 
@@ -12,8 +12,8 @@ forEachBackend((backend) => describe(`the rate limit on ${backend.name}`, () => 
   let path = ""
 
   beforeAll(async () => {
-    process.env["HEDGEROW_RATE_LIMIT"] = "true"
-    runtime = ManagedRuntime.make(backend.on((store) => HedgerowServer.layer({ port: 0, host: "127.0.0.1", store })))
+    const settings = ConfigProvider.layer(ConfigProvider.fromEnv({ env: { ...process.env, HEDGEROW_RATE_LIMIT: "true" } }))
+    runtime = ManagedRuntime.make(backend.on((store) => HedgerowServer.layer({ port: 0, host: "127.0.0.1", store }).pipe(Layer.provide(settings))))
     const boot = await runtime.runPromise(Bootstrap.use((b) => b.run({})))
     otherKey = (await runtime.runPromise(PersonalApiKeyService.use((s) => s.create(systemActor, { email: "admin@hedgerow.local", scopes: ["*"] })))).personal_api_key
     url = await runtime.runPromise(HedgerowServer.baseUrl)
@@ -21,7 +21,6 @@ forEachBackend((backend) => describe(`the rate limit on ${backend.name}`, () => 
     path = `${url}/api/organizations/${boot.organization_id}/projects/`
   })
   afterAll(async () => {
-    delete process.env["HEDGEROW_RATE_LIMIT"]
     await runtime.dispose()
   })
 
