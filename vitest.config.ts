@@ -26,12 +26,19 @@ const rankOf = (file: string) => {
 
 /**
  * Every suite's files in one queue over the machine's cores, rather than one suite at a time per core:
- * the known long files first, then the rest, larger files first.
+ * the known long files first, then the rest suite by suite, larger suites and files first. A suite's
+ * files in a row let a worker that runs several of them (`sharedWorkers`) go from one to the next.
  */
 class LongestFirst extends BaseSequencer {
   override async sort(files: Array<TestSpecification>) {
     const size = new Map(files.map((spec) => [spec, statSync(spec.moduleId).size]))
-    return [...files].sort((a, b) => rankOf(a.moduleId) - rankOf(b.moduleId) || size.get(b)! - size.get(a)!)
+    const suiteSize = new Map<string, number>()
+    for (const [spec, bytes] of size) suiteSize.set(spec.project.name, (suiteSize.get(spec.project.name) ?? 0) + bytes)
+    const suiteOf = (spec: TestSpecification) => suiteSize.get(spec.project.name)!
+    return [...files].sort((a, b) =>
+      rankOf(a.moduleId) - rankOf(b.moduleId) || suiteOf(b) - suiteOf(a) || a.project.name.localeCompare(b.project.name) ||
+      size.get(b)! - size.get(a)!
+    )
   }
 }
 
