@@ -28,8 +28,8 @@ export const suiteTest = {
 /**
  * For the suites whose files share nothing through their process (no settings in `process.env`, no
  * module state another file reads): a worker runs file after file with the modules it has loaded, rather
- * than a new worker loading effect, core and the store again for each file. The http-server suite took
- * 121 s instead of 201 s. The suites that drive browsers and child processes keep a worker per file.
+ * than a new worker loading effect, core and the store again for each file (docs/decisions.md, "How the
+ * test suites run"). The suites that drive browsers and child processes keep a worker per file.
  */
 export const sharedWorkers = { isolate: false }
 
