@@ -5,12 +5,12 @@ import { Deferred, Effect, Fiber, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { forEachBackend } from "../src/testing/index.ts"
 import { create, freshKey, setUp } from "./flag-owner.ts"
-import { eventually, hedgerowWrapping, untilLive } from "./support.ts"
+import { eventually, hedgerowWrapping, type Hold, makeHold, throughHold, untilLive } from "./support.ts"
 
 /** Each add (one statement) with the number of counts it carried, once it has ended. */
 const adds: Array<number> = []
-/** While set, the next add says it has begun and waits for `release` before it reaches the store. */
-let held: { readonly begun: Deferred.Deferred<void>; readonly release: Deferred.Deferred<void> } | undefined
+/** While set, the next add is held before it reaches the store. */
+let held: Hold | undefined
 const counted = Layer.effect(
   FlagCallRepository,
   Effect.map(Effect.service(FlagCallRepository), (calls) => ({
@@ -19,8 +19,7 @@ const counted = Layer.effect(
       Effect.suspend(() => {
         const hold = held
         held = undefined
-        const add = calls.add(increments).pipe(Effect.ensuring(Effect.sync(() => adds.push(increments.length))))
-        return hold === undefined ? add : Deferred.succeed(hold.begun, undefined).pipe(Effect.andThen(Deferred.await(hold.release)), Effect.andThen(add))
+        return throughHold(hold, calls.add(increments).pipe(Effect.ensuring(Effect.sync(() => adds.push(increments.length)))))
       })
   }))
 )
@@ -72,7 +71,7 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       const token = yield* tokenOf(projectId)
       const flag = yield* create({ key: freshKey("midwrite"), filters: { groups: [{ properties: [], rollout_percentage: 100 }] } })
       yield* eventually(Effect.map(FlagEvaluationService.use((e) => e.snapshot(projectId)), (s) => s.prepared.byId.has(flag.id)))
-      const hold = { begun: yield* Deferred.make<void>(), release: yield* Deferred.make<void>() }
+      const hold = yield* makeHold
       held = hold
       yield* EventCaptureService.use((s) => s.capture({ api_key: token, batch: Array.from({ length: 30 }, () => call(flag.key, true)) }, { engage: false }))
       // The write has taken the counts from memory and not yet reached the store when the report is asked for.

@@ -17,13 +17,13 @@ import * as path from "node:path"
 import { Hedgerow, type StoreOptions } from "../src/index.ts"
 import { forEachBackend } from "../src/testing/index.ts"
 import { create, freshKey, retrieve, setUp } from "./flag-owner.ts"
-import { eventually, hedgerowWrapping, untilLive } from "./support.ts"
+import { eventually, hedgerowWrapping, type Hold, makeHold, throughHold, untilLive } from "./support.ts"
 
 /** Each usage write (one statement) with the flags it named, once it has ended, and the flag reads the read model made. */
 const writes: Array<ReadonlyArray<number>> = []
 let flagReads = 0
-/** While set, the next usage write says it has begun and waits for `release` before it reaches the store. */
-let held: { readonly begun: Deferred.Deferred<void>; readonly release: Deferred.Deferred<void> } | undefined
+/** While set, the next usage write is held before it reaches the store. */
+let held: Hold | undefined
 const counted = Layer.merge(
   Layer.effect(
     FlagUsageRepository,
@@ -34,8 +34,7 @@ const counted = Layer.merge(
           const hold = held
           held = undefined
           // Counted once done, failed or not: a test that sees the count has seen the write's end.
-          const write = usage.write(ids, at).pipe(Effect.ensuring(Effect.sync(() => writes.push([...ids].sort((a, b) => a - b)))))
-          return hold === undefined ? write : Deferred.succeed(hold.begun, undefined).pipe(Effect.andThen(Deferred.await(hold.release)), Effect.andThen(write))
+          return throughHold(hold, usage.write(ids, at).pipe(Effect.ensuring(Effect.sync(() => writes.push([...ids].sort((a, b) => a - b))))))
         })
     }))
   ),
@@ -143,7 +142,7 @@ layer(backend.on(hedgerowCounted), { timeout: 60_000, excludeTestServices: true 
       const token = yield* tokenOf(projectId)
       const flag = yield* create({ key: freshKey("midwrite"), filters: everyone })
       yield* eventually(Effect.map(FlagEvaluationService.use((e) => e.snapshot(projectId)), (s) => s.prepared.byId.has(flag.id)))
-      const hold = { begun: yield* Deferred.make<void>(), release: yield* Deferred.make<void>() }
+      const hold = yield* makeHold
       held = hold
       const evaluated = yield* remoteFlags(token, [flag.key])
       // The write has taken the mark from memory and not yet reached the store.

@@ -1,6 +1,6 @@
 import { bodyOf, CoreServices, DomainService, FlagUsageInterval, OrganizationService, type SessionRequest, SsoSettings, systemActor } from "@hedgerow/core"
 import { Freshness } from "@hedgerow/core/ports"
-import { Effect, Layer, Schedule } from "effect"
+import { Deferred, Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { Store, type StoreOptions } from "../src/index.ts"
 
@@ -27,6 +27,20 @@ export const eventually = <E, R>(check: Effect.Effect<boolean, E, R>) =>
     Effect.retry({ schedule: Schedule.spaced("20 millis"), times: 250 }),
     Effect.orDie
   )
+
+/** A gate that holds a statement half-way: it says it has begun, then waits for the test's release. */
+export interface Hold {
+  readonly begun: Deferred.Deferred<void>
+  readonly release: Deferred.Deferred<void>
+}
+
+export const makeHold: Effect.Effect<Hold> = Effect.all({ begun: Deferred.make<void>(), release: Deferred.make<void>() })
+
+/** `effect`, run only once `hold` (when there is one) is released. */
+export const throughHold = <A, E, R>(hold: Hold | undefined, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  hold === undefined
+    ? effect
+    : Deferred.succeed(hold.begun, undefined).pipe(Effect.andThen(Deferred.await(hold.release)), Effect.andThen(effect))
 
 /**
  * Hedgerow over a store some of whose repositories `wrapped` replaces (to count their statements), with
