@@ -106,7 +106,7 @@ export const layerSql = (
   options.databaseUrl !== undefined
     ? layerPostgres({ url: options.databaseUrl, poolSize: options.poolSize })
     : options.dataDir === undefined
-    ? layerPglite()
+    ? layerPglite({ fromEmptyStore: true })
     : layerPgliteDataDir(options.dataDir)
 
 /**

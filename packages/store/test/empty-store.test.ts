@@ -1,6 +1,5 @@
 import { assert, it } from "@effect/vitest"
-import { PGlite } from "@electric-sql/pglite"
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
+import type { PGlite } from "@electric-sql/pglite"
 import { Effect } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient } from "effect/sql"
@@ -44,14 +43,13 @@ it.live("makes new stores, in memory and in a data dir, that hold what initdb an
     const dataDir = mkdtempSync(path.join(tmpdir(), "hedgerow-empty-store-"))
     yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
     const opened = Date.now()
-    // The long way, as PGlite makes a database without an archive to start from.
-    const made = yield* Effect.acquireRelease(Effect.promise(() => PGlite.create({ extensions: { pg_trgm } })), (db) => Effect.promise(() => db.close()))
-    const longWay = yield* schemaOf(made)
+    // The long way, as PGlite makes a database when not asked for the empty store.
+    const longWay = yield* schemaOf(yield* openPglite(undefined))
     assert.isAtLeast(longWay.migratedAt, opened)
     assert.strictEqual(longWay.schema.migrations.length, Object.keys(migrations).length)
     for (const [part, found] of Object.entries(longWay.schema)) if (part !== "rows") assert.isNotEmpty(found, part)
     for (const dir of [undefined, path.join(dataDir, "pgdata")]) {
-      const copy = yield* schemaOf(yield* openPglite(dir))
+      const copy = yield* schemaOf(yield* openPglite(dir, "empty store"))
       assert.deepStrictEqual(copy.schema, longWay.schema, dir ?? "memory")
       // Migrated when the package was built, not now.
       assert.isBelow(copy.migratedAt, opened, dir ?? "memory")

@@ -166,7 +166,7 @@ export const layerPgliteDataDir = (dir: string): Layer.Layer<
       // Same scope for both, so finalizers run in reverse: PGlite is closed (and
       // flushed) before another process can see the lock disappear.
       yield* acquireDataDirLock(dir)
-      const db = yield* openPglite(databaseDirOf(dir))
+      const db = yield* openPglite(databaseDirOf(dir), "empty store")
       const context = yield* pgliteContext(db)
       // Opened last, so closed first: no backup is asked for once the database starts closing.
       yield* serveBackups(dir, backupServedStore(db, Context.get(context, SqlClient.SqlClient), databaseDirOf(dir)))

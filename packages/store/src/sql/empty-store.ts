@@ -28,5 +28,5 @@ export const emptyStore = (): Blob | undefined => {
   } catch {
     return undefined
   }
-  return existsSync(file) ? new Blob([readFileSync(file)]) : undefined
+  return existsSync(file) ? new Blob([readFileSync(file)], { type: "application/gzip" }) : undefined
 }

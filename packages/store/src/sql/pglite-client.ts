@@ -163,18 +163,19 @@ const isNew = (dataDir: string | undefined) => dataDir === undefined || !existsS
 
 /**
  * Opens PGlite (in memory when `dataDir` is undefined) for the lifetime of the current scope. A new
- * database is made of `archive` when given (a data directory archive, a backup's), else of the build's
- * empty store when it has one (empty-store.ts), else by PGlite's initdb.
+ * database is made of `start`: a data directory archive (a backup's), or "empty store" for the build's
+ * empty store when it has one (empty-store.ts); else, or without `start`, by PGlite's initdb. A
+ * directory that holds a database opens it, whatever `start` says, unless it is an archive.
  */
 export const openPglite = (
   dataDir: string | undefined,
-  archive?: Blob
+  start?: Blob | "empty store"
 ): Effect.Effect<PGlite, SqlError.SqlError, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.tryPromise({
       // Migration 0002 creates the pg_trgm extension, and every database runs it.
       try: () => {
-        const made = archive ?? (isNew(dataDir) ? emptyStore() : undefined)
+        const made = start === "empty store" ? (isNew(dataDir) ? emptyStore() : undefined) : start
         return PGlite.create({
           postgresqlconf: POSTGRES_CONF,
           extensions: { pg_trgm },
@@ -195,11 +196,16 @@ export const openPglite = (
     (db) => Effect.ignore(Effect.tryPromise(() => db.close()), { log: "Warn" })
   )
 
-/** A `SqlClient` over a PGlite owned by the layer: opened when built, closed with the layer's scope. */
-export const layerPglite = (options: { readonly dataDir?: string | undefined } = {}): Layer.Layer<
+/**
+ * A `SqlClient` over a PGlite owned by the layer: opened when built, closed with the layer's scope. With
+ * `fromEmptyStore`, a new database is Hedgerow's empty store rather than initdb's bare one.
+ */
+export const layerPglite = (options: { readonly dataDir?: string | undefined; readonly fromEmptyStore?: boolean } = {}): Layer.Layer<
   SqlClient.SqlClient | Listener,
   SqlError.SqlError
-> => Layer.effectContext(Effect.flatMap(openPglite(options.dataDir), pgliteContext)).pipe(Layer.provide(Reactivity.layer))
+> =>
+  Layer.effectContext(Effect.flatMap(openPglite(options.dataDir, options.fromEmptyStore === true ? "empty store" : undefined), pgliteContext))
+    .pipe(Layer.provide(Reactivity.layer))
 
 /** The SqlClient over an open PGlite, and its listener. */
 export const pgliteContext = (db: PGlite) =>

@@ -8,10 +8,8 @@ import { emptyStoreName } from "./empty-store.ts"
 import { makePgliteClient, openPglite } from "./pglite-client.ts"
 
 /**
- * Makes the empty store (empty-store.ts) in `dir`: a new database in memory, migrated, checkpointed so
- * that a copy starts without replaying the log, and archived. The build runs it after removing dist/, so
- * the database is made by initdb; were this build's copy there already, it would be made of that copy,
- * which is the same.
+ * Makes the empty store (empty-store.ts) in `dir`: a new database in memory made by initdb, migrated,
+ * checkpointed so that a copy has next to no log to replay, and archived.
  */
 export const writeEmptyStore = (dir: string) =>
   Effect.scoped(Effect.gen(function*() {
