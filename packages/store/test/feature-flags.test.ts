@@ -372,13 +372,15 @@ layer(backend.on(Hedgerow.layer), { timeout: 120_000, excludeTestServices: true 
           now() - (i || ' seconds')::interval
         FROM generate_series(1, 20000) AS i`
       const list = (query: object) => FlagService.use((flags) => flags.list(actor, project, query))
-      // A server hears of that import through its change feed a moment later.
-      const needle = "bulk-17777-"
-      const page = yield* list({ search: needle.toUpperCase() }).pipe(
-        Effect.filterOrFail((found) => found.count === 1),
-        Effect.retry({ schedule: Schedule.spaced("20 millis"), times: 50 })
+      // A server hears of that import through its change feed a moment later, a batch of rows at a time:
+      // the searches below wait for all of it.
+      yield* list({ search: "bulk-" }).pipe(
+        Effect.filterOrFail((found) => found.count === 20_000),
+        Effect.retry({ schedule: Schedule.spaced("20 millis"), times: 500 })
       )
-      assert.strictEqual(page.results[0]!.key, needle)
+      const needle = "bulk-17777-"
+      const page = yield* list({ search: needle.toUpperCase() })
+      assert.deepStrictEqual(page.results.map((flag) => flag.key), [needle])
 
       // `%` and `_` in a search are literal characters, not patterns.
       assert.strictEqual((yield* list({ search: "bulk_1%" })).count, 0)
