@@ -162,10 +162,11 @@ const POSTGRES_CONF = [
 const isNew = (dataDir: string | undefined) => dataDir === undefined || !existsSync(path.join(dataDir, "PG_VERSION"))
 
 /**
- * Opens PGlite (in memory when `dataDir` is undefined) for the lifetime of the current scope. A new
- * database is made of `start`: a data directory archive (a backup's), or "empty store" for the build's
- * empty store when it has one (empty-store.ts); else, or without `start`, by PGlite's initdb. A
- * directory that holds a database opens it, whatever `start` says, unless it is an archive.
+ * Opens PGlite (in memory when `dataDir` is undefined) for the lifetime of the current scope. `start`
+ * says how a new database is made: of a data directory archive (a backup's, which PGlite refuses over a
+ * database that exists), or, with "empty store", of the build's empty store (empty-store.ts) when the
+ * directory holds no database yet and the build has one. Otherwise PGlite opens the database there, or
+ * makes one with initdb.
  */
 export const openPglite = (
   dataDir: string | undefined,
