@@ -414,6 +414,11 @@ describe("benchmark driver", () => {
     const report = formatBench({ durationSeconds: 1, connections: 1, warmupSeconds: 0, cpus: 2, runs: [], embedding: figures })
     assert.include(report, "1 DIFFER, so these figures are not comparable. First: person-1 embedded-person-0: embedding true, posthog-node false")
     assert.include(report, "1 of 1 targets met.")
+    // The run's posthog-node beside the targets machine's, to weigh the target by.
+    assert.include(
+      report,
+      "Pace of this machine: a call of posthog-node's local getAllFlags took 1,000 µs of CPU here and 1,245 µs on the machine the targets were set on (0.80x)."
+    )
   })
 
   it("reads a process's CPU ticks past a command name with spaces and parentheses", () => {
@@ -468,6 +473,12 @@ describe("benchmark driver", () => {
       ["as shipped: GET flag, the request log's share of its CPU", "3.8 %", true],
       ["as shipped: GET flag, req/s over the first 5 s after a start / warm", "75 %", false]
     ])
+    // The bare process's answer beside the targets machine's: 10 µs here, 21 to 24 there.
+    const report = formatBench({ durationSeconds: 1, connections: 1, warmupSeconds: 0, cpus: 2, runs: [], shipped: figures })
+    assert.include(
+      report,
+      "Pace of this machine: a bare node:http process's answer to GET flag took 10 µs of CPU here and 21–24 µs on the machine the targets were set on (0.44x)."
+    )
   })
 
   it("runs all but the in-process scenarios by default, and all of them on PostgreSQL", () => {

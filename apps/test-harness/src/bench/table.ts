@@ -1,6 +1,7 @@
 import { type Check, check, checkTable, columns, integer, mebibytes, milliseconds, percent, ratio } from "./checks.ts"
 import { embeddingBlock, embeddingChecks } from "./embedding-table.ts"
 import type { LoadFigures } from "./load.ts"
+import { paceLines } from "./machine-pace.ts"
 import type { ProcessMemory } from "./memory.ts"
 import type { BenchFigures, RunFigures, ScenarioFigures } from "./run-bench.ts"
 import { serverMemoryBlock, serverMemoryChecks, startAndCliBlock, startAndCliChecks } from "./section-tables.ts"
@@ -91,7 +92,13 @@ const targetsBlock = (figures: BenchFigures) => {
   const checks = targetedChecks(figures)
   if (checks.length === 0) return []
   const met = checks.filter((c) => c.target!.met).length
-  return ["", "=== Targets ===", ...checkTable(checks), `${met} of ${checks.length} targets met.`]
+  return [
+    "",
+    "=== Targets ===",
+    ...checkTable(checks),
+    `${met} of ${checks.length} targets met.`,
+    ...paceLines(figures.shipped, figures.embedding)
+  ]
 }
 
 const runBlock = (run: RunFigures) => [
