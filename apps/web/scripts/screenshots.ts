@@ -3,9 +3,9 @@
  * store, a project seeded through the API as a team would have it, and Chromium at 1280×800 in the light
  * and the dark scheme (a flag's activity, usage and code among them); the organization's roles and a SAML
  * domain's settings; the personal API keys and the header's account menu on a phone's screen (390×844);
- * then the log-in page for an e-mail whose domain enforces SAML, a sign-in link that cannot be used, and
- * the log-in at the two-factor code of a user who has turned it on. Writes docs/screenshots/*.png. Run
- * by `npm run screenshots -w @hedgerow/web` (which builds first); not a test.
+ * then the log-in page for an e-mail whose domain enforces SAML, a sign-in link that cannot be used, the
+ * owner's two-factor settings once she has turned it on, and her log-in at the two-factor code. Writes
+ * docs/screenshots/*.png. Run by `npm run screenshots -w @hedgerow/web` (which builds first); not a test.
  */
 import { bodyOf, DomainService, systemActor, totpCode } from "@hedgerow/core"
 import { HedgerowServer } from "@hedgerow/http-server"
@@ -329,7 +329,9 @@ try {
     await capture(logInPage, "log-in-sso")
 
     // A sign-in link that cannot be used (a second use looks the same): why, and the way to a new one.
+    // The page spends a link only when Sign in is pressed.
     await logInPage.goto(`${base}/sign-in-link#${"0".repeat(43)}`)
+    await logInPage.getByRole("button", { name: "Sign in" }).click()
     await logInPage.getByRole("heading", { name: "This sign-in link cannot be used" }).waitFor()
     await capture(logInPage, "sign-in-link-refused")
 
@@ -342,6 +344,7 @@ try {
       headers: { "x-csrftoken": csrf, origin: base }
     })
     if (!validated.ok()) throw new Error(`two_factor_validate: ${validated.status()} ${await validated.text()}`)
+    await shoot("/settings/two-factor", "two-factor-settings", (page) => page.getByRole("button", { name: "New backup codes" }).waitFor())
     await logInPage.goto(`${base}/login`)
     await logInPage.getByLabel("Email").fill(first.user.email)
     await logInPage.getByLabel("Password").fill(PASSWORD)

@@ -28,6 +28,8 @@ describe("two-factor authentication in the console", () => {
       await code.fill(totpCode(secret, Date.now()))
       await page.getByRole("button", { name: "Turn on" }).click()
       await page.getByText("On, with an authenticator app. Backup codes left: 0.").waitFor()
+      const noCodes = page.getByText("Without backup codes, a lost phone means no way to log in", { exact: false })
+      await noCodes.waitFor()
       const status = await fetch(`${world.base}/api/users/@me/two_factor_status/`, { headers: { authorization: `Bearer ${owner.key}` } })
       expect((await status.json() as { is_enabled: boolean }).is_enabled).toBe(true)
 
@@ -38,6 +40,7 @@ describe("two-factor authentication in the console", () => {
       expect(codes).toHaveLength(5)
       for (const one of codes) expect(one).toMatch(/^[a-z2-7]{8}$/)
       await page.getByText("Backup codes left: 5.", { exact: false }).waitFor()
+      expect(await noCodes.count()).toBe(0)
       expect(await seriousViolations(page)).toEqual([])
 
       await page.getByRole("button", { name: "Turn off" }).click()

@@ -139,6 +139,11 @@ export default function TwoFactorPage({ required }: { readonly required?: TwoFac
             ? (
               <>
                 <p>On, with an authenticator app. Backup codes left: {current.backup_codes_remaining}.</p>
+                {current.backup_codes_remaining > 0 ? null : (
+                  <p className="warning">
+                    Without backup codes, a lost phone means no way to log in: make new codes and keep them somewhere safe.
+                  </p>
+                )}
                 {codes === undefined ? null : <BackupCodesShown codes={codes} onHide={() => setCodes(undefined)} />}
                 <div className="row-actions">
                   <ConfirmDialog
