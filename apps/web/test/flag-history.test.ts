@@ -118,6 +118,22 @@ describe("a flag's history in Chromium", () => {
       await page.waitForURL(`${world.base}${flagPath(id, "activity")}`)
     }))
 
+  it("records a save that changes the description as that alone, the conditions kept as the API spelled them", () =>
+    withPage(DESK, async (page) => {
+      const flag = await sent("POST", apiFlags(), { key: "spelled-by-api", name: "Before", filters: { groups: [{ rollout_percentage: 100 }] } })
+      await world.logInAt(page, flagPath(flag.id))
+      await page.getByLabel("Description").fill("After")
+      await page.getByRole("button", { name: "Save", exact: true }).click()
+      await page.getByRole("status").getByText("Saved.").waitFor()
+      const now = await held(`${apiFlags()}${flag.id}/`)
+      expect(now.name).toBe("After")
+      expect(now.filters).toEqual(flag.filters)
+      const logged = await held(`${apiFlags()}${flag.id}/activity/`)
+      const fields = logged.results.flatMap((item: { detail: { changes: Array<{ field: string }> | null } }) =>
+        (item.detail.changes ?? []).map((change) => change.field)).filter((field: string) => field !== "version")
+      expect(fields).toEqual(["name"])
+    }))
+
   it("restores an entry's earlier values after a confirmation of what changes; Cancel and a concurrent edit write nothing", () =>
     withPage(DESK, async (page) => {
       await world.logInAt(page, flagPath(id, "activity"))

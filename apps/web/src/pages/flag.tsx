@@ -13,7 +13,7 @@ import { ReleaseSummary } from "../flags/release-summary.tsx"
 import { restoreFlag } from "../flags/restore.ts"
 import type { RestoredValues } from "../flags/restore-version.tsx"
 import { RoleAccessPanel } from "../flags/role-access.tsx"
-import { fieldsOf } from "../flags/save.ts"
+import { changedFieldsOf } from "../flags/save.ts"
 import { FlagStatus } from "../flags/status.tsx"
 import { useSuggestions } from "../flags/suggestions.ts"
 import { UsagePanel } from "../flags/usage.tsx"
@@ -105,7 +105,7 @@ export default function FlagPage({ projectId, flagId, tab, pageNumber }: {
     setBusy(true)
     setError(undefined)
     setNotice(undefined)
-    return request("PATCH", FLAG_PATH, { ...options, payload: { ...fieldsOf(draft), version: current.version } }).then(
+    return request("PATCH", FLAG_PATH, { ...options, payload: { ...changedFieldsOf(draftOf(current), draft), version: current.version } }).then(
       (updated) => {
         invalidateWith(flagsPrefix(projectId), key, updated)
         return true
