@@ -8,7 +8,7 @@ import { summaryOf } from "./summary.ts"
 import { useSummaryNames } from "./summary-names.ts"
 
 /**
- * A page of flags: each with a box to select it, its key (and description), its release in words, its
+ * A page of flags: each the person may change with a box to select it, its key (and description), its release in words, its
  * switch, status, tags and creation; the sortable columns sort the list by the API's `order`. On a narrow
  * screen each row stands as a card, its cells one under another with their column's name.
  */
@@ -27,19 +27,23 @@ export const FlagTable = ({ loading, projectId, flags, count, order, onOrder, se
 }) => {
   const names = useSummaryNames(projectId, flags)
   const current = order === "" ? DEFAULT_ORDER : order
-  const allSelected = flags.length > 0 && flags.every((flag) => selected.has(flag.id))
+  // Only flags the person may change can be selected for a change to all of them.
+  const selectable = flags.filter((flag) => flag.can_edit)
+  const allSelected = selectable.length > 0 && selectable.every((flag) => selected.has(flag.id))
   return (
     <table className="flags" aria-busy={loading}>
       <caption className="visually-hidden">Feature flags, {count} in all</caption>
       <thead>
         <tr>
           <td className="select">
-            <input
-              type="checkbox"
-              aria-label="Select every flag on this page"
-              checked={allSelected}
-              onChange={(event) => onSelect(flags.map((flag) => flag.id), event.target.checked)}
-            />
+            {selectable.length === 0 ? null : (
+              <input
+                type="checkbox"
+                aria-label="Select every flag on this page you can change"
+                checked={allSelected}
+                onChange={(event) => onSelect(selectable.map((flag) => flag.id), event.target.checked)}
+              />
+            )}
           </td>
           <SortHeader field="key" order={current} onOrder={onOrder}>Key</SortHeader>
           <th scope="col">Release</th>
@@ -53,12 +57,16 @@ export const FlagTable = ({ loading, projectId, flags, count, order, onOrder, se
         {flags.map((flag) => (
           <tr key={flag.id}>
             <td className="select">
-              <input
-                type="checkbox"
-                aria-label={`Select ${flag.key}`}
-                checked={selected.has(flag.id)}
-                onChange={(event) => onSelect([flag.id], event.target.checked)}
-              />
+              {flag.can_edit
+                ? (
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${flag.key}`}
+                    checked={selected.has(flag.id)}
+                    onChange={(event) => onSelect([flag.id], event.target.checked)}
+                  />
+                )
+                : null}
             </td>
             <td className="flag-key" data-label="Key">
               <Link href={hrefOf({ page: "flag", projectId, flagId: String(flag.id), tab: "settings", pageNumber: 1 })}>{flag.key}</Link>

@@ -127,7 +127,7 @@ export default function FlagsPage({ projectId, list }: { readonly projectId: str
             )
             : (
               <>
-                <BulkActions projectId={projectId} selected={onShown(page)} onDone={done} />
+                {page.results.some((flag) => flag.can_edit) ? <BulkActions projectId={projectId} selected={onShown(page)} onDone={done} /> : null}
                 <FlagTable
                   loading={loading}
                   projectId={projectId}
