@@ -7,6 +7,7 @@ import { ALL_FLAGS, hrefOf, parseRoute } from "./router/routes.ts"
 import type { Me } from "./shell/me.ts"
 import { endSessionInShell, SessionEnded, useSessionEnded } from "./shell/session-ended.tsx"
 import { Shell } from "./shell/shell.tsx"
+import { useFocusKeptThroughWrites } from "./ui/kept-focus.ts"
 import { Failed, Loading } from "./ui/states.tsx"
 
 const LoginPage = lazy(() => import("./pages/login.tsx"))
@@ -51,6 +52,7 @@ export const App = () => {
   const route = query === -1 ? parseRoute(location, "") : parseRoute(location.slice(0, query), location.slice(query))
   const me = useApi("/api/users/@me/", {})
   const ended = useSessionEnded()
+  useFocusKeptThroughWrites()
 
   if (route.page === "login") {
     if (me.status === "ready") return <Redirect to={route.next ?? "/"} />

@@ -99,6 +99,12 @@ describe("a project's cohorts in Chromium", () => {
       await browser.getByLabel("Group 2 filter 1 Property").fill("email")
       await browser.getByLabel("Group 2 filter 1 Operator").selectOption("ends_with")
       await browser.getByLabel("Group 2 filter 1 Value").fill("@globex.com")
+      // Leaving by a tab with the edits unsaved is asked first; Stay keeps them. Once saved, the tab goes.
+      await browser.getByRole("link", { name: "Activity" }).click()
+      const leave = browser.getByRole("dialog", { name: "Leave without saving?" })
+      await leave.waitFor()
+      await leave.getByRole("button", { name: "Stay" }).click()
+      expect(await browser.getByLabel("Name", { exact: true }).inputValue()).toBe("Acme and Globex staff")
       await browser.getByRole("button", { name: "Save" }).click()
       await browser.getByRole("status").getByText("Saved.").waitFor()
       const changed = await held(api(`/cohorts/${id}/`))

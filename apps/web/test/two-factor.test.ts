@@ -25,6 +25,8 @@ describe("two-factor authentication in the console", () => {
       await code.fill(wrongCode(secret))
       await page.getByRole("button", { name: "Turn on" }).click()
       await page.getByRole("alert").getByText("Token is not valid", { exact: true }).waitFor()
+      // The keyboard is where it was, not back at the top of the page.
+      await page.waitForFunction(() => document.activeElement?.textContent === "Turn on")
       await code.fill(totpCode(secret, Date.now()))
       await page.getByRole("button", { name: "Turn on" }).click()
       await page.getByText("On, with an authenticator app. Backup codes left: 0.").waitFor()

@@ -3,6 +3,7 @@ import type { ApiError } from "../api/client.ts"
 import { newProperty } from "../flags/draft.ts"
 import { PropertyFilterEditor } from "../flags/property-filter.tsx"
 import { inContext, refusalPlaces, SelectField, TextAreaField, TextField } from "../ui/field.tsx"
+import { LeaveQuestion, useUnsavedGuard } from "../ui/unsaved.tsx"
 import { type CohortDraft, type CohortGroup, type Match, newCohortGroup } from "./draft.ts"
 
 /** Whether all or any must match, as a select whose words (`all`, `any`) finish the sentence its label starts. */
@@ -67,14 +68,20 @@ export const CohortForm = ({ initial, isNew, readOnly, busy, error, onSave }: {
   readonly readOnly: boolean
   readonly busy: boolean
   readonly error: ApiError | undefined
-  readonly onSave: (draft: CohortDraft) => void
+  /** Whether the API took the draft. */
+  readonly onSave: (draft: CohortDraft) => Promise<boolean>
 }) => {
   const [draft, setDraft] = useState(initial)
+  // What the API last took of this form: edits past it are asked about before the console leaves them.
+  const [saved, setSaved] = useState(initial)
+  const unsaved = useUnsavedGuard(!readOnly && JSON.stringify(draft) !== JSON.stringify(saved))
   const change = (part: Partial<CohortDraft>) => setDraft((old) => ({ ...old, ...part }))
   const { errorFor, formError } = refusalPlaces(error, ["name", "description", "filters", "is_static", "_create_static_person_ids"])
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (!readOnly) onSave(draft)
+    if (readOnly) return
+    const sent = draft
+    void onSave(sent).then((done) => done && setSaved(sent))
   }
   return (
     <form className="flag-form" onSubmit={submit} noValidate aria-busy={busy}>
@@ -134,6 +141,9 @@ export const CohortForm = ({ initial, isNew, readOnly, busy, error, onSave }: {
       </fieldset>
       {formError === undefined ? null : <p role="alert" className="form-error">{formError}</p>}
       {readOnly ? null : <button type="submit" className="primary" disabled={busy}>{isNew ? "Create cohort" : "Save"}</button>}
+      <LeaveQuestion guard={unsaved}>
+        <p>Your changes to this cohort are not saved. Leaving drops them.</p>
+      </LeaveQuestion>
     </form>
   )
 }

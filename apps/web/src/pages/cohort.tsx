@@ -56,8 +56,14 @@ export default function CohortPage({ projectId, cohortId, tab, pageNumber }: {
     setBusy(true)
     setError(undefined)
     setNotice(undefined)
-    write(cohortFieldsOf(draft, false))
-      .then(() => setNotice("Saved."), (cause: unknown) => setError(asApiError(cause)))
+    return write(cohortFieldsOf(draft, false))
+      .then(() => {
+        setNotice("Saved.")
+        return true
+      }, (cause: unknown) => {
+        setError(asApiError(cause))
+        return false
+      })
       .finally(() => setBusy(false))
   }
   const restore = () => {

@@ -18,15 +18,21 @@ export default function NewCohortPage({ projectId }: { readonly projectId: strin
   const save = (draft: CohortDraft) => {
     setBusy(true)
     setError(undefined)
-    request("POST", COHORTS_PATH, { params: { project_id: projectId }, payload: cohortFieldsOf(draft, true) }).then(
+    return request("POST", COHORTS_PATH, { params: { project_id: projectId }, payload: cohortFieldsOf(draft, true) }).then(
       (cohort) => {
         const cohortId = String(cohort.id)
         invalidateWith(cohortsPrefix(projectId), urlOf(COHORT_PATH, { params: { project_id: projectId, id: cohortId } }), cohort)
-        navigate(hrefOf({ page: "cohort", projectId, cohortId, tab: cohort.is_static ? "persons" : "settings", pageNumber: 1 }), { replace: true })
+        // Saved: nothing is left to lose, so the form's guard is not asked.
+        navigate(hrefOf({ page: "cohort", projectId, cohortId, tab: cohort.is_static ? "persons" : "settings", pageNumber: 1 }), {
+          replace: true,
+          force: true
+        })
+        return true
       },
       (cause: unknown) => {
         setBusy(false)
         setError(asApiError(cause))
+        return false
       }
     )
   }
