@@ -1,13 +1,13 @@
 import { useEffect } from "react"
 
+/** Long enough for the page's effects after an answer to run, short enough to go unnoticed. */
+const SETTLE_MS = 50
+
 /**
  * Keeps the keyboard's place through a write: a button disabled while its request is out drops the focus
  * to the page's body, from where the keyboard would start again at the top. Once that control can be used
  * again it takes the focus back, unless something took it meanwhile (a refused field, a dialog, a notice).
  */
-/** Long enough for the page's effects after an answer to run, short enough to go unnoticed. */
-const SETTLE_MS = 50
-
 export const useFocusKeptThroughWrites = () =>
   useEffect(() => {
     let release = () => {}
