@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { characters, Email, maxLength } from "../src/shared/fields.ts"
+import { characters, Email, longerThan, maxLength, minLength } from "../src/shared/fields.ts"
 import { decodeInput, pythonStr } from "../src/shared/validation.ts"
 
 const decodeEmail = decodeInput(Schema.Struct({ email: Email }))
@@ -32,6 +32,19 @@ describe("review regressions in shared fields", () => {
     const check = Schema.decodeUnknownResult(Schema.String.check(maxLength(2)))
     assert.isTrue(check("😀😀")._tag === "Success")
     assert.isTrue(check("😀😀😀")._tag === "Failure")
+    // The length decides alone outside max..2×max units; between, the characters are counted.
+    assert.isFalse(longerThan("ab", 2))
+    assert.isTrue(longerThan("abcde", 2))
+    assert.isFalse(longerThan("😀😀", 2))
+    assert.isTrue(longerThan("😀a", 1))
+    assert.isTrue(longerThan("😀😀😀", 2))
+    assert.isFalse(longerThan("", 0))
+    assert.isTrue(longerThan("a", 0))
+    assert.isTrue(longerThan("a".repeat(1_000_000), 254))
+    const atLeast = Schema.decodeUnknownResult(Schema.String.check(minLength(2)))
+    assert.isTrue(atLeast("😀😀")._tag === "Success")
+    assert.isTrue(atLeast("😀")._tag === "Failure")
+    assert.isTrue(atLeast("ab")._tag === "Success")
   })
 
   it("refused values are quoted with Python's str()", () => {

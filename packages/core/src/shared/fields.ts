@@ -30,10 +30,14 @@ export const characters = (s: string): number => {
   return count
 }
 
-// Code points never outnumber UTF-16 units, so only text long in units needs counting.
+/**
+ * Whether `s` has more than `max` characters. A character is one UTF-16 unit or two, so the length alone
+ * answers unless it lies between `max` and twice `max`: a megabyte is judged without a pass over it.
+ */
+export const longerThan = (s: string, max: number): boolean => s.length > max && (s.length > 2 * max || characters(s) > max)
+
 export const maxLength = (max: number) =>
-  rule<string>("max_length", (s) =>
-    s.length > max && characters(s) > max ? `Ensure this field has no more than ${max} characters.` : undefined)
+  rule<string>("max_length", (s) => longerThan(s, max) ? `Ensure this field has no more than ${max} characters.` : undefined)
 
 /**
  * A list of at most `max` items. The count is checked before any item is decoded, so a list far past its
@@ -50,7 +54,7 @@ export const BoundedList = <S extends Schema.Top>(item: S, max: number) => {
 }
 
 export const minLength = (min: number, detail = `Ensure this field has at least ${min} characters.`) =>
-  rule<string>("min_length", (s) => (characters(s) < min ? detail : undefined))
+  rule<string>("min_length", (s) => (longerThan(s, min - 1) ? undefined : detail))
 
 /**
  * The whitespace PostHog trims from text fields (Python's `str.strip()`). JavaScript's `trim()` differs:
@@ -153,7 +157,7 @@ const MAX_EMAIL_LENGTH = 254
 export const Email = Schema.String.check(
   maxLength(MAX_EMAIL_LENGTH),
   rule<string>("invalid_input", (s) =>
-    characters(s) > MAX_EMAIL_LENGTH || EMAIL.test(s) ? undefined : "Enter a valid email address.")
+    longerThan(s, MAX_EMAIL_LENGTH) || EMAIL.test(s) ? undefined : "Enter a valid email address.")
 )
 
 /** A list that may not be empty. */
