@@ -9,7 +9,7 @@ import { cpuMicrosPerRequest, type ShippedFigures } from "./shipped.ts"
  * CPU, so a machine slower or faster than that one moves every figure; the report sets the same two
  * readings of its own run beside these, so that a target read on another machine can be weighed.
  */
-export const TARGETS_MACHINE = {
+const TARGETS_MACHINE = {
   bareGetFlagMicros: { least: 21, most: 24 },
   posthogNodeGetAllMicros: 1_245
 } as const
@@ -23,13 +23,14 @@ export const paceLines = (
   shipped: ShippedFigures | undefined,
   embedding: EmbeddingFigures | undefined
 ): ReadonlyArray<string> => {
-  const bare = shipped?.scenarios.find((scenario) => scenario.name === shipped.probeScenario)?.baseline
+  const probe = shipped?.probeScenario
+  const bare = shipped?.scenarios.find((scenario) => scenario.name === probe)?.baseline
   const bareMicros = bare === undefined ? undefined : cpuMicrosPerRequest(bare)
   const { least, most } = TARGETS_MACHINE.bareGetFlagMicros
   return [
     ...(bareMicros === undefined
       ? []
-      : [paceLine(`a bare node:http process's answer to ${shipped!.probeScenario}`, bareMicros, `${least}–${most}`, (least + most) / 2)]),
+      : [paceLine(`a bare node:http process's answer to ${probe}`, bareMicros, `${least}–${most}`, (least + most) / 2)]),
     ...(embedding === undefined ? [] : [
       paceLine(
         "a call of posthog-node's local getAllFlags",

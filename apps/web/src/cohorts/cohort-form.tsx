@@ -80,8 +80,7 @@ export const CohortForm = ({ initial, isNew, readOnly, busy, error, onSave }: {
   const submit = (event: FormEvent) => {
     event.preventDefault()
     if (readOnly) return
-    const sent = draft
-    void onSave(sent).then((done) => done && setSaved(sent))
+    void onSave(draft).then((done) => done && setSaved(draft))
   }
   return (
     <form className="flag-form" onSubmit={submit} noValidate aria-busy={busy}>

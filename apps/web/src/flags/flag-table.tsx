@@ -7,10 +7,14 @@ import { DEFAULT_ORDER, SortHeader } from "./sort-header.tsx"
 import { summaryOf } from "./summary.ts"
 import { useSummaryNames } from "./summary-names.ts"
 
+/** The flags the person may select for a change to all of them: those they may change. */
+export const selectableFlags = (flags: ReadonlyArray<Flag>) => flags.filter((flag) => flag.can_edit)
+
 /**
- * A page of flags: each the person may change with a box to select it, its key (and description), its release in words, its
- * switch, status, tags and creation; the sortable columns sort the list by the API's `order`. On a narrow
- * screen each row stands as a card, its cells one under another with their column's name.
+ * A page of flags: each with a box to select it when the person may change it, its key (and description),
+ * its release in words, its switch, status, tags and creation; the sortable columns sort the list by the
+ * API's `order`. On a narrow screen each row stands as a card, its cells one under another with their
+ * column's name.
  */
 export const FlagTable = ({ loading, projectId, flags, count, order, onOrder, selected, onSelect, onChanged }: {
   /** The rows shown are the last ones while the list's next read is out. */
@@ -27,8 +31,7 @@ export const FlagTable = ({ loading, projectId, flags, count, order, onOrder, se
 }) => {
   const names = useSummaryNames(projectId, flags)
   const current = order === "" ? DEFAULT_ORDER : order
-  // Only flags the person may change can be selected for a change to all of them.
-  const selectable = flags.filter((flag) => flag.can_edit)
+  const selectable = selectableFlags(flags)
   const allSelected = selectable.length > 0 && selectable.every((flag) => selected.has(flag.id))
   return (
     <table className="flags" aria-busy={loading}>

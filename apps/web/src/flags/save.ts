@@ -1,3 +1,4 @@
+import { fieldsChanged } from "../api/changed-fields.ts"
 import { type Draft, filtersOf, tagsOf } from "./draft.ts"
 
 /** What a new flag's save sends of the draft: every field the form edits. */
@@ -15,7 +16,4 @@ export const fieldsOf = (draft: Draft) => ({
  * a flag made through the API in that spelling, which the API records as a change of its conditions; and
  * whatever of them the form does not show (a payload's exact text, say) is kept as it is.
  */
-export const changedFieldsOf = (before: Draft, after: Draft): Partial<ReturnType<typeof fieldsOf>> => {
-  const was: Record<string, unknown> = fieldsOf(before)
-  return Object.fromEntries(Object.entries(fieldsOf(after)).filter(([field, value]) => JSON.stringify(value) !== JSON.stringify(was[field])))
-}
+export const changedFieldsOf = (before: Draft, after: Draft) => fieldsChanged(fieldsOf(before), fieldsOf(after))

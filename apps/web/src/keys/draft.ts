@@ -1,3 +1,4 @@
+import { fieldsChanged } from "../api/changed-fields.ts"
 import type { Success } from "../api/contract.ts"
 import { type Restriction, restrictionFields, restrictionOf, UNRESTRICTED } from "./restrictions.ts"
 import { choiceOf, NO_SCOPES, type ScopeChoice, scopesOf } from "./scopes.ts"
@@ -30,10 +31,4 @@ export const keyFieldsOf = (draft: KeyDraft) => ({ label: draft.label, scopes: s
  * The body an edit sends: only what differs from what the key was, so a restriction the form does not
  * show (a key restricted both ways, made by a script) is kept as it is.
  */
-export const changedFields = (before: KeyDraft, after: KeyDraft): Partial<ReturnType<typeof keyFieldsOf>> => {
-  const old = keyFieldsOf(before)
-  const now = keyFieldsOf(after)
-  return Object.fromEntries(
-    (Object.keys(now) as Array<keyof typeof now>).filter((name) => JSON.stringify(old[name]) !== JSON.stringify(now[name])).map((name) => [name, now[name]])
-  )
-}
+export const changedFields = (before: KeyDraft, after: KeyDraft) => fieldsChanged(keyFieldsOf(before), keyFieldsOf(after))

@@ -17,7 +17,8 @@ const PAGE_SIZE = 20
 
 /**
  * The project's deleted flags (the archive, the API's `deleted=true`), the last deleted first, each with
- * Restore where the person may change it. A restore the API refuses (another flag has taken the key since) says why by its row.
+ * Restore where the person may change it. A restore the API refuses (another flag has taken the key
+ * since) says why by its row.
  */
 export default function DeletedFlagsPage({ projectId, search, pageNumber }: {
   readonly projectId: string
@@ -110,13 +111,7 @@ export default function DeletedFlagsPage({ projectId, search, pageNumber }: {
                         <td>
                           {flag.can_edit
                             ? (
-                              // Marked busy rather than disabled, so the focus stays on it and meets a refusal there.
-                              <button
-                                type="button"
-                                aria-disabled={busy === flag.id}
-                                aria-label={`Restore ${flag.key}`}
-                                onClick={() => busy === undefined && restore(flag)}
-                              >
+                              <button type="button" disabled={busy === flag.id} aria-label={`Restore ${flag.key}`} onClick={() => restore(flag)}>
                                 Restore
                               </button>
                             )

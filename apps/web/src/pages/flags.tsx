@@ -3,7 +3,7 @@ import { reread, useApi } from "../api/use-api.ts"
 import { BulkActions, type BulkOutcome, BulkReport } from "../flags/bulk-actions.tsx"
 import { tagsOf } from "../flags/draft.ts"
 import { type Flag, FLAGS_PATH, flagsPrefix } from "../flags/flag.tsx"
-import { FlagTable } from "../flags/flag-table.tsx"
+import { FlagTable, selectableFlags } from "../flags/flag-table.tsx"
 import { Link, navigate } from "../router/navigation.tsx"
 import { ALL_FLAGS, type FlagList, hrefOf } from "../router/routes.ts"
 import { ProjectHead } from "../shell/project-head.tsx"
@@ -127,7 +127,7 @@ export default function FlagsPage({ projectId, list }: { readonly projectId: str
             )
             : (
               <>
-                {page.results.some((flag) => flag.can_edit) ? <BulkActions projectId={projectId} selected={onShown(page)} onDone={done} /> : null}
+                {selectableFlags(page.results).length > 0 ? <BulkActions projectId={projectId} selected={onShown(page)} onDone={done} /> : null}
                 <FlagTable
                   loading={loading}
                   projectId={projectId}
